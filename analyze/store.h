@@ -1,0 +1,127 @@
+/* analyze/store.h - the SQLite store. store.c is the only file that includes
+ * sqlite3.h; everything else goes through these functions. Schema:
+ * analyze/schema.sql (documented in docs/schema.md).
+ *
+ * Every function returns 0 (or a documented positive value) on success and
+ * -1 with d->msg set on error. An import or a replay is one transaction:
+ * sl_store_begin() ... sl_store_commit(), or sl_store_rollback() on any
+ * error, so the database is exactly as before. */
+#ifndef SL_STORE_H
+#define SL_STORE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "../common/util.h"
+#include "../common/sink.h"
+#include "../common/behaviour.h"
+
+#define SL_SCHEMA_VERSION 1
+
+struct sl_store;
+
+/* Open (create = 1: create the file and schema if missing). Refuses a
+ * database whose user_version is newer than this program's. */
+int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d);
+/* Close; NULL is fine. */
+void sl_store_close(struct sl_store *s);
+
+int sl_store_begin(struct sl_store *s, struct sl_diag *d);
+int sl_store_commit(struct sl_store *s, struct sl_diag *d);
+void sl_store_rollback(struct sl_store *s);
+
+struct sl_trace_info {
+	int64_t id;
+	char path[1024];
+	char sha256[65];
+	char format[24];
+	int cpus;
+	uint64_t first_ts, last_ts;
+	uint64_t events, lost_events;
+};
+
+/* 1 and *id if a trace with this sha256 exists, 0 if not. */
+int sl_store_trace_by_sha(struct sl_store *s, const char *sha, int64_t *id, struct sl_diag *d);
+/* Insert a trace row (t->id ignored); returns its id in *id. */
+int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_t *id, struct sl_diag *d);
+/* Update the statistics (cpus, first/last ts, events, lost) of trace t->id. */
+int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, struct sl_diag *d);
+int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, struct sl_diag *d);
+/* Lost events of one CPU of a trace. */
+int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lost, struct sl_diag *d);
+
+/* The next utid that sl_store_add_behaviour would give task 0 (the import
+ * writes recorded slices before threads; utid = base + task index). */
+int64_t sl_store_next_utid(struct sl_store *s);
+
+/* Write the threads, task models and phases of b for trace_id. Task i gets
+ * utid base + i where base = sl_store_next_utid() at the call (also stored
+ * in b->tasks[i].utid). first_ts/last_ts per task come from the arrays
+ * (absolute ns; may be NULL). */
+int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
+			   const uint64_t *first_ts, const uint64_t *last_ts, struct sl_diag *d);
+/* Load the behaviour of a trace (threads ordered by utid; task index i
+ * = i-th thread). The caller releases it with sl_behaviour_release(). */
+int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
+			    struct sl_diag *d);
+
+/* A run row. params is JSON text. */
+int sl_store_add_run(struct sl_store *s, int64_t trace_id, const char *scheduler,
+		     const char *params, int cpus, const char *mode, uint64_t seed,
+		     int64_t *run_id, struct sl_diag *d);
+
+/* Bind a sink to a run: task index i maps to utid_base + i when b is NULL,
+ * else to b->tasks[i].utid; every ts gets ts_offset added. The binder lives
+ * in *bind (caller's storage) and must outlive the sink's use. */
+struct sl_store_bind {
+	struct sl_store *s;
+	int64_t run_id;
+	int64_t utid_base;
+	const struct sl_behaviour *b;
+	uint64_t ts_offset;
+	struct sl_diag *d;
+	uint64_t rows;
+};
+void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink);
+
+/* Metrics: utid < 0 means the whole run. */
+int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const char *name,
+			double value, struct sl_diag *d);
+int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d);
+
+/* Rows of one run, loaded for analysis (ordered by ts). */
+struct sl_run_info {
+	int64_t id, trace_id;
+	char scheduler[32];
+	char mode[16];
+	char params[512];
+	int cpus;
+	uint64_t seed;
+};
+struct sl_slice_row { uint64_t ts, dur; int64_t utid; int cpu; char end_state; int priority; };
+struct sl_wakeup_row { uint64_t ts, ts_run; int64_t utid, waker_utid; int cpu; };
+struct sl_thread_row { int64_t utid; int tid, tgid, nice; char comm[24]; uint64_t first_ts, last_ts; };
+struct sl_run_data {
+	struct sl_run_info run;
+	struct sl_thread_row *threads; size_t nthreads;
+	struct sl_slice_row *slices; size_t nslices;
+	struct sl_wakeup_row *wakeups; size_t nwakeups;
+};
+int sl_store_get_run(struct sl_store *s, int64_t run_id, struct sl_run_info *r, struct sl_diag *d);
+/* Ids of all runs (of trace_id, or of every trace if trace_id <= 0), ascending.
+ * *ids is malloc'd; the caller frees it. */
+int sl_store_list_runs(struct sl_store *s, int64_t trace_id, int64_t **ids, size_t *n,
+		       struct sl_diag *d);
+int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out, struct sl_diag *d);
+void sl_run_data_release(struct sl_run_data *r);
+
+/* Generic read-only query for reports/plots: calls row(ctx, ncols, values)
+ * for each row (values are text, NULL for SQL NULL). Binds the int64
+ * parameters ?1..?n. */
+int sl_store_query(struct sl_store *s, const char *sql, const int64_t *params, int nparams,
+		   int (*row)(void *ctx, int ncols, const char *const *values), void *ctx,
+		   struct sl_diag *d);
+
+/* sha256 of a file as 64 hex chars (the store uses it to refuse duplicates). */
+int sl_sha256_file(const char *path, char out[65], struct sl_diag *d);
+
+#endif

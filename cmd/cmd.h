@@ -1,0 +1,30 @@
+/* cmd/cmd.h - the commands. Each lives in its own cmd/cmd-NAME.c, parses its
+ * own options, prints, and returns the exit status. A command that is not
+ * linked in is not listed by `schedlab -h` (see schedlab.c). */
+#ifndef SL_CMD_H
+#define SL_CMD_H
+
+struct sl_globals {
+	const char *db;  /* --db FILE (default "schedlab.db") */
+	int quiet;       /* -q */
+};
+
+/* argv[0] is the command name; options follow. Return 0 on success, 1 on
+ * error (after printing one "schedlab: error: ..." line), 2 on usage error. */
+typedef int (*sl_cmd_fn)(int argc, char **argv, const struct sl_globals *g);
+
+int cmd_import(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_record(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_replay(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_analyze(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_compare(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_plot(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_report(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_bound(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_claims(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_export(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+
+/* True if argv[i] is -h or --help. */
+int sl_is_help(const char *arg);
+
+#endif

@@ -1,0 +1,97 @@
+/* common/behaviour.h - what a task does, independent of how it was scheduled.
+ *
+ * This is the contract between the collector (which derives it from a
+ * trace), the workload file reader (which writes it from a scenario) and
+ * the replay engine (which re-schedules it). A task is a sequence of phases:
+ * one CPU burst followed by one sleep (or by the end of the task).
+ */
+#ifndef SL_BEHAVIOUR_H
+#define SL_BEHAVIOUR_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define SL_INF UINT64_MAX
+
+/* Who ended a sleep. */
+enum sl_waker_kind {
+	SL_WAKER_NONE = 0, /* unknown (timed only) */
+	SL_WAKER_TASK = 1, /* a task in process context: waker is set */
+	SL_WAKER_IRQ = 2,  /* hard/soft interrupt context (timer, device) */
+	SL_WAKER_IDLE = 3, /* the idle task (typically a timer/IPI on an idle CPU) */
+};
+
+/* How a phase ends. */
+enum sl_phase_end {
+	SL_END_SLEEP_S = 'S', /* interruptible sleep */
+	SL_END_SLEEP_D = 'D', /* uninterruptible sleep (I/O; O(1) caps its credit) */
+	SL_END_EXIT = 'X',    /* task exits after the burst */
+	SL_END_TRACE = 'E',   /* the trace ends (task still alive) */
+	SL_END_YIELD = 'Y',   /* sched_yield: stays runnable */
+};
+
+struct sl_phase {
+	uint64_t run_ns;           /* CPU time of the burst; SL_INF = never sleeps */
+	uint64_t sleep_ns;         /* recorded sleep length (from sleep to wakeup) */
+	char end;                  /* enum sl_phase_end */
+	uint8_t waker_kind;        /* enum sl_waker_kind, for the wakeup ending the sleep */
+	uint8_t pipe;              /* 1 if the wakeup is known to be a pipe wakeup */
+	uint8_t lost;              /* 1 if lost events hide part of this phase */
+	int32_t waker;             /* task index of the waker, -1 none */
+	uint64_t waker_progress_ns;/* waker's cumulative CPU time when it woke us */
+};
+
+enum {
+	SL_TASK_AT_START = 1,  /* already existed when the trace began */
+	SL_TASK_FORKED = 2,    /* fork seen in the trace */
+	SL_TASK_EXITED = 4,    /* exit seen in the trace */
+	SL_TASK_LOST = 8,      /* lost events hide part of its life */
+	SL_TASK_KTHREAD = 16,  /* kernel thread (no mm): O(1) treats sleep differently */
+	SL_TASK_IDLE = 32,     /* the idle task (pid 0): never replayed */
+};
+
+enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };
+
+struct sl_task_spec {
+	int32_t idx;             /* index in the spec array (0..n-1) */
+	int64_t utid;            /* database id, 0 if none yet */
+	int32_t tid, tgid;
+	char comm[24];
+	int nice;                /* -20..19 */
+	int policy;              /* enum sl_policy_kind */
+	int rt_prio;             /* 1..99 for FIFO/RR */
+	uint64_t start_ns;       /* appears at (relative to the run's time 0) */
+	uint64_t cpumask;        /* allowed CPUs (bit i = cpu i); 0 = all */
+	uint32_t flags;          /* SL_TASK_* */
+	int32_t parent;          /* forking task index, -1 none */
+	uint64_t parent_progress_ns; /* parent's CPU time at the fork (causal start) */
+	int initially_runnable;  /* at start: 1 runnable, 0 asleep until its first wakeup */
+
+	/* Either explicit phases ... */
+	struct sl_phase *phases;
+	size_t nphases;
+	/* ... or a periodic pattern (workload file) when nphases == 0:
+	 * run_ns (SL_INF = forever), then sleep_ns, repeated count times
+	 * (0 = forever). */
+	uint64_t run_ns, sleep_ns;
+	uint64_t count;
+};
+
+/* Phase i of a task; returns 0 and fills *ph, or -1 past the last phase.
+ * For periodic tasks the last phase of a finite count ends with SL_END_EXIT. */
+int sl_task_phase(const struct sl_task_spec *t, size_t i, struct sl_phase *ph);
+
+/* A set of tasks to replay: the whole behaviour model of one trace or
+ * workload. */
+struct sl_behaviour {
+	struct sl_task_spec *tasks;
+	size_t ntasks;
+	int cpus;                /* CPUs in the recording (1 for workloads) */
+	uint64_t t0;             /* absolute ts of time 0 (trace first_ts) */
+	uint64_t span_ns;        /* recorded span */
+};
+
+/* Free every task's phases and the task array (b itself is not freed). */
+void sl_behaviour_release(struct sl_behaviour *b);
+
+#endif

@@ -1,0 +1,176 @@
+/* common/util.c - see util.h */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void oom(size_t n)
+{
+	fprintf(stderr, "schedlab: error: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = xmalloc(n);
+	memcpy(p, s, n);
+	return p;
+}
+
+void sl_grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+	size_t c = *cap;
+	if (need <= c)
+		return;
+	if (c < 16)
+		c = 16;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / sz)
+			oom(SIZE_MAX);
+		c *= 2;
+	}
+	*arr = xrealloc(*arr, c * sz);
+	*cap = c;
+}
+
+int sl_fail(struct sl_diag *d, const char *fmt, ...)
+{
+	if (d) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void sl_warn(struct sl_diag *d, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	if (!d || !d->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	d->warn(d->warn_ctx, buf);
+}
+
+int sl_parse_duration(const char *s, uint64_t default_unit, uint64_t *out)
+{
+	static const struct {
+		const char *sfx;
+		uint64_t mul;
+	} units[] = { { "ns", 1 },           { "us", 1000ULL },
+		      { "ms", 1000000ULL },  { "s", 1000000000ULL },
+		      { "m", 60000000000ULL } };
+	char *end;
+	double whole;
+	uint64_t mul = default_unit;
+	size_t i;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	whole = strtod(s, &end);
+	if (errno || end == s || whole < 0)
+		return -1;
+	if (*end) {
+		for (i = 0; i < SL_ARRAY_SIZE(units); i++)
+			if (!strcmp(end, units[i].sfx))
+				break;
+		if (i == SL_ARRAY_SIZE(units))
+			return -1;
+		mul = units[i].mul;
+	}
+	if (whole * (double)mul > 1.8e19)
+		return -1;
+	*out = (uint64_t)(whole * (double)mul + 0.5);
+	return 0;
+}
+
+int sl_parse_int(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void sl_copy_comm(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	size_t i, o = 0;
+	if (!dstlen)
+		return;
+	for (i = 0; i < srclen && src[i] && o + 1 < dstlen; i++) {
+		unsigned char c = (unsigned char)src[i];
+		dst[o++] = (c < 0x20 || c == 0x7f || c >= 0x80) ? '?' : (char)c;
+	}
+	dst[o] = 0;
+}
+
+static void vreport(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "schedlab: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void sl_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", fmt, ap);
+	va_end(ap);
+}
+
+void sl_warnx(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning", fmt, ap);
+	va_end(ap);
+}
+
+void sl_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", fmt, ap);
+	va_end(ap);
+	exit(1);
+}

@@ -1,0 +1,53 @@
+/* common/util.h - small helpers shared by every module: allocation that
+ * aborts on failure, error formatting, duration and number parsing. */
+#ifndef SL_UTIL_H
+#define SL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#define SL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define SL_NS_PER_MS 1000000ULL
+#define SL_NS_PER_SEC 1000000000ULL
+
+/* Allocation: abort with a message on failure (never return NULL). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow *arr (of *cap elements of size sz) so that it holds at least need. */
+void sl_grow(void **arr, size_t *cap, size_t need, size_t sz);
+#define SL_GROW(arr, cap, need) sl_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* Diagnostics carried from library code to the command that prints them.
+ * Library code never prints; it fills an sl_diag and returns -1. */
+struct sl_diag {
+	char msg[512];                  /* "FILE:POS: what" of the last error */
+	void (*warn)(void *ctx, const char *msg); /* optional warning sink */
+	void *warn_ctx;
+};
+/* Format the error message into d->msg; returns -1 so callers can
+ * `return sl_fail(d, ...)`. d may be NULL. */
+int sl_fail(struct sl_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Send a warning to d->warn if set. */
+void sl_warn(struct sl_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Parse a duration with a unit ("6ms", "1.5s", "250us", "100ns"; a bare
+ * number is taken in default_unit ns). Returns 0 or -1. */
+int sl_parse_duration(const char *s, uint64_t default_unit, uint64_t *out);
+/* Parse a decimal integer in [min,max]. Returns 0 or -1. */
+int sl_parse_int(const char *s, long long min, long long max, long long *out);
+
+/* Copy a possibly hostile string into a fixed buffer: truncate, replace
+ * control characters and invalid bytes by '?'. Always NUL-terminates. */
+void sl_copy_comm(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/* Command-level reporting (only cmd/ and schedlab.c call these). */
+void sl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sl_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void sl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
