@@ -1,0 +1,60 @@
+/* replay/o1_prio.h - the pure formulas of Linux 2.6.20's O(1) scheduler
+ * (schedulers.md §2.1), in the kernel's integer arithmetic, for any HZ.
+ *
+ * Priorities are kernel prios: 0..99 real time, 100..139 normal
+ * (static_prio = 120 + nice). Time slices are in jiffies, sleep averages in
+ * nanoseconds. Nothing here has state beyond the constants of one HZ.
+ */
+#ifndef SL_O1_PRIO_H
+#define SL_O1_PRIO_H
+
+#include <stdint.h>
+
+#define SL_O1_MAX_RT_PRIO 100
+#define SL_O1_MAX_PRIO 140
+#define SL_O1_MAX_USER_PRIO 40
+#define SL_O1_MAX_BONUS 10          /* MAX_USER_PRIO * PRIO_BONUS_RATIO(25) / 100 */
+#define SL_O1_INTERACTIVE_DELTA 2
+#define SL_O1_ON_RUNQUEUE_WEIGHT 30 /* percent; applied as *38/128 */
+#define SL_O1_CHILD_PENALTY 95
+#define SL_O1_PARENT_PENALTY 100
+#define SL_O1_EXIT_WEIGHT 3
+
+/* The HZ-dependent constants, computed as the kernel's macros would be. */
+struct sl_o1_const {
+	int hz;
+	uint64_t jiffy_ns;          /* 1e9 / HZ (integer, as JIFFIES_TO_NS) */
+	int min_timeslice;          /* max(5*HZ/1000, 1) jiffies */
+	int def_timeslice;          /* 100*HZ/1000 jiffies */
+	int max_sleep_avg;          /* DEF_TIMESLICE * MAX_BONUS jiffies */
+	int starvation_limit;       /* = MAX_SLEEP_AVG jiffies */
+	int granularity;            /* 10*HZ/1000, at least 1 jiffy */
+	uint64_t ns_max_sleep_avg;  /* JIFFIES_TO_NS(MAX_SLEEP_AVG) */
+};
+
+/* Fill c for the given HZ (1..10000). Returns 0, or -1 if hz is out of
+ * range or gives a zero DEF_TIMESLICE (HZ < 10). */
+int sl_o1_const_init(struct sl_o1_const *c, int hz);
+
+/* CURRENT_BONUS: NS_TO_JIFFIES(sleep_avg) * MAX_BONUS / MAX_SLEEP_AVG. */
+int sl_o1_bonus(const struct sl_o1_const *c, uint64_t sleep_avg);
+/* __normal_prio: static_prio - (bonus - MAX_BONUS/2), clamped to 100..139. */
+int sl_o1_normal_prio(const struct sl_o1_const *c, int static_prio, uint64_t sleep_avg);
+/* DELTA(p) for a static prio: (nice+20)*10/40 - 5 + INTERACTIVE_DELTA. */
+int sl_o1_delta(int static_prio);
+/* TASK_INTERACTIVE: prio <= static_prio - DELTA. */
+int sl_o1_task_interactive(int prio, int static_prio);
+/* INTERACTIVE_SLEEP in ns:
+ * JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS/2 + DELTA + 1) / MAX_BONUS - 1). */
+uint64_t sl_o1_interactive_sleep(const struct sl_o1_const *c, int static_prio);
+/* task_timeslice in jiffies: SCALE_PRIO(DEF_TIMESLICE*4 below nice 0, else
+ * DEF_TIMESLICE). */
+int sl_o1_timeslice(const struct sl_o1_const *c, int static_prio);
+/* TIMESLICE_GRANULARITY in jiffies, times ncpus (the SMP kernel's
+ * num_online_cpus()). */
+int sl_o1_granularity(const struct sl_o1_const *c, uint64_t sleep_avg, int ncpus);
+/* Load weight for SMP balancing: timeslice*128/DEF_TIMESLICE for normal and
+ * batch tasks (HZ-independent: 128 at nice 0), 1024 + rt_prio*128/100 for RT. */
+unsigned sl_o1_load_weight(const struct sl_o1_const *c, int static_prio, int rt, int rt_prio);
+
+#endif
