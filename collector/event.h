@@ -82,8 +82,8 @@ struct sl_reader {
 	int (*read)(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d);
 };
 
-/* All readers, NULL-terminated (collector/readers.c). */
-extern const struct sl_reader *const sl_readers[];
+/* The reader of that name ("ftrace", "tracedat", ...), NULL if unknown. */
+const struct sl_reader *sl_reader_find(const char *name);
 /* Pick the reader for a file by content (or by name if force != NULL).
  * Returns NULL with d->msg set when nothing fits. */
 const struct sl_reader *sl_reader_detect(const char *path, const char *force,

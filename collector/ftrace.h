@@ -1,0 +1,30 @@
+/* collector/ftrace.h - the ftrace text line parser, shared by the ftrace
+ * text reader and the systrace reader (which finds ftrace text in HTML).
+ *
+ * Understands the raw /sys/kernel/tracing/trace format (with or without the
+ * tgid column, with or without the irq-flags column) and `trace-cmd report`
+ * text (including its "comm:pid [prio] S ==> comm:pid [prio]" switch form). */
+#ifndef SL_FTRACE_H
+#define SL_FTRACE_H
+
+#include <stddef.h>
+#include "event.h"
+
+struct sl_ftrace_parser;
+
+/* New parser; free with sl_ftrace_parser_free (NULL is fine). */
+struct sl_ftrace_parser *sl_ftrace_parser_new(void);
+void sl_ftrace_parser_free(struct sl_ftrace_parser *p);
+
+/* Parse one text line (without its newline).
+ * Returns 1 with *ev filled (ev->pos is left to the caller), 0 for a line
+ * that is not a sched event (header, comment, another event), -1 for a line
+ * that is not ftrace text at all or a malformed sched event (d->msg says
+ * what, without any file or line prefix). */
+int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t len,
+			 struct sl_event *ev, struct sl_diag *d);
+
+/* Number of event lines seen so far that were not sched events. */
+unsigned long sl_ftrace_other_events(const struct sl_ftrace_parser *p);
+
+#endif

@@ -1,0 +1,79 @@
+/* collector/readers.c - the table of format readers and detection by
+ * content. Readers other than ftrace text are linked in when their file
+ * exists (weak symbols), so a missing reader is simply not offered. */
+#include "event.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const struct sl_reader sl_reader_ftrace;
+extern const struct sl_reader sl_reader_tracedat __attribute__((weak));
+extern const struct sl_reader sl_reader_perfdata __attribute__((weak));
+extern const struct sl_reader sl_reader_perfscript __attribute__((weak));
+extern const struct sl_reader sl_reader_systrace __attribute__((weak));
+extern const struct sl_reader sl_reader_perfetto __attribute__((weak));
+
+static const struct sl_reader *const all_readers[] = {
+	&sl_reader_tracedat, &sl_reader_perfdata, &sl_reader_systrace,
+	&sl_reader_perfetto, &sl_reader_perfscript, &sl_reader_ftrace,
+};
+
+
+
+/* Reader by name, NULL if unknown or not linked in. */
+const struct sl_reader *sl_reader_find(const char *name)
+{
+	size_t i;
+	for (i = 0; i < SL_ARRAY_SIZE(all_readers); i++)
+		if (all_readers[i] && !strcmp(all_readers[i]->name, name))
+			return all_readers[i];
+	return NULL;
+}
+
+const struct sl_reader *sl_reader_detect(const char *path, const char *force,
+					 struct sl_diag *d)
+{
+	unsigned char head[65536];
+	const struct sl_reader *best = NULL;
+	int best_score = 0;
+	size_t i, n;
+	FILE *f;
+
+	if (force) {
+		best = sl_reader_find(force);
+		if (!best)
+			sl_fail(d, "%s: unknown format '%s'", path, force);
+		return best;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		sl_fail(d, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	n = fread(head, 1, sizeof(head), f);
+	if (ferror(f)) {
+		sl_fail(d, "%s: read error: %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	if (n == 0) {
+		sl_fail(d, "%s:0: empty file", path);
+		return NULL;
+	}
+	for (i = 0; i < SL_ARRAY_SIZE(all_readers); i++) {
+		int s;
+		if (!all_readers[i] || !all_readers[i]->probe)
+			continue;
+		s = all_readers[i]->probe(head, n);
+		if (s > best_score) {
+			best_score = s;
+			best = all_readers[i];
+		}
+	}
+	if (!best)
+		sl_fail(d, "%s:1: not a trace format schedlab reads (ftrace text, trace.dat, "
+			   "perf.data, perf script, systrace)", path);
+	return best;
+}
