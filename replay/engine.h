@@ -1,0 +1,198 @@
+/* replay/engine.h - the deterministic discrete-event replay engine.
+ *
+ * sl_replay_run() re-schedules a behaviour (common/behaviour.h) through one
+ * policy (policy.h) on N simulated CPUs and writes the schedule through a
+ * run sink (common/sink.h). Time is integer ns since the behaviour's time 0;
+ * events are ordered by (time, kind, sequence), so a replay is a pure
+ * function of (behaviour, policy, options): the same input gives the same
+ * rows byte for byte.
+ *
+ * The engine owns: the clock, tasks and their progress through phases, the
+ * CPUs (curr, need_resched, load sums), ticks at hz on every CPU, sleeps
+ * (timed or causal), the shared SMP layer (wakeup/fork CPU choice, periodic
+ * and idle balancing, cpumasks) and the invariant checker. The policy owns
+ * its runqueues and decides. This header is what a policy may use.
+ */
+#ifndef SL_ENGINE_H
+#define SL_ENGINE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "policy.h"
+#include "../common/behaviour.h"
+#include "../common/sink.h"
+#include "../common/util.h"
+
+#define SL_ENGINE_MAX_CPUS 64
+#define SL_ENGINE_MAX_PARAMS 16
+
+/* Engine task states. */
+enum sl_task_state {
+	SL_TS_NEW = 0,     /* not yet appeared */
+	SL_TS_RUNNABLE,    /* on a runqueue, waiting */
+	SL_TS_RUNNING,     /* some CPU's curr (still on its runqueue) */
+	SL_TS_SLEEPING,    /* blocked until a wakeup */
+	SL_TS_DONE,        /* exited or finished its recorded work */
+};
+
+/* One simulated task. Fields above the line are public to policies
+ * (read-only unless marked "policy"). */
+struct sl_task {
+	int idx;                     /* index in the behaviour (sink task id) */
+	const struct sl_task_spec *spec;
+	int nice;                    /* current nice, -20..19 */
+	int static_prio;             /* 120 + nice */
+	int sched_policy;            /* enum sl_policy_kind */
+	int rt_prio;
+	uint32_t flags;              /* SL_TASK_* of the spec (KTHREAD...) */
+	uint64_t cpumask;            /* allowed CPUs, never 0 */
+	int state;                   /* enum sl_task_state */
+	int cpu;                     /* runqueue it is on / CPU it last ran on */
+	int on_rq;                   /* 1 between enqueue/fork and dequeue/steal */
+	struct sl_task *parent;      /* forking task in this run, or NULL */
+	uint64_t sum_exec_ns;        /* CPU time consumed so far */
+	uint64_t exec_start_ns;      /* when it last went on a CPU */
+	uint64_t last_ran_ns;        /* when it last left a CPU */
+	uint64_t sleep_start_ns;     /* when its current/last sleep began */
+	/* policy: */
+	int prio;                    /* kernel-style prio for sched_slice rows
+				      * (100 + level); keep current */
+	unsigned long load_weight;   /* SMP load weight (2.6.20 load_weight) */
+	void *pol;                   /* policy's per-task data */
+	/* ---- engine private below ---- */
+	size_t phase;                /* index of the current phase */
+	struct sl_phase ph;          /* current phase */
+	uint64_t run_left;           /* CPU time left in the current burst */
+	uint64_t total_work;         /* Σ run_ns of all phases (SL_INF: endless) */
+	uint64_t wake_ts;            /* pending wakeup row: became runnable */
+	int wake_waker;              /* pending wakeup row: waker (-1) */
+	int wake_pending;            /* a wakeup row waits for its ts_run */
+	int rec_level, rec_array;    /* last staircase row (dedup) */
+	int slice_prio;              /* prio at switch-in (for the slice row) */
+	/* causal waits: on the waker's list of waiters (ordered by point) */
+	struct sl_task *wait_on;     /* waker whose progress we wait for */
+	uint64_t wait_point;         /* its sum_exec_ns that ends our wait */
+	uint64_t wait_timed_end;     /* timed fallback: sleep_start + sleep_ns */
+	int wait_is_start;           /* 1: waiting to appear (causal fork) */
+	size_t waiters_n, waiters_cap;
+	struct sl_task **waiters;    /* min-heap by wait_point */
+	size_t pending_wait_idx;
+};
+
+/* One simulated CPU (read-only for policies). */
+struct sl_cpu {
+	int id;
+	struct sl_task *curr;        /* running task, NULL = idle */
+	int need_resched;
+	unsigned nr_running;         /* tasks on this runqueue (incl. curr) */
+	unsigned long load;          /* Σ load_weight of those tasks */
+	uint64_t busy_ns;            /* CPU time given to tasks so far */
+	uint64_t charged_to;         /* curr's CPU time is accounted up to here */
+	uint64_t run_gen;            /* invalidates stale progress events */
+	uint64_t next_balance;       /* periodic balancing due at (ns) */
+};
+
+enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };
+
+/* Options of one replay (defaults: sl_replay_opts_init). */
+struct sl_replay_opts {
+	int cpus;                    /* 0: the behaviour's cpus (at least 1) */
+	int hz;                      /* ticks per second (1000) */
+	uint64_t rr_interval_ns;     /* RSDL/SD RR_INTERVAL (6 ms) */
+	int mode;                    /* enum sl_replay_mode */
+	uint64_t seed;               /* recorded; the engine itself is not random */
+	uint64_t duration_ns;        /* 0: until every task has done its recorded
+				      * work; else stop at this time */
+	int debug;                   /* 1: invariant checks after every policy
+				      * call (also env SCHEDLAB_DEBUG=1) */
+	const char *policy_opts;     /* "name=value,name=value" for ops->params */
+};
+/* Fill o with the defaults above. */
+void sl_replay_opts_init(struct sl_replay_opts *o);
+
+/* What a run did (for the one-line summary and the bench). */
+struct sl_replay_stats {
+	uint64_t end_ns;             /* simulated time at the end */
+	uint64_t events;             /* events processed */
+	uint64_t decisions;          /* pick_next calls */
+	uint64_t switches;           /* context switches (next != prev) */
+	uint64_t ticks;              /* policy ticks */
+	uint64_t wakeups;
+	uint64_t migrations;         /* tasks moved by balancing */
+	uint64_t causal_waits;       /* sleeps/starts ended by a task's progress */
+	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
+	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */
+	uint64_t unfinished;         /* tasks with work left at the end */
+	uint64_t invariant_checks;
+};
+
+/* The run. Policies see the fields above the line. */
+struct sl_engine {
+	const struct sl_policy_ops *ops;
+	void *pol;                   /* policy run state (ops->init sets it) */
+	uint64_t now;                /* current time, ns since time 0 */
+	int ncpus;
+	struct sl_cpu *cpus;
+	struct sl_task *tasks;
+	size_t ntasks;
+	int hz;
+	uint64_t tick_ns;            /* 1e9 / hz */
+	uint64_t rr_interval_ns;
+	int mode;
+	long long param[SL_ENGINE_MAX_PARAMS]; /* values of ops->params[i] */
+	/* ---- engine private below ---- */
+	struct sl_engine_priv *priv;
+};
+
+/* ---- services for policies ---- */
+
+/* Value of the policy's i-th parameter (ops->params[i]). */
+static inline long long sl_engine_param(const struct sl_engine *e, int i)
+{
+	return e->param[i];
+}
+/* 1 if p may run on cpu (its cpumask). */
+static inline int sl_task_allowed(const struct sl_task *p, int cpu)
+{
+	return (int)((p->cpumask >> cpu) & 1);
+}
+/* Ask cpu to reschedule after the current event (need_resched). */
+void sl_engine_resched(struct sl_engine *e, int cpu);
+/* Record p's dynamic level (0..39; prio = 100 + level) and array (0 active,
+ * 1 expired) from now on: a staircase row (repeats are dropped). */
+void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array);
+/* Record a rotation on cpu: kind "minor", "major" or "idle"; level = the
+ * level serviced after it. */
+void sl_engine_rotation(struct sl_engine *e, int cpu, const char *kind, int level);
+/* Report a policy error (bad parameter in init): sets the run's message. */
+int sl_engine_fail(struct sl_engine *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- running a replay ---- */
+
+/* Replay b through ops with options o, writing rows to sink (may be NULL:
+ * nothing recorded). Returns 0, or -1 with d->msg set (bad options, a sink
+ * error, an invariant violation in debug mode). st may be NULL. b is not
+ * modified. */
+int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
+		  const struct sl_replay_opts *o, const struct sl_run_sink *sink,
+		  struct sl_replay_stats *st, struct sl_diag *d);
+
+/* Write the run's params as JSON text into buf: hz, rr_interval_ns, mode,
+ * cpus, seed, duration_ns and every ops->params value (the policy_opts
+ * applied). Returns 0, or -1 (bad policy_opts, message in d). */
+int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
+			  int cpus, char *buf, size_t len, struct sl_diag *d);
+
+/* ---- the policy table (replay/policies.c) ---- */
+
+/* The policy called name, or NULL (policies not linked in are absent). */
+const struct sl_policy_ops *sl_policy_find(const char *name);
+/* Comma-separated names of the linked policies, for messages. */
+const char *sl_policy_names(void);
+
+extern const struct sl_policy_ops sl_policy_rsdl;
+extern const struct sl_policy_ops sl_policy_o1 __attribute__((weak));
+extern const struct sl_policy_ops sl_policy_sd __attribute__((weak));
+
+#endif

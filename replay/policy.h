@@ -1,0 +1,175 @@
+/* replay/policy.h - a scheduling policy as a const ops table (like the
+ * kernel's sched_class). The engine (engine.h) owns time, tasks, CPUs, the
+ * event queue and the shared SMP layer; a policy only keeps its own per-CPU
+ * runqueues and decides: which task runs next, when the running task must
+ * give up the CPU, and whether a woken task preempts.
+ *
+ * Calling conventions (every hook):
+ * - `e` is the run's engine; e->now is the current time (ns since the
+ *   behaviour's time 0); e->pol is the policy's run state (set by init).
+ * - A task is "on the runqueue of cpu" from enqueue/fork until dequeue or
+ *   steal; the running task (e->cpus[c].curr) STAYS on its runqueue while it
+ *   runs (as in 2.6.20: it is only dequeued when it sleeps or exits). Whether
+ *   the policy keeps curr in its lists is its own business.
+ * - Hooks never fail: bad states are programming errors that the engine's
+ *   invariant mode (SCHEDLAB_DEBUG=1, always on in tests) reports.
+ * - The policy may call the engine services declared in engine.h:
+ *   sl_engine_resched(), sl_engine_staircase(), sl_engine_rotation(),
+ *   sl_engine_param(), sl_task_allowed(). It must not change engine fields.
+ * - Hooks marked (optional) may be NULL.
+ * - All times are uint64_t ns; `tick` is e->tick_ns (1e9 / hz).
+ */
+#ifndef SL_POLICY_H
+#define SL_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sl_engine;
+struct sl_task;
+
+/* Why a task is being enqueued. */
+enum sl_enq_kind {
+	SL_ENQ_START = 1,   /* task appears (at trace start, workload start, or a
+			     * fork whose parent is not in the behaviour) */
+	SL_ENQ_WAKE = 2,    /* end of a sleep (try_to_wake_up) */
+	SL_ENQ_MIGRATE = 3, /* pulled here by the SMP layer after steal() */
+};
+
+/* The facts of an enqueue. Fields not listed for a kind are 0 / -1. */
+struct sl_enq_info {
+	int kind;               /* enum sl_enq_kind */
+	uint64_t now;           /* == e->now */
+	/* SL_ENQ_WAKE: */
+	uint64_t sleep_start_ns;/* when the task went to sleep (its switch-out) */
+	uint64_t sleep_ns;      /* now - sleep_start_ns */
+	char sleep_state;       /* 'S' interruptible, 'D' uninterruptible */
+	int waker_kind;         /* enum sl_waker_kind (common/behaviour.h) */
+	int waker;              /* waker task index, -1 none (irq/idle/unknown) */
+	int waker_cpu;          /* CPU the waker runs on, -1 if not a task */
+	int pipe;               /* 1: pipe wakeup (2.6.20 TASK_NONINTERACTIVE) */
+	int sync;               /* 1: sync wakeup (waker about to sleep); 0 now */
+	/* SL_ENQ_MIGRATE: */
+	int src_cpu;            /* CPU the task was stolen from */
+};
+
+/* A tunable of a policy (a gap-filler choice, an accounting mode...).
+ * The engine parses "name=value" options against this table, stores the
+ * values (sl_engine_param(e, i) = value of params[i]) and writes them all
+ * into the run's params JSON. Table ends with name == NULL. */
+struct sl_policy_param {
+	const char *name;
+	long long def, min, max;
+	const char *doc;        /* one line, for `replay -h` and docs */
+};
+
+struct sl_policy_ops {
+	const char *name;       /* "rsdl", "o1", "sd": --sched NAME */
+	const char *doc;        /* one line */
+	const struct sl_policy_param *params; /* (optional) NULL or table */
+
+	/* Run state: allocate the policy's per-run data (per-CPU runqueues for
+	 * e->ncpus CPUs), store it in e->pol. Called once before any other
+	 * hook; e->ncpus, e->tick_ns, e->hz, e->rr_interval_ns and the params
+	 * are already set. Returns 0, or -1 (bad parameters; message via
+	 * sl_engine_fail()). */
+	int (*init)(struct sl_engine *e);
+	/* Free e->pol and everything the policy allocated (incl. p->pol of
+	 * every task; task_exit() is not called for tasks alive at the end). */
+	void (*release)(struct sl_engine *e);
+
+	/* A task is created (before its first enqueue/fork): allocate p->pol,
+	 * set p->load_weight and p->prio from p->nice/policy. */
+	void (*task_init)(struct sl_engine *e, struct sl_task *p);
+
+	/* Put p (not running, not queued) on cpu's runqueue. For SL_ENQ_WAKE
+	 * `w` carries the sleep's facts (2.6.20 recalc_task_prio/activate_task
+	 * needs sleep length, S/D, waker kind, pipe; kernel threads have
+	 * SL_TASK_KTHREAD in p->flags). After enqueue the engine calls
+	 * check_preempt() if cpu is busy, and reschedules cpu if it is idle. */
+	void (*enqueue)(struct sl_engine *e, int cpu, struct sl_task *p,
+			const struct sl_enq_info *w);
+
+	/* p, the running task of cpu (p == e->cpus[cpu].curr), leaves the
+	 * runqueue: state 'S' / 'D' (it sleeps), 'X' (it exits), 'E' (its
+	 * recorded work is done: trace end). The engine then calls pick_next()
+	 * and put_prev() for cpu. */
+	void (*dequeue)(struct sl_engine *e, int cpu, struct sl_task *p, char state);
+
+	/* Should p, just enqueued on busy cpu, preempt e->cpus[cpu].curr?
+	 * Return 1 to set need_resched (the engine then reschedules cpu
+	 * before the next event). Equal priority usually returns 0. */
+	int (*check_preempt)(struct sl_engine *e, int cpu, struct sl_task *p);
+
+	/* schedule(): choose the task that runs next on cpu, or NULL (idle).
+	 * prev is the task that was running (NULL if cpu was idle); if it is
+	 * still on the runqueue (preempted, yielded, slice expired) it may be
+	 * chosen again; if it just blocked/exited, dequeue() came first.
+	 * May do array switches, rotations, on-runqueue credit. The result
+	 * must be on cpu's runqueue, allowed on cpu, and not running
+	 * elsewhere (checked in invariant mode). */
+	struct sl_task *(*pick_next)(struct sl_engine *e, int cpu, struct sl_task *prev);
+
+	/* (optional) Called right after every pick_next(), with its result:
+	 * the switch's accounting (2.6.20 schedule() steps 7-9: debit prev's
+	 * run time from sleep_avg, timestamps = now; next->timestamp = now).
+	 * prev and/or next may be NULL (idle); prev == next means no switch.
+	 * prev->exec_start_ns is when prev went on the CPU; e->now the switch. */
+	void (*put_prev)(struct sl_engine *e, int cpu, struct sl_task *prev,
+			 struct sl_task *next);
+
+	/* Scheduler tick on cpu while curr runs (curr != NULL; idle CPUs get
+	 * no policy tick). The engine has already added the CPU time since the
+	 * last tick/switch to curr->sum_exec_ns. Charge the slice (tick-based
+	 * `time_slice--` or ns), expire, requeue; call sl_engine_resched(e,
+	 * cpu) to make cpu reschedule after this event. */
+	void (*tick)(struct sl_engine *e, int cpu, struct sl_task *curr);
+
+	/* Fork: child (task_init done, not queued) appears, forked by parent
+	 * (parent may be running on some CPU, runnable, or - in timed replay,
+	 * where the child appears at its recorded time - asleep). cpu is the
+	 * CPU the SMP layer chose for the child (the parent's when allowed and
+	 * not busier). Initialise child from parent (2.6.20: split the slice,
+	 * child inherits prio) and enqueue the child on cpu. The policy decides
+	 * preemption itself (2.6.20 child-runs-first: sl_engine_resched() on
+	 * the parent's CPU); the engine does not call check_preempt() after
+	 * fork, but does reschedule cpu if it is idle. */
+	void (*fork)(struct sl_engine *e, struct sl_task *parent, struct sl_task *child,
+		     int cpu);
+
+	/* (optional) p has exited (after dequeue(..., 'X')); parent is its
+	 * forking task if still alive in the run, else NULL. 2.6.20 sched_exit:
+	 * give the unused first slice back to the parent. p->pol is freed by
+	 * release(), not here (rows may still refer to p). */
+	void (*task_exit)(struct sl_engine *e, struct sl_task *p, struct sl_task *parent);
+
+	/* (optional) sched_yield by the running task p of cpu (it stays
+	 * runnable). The engine reschedules cpu afterwards. NULL: no-op. */
+	void (*yield)(struct sl_engine *e, int cpu, struct sl_task *p);
+
+	/* (optional) p's nice changed: p->nice and p->static_prio already hold
+	 * the new value; old_nice the previous one. p may be queued, running
+	 * or asleep. Update p->load_weight; the engine updates the CPU's load
+	 * sum from the new weight after the call. */
+	void (*set_nice)(struct sl_engine *e, struct sl_task *p, int old_nice);
+
+	/* SMP: take one task off src_cpu for dst_cpu, in the policy's preferred
+	 * order (2.6.20 move_tasks: expired array first, best priority first,
+	 * from the tail of each list). The task must not be running and must
+	 * be allowed on dst_cpu (sl_task_allowed()). Dequeue it from src_cpu
+	 * and return it (the engine then calls enqueue(dst_cpu, p, MIGRATE);
+	 * the policy may keep what it needs for that, e.g. the source array,
+	 * in p->pol). Returns NULL if no task qualifies. With 1 CPU this hook
+	 * is never called. The engine calls it repeatedly until the imbalance
+	 * is gone (each call moves one task). */
+	struct sl_task *(*steal)(struct sl_engine *e, int src_cpu, int dst_cpu);
+
+	/* (optional, invariant mode) Walk the policy's structures for cpu and
+	 * return how many distinct tasks it holds on that runqueue (including
+	 * the running task), or -1 if its own structures are inconsistent
+	 * (bitmap vs lists, counts). The engine compares it with its own
+	 * count of tasks on cpu's runqueue. May be O(n). */
+	long (*debug_count)(struct sl_engine *e, int cpu);
+};
+
+#endif
