@@ -76,9 +76,9 @@ $(B)/analyze/store.o: analyze/schema.inc
 $(B)/unit_tests: $(UNIT_OBJ) $(B)/libschedlab.a
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tools/%: tests/tools/%.c
+$(B)/tools/%: tests/tools/%.c $(B)/libschedlab.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # fuzz targets built as plain programs that replay a corpus (every make test)
 $(B)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(B)/libschedlab.a

@@ -1,0 +1,634 @@
+/* collector/tracedat.c - the trace-cmd trace.dat reader (file versions 6
+ * and 7, compressed or not, 32- or 64-bit long, either endianness), through
+ * libtracecmd and libtraceevent.
+ *
+ * libtracecmd merges the per-CPU buffers in timestamp order; we look up the
+ * scheduler events once per file by name, check every record's size against
+ * the fields we read, and hand struct sl_event to the callback. prev_state is
+ * decoded with the file's own print format (its __print_flags table and its
+ * "preempted" bit), because the bit values changed between kernels.
+ *
+ * Before libtracecmd sees the file we walk its header sections ourselves
+ * (tracedat_check.c-like checks kept here) so that a truncated or corrupt
+ * file is refused or cut with a clear offset instead of reaching code that
+ * trusts the sizes it reads. */
+#include "event.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "tracedat_hdr.h"
+
+enum { F_A, F_B, F_C, F_D, F_E, F_F, F_G, NF = 7 };
+
+/* One scheduler event type of this file. */
+struct evdesc {
+	int id;
+	uint16_t type;                    /* SL_EV_* */
+	struct tep_format_field *f[NF];   /* fields, meaning per type (see bind) */
+};
+
+/* prev_state decoding table taken from sched_switch's print fmt. */
+struct statetab {
+	int n;
+	uint64_t val[24];
+	char str[24][4];
+	uint64_t preempt; /* the "+" bit, 0 unknown */
+	uint64_t mask;    /* bits that name a sleep state, 0 unknown */
+};
+
+struct tdreader {
+	struct tracecmd_input *h;
+	struct tep_handle *tep;
+	struct tep_format_field *cflags, *cpid;
+	struct evdesc ev[9];
+	int nev;
+	struct statetab st;
+	sl_event_fn fn;
+	void *ctx;
+	struct sl_diag *d;
+	const char *path;
+	uint64_t last_ts;
+	uint64_t nclamped;
+	int ncpus;
+	uint64_t *lost_rec;   /* per cpu: lost events seen on records */
+	uint64_t *lost_stat;  /* per cpu: overrun from the file's cpustat */
+	int lost_unknown;
+	int stop;
+	uint64_t nbad;
+};
+
+/* ---- probe ---------------------------------------------------------- */
+
+static int tracedat_probe(const unsigned char *head, size_t n)
+{
+	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r',
+						  'a', 'c', 'i', 'n', 'g' };
+	if (n < 10 || memcmp(head, magic, 10) != 0)
+		return 0;
+	return 100;
+}
+
+/* ---- print fmt evaluation (for the prev_state bits) ----------------- */
+
+static int eval_arg(struct tep_print_arg *a, int64_t *out, int depth)
+{
+	int64_t l, r;
+	char *end;
+
+	if (!a || depth > 32)
+		return -1;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		if (!a->atom.atom)
+			return -1;
+		errno = 0;
+		*out = strtoll(a->atom.atom, &end, 0);
+		return (end == a->atom.atom || errno) ? -1 : 0;
+	case TEP_PRINT_TYPE:
+		return eval_arg(a->typecast.item, out, depth + 1);
+	case TEP_PRINT_OP:
+		if (!a->op.op)
+			return -1;
+		if (!a->op.left) { /* unary */
+			if (eval_arg(a->op.right, &r, depth + 1) < 0)
+				return -1;
+			if (!strcmp(a->op.op, "-"))
+				*out = -r;
+			else if (!strcmp(a->op.op, "~"))
+				*out = ~r;
+			else
+				return -1;
+			return 0;
+		}
+		if (eval_arg(a->op.left, &l, depth + 1) < 0 ||
+		    eval_arg(a->op.right, &r, depth + 1) < 0)
+			return -1;
+		if (!strcmp(a->op.op, "+")) *out = (int64_t)((uint64_t)l + (uint64_t)r);
+		else if (!strcmp(a->op.op, "-")) *out = (int64_t)((uint64_t)l - (uint64_t)r);
+		else if (!strcmp(a->op.op, "|")) *out = l | r;
+		else if (!strcmp(a->op.op, "&")) *out = l & r;
+		else if (!strcmp(a->op.op, "<<") && r >= 0 && r < 63) *out = (int64_t)((uint64_t)l << r);
+		else if (!strcmp(a->op.op, ">>") && r >= 0 && r < 63) *out = l >> r;
+		else
+			return -1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int is_prev_state(const struct tep_print_arg *a)
+{
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	return a && a->type == TEP_PRINT_FIELD && a->field.name &&
+	       !strcmp(a->field.name, "prev_state");
+}
+
+/* "REC->prev_state & X": return X. */
+static int and_mask(struct tep_print_arg *a, int64_t *x)
+{
+	if (!a || a->type != TEP_PRINT_OP || !a->op.op || strcmp(a->op.op, "&"))
+		return -1;
+	if (is_prev_state(a->op.left))
+		return eval_arg(a->op.right, x, 0);
+	if (is_prev_state(a->op.right))
+		return eval_arg(a->op.left, x, 0);
+	return -1;
+}
+
+static void add_flags(struct statetab *st, struct tep_print_flag_sym *fs)
+{
+	char *end;
+	for (; fs && st->n < (int)SL_ARRAY_SIZE(st->val); fs = fs->next) {
+		if (!fs->value || !fs->str)
+			continue;
+		st->val[st->n] = strtoull(fs->value, &end, 0);
+		if (end == fs->value || !st->val[st->n])
+			continue;
+		snprintf(st->str[st->n], sizeof(st->str[0]), "%s", fs->str);
+		st->n++;
+	}
+}
+
+/* Walk sched_switch's print args: find `prev_state & M ? __print_flags(..)`
+ * (the state letters and the mask) and `prev_state & P ? "+" : ""`. */
+static void load_statetab(struct statetab *st, struct tep_event *ev)
+{
+	struct tep_print_arg *a, *c;
+	int64_t x;
+
+	memset(st, 0, sizeof(*st));
+	for (a = ev->print_fmt.args; a; a = a->next) {
+		if (a->type != TEP_PRINT_OP || !a->op.op || strcmp(a->op.op, "?"))
+			continue;
+		if (and_mask(a->op.left, &x) < 0 || x <= 0)
+			continue;
+		c = a->op.right; /* ":" op: left is the true branch */
+		if (!c || c->type != TEP_PRINT_OP || !c->op.left)
+			continue;
+		if (c->op.left->type == TEP_PRINT_FLAGS) {
+			st->mask = (uint64_t)x;
+			add_flags(st, c->op.left->flags.flags);
+		} else if (c->op.left->type == TEP_PRINT_STRING ||
+			   c->op.left->type == TEP_PRINT_ATOM) {
+			st->preempt = (uint64_t)x;
+		}
+	}
+	if (!st->preempt && st->mask && !(st->mask & (st->mask + 1)))
+		st->preempt = st->mask + 1;
+}
+
+static char decode_state(const struct statetab *st, uint64_t v)
+{
+	char buf[64];
+	size_t n = 0;
+	int i;
+
+	if (!st->n)
+		return sl_state_from_bits((int64_t)v, (int64_t)st->preempt);
+	if (st->preempt && (v & st->preempt))
+		return 'R';
+	if (st->mask)
+		v &= st->mask;
+	if (!v)
+		return 'R';
+	/* as __print_flags prints: each table entry whose bits are all set */
+	for (i = 0; i < st->n && v; i++) {
+		size_t l;
+		if ((v & st->val[i]) != st->val[i])
+			continue;
+		v &= ~st->val[i];
+		l = strlen(st->str[i]);
+		if (n + l + 2 >= sizeof(buf))
+			break;
+		if (n)
+			buf[n++] = '|';
+		memcpy(buf + n, st->str[i], l);
+		n += l;
+	}
+	if (!n)
+		return '?';
+	return sl_state_from_text(buf, n);
+}
+
+/* ---- field access ----------------------------------------------------- */
+
+static int num(const struct tep_record *r, struct tep_format_field *f, int64_t *out)
+{
+	unsigned long long v;
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    f->offset + f->size > r->size)
+		return -1;
+	if (tep_read_number_field(f, r->data, &v) < 0)
+		return -1;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		int sh = 64 - 8 * f->size;
+		*out = (int64_t)((uint64_t)v << sh) >> sh;
+	} else {
+		*out = (int64_t)v;
+	}
+	return 0;
+}
+
+static int num32(const struct tep_record *r, struct tep_format_field *f, int32_t *out)
+{
+	int64_t v;
+	if (num(r, f, &v) < 0)
+		return -1;
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* A char[N] field, or a __data_loc char[] one. */
+static int str(const struct tep_record *r, struct tep_handle *tep,
+	       struct tep_format_field *f, char *dst, size_t dstlen, int basename)
+{
+	const char *s;
+	size_t len;
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > r->size)
+		return -1;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long v;
+		unsigned off, l;
+		if (f->size != 4 || tep_read_number_field(f, r->data, &v) < 0)
+			return -1;
+		off = (unsigned)(v & 0xffff);
+		l = (unsigned)(v >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (unsigned)(f->offset + f->size);
+		if (off > (unsigned)r->size || l > (unsigned)r->size - off)
+			return -1;
+		s = (const char *)r->data + off;
+		len = l;
+	} else {
+		s = (const char *)r->data + f->offset;
+		len = (size_t)f->size;
+	}
+	len = strnlen(s, len);
+	if (basename) {
+		const char *p = memrchr(s, '/', len);
+		if (p) {
+			len -= (size_t)(p + 1 - s);
+			s = p + 1;
+		}
+	}
+	(void)tep;
+	sl_copy_comm(dst, dstlen, s, len);
+	return 0;
+}
+
+/* ---- event binding ---------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	uint16_t type;
+	const char *f[NF];
+} evnames[] = {
+	{ "sched_switch", SL_EV_SWITCH,
+	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
+	{ "sched_wakeup", SL_EV_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched_waking", SL_EV_WAKING, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched_wakeup_new", SL_EV_WAKEUP_NEW, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched_process_fork", SL_EV_FORK, { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
+	{ "sched_process_exec", SL_EV_EXEC, { "filename", "pid" } },
+	{ "sched_process_exit", SL_EV_EXIT, { "comm", "pid", "prio" } },
+	{ "sched_migrate_task", SL_EV_MIGRATE, { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
+};
+
+/* Fields a type cannot do without (by index in evnames[].f). */
+static int required(uint16_t type, int i)
+{
+	switch (type) {
+	case SL_EV_SWITCH: return i == 1 || i == 3 || i == 5;
+	case SL_EV_FORK: return i == 1 || i == 3;
+	default: return i == 1;
+	}
+}
+
+static void bind_events(struct tdreader *t)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < SL_ARRAY_SIZE(evnames); k++) {
+		struct tep_event *e = tep_find_event_by_name(t->tep, "sched", evnames[k].name);
+		struct evdesc *d = &t->ev[t->nev];
+		int ok = 1;
+		if (!e)
+			continue;
+		memset(d, 0, sizeof(*d));
+		d->id = e->id;
+		d->type = evnames[k].type;
+		for (i = 0; i < NF && evnames[k].f[i]; i++) {
+			d->f[i] = tep_find_field(e, evnames[k].f[i]);
+			if (!d->f[i] && required(d->type, i))
+				ok = 0;
+		}
+		if (!ok) {
+			sl_warn(t->d, "%s: event sched/%s lacks the fields we need; skipped",
+				t->path, evnames[k].name);
+			continue;
+		}
+		if (d->type == SL_EV_SWITCH)
+			load_statetab(&t->st, e);
+		if (!t->cflags)
+			t->cflags = tep_find_common_field(e, "common_flags");
+		if (!t->cpid)
+			t->cpid = tep_find_common_field(e, "common_pid");
+		t->nev++;
+	}
+}
+
+/* ---- decoding one record ------------------------------------------------ */
+
+static int deliver(struct tdreader *t, struct sl_event *ev)
+{
+	if (ev->ts < t->last_ts) { /* a CPU's clock stepped back: keep order */
+		ev->ts = t->last_ts;
+		t->nclamped++;
+	}
+	t->last_ts = ev->ts;
+	return t->fn(t->ctx, ev);
+}
+
+static void set_common(struct tdreader *t, struct tep_record *r, struct sl_event *ev)
+{
+	int64_t v;
+	ev->ts = r->ts;
+	ev->pos = r->offset;
+	ev->cpu = r->cpu;
+	if (num(r, t->cflags, &v) == 0) {
+		ev->ctx = SL_CTX_KNOWN;
+		if (v & 0x08)
+			ev->ctx |= SL_CTX_HARDIRQ;
+		if (v & 0x10)
+			ev->ctx |= SL_CTX_SOFTIRQ;
+		if (v & 0x40) /* TRACE_FLAG_NMI */
+			ev->ctx |= SL_CTX_NMI;
+	}
+	if (num32(r, t->cpid, &ev->cur_pid) == 0) {
+		if (ev->cur_pid == 0)
+			sl_copy_comm(ev->cur_comm, sizeof(ev->cur_comm), "<idle>", 6);
+		else if (tep_is_pid_registered(t->tep, ev->cur_pid)) {
+			const char *c = tep_data_comm_from_pid(t->tep, ev->cur_pid);
+			sl_copy_comm(ev->cur_comm, sizeof(ev->cur_comm), c, strlen(c));
+		}
+	} else {
+		ev->cur_pid = -1;
+	}
+}
+
+/* Fill ev from r; 1 = a sched event, 0 = not ours or malformed (counted). */
+static int decode(struct tdreader *t, struct tep_record *r, struct sl_event *ev,
+		  uint64_t *nbad)
+{
+	const struct evdesc *d = NULL;
+	int64_t st;
+	int id, i;
+
+	if (r->size < 8 || !r->data)
+		return 0;
+	id = tep_data_type(t->tep, r);
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].id == id) {
+			d = &t->ev[i];
+			break;
+		}
+	if (!d)
+		return 0;
+	sl_event_clear(ev);
+	set_common(t, r, ev);
+	ev->type = d->type;
+	switch (d->type) {
+	case SL_EV_SWITCH:
+		if (num32(r, d->f[1], &ev->pid) < 0 || num(r, d->f[3], &st) < 0 ||
+		    num32(r, d->f[5], &ev->pid2) < 0)
+			goto bad;
+		str(r, t->tep, d->f[0], ev->comm, sizeof(ev->comm), 0);
+		num32(r, d->f[2], &ev->prio);
+		str(r, t->tep, d->f[4], ev->comm2, sizeof(ev->comm2), 0);
+		num32(r, d->f[6], &ev->prio2);
+		ev->state = decode_state(&t->st, (uint64_t)st);
+		break;
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP_NEW:
+	case SL_EV_EXIT:
+	case SL_EV_MIGRATE:
+		if (num32(r, d->f[1], &ev->pid) < 0)
+			goto bad;
+		str(r, t->tep, d->f[0], ev->comm, sizeof(ev->comm), 0);
+		num32(r, d->f[2], &ev->prio);
+		if (d->type == SL_EV_MIGRATE) {
+			num32(r, d->f[3], &ev->orig_cpu);
+			num32(r, d->f[4], &ev->target_cpu);
+		} else if (d->type != SL_EV_EXIT) {
+			num32(r, d->f[3], &ev->target_cpu);
+		}
+		break;
+	case SL_EV_FORK:
+		if (num32(r, d->f[1], &ev->pid) < 0 || num32(r, d->f[3], &ev->pid2) < 0)
+			goto bad;
+		str(r, t->tep, d->f[0], ev->comm, sizeof(ev->comm), 0);
+		str(r, t->tep, d->f[2], ev->comm2, sizeof(ev->comm2), 0);
+		break;
+	case SL_EV_EXEC:
+		if (num32(r, d->f[1], &ev->pid) < 0)
+			goto bad;
+		str(r, t->tep, d->f[0], ev->comm, sizeof(ev->comm), 1);
+		break;
+	}
+	return 1;
+bad:
+	(*nbad)++;
+	return 0;
+}
+
+/* ---- lost events -------------------------------------------------------- */
+
+static int lost_at(struct tdreader *t, struct tep_record *r)
+{
+	struct sl_event ev;
+	uint64_t n;
+
+	if (!r->missed_events)
+		return 0;
+	n = r->missed_events > 0 ? (uint64_t)r->missed_events : 1;
+	if (r->missed_events < 0)
+		t->lost_unknown = 1;
+	if (r->cpu >= 0 && r->cpu < t->ncpus)
+		t->lost_rec[r->cpu] += n;
+	sl_event_clear(&ev);
+	ev.type = SL_EV_LOST;
+	ev.ts = r->ts;
+	ev.pos = r->offset;
+	ev.cpu = r->cpu;
+	ev.count = n;
+	return deliver(t, &ev);
+}
+
+/* Overruns the file's stats report beyond what the records said: their
+ * place is unknown, so they go at the end, at the last time seen. */
+static int lost_rest(struct tdreader *t)
+{
+	int c;
+	for (c = 0; c < t->ncpus; c++) {
+		struct sl_event ev;
+		if (t->lost_stat[c] <= t->lost_rec[c])
+			continue;
+		sl_event_clear(&ev);
+		ev.type = SL_EV_LOST;
+		ev.ts = t->last_ts;
+		ev.cpu = c;
+		ev.count = t->lost_stat[c] - t->lost_rec[c];
+		sl_warn(t->d, "%s: cpu %d: %llu events overrun (from the file's stats; position unknown)",
+			t->path, c, (unsigned long long)ev.count);
+		if (deliver(t, &ev) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- read --------------------------------------------------------------- */
+
+/* A copy of the file in memory with the size fields of CPU data that runs
+ * past the end rewritten, so libtracecmd reads only what is there. */
+static int patched_copy(int fd, const struct sl_tdhdr *hdr)
+{
+	char buf[65536];
+	uint64_t off = 0;
+	int m = memfd_create("schedlab-tracedat", MFD_CLOEXEC), i;
+
+	if (m < 0)
+		return -1;
+	while (off < hdr->file_size) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
+		if (n <= 0 || write(m, buf, (size_t)n) != n)
+			goto fail;
+		off += (uint64_t)n;
+	}
+	for (i = 0; i < hdr->npatch; i++) {
+		unsigned char b[8];
+		int k;
+		for (k = 0; k < 8; k++)
+			b[hdr->big_endian ? 7 - k : k] = (unsigned char)(hdr->patch[i].val >> (8 * k));
+		if (pwrite(m, b, 8, (off_t)hdr->patch[i].off) != 8)
+			goto fail;
+	}
+	if (lseek(m, 0, SEEK_SET) < 0)
+		goto fail;
+	return m;
+fail:
+	close(m);
+	return -1;
+}
+
+/* tracecmd_iterate_events callback: one record, in time order. */
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+{
+	struct tdreader *t = arg;
+	struct sl_event ev;
+
+	(void)h;
+	(void)cpu;
+	if (r->cpu < 0 || r->cpu >= t->ncpus)
+		return 0;
+	if (lost_at(t, r) < 0)
+		goto stop;
+	if (decode(t, r, &ev, &t->nbad) && deliver(t, &ev) < 0)
+		goto stop;
+	return 0;
+stop:
+	t->stop = 1;
+	return 1;
+}
+
+static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
+{
+	struct tdreader t;
+	struct tracecmd_input *h;
+	struct sl_tdhdr hdr;
+	int fd, c, rc = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	/* our own walk of the header sections: refuse what libtracecmd would
+	 * trust blindly, and learn where the data really ends */
+	if (sl_tdhdr_check(fd, &hdr) < 0) {
+		close(fd);
+		return sl_fail(d, "%s:%llu: %s", path, (unsigned long long)hdr.bad_off, hdr.msg);
+	}
+	if (hdr.warn[0])
+		sl_warn(d, "%s:%llu: %s", path, (unsigned long long)hdr.bad_off, hdr.warn);
+	if (hdr.npatch) {
+		int m = patched_copy(fd, &hdr);
+		close(fd);
+		if (m < 0)
+			return sl_fail(d, "%s: cannot make a trimmed copy: %s", path, strerror(errno));
+		fd = m;
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h) {
+		close(fd);
+		return sl_fail(d, "%s:0: not a readable trace-cmd file (libtracecmd refused its headers)", path);
+	}
+	memset(&t, 0, sizeof(t));
+	t.h = h;
+	t.tep = tracecmd_get_tep(h);
+	t.fn = fn;
+	t.ctx = ctx;
+	t.d = d;
+	t.path = path;
+	t.ncpus = hdr.ncpus;
+	if (!t.tep) {
+		tracecmd_close(h);
+		return sl_fail(d, "%s:0: no event formats", path);
+	}
+	t.lost_rec = xcalloc((size_t)t.ncpus, sizeof(uint64_t));
+	t.lost_stat = xcalloc((size_t)t.ncpus, sizeof(uint64_t));
+	bind_events(&t);
+	for (c = 0; c < t.ncpus && c < SL_TDHDR_MAXSTAT; c++)
+		t.lost_stat[c] = hdr.overrun[c];
+	if (!t.nev)
+		sl_warn(d, "%s: no sched events in this file's formats", path);
+	if (tracecmd_buffer_instances(h) > 0)
+		sl_warn(d, "%s: %d instance buffer(s) not read (top-level buffer only)",
+			path, tracecmd_buffer_instances(h));
+
+	if (tracecmd_iterate_events(h, NULL, 0, on_record, &t) != 0 || t.stop)
+		rc = -1;
+	if (rc == 0)
+		rc = lost_rest(&t);
+	if (rc == 0 && t.nbad)
+		sl_warn(d, "%s: %llu sched records too short for their format; skipped",
+			path, (unsigned long long)t.nbad);
+	if (rc == 0 && t.nclamped)
+		sl_warn(d, "%s: %llu events earlier than the one before them (clock step); moved forward",
+			path, (unsigned long long)t.nclamped);
+	if (rc == 0 && t.lost_unknown)
+		sl_warn(d, "%s: events were lost on some CPUs (count unknown; counted as 1 each)", path);
+	free(t.lost_rec);
+	free(t.lost_stat);
+	tracecmd_close(h);
+	return rc;
+}
+
+const struct sl_reader sl_reader_tracedat = {
+	.name = "tracedat",
+	.probe = tracedat_probe,
+	.read = tracedat_read,
+};
