@@ -9,9 +9,9 @@
 
 CC ?= cc
 PREFIX ?= /usr/local
-PKGS := libtraceevent libtracecmd libtracefs sqlite3 cairo
+PKGS := libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracecmd-dev \
-	libtracefs-dev libsqlite3-dev libcairo2-dev sqlite3 gnuplot-nox \
+	libtracefs-dev libsqlite3-dev libcairo2-dev libssl-dev sqlite3 gnuplot-nox \
 	trace-cmd linux-perf clang libclang-rt-14-dev gawk
 
 ifeq ($(SANITIZE),)
@@ -56,9 +56,13 @@ all: schedlab
 schedlab: $(B)/schedlab
 	$(Q)cp $< $@
 
+# whole-archive: commands, readers and policies are found through weak
+# symbols, which do not pull members out of an archive by themselves
+WHOLE = -Wl,--whole-archive $(B)/libschedlab.a -Wl,--no-whole-archive
+
 $(B)/schedlab: $(B)/schedlab.o $(B)/libschedlab.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(B)/schedlab.o $(WHOLE) $(LDLIBS)
 
 $(B)/libschedlab.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -74,7 +78,7 @@ analyze/schema.inc: analyze/schema.sql
 $(B)/analyze/store.o: analyze/schema.inc
 
 $(B)/unit_tests: $(UNIT_OBJ) $(B)/libschedlab.a
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(UNIT_OBJ) $(WHOLE) $(LDLIBS)
 
 $(B)/tools/%: tests/tools/%.c $(B)/libschedlab.a
 	@mkdir -p $(dir $@)
@@ -83,7 +87,7 @@ $(B)/tools/%: tests/tools/%.c $(B)/libschedlab.a
 # fuzz targets built as plain programs that replay a corpus (every make test)
 $(B)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(B)/libschedlab.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(WHOLE) $(LDLIBS)
 
 deps:
 	$(Q)sh tests/deps.sh $(DEB_PKGS)

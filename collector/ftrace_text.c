@@ -450,7 +450,8 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 	case SL_EV_WAKEUP_NEW:
 		return parse_task_fields(body, e, ev, d, "sched_wakeup") ? -1 : 1;
 	case SL_EV_FORK:
-		if (field_i32(body, e, "parent_pid", &ev->pid) ||
+		if ((field_i32(body, e, "parent_pid", &ev->pid) &&
+		     field_i32(body, e, "pid", &ev->pid)) ||
 		    field_i32(body, e, "child_pid", &ev->pid2))
 			return sl_fail(d, "malformed sched_process_fork");
 		field_comm(body, e, "comm", ev->comm);
@@ -539,10 +540,8 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 		struct sl_event ev;
 		int r, last;
 		lineno++;
-		last = line[n - 1] != '\n';
+		last = line[n - 1] != '\n'; /* a last line without newline */
 		if (!last)
-			;
-		else
 			n--;
 		if (memchr(line, 0, (size_t)n)) {
 			rc = sl_fail(d, "%s:%llu: binary data in a text trace", path,

@@ -11,8 +11,8 @@ int sl_task_phase(const struct sl_task_spec *t, size_t i, struct sl_phase *ph)
 		*ph = t->phases[i];
 		return 0;
 	}
-	if (t->count && i >= t->count)
-		return -1;
+	if ((t->count && i >= t->count) || t->run_ns == 0)
+		return -1; /* a task with no phases and no pattern has no work */
 	memset(ph, 0, sizeof(*ph));
 	ph->waker = -1;
 	ph->run_ns = t->run_ns;

@@ -31,7 +31,7 @@ enum sl_phase_end {
 };
 
 struct sl_phase {
-	uint64_t run_ns;           /* CPU time of the burst; SL_INF = never sleeps */
+	uint64_t run_ns;           /* CPU time of the burst (may be 0); SL_INF = never sleeps */
 	uint64_t sleep_ns;         /* recorded sleep length (from sleep to wakeup) */
 	char end;                  /* enum sl_phase_end */
 	uint8_t waker_kind;        /* enum sl_waker_kind, for the wakeup ending the sleep */
@@ -77,7 +77,9 @@ struct sl_task_spec {
 	uint64_t count;
 };
 
-/* Phase i of a task; returns 0 and fills *ph, or -1 past the last phase.
+/* Phase i of a task; returns 0 and fills *ph, or -1 past the last phase
+ * (a task with nphases == 0 and run_ns == 0 has no phase at all: nothing to
+ * replay, e.g. a task seen in the trace only as a waker).
  * For periodic tasks the last phase of a finite count ends with SL_END_EXIT. */
 int sl_task_phase(const struct sl_task_spec *t, size_t i, struct sl_phase *ph);
 

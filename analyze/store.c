@@ -1,0 +1,966 @@
+/* analyze/store.c - the SQLite store; the only file that includes sqlite3.h.
+ * See store.h for the contract and schema.sql for the tables. */
+#include "store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <openssl/evp.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char schema_sql[] =
+#include "schema.inc"
+	;
+
+enum {
+	ST_SLICE,
+	ST_WAKEUP,
+	ST_STAIR,
+	ST_ROTATION,
+	ST_METRIC,
+	ST_THREAD,
+	ST_MODEL,
+	ST_BURST,
+	ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	"INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES (?,?,?,?,?,?,?)",
+	"INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES (?,?,?,?,?,?)",
+	"INSERT INTO staircase(run_id, utid, ts, level, array) VALUES (?,?,?,?,?)",
+	"INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES (?,?,?,?,?)",
+	"INSERT INTO metric(run_id, utid, name, value) VALUES (?,?,?,?)",
+	"INSERT INTO thread(utid, trace_id, tid, tgid, comm, nice, policy, rt_priority, first_ts, last_ts)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO task_model(utid, start_ns, parent_utid, parent_progress_ns, flags, cpumask,"
+	" initially_runnable, run_ns, sleep_ns, count) VALUES (?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO burst(utid, seq, run_ns, sleep_ns, end_state, waker_kind, waker_utid,"
+	" waker_progress_ns, pipe, lost) VALUES (?,?,?,?,?,?,?,?,?,?)",
+};
+
+struct sl_store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *st[ST_COUNT];
+	int in_tx;
+};
+
+static int dberr(struct sl_store *s, struct sl_diag *d, const char *what)
+{
+	return sl_fail(d, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+static int exec(struct sl_store *s, const char *sql, struct sl_diag *d)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		sl_fail(d, "%s: %s", s->path, msg ? msg : "SQL error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int user_version(struct sl_store *s, int *v, struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	int rc;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK)
+		return dberr(s, d, "not a schedlab database");
+	rc = sqlite3_step(q);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "not a schedlab database");
+	}
+	*v = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return 0;
+}
+
+static int table_count(struct sl_store *s, int *n, struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return dberr(s, d, "not a database (or corrupt)");
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "not a database (or corrupt)");
+	}
+	*n = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d)
+{
+	struct sl_store *s;
+	struct stat sb;
+	int v = 0, ntab = 0, i, flags = SQLITE_OPEN_READWRITE;
+
+	*out = NULL;
+	if (stat(path, &sb) != 0) {
+		if (!create)
+			return sl_fail(d, "%s: no such database (import a trace first)", path);
+		flags |= SQLITE_OPEN_CREATE;
+	} else if (!S_ISREG(sb.st_mode)) {
+		return sl_fail(d, "%s: not a regular file", path);
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		sl_fail(d, "%s: cannot open database: %s", path,
+			s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		sl_store_close(s);
+		return -1;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	if (table_count(s, &ntab, d) || user_version(s, &v, d)) {
+		sl_store_close(s);
+		return -1;
+	}
+	if (v > SL_SCHEMA_VERSION) {
+		sl_fail(d, "%s: database schema version %d is newer than this schedlab's (%d); "
+			   "use a newer schedlab",
+			path, v, SL_SCHEMA_VERSION);
+		sl_store_close(s);
+		return -1;
+	}
+	if (v == 0 && ntab > 0) {
+		sl_fail(d, "%s: not a schedlab database (it has other tables)", path);
+		sl_store_close(s);
+		return -1;
+	}
+	if (v == 0) {
+		char pragma[64];
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SL_SCHEMA_VERSION);
+		if (exec(s, "BEGIN", d) || exec(s, schema_sql, d) || exec(s, pragma, d) ||
+		    exec(s, "COMMIT", d)) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			sl_store_close(s);
+			return -1;
+		}
+	}
+	exec(s, "PRAGMA journal_mode = WAL", NULL);
+	exec(s, "PRAGMA synchronous = NORMAL", NULL);
+	for (i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK) {
+			dberr(s, d, "preparing statements");
+			sl_store_close(s);
+			return -1;
+		}
+	*out = s;
+	return 0;
+}
+
+void sl_store_close(struct sl_store *s)
+{
+	int i;
+	if (!s)
+		return;
+	if (s->in_tx)
+		sl_store_rollback(s);
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->st[i]);
+	if (s->db)
+		sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+int sl_store_begin(struct sl_store *s, struct sl_diag *d)
+{
+	if (exec(s, "BEGIN IMMEDIATE", d))
+		return -1;
+	s->in_tx = 1;
+	return 0;
+}
+
+int sl_store_commit(struct sl_store *s, struct sl_diag *d)
+{
+	if (exec(s, "COMMIT", d)) {
+		sl_store_rollback(s);
+		return -1;
+	}
+	s->in_tx = 0;
+	return 0;
+}
+
+void sl_store_rollback(struct sl_store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_tx = 0;
+}
+
+/* step an insert/update statement with its bindings, then reset it */
+static int step_done(struct sl_store *s, sqlite3_stmt *q, struct sl_diag *d, const char *what)
+{
+	int rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	if (rc != SQLITE_DONE)
+		return dberr(s, d, what);
+	return 0;
+}
+
+static sqlite3_stmt *prep(struct sl_store *s, const char *sql, struct sl_diag *d)
+{
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) {
+		dberr(s, d, "query");
+		return NULL;
+	}
+	return q;
+}
+
+static void bind_u64(sqlite3_stmt *q, int i, uint64_t v)
+{
+	sqlite3_bind_int64(q, i, (sqlite3_int64)v);
+}
+
+int sl_store_trace_by_sha(struct sl_store *s, const char *sha, int64_t *id, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, "SELECT id FROM trace WHERE sha256 = ?", d);
+	int rc;
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, sha, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		rc = 1;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = dberr(s, d, "looking up a trace");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_t *id,
+		       struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       "INSERT INTO trace(path, sha256, format, cpus, first_ts, last_ts,"
+			       " events, lost_events) VALUES (?,?,?,?,?,?,?,?)",
+			       d);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, t->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, t->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, t->format, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 4, t->cpus);
+	bind_u64(q, 5, t->first_ts);
+	bind_u64(q, 6, t->last_ts);
+	bind_u64(q, 7, t->events);
+	bind_u64(q, 8, t->lost_events);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "adding a trace");
+	}
+	sqlite3_finalize(q);
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       "UPDATE trace SET cpus = ?, first_ts = ?, last_ts = ?, events = ?,"
+			       " lost_events = ? WHERE id = ?",
+			       d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int(q, 1, t->cpus);
+	bind_u64(q, 2, t->first_ts);
+	bind_u64(q, 3, t->last_ts);
+	bind_u64(q, 4, t->events);
+	bind_u64(q, 5, t->lost_events);
+	sqlite3_bind_int64(q, 6, t->id);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "updating a trace");
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+static void col_text(sqlite3_stmt *q, int i, char *dst, size_t n)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+	snprintf(dst, n, "%s", t ? (const char *)t : "");
+}
+
+int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
+			       " lost_events FROM trace WHERE id = ?",
+			       d);
+	int rc;
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		if (rc == SQLITE_DONE)
+			return sl_fail(d, "%s: no trace with id %" PRId64, s->path, id);
+		return dberr(s, d, "reading a trace");
+	}
+	memset(t, 0, sizeof(*t));
+	t->id = sqlite3_column_int64(q, 0);
+	col_text(q, 1, t->path, sizeof(t->path));
+	col_text(q, 2, t->sha256, sizeof(t->sha256));
+	col_text(q, 3, t->format, sizeof(t->format));
+	t->cpus = sqlite3_column_int(q, 4);
+	t->first_ts = (uint64_t)sqlite3_column_int64(q, 5);
+	t->last_ts = (uint64_t)sqlite3_column_int64(q, 6);
+	t->events = (uint64_t)sqlite3_column_int64(q, 7);
+	t->lost_events = (uint64_t)sqlite3_column_int64(q, 8);
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lost,
+		      struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, "INSERT INTO trace_cpu(trace_id, cpu, lost_events) VALUES (?,?,?)", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	sqlite3_bind_int(q, 2, cpu);
+	bind_u64(q, 3, lost);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "adding lost events");
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int64_t sl_store_next_utid(struct sl_store *s)
+{
+	sqlite3_stmt *q = prep(s, "SELECT COALESCE(MAX(utid), 0) + 1 FROM thread", NULL);
+	int64_t v = 1;
+	if (!q)
+		return 1;
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+static const char *policy_name(int p)
+{
+	switch (p) {
+	case SL_SCHED_FIFO:
+		return "fifo";
+	case SL_SCHED_RR:
+		return "rr";
+	case SL_SCHED_BATCH:
+		return "batch";
+	default:
+		return "normal";
+	}
+}
+
+static int policy_of(const char *n)
+{
+	if (!strcmp(n, "fifo"))
+		return SL_SCHED_FIFO;
+	if (!strcmp(n, "rr"))
+		return SL_SCHED_RR;
+	if (!strcmp(n, "batch"))
+		return SL_SCHED_BATCH;
+	return SL_SCHED_NORMAL;
+}
+
+static const char *waker_kind_name(int k)
+{
+	switch (k) {
+	case SL_WAKER_TASK:
+		return "task";
+	case SL_WAKER_IRQ:
+		return "irq";
+	case SL_WAKER_IDLE:
+		return "idle";
+	default:
+		return "none";
+	}
+}
+
+static int waker_kind_of(const char *n)
+{
+	if (!strcmp(n, "task"))
+		return SL_WAKER_TASK;
+	if (!strcmp(n, "irq"))
+		return SL_WAKER_IRQ;
+	if (!strcmp(n, "idle"))
+		return SL_WAKER_IDLE;
+	return SL_WAKER_NONE;
+}
+
+/* SQLite integers are signed 64-bit: SL_INF is stored as -1 */
+static void bind_dur(sqlite3_stmt *q, int i, uint64_t v)
+{
+	sqlite3_bind_int64(q, i, v == SL_INF ? -1 : (sqlite3_int64)v);
+}
+
+static uint64_t col_dur(sqlite3_stmt *q, int i)
+{
+	sqlite3_int64 v = sqlite3_column_int64(q, i);
+	return v < 0 ? SL_INF : (uint64_t)v;
+}
+
+int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
+			   const uint64_t *first_ts, const uint64_t *last_ts, struct sl_diag *d)
+{
+	int64_t base = sl_store_next_utid(s);
+	size_t i, j;
+	for (i = 0; i < b->ntasks; i++)
+		b->tasks[i].utid = base + (int64_t)i;
+	for (i = 0; i < b->ntasks; i++) {
+		struct sl_task_spec *t = &b->tasks[i];
+		sqlite3_stmt *q = s->st[ST_THREAD];
+		char end[2] = { 0, 0 };
+		sqlite3_bind_int64(q, 1, t->utid);
+		sqlite3_bind_int64(q, 2, trace_id);
+		sqlite3_bind_int(q, 3, t->tid);
+		sqlite3_bind_int(q, 4, t->tgid);
+		sqlite3_bind_text(q, 5, t->comm, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 6, t->nice);
+		sqlite3_bind_text(q, 7, policy_name(t->policy), -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 8, t->rt_prio);
+		if (first_ts)
+			bind_u64(q, 9, first_ts[i]);
+		if (last_ts)
+			bind_u64(q, 10, last_ts[i]);
+		if (step_done(s, q, d, "adding a thread"))
+			return -1;
+		q = s->st[ST_MODEL];
+		sqlite3_bind_int64(q, 1, t->utid);
+		bind_u64(q, 2, t->start_ns);
+		if (t->parent >= 0 && (size_t)t->parent < b->ntasks)
+			sqlite3_bind_int64(q, 3, b->tasks[t->parent].utid);
+		bind_u64(q, 4, t->parent_progress_ns);
+		sqlite3_bind_int64(q, 5, t->flags);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)t->cpumask);
+		sqlite3_bind_int(q, 7, t->initially_runnable);
+		bind_dur(q, 8, t->run_ns);
+		bind_dur(q, 9, t->sleep_ns);
+		bind_u64(q, 10, t->count);
+		if (step_done(s, q, d, "adding a task model"))
+			return -1;
+		for (j = 0; j < t->nphases; j++) {
+			const struct sl_phase *p = &t->phases[j];
+			q = s->st[ST_BURST];
+			end[0] = p->end;
+			sqlite3_bind_int64(q, 1, t->utid);
+			sqlite3_bind_int64(q, 2, (sqlite3_int64)j);
+			bind_dur(q, 3, p->run_ns);
+			bind_dur(q, 4, p->sleep_ns);
+			sqlite3_bind_text(q, 5, end, 1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(q, 6, waker_kind_name(p->waker_kind), -1, SQLITE_STATIC);
+			if (p->waker >= 0 && (size_t)p->waker < b->ntasks)
+				sqlite3_bind_int64(q, 7, b->tasks[p->waker].utid);
+			bind_u64(q, 8, p->waker_progress_ns);
+			sqlite3_bind_int(q, 9, p->pipe);
+			sqlite3_bind_int(q, 10, p->lost);
+			if (step_done(s, q, d, "adding a burst"))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* index of utid in the sorted utid array, -1 if absent */
+static int32_t utid_index(const int64_t *utids, size_t n, int64_t utid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (utids[mid] < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && utids[lo] == utid ? (int32_t)lo : -1;
+}
+
+int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
+			    struct sl_diag *d)
+{
+	struct sl_trace_info tr;
+	sqlite3_stmt *q;
+	int64_t *utids = NULL, *parents = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	if (sl_store_get_trace(s, trace_id, &tr, d))
+		return -1;
+	q = prep(s,
+		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
+		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
+		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count"
+		 " FROM thread t JOIN task_model m ON m.utid = t.utid"
+		 " WHERE t.trace_id = ? ORDER BY t.utid",
+		 d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sl_task_spec *t;
+		char pol[16];
+		SL_GROW(b->tasks, cap, n + 1);
+		utids = xrealloc(utids, cap * sizeof(*utids));
+		parents = xrealloc(parents, cap * sizeof(*parents));
+		t = &b->tasks[n];
+		memset(t, 0, sizeof(*t));
+		t->idx = (int32_t)n;
+		t->utid = utids[n] = sqlite3_column_int64(q, 0);
+		t->tid = sqlite3_column_int(q, 1);
+		t->tgid = sqlite3_column_int(q, 2);
+		col_text(q, 3, t->comm, sizeof(t->comm));
+		t->nice = sqlite3_column_int(q, 4);
+		col_text(q, 5, pol, sizeof(pol));
+		t->policy = policy_of(pol);
+		t->rt_prio = sqlite3_column_int(q, 6);
+		t->start_ns = (uint64_t)sqlite3_column_int64(q, 7);
+		/* the parent's utid is mapped to its index once all are read */
+		parents[n] = sqlite3_column_type(q, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 8);
+		t->parent = -1;
+		t->parent_progress_ns = (uint64_t)sqlite3_column_int64(q, 9);
+		t->flags = (uint32_t)sqlite3_column_int64(q, 10);
+		t->cpumask = (uint64_t)sqlite3_column_int64(q, 11);
+		t->initially_runnable = sqlite3_column_int(q, 12);
+		t->run_ns = col_dur(q, 13);
+		t->sleep_ns = col_dur(q, 14);
+		t->count = (uint64_t)sqlite3_column_int64(q, 15);
+		n++;
+	}
+	sqlite3_finalize(q);
+	b->ntasks = n;
+	if (rc != SQLITE_DONE) {
+		free(utids);
+		free(parents);
+		sl_behaviour_release(b);
+		return dberr(s, d, "loading threads");
+	}
+	for (i = 0; i < n; i++)
+		if (parents[i] >= 0)
+			b->tasks[i].parent = utid_index(utids, n, parents[i]);
+	free(parents);
+	q = prep(s,
+		 "SELECT b.utid, b.run_ns, b.sleep_ns, b.end_state, b.waker_kind, b.waker_utid,"
+		 " b.waker_progress_ns, b.pipe, b.lost FROM burst b JOIN thread t ON t.utid = b.utid"
+		 " WHERE t.trace_id = ? ORDER BY b.utid, b.seq",
+		 d);
+	if (!q) {
+		free(utids);
+		sl_behaviour_release(b);
+		return -1;
+	}
+	sqlite3_bind_int64(q, 1, trace_id);
+	{
+		size_t *caps = xcalloc(n ? n : 1, sizeof(size_t));
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			int32_t ti = utid_index(utids, n, sqlite3_column_int64(q, 0));
+			struct sl_task_spec *t;
+			struct sl_phase *p;
+			char end[4];
+			char wk[8];
+			if (ti < 0)
+				continue;
+			t = &b->tasks[ti];
+			SL_GROW(t->phases, caps[ti], t->nphases + 1);
+			p = &t->phases[t->nphases++];
+			memset(p, 0, sizeof(*p));
+			p->run_ns = col_dur(q, 1);
+			p->sleep_ns = col_dur(q, 2);
+			col_text(q, 3, end, sizeof(end));
+			p->end = end[0];
+			col_text(q, 4, wk, sizeof(wk));
+			p->waker_kind = (uint8_t)waker_kind_of(wk);
+			p->waker = sqlite3_column_type(q, 5) == SQLITE_NULL
+					   ? -1
+					   : utid_index(utids, n, sqlite3_column_int64(q, 5));
+			p->waker_progress_ns = (uint64_t)sqlite3_column_int64(q, 6);
+			p->pipe = (uint8_t)sqlite3_column_int(q, 7);
+			p->lost = (uint8_t)sqlite3_column_int(q, 8);
+		}
+		free(caps);
+	}
+	sqlite3_finalize(q);
+	free(utids);
+	if (rc != SQLITE_DONE) {
+		sl_behaviour_release(b);
+		return dberr(s, d, "loading bursts");
+	}
+	b->cpus = tr.cpus;
+	b->t0 = tr.first_ts;
+	b->span_ns = tr.last_ts - tr.first_ts;
+	return 0;
+}
+
+int sl_store_add_run(struct sl_store *s, int64_t trace_id, const char *scheduler,
+		     const char *params, int cpus, const char *mode, uint64_t seed,
+		     int64_t *run_id, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       "INSERT INTO run(trace_id, scheduler, params, cpus, mode, seed)"
+			       " VALUES (?,?,?,?,?,?)",
+			       d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	sqlite3_bind_text(q, 2, scheduler, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, params ? params : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 4, cpus);
+	sqlite3_bind_text(q, 5, mode ? mode : "recorded", -1, SQLITE_STATIC);
+	bind_u64(q, 6, seed);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "adding a run");
+	}
+	sqlite3_finalize(q);
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+static int64_t bind_utid(const struct sl_store_bind *b, int task)
+{
+	if (task < 0)
+		return -1;
+	if (b->b)
+		return (size_t)task < b->b->ntasks ? b->b->tasks[task].utid : -1;
+	return b->utid_base + task;
+}
+
+static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
+		      int priority)
+{
+	struct sl_store_bind *b = ctx;
+	sqlite3_stmt *q = b->s->st[ST_SLICE];
+	char es[2] = { end_state, 0 };
+	sqlite3_bind_int64(q, 1, b->run_id);
+	bind_u64(q, 2, ts + b->ts_offset);
+	bind_u64(q, 3, dur);
+	sqlite3_bind_int(q, 4, cpu);
+	sqlite3_bind_int64(q, 5, bind_utid(b, task));
+	sqlite3_bind_text(q, 6, es, 1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 7, priority);
+	b->rows++;
+	return step_done(b->s, q, b->d, "adding a slice");
+}
+
+static int sink_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct sl_store_bind *b = ctx;
+	sqlite3_stmt *q = b->s->st[ST_WAKEUP];
+	sqlite3_bind_int64(q, 1, b->run_id);
+	sqlite3_bind_int64(q, 2, bind_utid(b, task));
+	bind_u64(q, 3, ts + b->ts_offset);
+	if (ts_run != UINT64_MAX)
+		bind_u64(q, 4, ts_run + b->ts_offset);
+	if (waker >= 0)
+		sqlite3_bind_int64(q, 5, bind_utid(b, waker));
+	if (cpu >= 0)
+		sqlite3_bind_int(q, 6, cpu);
+	b->rows++;
+	return step_done(b->s, q, b->d, "adding a wakeup");
+}
+
+static int sink_stair(void *ctx, int task, uint64_t ts, int level, int array)
+{
+	struct sl_store_bind *b = ctx;
+	sqlite3_stmt *q = b->s->st[ST_STAIR];
+	sqlite3_bind_int64(q, 1, b->run_id);
+	sqlite3_bind_int64(q, 2, bind_utid(b, task));
+	bind_u64(q, 3, ts + b->ts_offset);
+	sqlite3_bind_int(q, 4, level);
+	sqlite3_bind_int(q, 5, array);
+	b->rows++;
+	return step_done(b->s, q, b->d, "adding a staircase row");
+}
+
+static int sink_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int level)
+{
+	struct sl_store_bind *b = ctx;
+	sqlite3_stmt *q = b->s->st[ST_ROTATION];
+	sqlite3_bind_int64(q, 1, b->run_id);
+	sqlite3_bind_int(q, 2, cpu);
+	bind_u64(q, 3, ts + b->ts_offset);
+	sqlite3_bind_text(q, 4, kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 5, level);
+	b->rows++;
+	return step_done(b->s, q, b->d, "adding a rotation");
+}
+
+void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink)
+{
+	sink->ctx = bind;
+	sink->slice = sink_slice;
+	sink->wakeup = sink_wakeup;
+	sink->staircase = sink_stair;
+	sink->rotation = sink_rotation;
+}
+
+int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const char *name,
+			double value, struct sl_diag *d)
+{
+	sqlite3_stmt *q = s->st[ST_METRIC];
+	sqlite3_bind_int64(q, 1, run_id);
+	if (utid >= 0)
+		sqlite3_bind_int64(q, 2, utid);
+	sqlite3_bind_text(q, 3, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(q, 4, value);
+	return step_done(s, q, d, "adding a metric");
+}
+
+int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, "DELETE FROM metric WHERE run_id = ?", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "clearing metrics");
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, "UPDATE run SET cpus = ? WHERE id = ?", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int(q, 1, cpus);
+	sqlite3_bind_int64(q, 2, run_id);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return dberr(s, d, "updating a run");
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int sl_store_get_run(struct sl_store *s, int64_t run_id, struct sl_run_info *r, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       "SELECT id, trace_id, scheduler, mode, params, cpus, seed FROM run"
+			       " WHERE id = ?",
+			       d);
+	int rc;
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	rc = sqlite3_step(q);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		if (rc == SQLITE_DONE)
+			return sl_fail(d, "%s: no run with id %" PRId64, s->path, run_id);
+		return dberr(s, d, "reading a run");
+	}
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(q, 0);
+	r->trace_id = sqlite3_column_int64(q, 1);
+	col_text(q, 2, r->scheduler, sizeof(r->scheduler));
+	col_text(q, 3, r->mode, sizeof(r->mode));
+	col_text(q, 4, r->params, sizeof(r->params));
+	r->cpus = sqlite3_column_int(q, 5);
+	r->seed = (uint64_t)sqlite3_column_int64(q, 6);
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int sl_store_list_runs(struct sl_store *s, int64_t trace_id, int64_t **ids, size_t *n,
+		       struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       trace_id > 0 ? "SELECT id FROM run WHERE trace_id = ? ORDER BY id"
+					    : "SELECT id FROM run ORDER BY id",
+			       d);
+	size_t cap = 0;
+	int rc;
+	*ids = NULL;
+	*n = 0;
+	if (!q)
+		return -1;
+	if (trace_id > 0)
+		sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		SL_GROW(*ids, cap, *n + 1);
+		(*ids)[(*n)++] = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return dberr(s, d, "listing runs");
+	}
+	return 0;
+}
+
+int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out,
+		      struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (sl_store_get_run(s, run_id, &out->run, d))
+		return -1;
+	q = prep(s,
+		 "SELECT utid, tid, tgid, nice, comm, first_ts, last_ts FROM thread"
+		 " WHERE trace_id = ? ORDER BY utid",
+		 d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, out->run.trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sl_thread_row *t;
+		SL_GROW(out->threads, cap, out->nthreads + 1);
+		t = &out->threads[out->nthreads++];
+		t->utid = sqlite3_column_int64(q, 0);
+		t->tid = sqlite3_column_int(q, 1);
+		t->tgid = sqlite3_column_int(q, 2);
+		t->nice = sqlite3_column_int(q, 3);
+		col_text(q, 4, t->comm, sizeof(t->comm));
+		t->first_ts = (uint64_t)sqlite3_column_int64(q, 5);
+		t->last_ts = (uint64_t)sqlite3_column_int64(q, 6);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	q = prep(s,
+		 "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE run_id = ?"
+		 " ORDER BY ts, cpu",
+		 d);
+	if (!q)
+		goto fail_noerr;
+	sqlite3_bind_int64(q, 1, run_id);
+	cap = 0;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sl_slice_row *r;
+		const unsigned char *es;
+		SL_GROW(out->slices, cap, out->nslices + 1);
+		r = &out->slices[out->nslices++];
+		r->ts = (uint64_t)sqlite3_column_int64(q, 0);
+		r->dur = (uint64_t)sqlite3_column_int64(q, 1);
+		r->utid = sqlite3_column_int64(q, 2);
+		r->cpu = sqlite3_column_int(q, 3);
+		es = sqlite3_column_text(q, 4);
+		r->end_state = es && es[0] ? (char)es[0] : '?';
+		r->priority = sqlite3_column_int(q, 5);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	q = prep(s,
+		 "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE run_id = ?"
+		 " ORDER BY ts, utid",
+		 d);
+	if (!q)
+		goto fail_noerr;
+	sqlite3_bind_int64(q, 1, run_id);
+	cap = 0;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sl_wakeup_row *w;
+		SL_GROW(out->wakeups, cap, out->nwakeups + 1);
+		w = &out->wakeups[out->nwakeups++];
+		w->ts = (uint64_t)sqlite3_column_int64(q, 0);
+		w->ts_run = sqlite3_column_type(q, 1) == SQLITE_NULL
+				    ? UINT64_MAX
+				    : (uint64_t)sqlite3_column_int64(q, 1);
+		w->utid = sqlite3_column_int64(q, 2);
+		w->waker_utid = sqlite3_column_type(q, 3) == SQLITE_NULL ? -1
+									  : sqlite3_column_int64(q, 3);
+		w->cpu = sqlite3_column_type(q, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 4);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return 0;
+fail:
+	dberr(s, d, "loading a run");
+fail_noerr:
+	sl_run_data_release(out);
+	return -1;
+}
+
+void sl_run_data_release(struct sl_run_data *r)
+{
+	if (!r)
+		return;
+	free(r->threads);
+	free(r->slices);
+	free(r->wakeups);
+	memset(r, 0, sizeof(*r));
+}
+
+int sl_store_query(struct sl_store *s, const char *sql, const int64_t *params, int nparams,
+		   int (*row)(void *ctx, int ncols, const char *const *values), void *ctx,
+		   struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, sql, d);
+	const char *vals[64];
+	int rc, i, nc;
+	if (!q)
+		return -1;
+	for (i = 0; i < nparams; i++)
+		sqlite3_bind_int64(q, i + 1, params[i]);
+	nc = sqlite3_column_count(q);
+	if (nc > 64)
+		nc = 64;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		for (i = 0; i < nc; i++)
+			vals[i] = (const char *)sqlite3_column_text(q, i);
+		if (row(ctx, nc, vals)) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return dberr(s, d, "query");
+	return 0;
+}
+
+int sl_sha256_file(const char *path, char out[65], struct sl_diag *d)
+{
+	unsigned char buf[1 << 16], md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	EVP_MD_CTX *ctx;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int ok = 1;
+	if (!f)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		ok = 0;
+	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		ok = EVP_DigestUpdate(ctx, buf, n);
+	if (ferror(f))
+		ok = 0;
+	if (ok)
+		ok = EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	fclose(f);
+	if (!ok || mdlen != 32)
+		return sl_fail(d, "%s: cannot compute sha256 (read error)", path);
+	for (i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}

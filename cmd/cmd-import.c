@@ -1,0 +1,214 @@
+/* cmd/cmd-import.c - schedlab import: detect, decode, build the behaviour
+ * model and the recorded run, all in one transaction per file. */
+#include "cmd.h"
+#include "../analyze/store.h"
+#include "../collector/event.h"
+#include "../collector/model.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab [--db FILE] import [--format NAME] FILE...\n\n"
+		   "Import scheduler traces: ftrace text (raw or trace-cmd report), trace.dat,\n"
+		   "perf.data, perf script text, systrace HTML. The format is detected by\n"
+		   "content; --format forces one (ftrace, tracedat, perfdata, perfscript,\n"
+		   "systrace, perfetto). Each file becomes a trace with its tasks, their\n"
+		   "behaviour model and the recorded run (scheduler 'recorded').\n"
+		   "A file already imported (same sha256) is not imported again.\n");
+}
+
+static void print_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	sl_warnx("%s", msg);
+}
+
+struct counter {
+	sl_event_fn fn;
+	void *ctx;
+	uint64_t n;
+	int tty;
+};
+
+static int count_event(void *ctx, const struct sl_event *ev)
+{
+	struct counter *c = ctx;
+	c->n++;
+	if (c->tty && (c->n & 0xfffff) == 0)
+		fprintf(stderr, "\rschedlab: %" PRIu64 " events...", c->n);
+	return c->fn(c->ctx, ev);
+}
+
+static int import_one(struct sl_store *st, const char *path, const char *force, int quiet)
+{
+	struct sl_diag d = { { 0 }, print_warning, NULL };
+	const struct sl_reader *rd;
+	struct sl_trace_info tr;
+	struct sl_store_bind bind;
+	struct sl_run_sink sink;
+	struct sl_model *m = NULL;
+	struct sl_behaviour b = { 0 };
+	struct sl_model_stats ms;
+	uint64_t *first = NULL, *last = NULL;
+	int64_t existing, run_id;
+	size_t i, ntasks = 0;
+	struct counter cnt;
+	int rc;
+
+	memset(&tr, 0, sizeof(tr));
+	memset(&ms, 0, sizeof(ms));
+	rd = sl_reader_detect(path, force, &d);
+	if (!rd) {
+		sl_err("%s", d.msg);
+		return 1;
+	}
+	if (sl_sha256_file(path, tr.sha256, &d)) {
+		sl_err("%s", d.msg);
+		return 1;
+	}
+	rc = sl_store_trace_by_sha(st, tr.sha256, &existing, &d);
+	if (rc < 0) {
+		sl_err("%s", d.msg);
+		return 1;
+	}
+	if (rc == 1) {
+		printf("%s: already imported as trace %" PRId64 " (same sha256); nothing added\n",
+		       path, existing);
+		return 0;
+	}
+	snprintf(tr.path, sizeof(tr.path), "%s", path);
+	snprintf(tr.format, sizeof(tr.format), "%s", rd->name);
+	if (sl_store_begin(st, &d))
+		goto fail;
+	if (sl_store_add_trace(st, &tr, &tr.id, &d) ||
+	    sl_store_add_run(st, tr.id, "recorded", "{}", 0, "recorded", 0, &run_id, &d))
+		goto fail;
+	memset(&bind, 0, sizeof(bind));
+	bind.s = st;
+	bind.run_id = run_id;
+	bind.utid_base = sl_store_next_utid(st);
+	bind.d = &d;
+	sl_store_run_sink(&bind, &sink);
+	m = sl_model_new(&sink, &d);
+	cnt.fn = sl_model_event;
+	cnt.ctx = m;
+	cnt.n = 0;
+	cnt.tty = !quiet && isatty(2);
+	if (rd->read(path, count_event, &cnt, &d))
+		goto fail;
+	if (cnt.tty && cnt.n > 0xfffff)
+		fprintf(stderr, "\r\033[K");
+	if (cnt.n == 0) {
+		sl_fail(&d, "%s: no scheduler events found", path);
+		goto fail;
+	}
+	if (sl_model_finish(m, &b, &first, &last, &ms))
+		goto fail;
+	if (sl_store_add_behaviour(st, tr.id, &b, first, last, &d))
+		goto fail;
+	if (b.ntasks && b.tasks[0].utid != bind.utid_base) {
+		sl_fail(&d, "%s: internal error: utids moved during import", path);
+		goto fail;
+	}
+	tr.cpus = ms.cpus;
+	tr.first_ts = ms.first_ts;
+	tr.last_ts = ms.last_ts;
+	tr.events = ms.events;
+	tr.lost_events = ms.lost_events;
+	if (sl_store_update_trace(st, &tr, &d) || sl_store_set_run_cpus(st, run_id, ms.cpus, &d))
+		goto fail;
+	for (i = 0; i < (size_t)ms.cpus; i++)
+		if (ms.lost_per_cpu[i] &&
+		    sl_store_add_lost(st, tr.id, (int)i, ms.lost_per_cpu[i], &d))
+			goto fail;
+	if (sl_store_commit(st, &d))
+		goto fail;
+	for (i = 0; i < b.ntasks; i++)
+		if (b.tasks[i].nphases)
+			ntasks++;
+	printf("trace %" PRId64 ": %s (%s), %zu tasks (%zu with work), %" PRIu64
+	       " events, %d CPUs, span %.6f s, %" PRIu64 " lost events; recorded run %" PRId64
+	       "\n",
+	       tr.id, path, rd->name, b.ntasks, ntasks, ms.events, ms.cpus,
+	       (double)(ms.last_ts - ms.first_ts) / 1e9, ms.lost_events, run_id);
+	if (ms.lost_events)
+		for (i = 0; i < (size_t)ms.cpus; i++)
+			if (ms.lost_per_cpu[i])
+				sl_warnx("%s: CPU %zu lost %" PRIu64 " events; the spans they hide are "
+					 "marked, not guessed",
+					 path, i, ms.lost_per_cpu[i]);
+	if (ms.inconsistencies && !quiet)
+		sl_warnx("%s: %" PRIu64 " switches contradicted the known state (missed events)",
+			 path, ms.inconsistencies);
+	free(ms.lost_per_cpu);
+	free(first);
+	free(last);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+	return 0;
+fail:
+	sl_store_rollback(st);
+	sl_err("%s", d.msg);
+	free(ms.lost_per_cpu);
+	free(first);
+	free(last);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+	return 1;
+}
+
+int cmd_import(int argc, char **argv, const struct sl_globals *g)
+{
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_store *st;
+	const char *force = NULL;
+	int i, rc = 0, nfiles = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (sl_is_help(argv[i])) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			force = argv[++i];
+		} else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			sl_err("import: unknown option '%s'", argv[i]);
+			usage(stderr);
+			return 2;
+		} else {
+			nfiles++;
+		}
+	}
+	nfiles += argc - i;
+	if (!nfiles) {
+		usage(stderr);
+		return 2;
+	}
+	if (force && !sl_reader_find(force)) {
+		sl_err("import: unknown format '%s'", force);
+		return 2;
+	}
+	if (sl_store_open(g->db, 1, &st, &d)) {
+		sl_err("%s", d.msg);
+		return 1;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--format")) {
+			i++;
+			continue;
+		}
+		if (!strcmp(argv[i], "--"))
+			continue;
+		if (import_one(st, argv[i], force, g->quiet))
+			rc = 1;
+	}
+	sl_store_close(st);
+	return rc;
+}

@@ -1,0 +1,569 @@
+/* collector/model.c - events -> recorded run + behaviour model.
+ *
+ * Rules (docs/model.md):
+ * - A slice is the interval between a task's switch-in and its switch-out on
+ *   the same CPU; the part of a run that began before the trace (or before
+ *   lost events) is not counted, as with summing per-CPU switch intervals.
+ * - A burst is the CPU time a task gets between two sleeps; preemption
+ *   (prev_state R) does not end a burst.
+ * - A task's replay starts when it is first seen runnable: at its fork, at
+ *   its first wakeup (the waker is its "parent" for causal starts), at its
+ *   first preemption, or at the trace start if it is first seen switching in.
+ * - A wakeup's waker is the task current at sched_waking (else sched_wakeup);
+ *   from interrupt context, or when the "waker" is the woken task itself, the
+ *   waker kind is IRQ; from the idle task, IDLE.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum tstate { T_UNKNOWN = 0, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
+
+struct mtask {
+	int32_t tid, tgid;
+	char comm[SL_COMM_LEN];
+	int prio;
+	uint64_t first_ts, last_ts;
+	int state;
+	int cpu;            /* CPU it runs on when T_RUNNING */
+	int started;
+	int exiting;
+	uint64_t cum_ns;    /* CPU time of completed slices */
+	uint64_t burst_ns;  /* CPU time of the current burst */
+	uint64_t sleep_ts;
+	int wake_pending;
+	uint64_t wake_ts;
+	int32_t waker;
+	int wake_cpu;
+	uint64_t cpus_seen;
+	struct sl_task_spec spec; /* start, parent, flags */
+	struct sl_phase *ph;
+	size_t nph, cap;
+};
+
+struct mcpu {
+	int32_t curr;      /* task index, -1 idle or unknown */
+	int known;         /* curr and since are known */
+	uint64_t since;
+};
+
+struct sl_model {
+	struct sl_run_sink rec;
+	struct sl_diag *d;
+	struct mtask *t;
+	size_t nt, tcap;
+	struct mcpu *cpu;
+	size_t ncpu;
+	uint64_t *lost;
+	/* tid -> task index, open addressing */
+	int32_t *hkey, *hval;
+	size_t hcap, hused;
+	struct sl_model_stats st;
+	int have_first;
+};
+
+#define MAX_CPUS 4096
+
+struct sl_model *sl_model_new(const struct sl_run_sink *rec, struct sl_diag *d)
+{
+	struct sl_model *m = xcalloc(1, sizeof(*m));
+	m->rec = *rec;
+	m->d = d;
+	m->hcap = 1024;
+	m->hkey = xmalloc(m->hcap * sizeof(int32_t));
+	m->hval = xmalloc(m->hcap * sizeof(int32_t));
+	memset(m->hkey, 0xff, m->hcap * sizeof(int32_t)); /* -1 = empty */
+	return m;
+}
+
+void sl_model_free(struct sl_model *m)
+{
+	size_t i;
+	if (!m)
+		return;
+	for (i = 0; i < m->nt; i++)
+		free(m->t[i].ph);
+	free(m->t);
+	free(m->cpu);
+	free(m->lost);
+	free(m->hkey);
+	free(m->hval);
+	free(m);
+}
+
+static size_t hslot(const struct sl_model *m, int32_t tid)
+{
+	uint32_t h = (uint32_t)tid * 2654435761u;
+	size_t i = h & (m->hcap - 1);
+	while (m->hkey[i] != -1 && m->hkey[i] != tid)
+		i = (i + 1) & (m->hcap - 1);
+	return i;
+}
+
+static void hput(struct sl_model *m, int32_t tid, int32_t idx)
+{
+	size_t i;
+	if ((m->hused + 1) * 2 > m->hcap) {
+		int32_t *ok = m->hkey, *ov = m->hval;
+		size_t oc = m->hcap, j;
+		m->hcap *= 2;
+		m->hkey = xmalloc(m->hcap * sizeof(int32_t));
+		m->hval = xmalloc(m->hcap * sizeof(int32_t));
+		memset(m->hkey, 0xff, m->hcap * sizeof(int32_t));
+		for (j = 0; j < oc; j++)
+			if (ok[j] != -1) {
+				size_t s = hslot(m, ok[j]);
+				m->hkey[s] = ok[j];
+				m->hval[s] = ov[j];
+			}
+		free(ok);
+		free(ov);
+	}
+	i = hslot(m, tid);
+	if (m->hkey[i] == -1)
+		m->hused++;
+	m->hkey[i] = tid;
+	m->hval[i] = idx;
+}
+
+static int32_t new_task(struct sl_model *m, int32_t tid, uint64_t ts)
+{
+	struct mtask *t;
+	SL_GROW(m->t, m->tcap, m->nt + 1);
+	t = &m->t[m->nt];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->tgid = -1;
+	t->prio = -1;
+	t->first_ts = t->last_ts = ts;
+	t->cpu = -1;
+	t->waker = -1;
+	t->spec.parent = -1;
+	t->spec.idx = (int32_t)m->nt;
+	hput(m, tid, (int32_t)m->nt);
+	return (int32_t)m->nt++;
+}
+
+/* The live task with this tid (a new one if none, or if the old one died).
+ * Returns -1 for the idle task (pid 0) and invalid pids. */
+static int32_t task_of(struct sl_model *m, int32_t tid, uint64_t ts)
+{
+	size_t i;
+	int32_t idx;
+	if (tid <= 0)
+		return -1;
+	i = hslot(m, tid);
+	if (m->hkey[i] == tid) {
+		idx = m->hval[i];
+		if (m->t[idx].state != T_DEAD) {
+			m->t[idx].last_ts = ts;
+			return idx;
+		}
+	}
+	return new_task(m, tid, ts);
+}
+
+static void set_comm(struct mtask *t, const char *comm)
+{
+	if (comm && comm[0] && strcmp(comm, "<...>") && strcmp(comm, "<idle>"))
+		memcpy(t->comm, comm, SL_COMM_LEN);
+}
+
+static void set_prio(struct mtask *t, int prio)
+{
+	if (prio >= 0 && prio < 140)
+		t->prio = prio;
+}
+
+static struct mcpu *cpu_of(struct sl_model *m, int cpu)
+{
+	size_t n = (size_t)cpu + 1, i;
+	if (n > m->ncpu) {
+		m->cpu = xrealloc(m->cpu, n * sizeof(*m->cpu));
+		m->lost = xrealloc(m->lost, n * sizeof(*m->lost));
+		for (i = m->ncpu; i < n; i++) {
+			m->cpu[i].curr = -1;
+			m->cpu[i].known = 0;
+			m->cpu[i].since = 0;
+			m->lost[i] = 0;
+		}
+		m->ncpu = n;
+	}
+	return &m->cpu[cpu];
+}
+
+static void add_phase(struct mtask *t, uint64_t run, char end)
+{
+	struct sl_phase *p;
+	SL_GROW(t->ph, t->cap, t->nph + 1);
+	p = &t->ph[t->nph++];
+	memset(p, 0, sizeof(*p));
+	p->run_ns = run;
+	p->end = end;
+	p->waker = -1;
+}
+
+static void start_task(struct sl_model *m, struct mtask *t, uint64_t ts, int32_t starter,
+		       uint64_t starter_progress)
+{
+	if (t->started)
+		return;
+	t->started = 1;
+	t->spec.start_ns = ts - m->st.first_ts;
+	t->spec.parent = starter;
+	t->spec.parent_progress_ns = starter_progress;
+	t->spec.initially_runnable = 1;
+}
+
+/* CPU time of task idx up to now, counting a slice in progress. */
+static uint64_t progress(const struct sl_model *m, int32_t idx, uint64_t ts)
+{
+	const struct mtask *t = &m->t[idx];
+	uint64_t p = t->cum_ns;
+	if (t->state == T_RUNNING && t->cpu >= 0 && (size_t)t->cpu < m->ncpu) {
+		const struct mcpu *c = &m->cpu[t->cpu];
+		if (c->known && c->curr == idx && ts > c->since)
+			p += ts - c->since;
+	}
+	return p;
+}
+
+static char slice_state(char s)
+{
+	switch (s) {
+	case 'R':
+		return 'R';
+	case 'D':
+	case 'I':
+		return 'D';
+	case 'X':
+	case 'Z':
+		return 'X';
+	default:
+		return 'S';
+	}
+}
+
+/* The CPU's current task left without a switch we could see. */
+static void forget_cpu(struct sl_model *m, struct mcpu *c)
+{
+	if (c->curr >= 0 && m->t[c->curr].state == T_RUNNING)
+		m->t[c->curr].state = T_RUNNABLE;
+	c->curr = -1;
+	c->known = 0;
+}
+
+static int on_switch(struct sl_model *m, const struct sl_event *ev)
+{
+	struct mcpu *c = cpu_of(m, ev->cpu);
+	int32_t p = task_of(m, ev->pid, ev->ts), n;
+	char st = slice_state(ev->state);
+
+	if (c->known && c->curr != p) {
+		m->st.inconsistencies++;
+		forget_cpu(m, c);
+	}
+	if (p >= 0) {
+		struct mtask *t = &m->t[p];
+		set_comm(t, ev->comm);
+		set_prio(t, ev->prio);
+		if (t->state == T_RUNNING && t->cpu != ev->cpu && t->cpu >= 0) {
+			/* it was seen running elsewhere: that CPU missed a switch */
+			m->st.inconsistencies++;
+			forget_cpu(m, &m->cpu[t->cpu]);
+		}
+		if (c->known && c->curr == p) {
+			uint64_t dur = ev->ts - c->since;
+			if (m->rec.slice(m->rec.ctx, c->since, dur, ev->cpu, p, st,
+					 t->prio >= 0 ? t->prio : ev->prio))
+				return -1;
+			m->st.slices++;
+			t->cum_ns += dur;
+			if (t->started)
+				t->burst_ns += dur;
+		} else {
+			t->spec.flags |= t->started ? SL_TASK_LOST : SL_TASK_AT_START;
+		}
+		if (st == 'R') {
+			t->state = T_RUNNABLE;
+			start_task(m, t, ev->ts, -1, 0);
+		} else if (st == 'X') {
+			if (t->started) {
+				add_phase(t, t->burst_ns, SL_END_EXIT);
+				t->burst_ns = 0;
+			}
+			t->spec.flags |= SL_TASK_EXITED;
+			t->state = T_DEAD;
+		} else {
+			if (t->started) {
+				add_phase(t, t->burst_ns, st == 'D' ? SL_END_SLEEP_D : SL_END_SLEEP_S);
+				t->burst_ns = 0;
+			}
+			t->state = T_SLEEPING;
+			t->sleep_ts = ev->ts;
+			t->wake_pending = 0;
+		}
+		t->cpu = -1;
+	}
+	n = task_of(m, ev->pid2, ev->ts);
+	c->curr = n;
+	c->known = 1;
+	c->since = ev->ts;
+	if (n >= 0) {
+		struct mtask *t = &m->t[n];
+		set_comm(t, ev->comm2);
+		set_prio(t, ev->prio2);
+		if (t->state == T_RUNNING && t->cpu >= 0 && t->cpu != ev->cpu) {
+			m->st.inconsistencies++;
+			forget_cpu(m, &m->cpu[t->cpu]);
+		}
+		if (!t->started) {
+			/* first seen switching in: runnable since the trace began,
+			 * unless it was seen asleep (no wakeup event): then now */
+			if (t->state == T_SLEEPING)
+				start_task(m, t, ev->ts, -1, 0);
+			else {
+				start_task(m, t, m->st.first_ts, -1, 0);
+				t->spec.flags |= SL_TASK_AT_START;
+			}
+		} else if (t->state == T_SLEEPING && t->nph) {
+			/* woken without a wakeup event (not traced or lost) */
+			struct sl_phase *ph = &t->ph[t->nph - 1];
+			ph->sleep_ns = ev->ts - t->sleep_ts;
+			ph->waker_kind = SL_WAKER_NONE;
+		}
+		if (t->wake_pending) {
+			if (m->rec.wakeup(m->rec.ctx, n, t->wake_ts, ev->ts, t->waker, ev->cpu))
+				return -1;
+			m->st.wakeups++;
+			t->wake_pending = 0;
+		}
+		t->state = T_RUNNING;
+		t->cpu = ev->cpu;
+		if (ev->cpu < 64)
+			t->cpus_seen |= 1ULL << ev->cpu;
+	}
+	return 0;
+}
+
+static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
+{
+	int32_t w = task_of(m, ev->pid, ev->ts), waker = -1;
+	struct mtask *t;
+	uint8_t kind;
+	uint64_t prog = 0;
+
+	if (w < 0)
+		return 0;
+	t = &m->t[w];
+	set_comm(t, ev->comm);
+	set_prio(t, ev->prio);
+	if (t->state == T_RUNNING || t->wake_pending)
+		return 0; /* not asleep, or sched_wakeup after sched_waking */
+	if (t->state == T_RUNNABLE && ev->type != SL_EV_WAKEUP_NEW)
+		return 0;
+	/* who woke it */
+	if ((ev->ctx & SL_CTX_KNOWN) && (ev->ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI)))
+		kind = SL_WAKER_IRQ;
+	else if (ev->cur_pid == 0)
+		kind = SL_WAKER_IDLE;
+	else if (ev->cur_pid < 0)
+		kind = SL_WAKER_NONE;
+	else {
+		waker = task_of(m, ev->cur_pid, ev->ts);
+		if (waker == w) {
+			kind = SL_WAKER_IRQ;
+			waker = -1;
+		} else {
+			kind = SL_WAKER_TASK;
+			set_comm(&m->t[waker], ev->cur_comm);
+			prog = progress(m, waker, ev->ts);
+		}
+	}
+	t = &m->t[w]; /* task_of may have grown the array */
+	if (!t->started) {
+		start_task(m, t, ev->ts, waker, prog);
+	} else if (t->state == T_SLEEPING && t->nph) {
+		struct sl_phase *ph = &t->ph[t->nph - 1];
+		ph->sleep_ns = ev->ts - t->sleep_ts;
+		ph->waker_kind = kind;
+		ph->waker = waker;
+		ph->waker_progress_ns = prog;
+	}
+	t->state = T_RUNNABLE;
+	t->wake_pending = 1;
+	t->wake_ts = ev->ts;
+	t->waker = waker;
+	return 0;
+}
+
+static int on_fork(struct sl_model *m, const struct sl_event *ev)
+{
+	int32_t p = task_of(m, ev->pid, ev->ts), c;
+	size_t i;
+	uint64_t prog = p >= 0 ? progress(m, p, ev->ts) : 0;
+	if (ev->pid2 <= 0)
+		return 0;
+	/* a fork always makes a new task, even if the tid's exit was missed */
+	i = hslot(m, ev->pid2);
+	if (m->hkey[i] == ev->pid2 && m->t[m->hval[i]].state != T_DEAD) {
+		struct mtask *old = &m->t[m->hval[i]];
+		if (old->started || old->state != T_UNKNOWN) {
+			old->state = T_DEAD;
+			m->st.inconsistencies++;
+		}
+	}
+	c = task_of(m, ev->pid2, ev->ts);
+	if (p >= 0)
+		set_comm(&m->t[p], ev->comm);
+	set_comm(&m->t[c], ev->comm2[0] ? ev->comm2 : ev->comm);
+	if (p >= 0) {
+		m->t[c].prio = m->t[p].prio;
+		m->t[c].tgid = -1;
+	}
+	start_task(m, &m->t[c], ev->ts, p, prog);
+	m->t[c].spec.flags |= SL_TASK_FORKED;
+	m->t[c].state = T_RUNNABLE;
+	return 0;
+}
+
+int sl_model_event(void *model, const struct sl_event *ev)
+{
+	struct sl_model *m = model;
+	int32_t cur;
+	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
+		return sl_fail(m->d, "event at %llu: CPU %d out of range",
+			       (unsigned long long)ev->pos, ev->cpu);
+	if (!m->have_first) {
+		m->st.first_ts = ev->ts;
+		m->have_first = 1;
+	}
+	if (ev->ts < m->st.last_ts)
+		return sl_fail(m->d, "event at %llu goes back in time", (unsigned long long)ev->pos);
+	m->st.last_ts = ev->ts;
+	m->st.events++;
+	cpu_of(m, ev->cpu);
+	if (ev->type != SL_EV_LOST && ev->cur_pid > 0) {
+		cur = task_of(m, ev->cur_pid, ev->ts);
+		set_comm(&m->t[cur], ev->cur_comm);
+		if (ev->cur_tgid > 0)
+			m->t[cur].tgid = ev->cur_tgid;
+	}
+	switch (ev->type) {
+	case SL_EV_SWITCH:
+		return on_switch(m, ev);
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP_NEW:
+		return on_wakeup(m, ev);
+	case SL_EV_FORK:
+		return on_fork(m, ev);
+	case SL_EV_EXEC: {
+		int32_t t = task_of(m, ev->pid, ev->ts);
+		if (t >= 0)
+			set_comm(&m->t[t], ev->comm);
+		return 0;
+	}
+	case SL_EV_EXIT: {
+		int32_t t = task_of(m, ev->pid, ev->ts);
+		if (t >= 0) {
+			m->t[t].exiting = 1;
+			set_comm(&m->t[t], ev->comm);
+		}
+		return 0;
+	}
+	case SL_EV_LOST: {
+		struct mcpu *c = cpu_of(m, ev->cpu);
+		m->lost[ev->cpu] += ev->count;
+		m->st.lost_events += ev->count;
+		if (c->curr >= 0)
+			m->t[c->curr].spec.flags |= SL_TASK_LOST;
+		forget_cpu(m, c);
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* per-CPU kernel threads are pinned to the CPU in their name */
+static uint64_t kthread_mask(const char *comm)
+{
+	static const char *const pinned[] = { "ksoftirqd/", "migration/", "cpuhp/", "watchdog/",
+					      "idle_inject/", "rcuc/", "kworker/" };
+	size_t i, l;
+	for (i = 0; i < SL_ARRAY_SIZE(pinned); i++) {
+		l = strlen(pinned[i]);
+		if (!strncmp(comm, pinned[i], l) && comm[l] >= '0' && comm[l] <= '9') {
+			long cpu = strtol(comm + l, NULL, 10);
+			if (cpu < 64 && (i != 6 || strchr(comm + l, ':')))
+				return 1ULL << cpu;
+		}
+	}
+	return 0;
+}
+
+static int is_kthread(const struct mtask *t)
+{
+	return t->tid == 2 || strchr(t->comm, '/') || !strncmp(t->comm, "kworker", 7) ||
+	       !strncmp(t->comm, "rcu_", 4) || !strncmp(t->comm, "kthreadd", 8);
+}
+
+int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
+		    uint64_t **last_ts, struct sl_model_stats *st)
+{
+	size_t i;
+	memset(b, 0, sizeof(*b));
+	b->ntasks = m->nt;
+	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
+	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
+	*last_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
+	for (i = 0; i < m->nt; i++) {
+		struct mtask *t = &m->t[i];
+		struct sl_task_spec *s = &b->tasks[i];
+		if (t->started && t->state != T_DEAD) {
+			if (t->state == T_SLEEPING && t->nph) {
+				t->ph[t->nph - 1].end = SL_END_TRACE;
+				t->ph[t->nph - 1].sleep_ns = 0;
+			} else if (t->state != T_SLEEPING) {
+				add_phase(t, t->burst_ns, SL_END_TRACE);
+			}
+		}
+		if (t->wake_pending) {
+			if (m->rec.wakeup(m->rec.ctx, (int)i, t->wake_ts, UINT64_MAX, t->waker, -1))
+				return -1;
+			m->st.wakeups++;
+		}
+		*s = t->spec;
+		s->idx = (int32_t)i;
+		s->tid = t->tid;
+		s->tgid = t->tgid > 0 ? t->tgid : t->tid;
+		memcpy(s->comm, t->comm, sizeof(s->comm));
+		if (t->prio >= 100) {
+			s->nice = t->prio - 120;
+			s->policy = SL_SCHED_NORMAL;
+		} else if (t->prio >= 0) {
+			s->policy = SL_SCHED_FIFO;
+			s->rt_prio = 99 - t->prio;
+		}
+		if (is_kthread(t)) {
+			s->flags |= SL_TASK_KTHREAD;
+			s->cpumask = kthread_mask(t->comm);
+		}
+		s->phases = t->ph;
+		s->nphases = t->nph;
+		t->ph = NULL;
+		t->nph = 0;
+		(*first_ts)[i] = t->first_ts;
+		(*last_ts)[i] = t->last_ts;
+	}
+	b->cpus = (int)m->ncpu;
+	b->t0 = m->st.first_ts;
+	b->span_ns = m->st.last_ts - m->st.first_ts;
+	*st = m->st;
+	st->cpus = (int)m->ncpu;
+	st->lost_per_cpu = m->lost;
+	m->lost = NULL;
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* collector/model.h - turns an ordered event stream into (1) the recorded
+ * run (sched_slice and wakeup rows through an sl_run_sink, task indexes
+ * assigned in order of first appearance) and (2) the behaviour model of
+ * every task (common/behaviour.h). See docs/model.md for the rules. */
+#ifndef SL_MODEL_H
+#define SL_MODEL_H
+
+#include "event.h"
+#include "../common/behaviour.h"
+#include "../common/sink.h"
+
+struct sl_model;
+
+struct sl_model_stats {
+	int cpus;                 /* highest CPU number seen + 1 */
+	uint64_t first_ts, last_ts;
+	uint64_t events;          /* sched events consumed */
+	uint64_t lost_events;     /* sum over CPUs */
+	uint64_t *lost_per_cpu;   /* [cpus], malloc'd; caller frees */
+	uint64_t inconsistencies; /* switches that contradicted the known state */
+	uint64_t slices, wakeups;
+};
+
+/* New builder writing the recorded run to *rec (copied). d receives errors
+ * (and warnings). Free with sl_model_free. */
+struct sl_model *sl_model_new(const struct sl_run_sink *rec, struct sl_diag *d);
+/* Feed one event (an sl_event_fn: ctx is the model). Events must come in
+ * non-decreasing ts order. Returns 0 or -1. */
+int sl_model_event(void *model, const struct sl_event *ev);
+/* Close open intervals and hand over the behaviour (caller releases it with
+ * sl_behaviour_release), each task's first and last ts (absolute, malloc'd
+ * arrays of b->ntasks, caller frees) and the statistics. */
+int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
+		    uint64_t **last_ts, struct sl_model_stats *st);
+void sl_model_free(struct sl_model *m);
+
+#endif
