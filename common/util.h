@@ -50,4 +50,11 @@ void sl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sl_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void sl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+
+
+#include <stdio.h>
+/* Write s as a JSON string literal (quotes and escapes included). */
+void sl_json_str(FILE *f, const char *s);
+/* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
+void sl_csv_str(FILE *f, const char *s);
 #endif

@@ -1,0 +1,271 @@
+/* analyze/metrics.c - see metrics.h. */
+#include "metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint64_t sl_percentile(const uint64_t *sorted, size_t n, double p)
+{
+	size_t rank;
+	if (!n)
+		return 0;
+	rank = (size_t)ceil(p / 100.0 * (double)n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+uint64_t *sl_run_delays(const struct sl_run_data *r, size_t *n)
+{
+	uint64_t *v = xmalloc((r->nwakeups ? r->nwakeups : 1) * sizeof(uint64_t));
+	size_t i, k = 0;
+	for (i = 0; i < r->nwakeups; i++)
+		if (r->wakeups[i].ts_run != UINT64_MAX && r->wakeups[i].ts_run >= r->wakeups[i].ts)
+			v[k++] = r->wakeups[i].ts_run - r->wakeups[i].ts;
+	qsort(v, k, sizeof(*v), cmp_u64);
+	*n = k;
+	return v;
+}
+
+static size_t thread_index(const struct sl_run_data *r, int64_t utid)
+{
+	size_t lo = 0, hi = r->nthreads;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->threads[mid].utid < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct acc {
+	uint64_t runtime, switches, wakeups;
+	uint64_t *delays;
+	size_t nd, cd;
+	uint64_t max_wait;
+	uint64_t ready_since; /* preempted at (UINT64_MAX: not waiting) */
+};
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct sl_task_metrics *x = a, *y = b;
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns > y->runtime_ns ? -1 : 1;
+	return x->utid < y->utid ? -1 : x->utid > y->utid;
+}
+
+/* KS distance between two sorted samples */
+static double ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	double d = 0;
+	if (!na || !nb)
+		return na == nb ? 0 : 1;
+	while (i < na && j < nb) {
+		uint64_t x = a[i] < b[j] ? a[i] : b[j];
+		double diff;
+		while (i < na && a[i] <= x)
+			i++;
+		while (j < nb && b[j] <= x)
+			j++;
+		diff = fabs((double)i / (double)na - (double)j / (double)nb);
+		if (diff > d)
+			d = diff;
+	}
+	return d;
+}
+
+static uint64_t runtime_of(const struct sl_run_data *r, int64_t utid)
+{
+	uint64_t t = 0;
+	size_t i;
+	for (i = 0; i < r->nslices; i++)
+		if (r->slices[i].utid == utid)
+			t += r->slices[i].dur;
+	return t;
+}
+
+void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *ref,
+			struct sl_run_metrics *m)
+{
+	struct acc *a = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*a));
+	uint64_t first = UINT64_MAX, last = 0, *all;
+	size_t i, k, nall;
+	double sum = 0, sumsq = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->run = r->run;
+	for (i = 0; i < r->nthreads; i++)
+		a[i].ready_since = UINT64_MAX;
+	/* slices are ordered by ts: a preempted task waits until its next slice */
+	for (i = 0; i < r->nslices; i++) {
+		const struct sl_slice_row *s = &r->slices[i];
+		size_t t = thread_index(r, s->utid);
+		if (t >= r->nthreads || r->threads[t].utid != s->utid)
+			continue;
+		if (a[t].ready_since != UINT64_MAX && s->ts >= a[t].ready_since &&
+		    s->ts - a[t].ready_since > a[t].max_wait)
+			a[t].max_wait = s->ts - a[t].ready_since;
+		a[t].ready_since = s->end_state == 'R' ? s->ts + s->dur : UINT64_MAX;
+		a[t].runtime += s->dur;
+		a[t].switches++;
+		if (s->ts < first)
+			first = s->ts;
+		if (s->ts + s->dur > last)
+			last = s->ts + s->dur;
+	}
+	for (i = 0; i < r->nwakeups; i++) {
+		const struct sl_wakeup_row *w = &r->wakeups[i];
+		size_t t = thread_index(r, w->utid);
+		if (t >= r->nthreads || r->threads[t].utid != w->utid)
+			continue;
+		a[t].wakeups++;
+		if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
+			uint64_t dl = w->ts_run - w->ts;
+			SL_GROW(a[t].delays, a[t].cd, a[t].nd + 1);
+			a[t].delays[a[t].nd++] = dl;
+			if (dl > a[t].max_wait)
+				a[t].max_wait = dl;
+		}
+	}
+	m->span_ns = first == UINT64_MAX ? 0 : last - first;
+	m->tasks = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*m->tasks));
+	for (i = 0; i < r->nthreads; i++) {
+		struct sl_task_metrics *tm;
+		double s = 0, ss = 0;
+		if (!a[i].switches && !a[i].wakeups) {
+			free(a[i].delays);
+			continue;
+		}
+		tm = &m->tasks[m->ntasks++];
+		tm->utid = r->threads[i].utid;
+		tm->tid = r->threads[i].tid;
+		tm->nice = r->threads[i].nice;
+		memcpy(tm->comm, r->threads[i].comm, sizeof(tm->comm));
+		tm->runtime_ns = a[i].runtime;
+		tm->switches = a[i].switches;
+		tm->wakeups = a[i].wakeups;
+		tm->max_wait_ns = a[i].max_wait;
+		qsort(a[i].delays, a[i].nd, sizeof(uint64_t), cmp_u64);
+		for (k = 0; k < a[i].nd; k++) {
+			s += (double)a[i].delays[k];
+			ss += (double)a[i].delays[k] * (double)a[i].delays[k];
+		}
+		if (a[i].nd) {
+			tm->delay_mean_ns = s / (double)a[i].nd;
+			tm->delay_sd_ns = sqrt(fmax(0, ss / (double)a[i].nd -
+							   tm->delay_mean_ns * tm->delay_mean_ns));
+		}
+		tm->delay_p50_ns = sl_percentile(a[i].delays, a[i].nd, 50);
+		tm->delay_p95_ns = sl_percentile(a[i].delays, a[i].nd, 95);
+		tm->delay_p99_ns = sl_percentile(a[i].delays, a[i].nd, 99);
+		tm->delay_max_ns = a[i].nd ? a[i].delays[a[i].nd - 1] : 0;
+		if (m->span_ns && r->run.cpus > 0)
+			tm->share = (double)a[i].runtime / ((double)m->span_ns * r->run.cpus);
+		m->runtime_ns += a[i].runtime;
+		m->wakeups += a[i].wakeups;
+		if (a[i].max_wait > m->max_wait_ns)
+			m->max_wait_ns = a[i].max_wait;
+		sum += (double)a[i].runtime;
+		sumsq += (double)a[i].runtime * (double)a[i].runtime;
+		free(a[i].delays);
+	}
+	free(a);
+	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
+	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
+	all = sl_run_delays(r, &nall);
+	for (k = 0, sum = 0; k < nall; k++)
+		sum += (double)all[k];
+	m->delay_mean_ns = nall ? sum / (double)nall : 0;
+	m->delay_p50_ns = sl_percentile(all, nall, 50);
+	m->delay_p95_ns = sl_percentile(all, nall, 95);
+	m->delay_p99_ns = sl_percentile(all, nall, 99);
+	m->delay_max_ns = nall ? all[nall - 1] : 0;
+	m->conservation_max_err_ns = NAN;
+	m->delay_ks = NAN;
+	if (ref && ref->run.id != r->run.id) {
+		size_t nref;
+		uint64_t *rd = sl_run_delays(ref, &nref);
+		double maxerr = 0;
+		for (i = 0; i < m->ntasks; i++) {
+			double e = fabs((double)m->tasks[i].runtime_ns -
+					(double)runtime_of(ref, m->tasks[i].utid));
+			if (e > maxerr)
+				maxerr = e;
+		}
+		m->conservation_max_err_ns = maxerr;
+		m->delay_ks = ks_distance(all, nall, rd, nref);
+		free(rd);
+	}
+	free(all);
+}
+
+void sl_run_metrics_release(struct sl_run_metrics *m)
+{
+	free(m->tasks);
+	memset(m, 0, sizeof(*m));
+}
+
+int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct sl_diag *d)
+{
+	int64_t id = m->run.id;
+	size_t i;
+	const struct {
+		const char *name;
+		double v;
+	} run[] = {
+		{ "runtime_ns", (double)m->runtime_ns },
+		{ "span_ns", (double)m->span_ns },
+		{ "tasks", (double)m->ntasks },
+		{ "wakeups", (double)m->wakeups },
+		{ "delay_mean_ns", m->delay_mean_ns },
+		{ "delay_p50_ns", (double)m->delay_p50_ns },
+		{ "delay_p95_ns", (double)m->delay_p95_ns },
+		{ "delay_p99_ns", (double)m->delay_p99_ns },
+		{ "delay_max_ns", (double)m->delay_max_ns },
+		{ "max_wait_ns", (double)m->max_wait_ns },
+		{ "jain_index", m->jain },
+		{ "conservation_max_err_ns", m->conservation_max_err_ns },
+		{ "delay_ks_distance", m->delay_ks },
+	};
+	if (sl_store_clear_metrics(s, id, d))
+		return -1;
+	for (i = 0; i < SL_ARRAY_SIZE(run); i++)
+		if (!isnan(run[i].v) && sl_store_put_metric(s, id, -1, run[i].name, run[i].v, d))
+			return -1;
+	for (i = 0; i < m->ntasks; i++) {
+		const struct sl_task_metrics *t = &m->tasks[i];
+		const struct {
+			const char *name;
+			double v;
+		} tv[] = {
+			{ "runtime_ns", (double)t->runtime_ns },
+			{ "switches", (double)t->switches },
+			{ "wakeups", (double)t->wakeups },
+			{ "delay_mean_ns", t->delay_mean_ns },
+			{ "delay_sd_ns", t->delay_sd_ns },
+			{ "delay_p50_ns", (double)t->delay_p50_ns },
+			{ "delay_p95_ns", (double)t->delay_p95_ns },
+			{ "delay_p99_ns", (double)t->delay_p99_ns },
+			{ "delay_max_ns", (double)t->delay_max_ns },
+			{ "max_wait_ns", (double)t->max_wait_ns },
+			{ "cpu_share", t->share },
+		};
+		size_t k;
+		for (k = 0; k < SL_ARRAY_SIZE(tv); k++)
+			if (sl_store_put_metric(s, id, t->utid, tv[k].name, tv[k].v, d))
+				return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* analyze/metrics.h - what people argue about, computed from a run's rows:
+ * per task runtime, switches, wakeups, scheduling delay statistics, longest
+ * runnable wait, CPU share; per run the same over all tasks, Jain's index,
+ * and (against the recorded run of the same trace) replay fidelity. */
+#ifndef SL_METRICS_H
+#define SL_METRICS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "store.h"
+
+struct sl_task_metrics {
+	int64_t utid;
+	int tid, nice;
+	char comm[24];
+	uint64_t runtime_ns;
+	uint64_t switches, wakeups;
+	double delay_mean_ns, delay_sd_ns;
+	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
+	uint64_t max_wait_ns;    /* longest runnable wait: woken or preempted until run */
+	double share;            /* runtime / (span * cpus) */
+};
+
+struct sl_run_metrics {
+	struct sl_run_info run;
+	uint64_t span_ns;        /* first slice start to last slice end */
+	uint64_t runtime_ns;     /* all tasks */
+	size_t ntasks;           /* tasks with runtime or wakeups */
+	struct sl_task_metrics *tasks; /* ntasks, ordered by runtime desc then utid */
+	uint64_t wakeups;
+	double delay_mean_ns;
+	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
+	uint64_t max_wait_ns;
+	double jain;             /* Jain's fairness index of runtimes over tasks */
+	/* fidelity against a reference run (the recorded one); NAN if none */
+	double conservation_max_err_ns; /* max |runtime - reference runtime| over tasks */
+	double delay_ks;         /* Kolmogorov-Smirnov distance of delay distributions */
+};
+
+/* Compute the metrics of a loaded run; ref (may be NULL) is the recorded run
+ * of the same trace for fidelity. The caller releases *m. */
+void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *ref,
+			struct sl_run_metrics *m);
+void sl_run_metrics_release(struct sl_run_metrics *m);
+
+/* Store the metrics in the metric table (run-level with utid NULL). */
+int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct sl_diag *d);
+
+/* Delays (ts_run - ts) of a run's wakeups that ran, sorted ascending;
+ * malloc'd, caller frees. */
+uint64_t *sl_run_delays(const struct sl_run_data *r, size_t *n);
+
+/* Percentile p (0..100) of a sorted array, nearest-rank. 0 if n == 0. */
+uint64_t sl_percentile(const uint64_t *sorted, size_t n, double p);
+
+#endif

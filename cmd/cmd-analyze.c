@@ -1,0 +1,265 @@
+/* cmd/cmd-analyze.c - schedlab analyze: compute and store metrics, print a
+ * per-run and per-task table (or CSV, JSON). */
+#include "cmd.h"
+#include "../analyze/metrics.h"
+#include "../analyze/store.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab [--db FILE] analyze [--run ID]... [--trace ID] [--top N]\n"
+		   "                 [--format table|csv|json]\n\n"
+		   "Compute each run's metrics (stored in the metric table) and print them:\n"
+		   "per run, delays (mean, p50, p95, p99, max), the longest runnable wait, Jain's\n"
+		   "fairness index and, for replays, fidelity against the recorded run (largest\n"
+		   "per-task runtime difference, Kolmogorov-Smirnov distance of the delay\n"
+		   "distributions); per task, runtime, switches, wakeups, delays and CPU share.\n"
+		   "Without --run: every run of --trace, or of every trace. --top N prints the\n"
+		   "N busiest tasks of each run in the table (default 20; 0 = all).\n");
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static double us(double ns)
+{
+	return ns / 1e3;
+}
+
+static void print_table(const struct sl_run_metrics *m, size_t top)
+{
+	size_t i, n = top && top < m->ntasks ? top : m->ntasks;
+	printf("run %" PRId64 ": trace %" PRId64 ", %s (%s), %d CPUs, %zu tasks, span %.3f ms, "
+	       "runtime %.3f ms, %" PRIu64 " wakeups\n",
+	       m->run.id, m->run.trace_id, m->run.scheduler, m->run.mode, m->run.cpus, m->ntasks,
+	       ms(m->span_ns), ms(m->runtime_ns), m->wakeups);
+	printf("  delay us: mean %.1f p50 %.1f p95 %.1f p99 %.1f max %.1f; longest wait %.1f us; "
+	       "Jain %.3f",
+	       us(m->delay_mean_ns), us((double)m->delay_p50_ns), us((double)m->delay_p95_ns),
+	       us((double)m->delay_p99_ns), us((double)m->delay_max_ns),
+	       us((double)m->max_wait_ns), m->jain);
+	if (!isnan(m->conservation_max_err_ns))
+		printf("; vs recorded: runtime err max %.1f us, delay KS %.3f",
+		       us(m->conservation_max_err_ns), m->delay_ks);
+	printf("\n  %7s %-16s %4s %11s %8s %7s %10s %10s %10s %10s\n", "TID", "COMM", "NICE",
+	       "RUNTIME_MS", "SWITCHES", "WAKEUPS", "AVG_DLY_US", "P95_DLY_US", "MAX_DLY_US",
+	       "MAX_WAIT_US");
+	for (i = 0; i < n; i++) {
+		const struct sl_task_metrics *t = &m->tasks[i];
+		printf("  %7d %-16.16s %4d %11.3f %8" PRIu64 " %7" PRIu64 " %10.1f %10.1f %10.1f "
+		       "%10.1f\n",
+		       t->tid, t->comm, t->nice, ms(t->runtime_ns), t->switches, t->wakeups,
+		       us(t->delay_mean_ns), us((double)t->delay_p95_ns),
+		       us((double)t->delay_max_ns), us((double)t->max_wait_ns));
+	}
+	if (n < m->ntasks)
+		printf("  ... %zu more tasks (--top 0 shows all)\n", m->ntasks - n);
+}
+
+static void print_csv(const struct sl_run_metrics *m, int header)
+{
+	size_t i;
+	if (header)
+		printf("run_id,scheduler,utid,tid,comm,nice,runtime_ns,switches,wakeups,"
+		       "delay_mean_ns,delay_p50_ns,delay_p95_ns,delay_p99_ns,delay_max_ns,"
+		       "max_wait_ns,cpu_share\n");
+	for (i = 0; i < m->ntasks; i++) {
+		const struct sl_task_metrics *t = &m->tasks[i];
+		printf("%" PRId64 ",", m->run.id);
+		sl_csv_str(stdout, m->run.scheduler);
+		printf(",%" PRId64 ",%d,", t->utid, t->tid);
+		sl_csv_str(stdout, t->comm);
+		printf(",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64
+		       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f\n",
+		       t->nice, t->runtime_ns, t->switches, t->wakeups, t->delay_mean_ns,
+		       t->delay_p50_ns, t->delay_p95_ns, t->delay_p99_ns, t->delay_max_ns,
+		       t->max_wait_ns, t->share);
+	}
+}
+
+static void json_num(const char *key, double v, int comma)
+{
+	if (isnan(v))
+		printf("\"%s\":null%s", key, comma ? "," : "");
+	else
+		printf("\"%s\":%.6g%s", key, v, comma ? "," : "");
+}
+
+static void print_json(const struct sl_run_metrics *m, int first)
+{
+	size_t i;
+	printf("%s{\"run_id\":%" PRId64 ",\"trace_id\":%" PRId64 ",\"scheduler\":", first ? "" : ",",
+	       m->run.id, m->run.trace_id);
+	sl_json_str(stdout, m->run.scheduler);
+	printf(",\"mode\":");
+	sl_json_str(stdout, m->run.mode);
+	printf(",\"cpus\":%d,", m->run.cpus);
+	json_num("span_ns", (double)m->span_ns, 1);
+	json_num("runtime_ns", (double)m->runtime_ns, 1);
+	json_num("wakeups", (double)m->wakeups, 1);
+	json_num("delay_mean_ns", m->delay_mean_ns, 1);
+	json_num("delay_p50_ns", (double)m->delay_p50_ns, 1);
+	json_num("delay_p95_ns", (double)m->delay_p95_ns, 1);
+	json_num("delay_p99_ns", (double)m->delay_p99_ns, 1);
+	json_num("delay_max_ns", (double)m->delay_max_ns, 1);
+	json_num("max_wait_ns", (double)m->max_wait_ns, 1);
+	json_num("jain_index", m->jain, 1);
+	json_num("conservation_max_err_ns", m->conservation_max_err_ns, 1);
+	json_num("delay_ks_distance", m->delay_ks, 1);
+	printf("\"tasks\":[");
+	for (i = 0; i < m->ntasks; i++) {
+		const struct sl_task_metrics *t = &m->tasks[i];
+		printf("%s{\"utid\":%" PRId64 ",\"tid\":%d,\"comm\":", i ? "," : "", t->utid, t->tid);
+		sl_json_str(stdout, t->comm);
+		printf(",\"nice\":%d,", t->nice);
+		json_num("runtime_ns", (double)t->runtime_ns, 1);
+		json_num("switches", (double)t->switches, 1);
+		json_num("wakeups", (double)t->wakeups, 1);
+		json_num("delay_mean_ns", t->delay_mean_ns, 1);
+		json_num("delay_sd_ns", t->delay_sd_ns, 1);
+		json_num("delay_p50_ns", (double)t->delay_p50_ns, 1);
+		json_num("delay_p95_ns", (double)t->delay_p95_ns, 1);
+		json_num("delay_p99_ns", (double)t->delay_p99_ns, 1);
+		json_num("delay_max_ns", (double)t->delay_max_ns, 1);
+		json_num("max_wait_ns", (double)t->max_wait_ns, 1);
+		json_num("cpu_share", t->share, 0);
+		printf("}");
+	}
+	printf("]}");
+}
+
+/* the recorded run of a trace, or 0 */
+static int64_t recorded_run(struct sl_store *st, int64_t trace_id, struct sl_diag *d)
+{
+	int64_t *ids, found = 0;
+	size_t n, i;
+	struct sl_run_info ri;
+	if (sl_store_list_runs(st, trace_id, &ids, &n, d))
+		return -1;
+	for (i = 0; i < n && !found; i++)
+		if (sl_store_get_run(st, ids[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded"))
+			found = ids[i];
+	free(ids);
+	return found;
+}
+
+int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
+{
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_store *st = NULL;
+	int64_t *runs = NULL, trace = 0;
+	size_t nruns = 0, cap = 0, i;
+	long long v, top = 20;
+	const char *fmt = "table";
+	int rc = 1;
+
+	for (i = 1; i < (size_t)argc; i++) {
+		const char *a = argv[i], *val = i + 1 < (size_t)argc ? argv[i + 1] : NULL;
+		if (sl_is_help(a)) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--run") && val) {
+			if (sl_parse_int(val, 1, INT64_MAX, &v)) {
+				sl_err("analyze: bad run id '%s'", val);
+				return 2;
+			}
+			SL_GROW(runs, cap, nruns + 1);
+			runs[nruns++] = v;
+			i++;
+		} else if (!strcmp(a, "--trace") && val) {
+			if (sl_parse_int(val, 1, INT64_MAX, &v)) {
+				sl_err("analyze: bad trace id '%s'", val);
+				return 2;
+			}
+			trace = v;
+			i++;
+		} else if (!strcmp(a, "--top") && val) {
+			if (sl_parse_int(val, 0, 1000000000, &top)) {
+				sl_err("analyze: bad --top '%s'", val);
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--format") && val) {
+			fmt = val;
+			if (strcmp(fmt, "table") && strcmp(fmt, "csv") && strcmp(fmt, "json")) {
+				sl_err("analyze: --format is table, csv or json, not '%s'", fmt);
+				return 2;
+			}
+			i++;
+		} else {
+			sl_err("analyze: unknown option '%s'", a);
+			usage(stderr);
+			free(runs);
+			return 2;
+		}
+	}
+	if (sl_store_open(g->db, 0, &st, &d))
+		goto out;
+	if (!nruns) {
+		free(runs);
+		runs = NULL;
+		if (sl_store_list_runs(st, trace, &runs, &nruns, &d))
+			goto out;
+		if (!nruns) {
+			sl_fail(&d, "%s: no runs%s", g->db, trace ? " of that trace" : "");
+			goto out;
+		}
+	}
+	if (!strcmp(fmt, "json"))
+		printf("[");
+	for (i = 0; i < nruns; i++) {
+		struct sl_run_data r, ref;
+		struct sl_run_metrics m;
+		int64_t rec;
+		int have_ref = 0;
+		if (sl_store_load_run(st, runs[i], &r, &d))
+			goto out;
+		rec = recorded_run(st, r.run.trace_id, &d);
+		if (rec > 0 && rec != r.run.id) {
+			if (sl_store_load_run(st, rec, &ref, &d)) {
+				sl_run_data_release(&r);
+				goto out;
+			}
+			have_ref = 1;
+		}
+		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m);
+		if (sl_store_begin(st, &d) || sl_metrics_store(st, &m, &d) ||
+		    sl_store_commit(st, &d)) {
+			sl_store_rollback(st);
+			sl_run_metrics_release(&m);
+			sl_run_data_release(&r);
+			if (have_ref)
+				sl_run_data_release(&ref);
+			goto out;
+		}
+		if (!strcmp(fmt, "table")) {
+			if (i)
+				printf("\n");
+			print_table(&m, (size_t)top);
+		} else if (!strcmp(fmt, "csv")) {
+			print_csv(&m, i == 0);
+		} else {
+			print_json(&m, i == 0);
+		}
+		sl_run_metrics_release(&m);
+		sl_run_data_release(&r);
+		if (have_ref)
+			sl_run_data_release(&ref);
+	}
+	if (!strcmp(fmt, "json"))
+		printf("]\n");
+	rc = 0;
+out:
+	if (rc)
+		sl_err("%s", d.msg);
+	free(runs);
+	sl_store_close(st);
+	return rc;
+}
