@@ -313,8 +313,8 @@ static const struct {
 
 static int is_header(const char *s, const char *e)
 {
-	static const char *const prefixes[] = { "#", "version = ", "cpus=", "CPU ", "<",
-						"trace-cmd", "TRACE_MARKER", "[" };
+	static const char *const prefixes[] = { "#", "version = ", "cpus=", "CPU ",
+						"trace-cmd version", "##### CPU " };
 	size_t i;
 	if (s == e)
 		return 1;
@@ -418,7 +418,7 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 		while (lp > s && *lp != '(')
 			lp--;
 		if (*lp == '(') {
-			if (parse_i32(lp + 1, h - 1, &ev->cur_tgid))
+			if (parse_i32(skip_sp(lp + 1, h - 1), h - 1, &ev->cur_tgid))
 				ev->cur_tgid = -1;
 			h = rskip_sp(s, lp);
 		}
