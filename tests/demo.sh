@@ -1,0 +1,23 @@
+#!/bin/sh
+# make demo: import a bundled real trace, replay it through the models, and
+# print the per-task tables and where the outputs are.
+set -e
+OUT=out
+DB=$OUT/schedlab.db
+TRACE=traces/local-2cpu-hogs.ftrace.txt
+mkdir -p $OUT
+rm -f $DB $DB-wal $DB-shm
+echo "== schedlab import $TRACE"
+./schedlab --db $DB import $TRACE
+if ./schedlab -h | grep -q '^  replay '; then
+	echo "== schedlab replay --trace 1 --sched rsdl,o1"
+	./schedlab --db $DB replay --trace 1 --sched rsdl,o1 ||
+		./schedlab --db $DB replay --trace 1 --sched rsdl
+fi
+echo "== schedlab analyze --top 10"
+./schedlab --db $DB analyze --top 10
+if ./schedlab -h | grep -q '^  report '; then
+	./schedlab --db $DB report -o $OUT/report && echo "report: $OUT/report/index.html"
+fi
+echo
+echo "database: $DB   (try: sqlite3 $DB 'SELECT * FROM task_summary LIMIT 10')"
