@@ -1,0 +1,197 @@
+/* tests/unit/test_model.c - the behaviour model and the recorded run on a
+ * hand-written event sequence; every expected value is derived in the
+ * comments from the rules in collector/model.c. */
+#include "harness.h"
+#include "../../collector/model.h"
+
+#include <stdlib.h>
+
+struct cap {
+	int nslice, nwake;
+	struct {
+		uint64_t ts, dur;
+		int cpu, task;
+		char st;
+	} s[16];
+	struct {
+		uint64_t ts, ts_run;
+		int task, waker;
+	} w[16];
+};
+
+static int c_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
+{
+	struct cap *c = ctx;
+	(void)prio;
+	if (c->nslice < 16) {
+		c->s[c->nslice].ts = ts;
+		c->s[c->nslice].dur = dur;
+		c->s[c->nslice].cpu = cpu;
+		c->s[c->nslice].task = task;
+		c->s[c->nslice].st = st;
+	}
+	c->nslice++;
+	return 0;
+}
+
+static int c_wake(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct cap *c = ctx;
+	(void)cpu;
+	if (c->nwake < 16) {
+		c->w[c->nwake].ts = ts;
+		c->w[c->nwake].ts_run = ts_run;
+		c->w[c->nwake].task = task;
+		c->w[c->nwake].waker = waker;
+	}
+	c->nwake++;
+	return 0;
+}
+
+static struct sl_event sw(uint64_t ts, int prev, char st, int next)
+{
+	struct sl_event e;
+	sl_event_clear(&e);
+	e.type = SL_EV_SWITCH;
+	e.ts = ts;
+	e.cpu = 0;
+	e.cur_pid = prev;
+	e.pid = prev;
+	e.pid2 = next;
+	e.prio = e.prio2 = 120;
+	e.state = st;
+	return e;
+}
+
+static struct sl_event wk(uint64_t ts, int cur, int pid, int irq)
+{
+	struct sl_event e;
+	sl_event_clear(&e);
+	e.type = SL_EV_WAKING;
+	e.ts = ts;
+	e.cpu = 0;
+	e.cur_pid = cur;
+	e.pid = pid;
+	e.prio = 120;
+	e.ctx = SL_CTX_KNOWN | (irq ? SL_CTX_HARDIRQ : 0);
+	return e;
+}
+
+SL_TEST(model_one_cpu_sequence)
+{
+	struct cap c = { 0 };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_model *m = sl_model_new(&sink, &d);
+	struct sl_behaviour b;
+	struct sl_model_stats st;
+	uint64_t *first, *last;
+	struct sl_event evs[7];
+	int i;
+
+	/* A = pid 10 (task 0), B = pid 11 (task 1); one CPU */
+	evs[0] = sw(1000, 0, 'R', 10); /* idle -> A: A first seen switching in */
+	evs[1] = wk(3000, 10, 11, 0);  /* A wakes B (process context) */
+	evs[2] = sw(4000, 10, 'R', 11); /* A preempted by B */
+	evs[3] = sw(6000, 11, 'S', 10); /* B sleeps */
+	evs[4] = wk(7000, 10, 11, 1);  /* B woken from a hard interrupt */
+	evs[5] = sw(9000, 10, 'D', 11); /* A blocks (D) */
+	evs[6] = sw(9500, 11, 'X', 0);  /* B exits */
+	for (i = 0; i < 7; i++)
+		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
+	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
+
+	/* slices: A [1000,4000) R; B [4000,6000) S; A [6000,9000) D; B [9000,9500) X */
+	CHECK_EQ_INT(c.nslice, 4);
+	CHECK_EQ_INT(c.s[0].task, 0);
+	CHECK_EQ_INT(c.s[0].dur, 3000);
+	CHECK_EQ_INT(c.s[0].st, 'R');
+	CHECK_EQ_INT(c.s[1].task, 1);
+	CHECK_EQ_INT(c.s[1].dur, 2000);
+	CHECK_EQ_INT(c.s[2].dur, 3000);
+	CHECK_EQ_INT(c.s[2].st, 'D');
+	CHECK_EQ_INT(c.s[3].dur, 500);
+	CHECK_EQ_INT(c.s[3].st, 'X');
+	/* wakeups: B woken at 3000 by A, ran at 4000; woken at 7000 by an
+	 * interrupt (no waker), ran at 9000 */
+	CHECK_EQ_INT(c.nwake, 2);
+	CHECK_EQ_INT(c.w[0].ts, 3000);
+	CHECK_EQ_INT(c.w[0].ts_run, 4000);
+	CHECK_EQ_INT(c.w[0].waker, 0);
+	CHECK_EQ_INT(c.w[1].ts, 7000);
+	CHECK_EQ_INT(c.w[1].ts_run, 9000);
+	CHECK_EQ_INT(c.w[1].waker, -1);
+
+	CHECK_EQ_INT(b.ntasks, 2);
+	CHECK_EQ_INT(b.t0, 1000);
+	CHECK_EQ_INT(st.cpus, 1);
+	CHECK_EQ_INT(st.first_ts, 1000);
+	CHECK_EQ_INT(st.last_ts, 9500);
+	/* A: runnable at the trace start (time 0); one burst of 3000 + 3000 =
+	 * 6000 (preemption does not end a burst), then asleep until the end of
+	 * the trace, so the phase ends with 'E' */
+	CHECK_EQ_INT(b.tasks[0].start_ns, 0);
+	CHECK(b.tasks[0].flags & SL_TASK_AT_START);
+	CHECK_EQ_INT(b.tasks[0].nphases, 1);
+	CHECK_EQ_INT(b.tasks[0].phases[0].run_ns, 6000);
+	CHECK_EQ_INT(b.tasks[0].phases[0].end, SL_END_TRACE);
+	/* B: starts when A wakes it (3000 - t0 = 2000), A's CPU time then was
+	 * 3000 - 1000 = 2000; burst 2000, sleep 6000..7000 = 1000 ended by an
+	 * IRQ; burst 500, exit */
+	CHECK_EQ_INT(b.tasks[1].start_ns, 2000);
+	CHECK_EQ_INT(b.tasks[1].parent, 0);
+	CHECK_EQ_INT(b.tasks[1].parent_progress_ns, 2000);
+	CHECK_EQ_INT(b.tasks[1].nphases, 2);
+	CHECK_EQ_INT(b.tasks[1].phases[0].run_ns, 2000);
+	CHECK_EQ_INT(b.tasks[1].phases[0].end, SL_END_SLEEP_S);
+	CHECK_EQ_INT(b.tasks[1].phases[0].sleep_ns, 1000);
+	CHECK_EQ_INT(b.tasks[1].phases[0].waker_kind, SL_WAKER_IRQ);
+	CHECK_EQ_INT(b.tasks[1].phases[1].run_ns, 500);
+	CHECK_EQ_INT(b.tasks[1].phases[1].end, SL_END_EXIT);
+	CHECK(b.tasks[1].flags & SL_TASK_EXITED);
+	free(first);
+	free(last);
+	free(st.lost_per_cpu);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+}
+
+SL_TEST(model_tid_reuse_and_lost_events)
+{
+	struct cap c = { 0 };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_model *m = sl_model_new(&sink, &d);
+	struct sl_behaviour b;
+	struct sl_model_stats st;
+	uint64_t *first, *last;
+	struct sl_event e;
+
+	e = sw(100, 0, 'R', 5);
+	sl_model_event(m, &e);
+	e = sw(200, 5, 'X', 0); /* pid 5 exits: task 0, 100 ns */
+	sl_model_event(m, &e);
+	e = sw(300, 0, 'R', 5); /* pid 5 again: a new task (utid) */
+	sl_model_event(m, &e);
+	sl_event_clear(&e);
+	e.type = SL_EV_LOST;
+	e.ts = 350;
+	e.cpu = 0;
+	e.count = 7;
+	sl_model_event(m, &e);
+	e = sw(400, 5, 'S', 0); /* its slice since 300 is hidden by the loss */
+	sl_model_event(m, &e);
+	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
+	CHECK_EQ_INT(b.ntasks, 2);
+	CHECK_EQ_INT(b.tasks[0].tid, 5);
+	CHECK_EQ_INT(b.tasks[1].tid, 5);
+	CHECK_EQ_INT(c.nslice, 1); /* only [100,200) */
+	CHECK_EQ_INT(st.lost_events, 7);
+	CHECK_EQ_INT(st.lost_per_cpu[0], 7);
+	CHECK(b.tasks[1].flags & SL_TASK_LOST);
+	free(first);
+	free(last);
+	free(st.lost_per_cpu);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+}
