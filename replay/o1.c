@@ -23,6 +23,7 @@ struct o1_run {
 	struct sl_o1 o;
 	struct sl_engine *e;
 	int *sync_local;  /* per CPU: the last enqueue was a sync local wakeup */
+	int *in_transit;  /* per CPU: tasks stolen from it, not yet enqueued */
 };
 
 static struct o1_run *run_of(struct sl_engine *e)
@@ -67,6 +68,7 @@ static int o1_init(struct sl_engine *e)
 	r->o.stair = stair_cb;
 	r->o.stair_ctx = e;
 	r->sync_local = xcalloc((size_t)e->ncpus, sizeof(int));
+	r->in_transit = xcalloc((size_t)e->ncpus, sizeof(int));
 	e->pol = r;
 	return 0;
 }
@@ -81,6 +83,7 @@ static void o1_release(struct sl_engine *e)
 		e->tasks[i].pol = NULL; /* they pointed into r->o.t */
 	sl_o1_release(&r->o);
 	free(r->sync_local);
+	free(r->in_transit);
 	free(r);
 	e->pol = NULL;
 }
@@ -119,6 +122,8 @@ static void o1_enqueue(struct sl_engine *e, int cpu, struct sl_task *p,
 		break;
 	}
 	case SL_ENQ_MIGRATE:
+		if (w->src_cpu >= 0 && w->src_cpu < e->ncpus && r->in_transit[w->src_cpu] > 0)
+			r->in_transit[w->src_cpu]--;
 		sl_o1_enqueue_migrated(o, p->idx, cpu, e->now);
 		break;
 	default: /* SL_ENQ_START: a new task, no sleep credit */
@@ -228,7 +233,12 @@ static struct sl_task *o1_steal(struct sl_engine *e, int src, int dst)
 {
 	struct steal_ctx s = { e, dst };
 	int pi = sl_o1_steal(&run_of(e)->o, src, steal_ok, &s);
-	return pi < 0 ? NULL : &e->tasks[pi];
+	if (pi < 0)
+		return NULL;
+	/* the engine checks invariants before it moves the task off src in
+	 * its own counts: count it there until it is enqueued on dst */
+	run_of(e)->in_transit[src]++;
+	return &e->tasks[pi];
 }
 
 static long o1_debug_count(struct sl_engine *e, int cpu)
@@ -237,7 +247,7 @@ static long o1_debug_count(struct sl_engine *e, int cpu)
 	char msg[256];
 	if (sl_o1_check(o, msg, sizeof(msg)) < 0)
 		return -1;
-	return o->rq[cpu].nr_running;
+	return o->rq[cpu].nr_running + run_of(e)->in_transit[cpu];
 }
 
 const struct sl_policy_ops sl_policy_o1 = {

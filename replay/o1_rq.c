@@ -491,13 +491,10 @@ int sl_o1_fork(struct sl_o1 *o, int parent, int child, int cpu, uint64_t now, in
 	int running = pp->alive && prq->curr == parent;
 	int b, resched = 0;
 
-	/* sched_fork: the child copies the parent (policy, prios, sleep_avg,
-	 * sleep_type) and gets half the slice, rounded up */
-	c->static_prio = pp->static_prio;
-	c->policy = pp->policy;
-	c->rt_prio = pp->rt_prio;
-	c->kthread = pp->kthread;
-	c->load_weight = pp->load_weight;
+	/* sched_fork: the child inherits sleep_avg and sleep_type and gets half
+	 * the slice, rounded up. Its nice, policy and load weight are the ones
+	 * it was set up with (sl_o1_task_setup): the recorded values, which
+	 * equal the parent's unless it was reniced later. */
 	c->sleep_avg = pp->sleep_avg;
 	c->sleep_type = pp->sleep_type;
 	c->parent = parent;
@@ -523,7 +520,8 @@ int sl_o1_fork(struct sl_o1 *o, int parent, int child, int cpu, uint64_t now, in
 	c->sleep_avg = (uint64_t)(b * SL_O1_CHILD_PENALTY / 100 * o->c.max_sleep_avg /
 				  SL_O1_MAX_BONUS) * o->c.jiffy_ns;
 	c->prio = (int16_t)effective_prio(o, c);
-	if (cpu == pp->cpu && !clone_vm && pp->array >= 0) {
+	if (cpu == pp->cpu && !clone_vm && pp->array >= 0 &&
+	    c->static_prio == pp->static_prio && c->policy == pp->policy) {
 		/* child runs first: just before the parent in its list */
 		c->prio = pp->prio;
 		c->normal_prio = pp->normal_prio;

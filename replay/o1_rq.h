@@ -111,7 +111,8 @@ int sl_o1_schedule(struct sl_o1 *o, int cpu, uint64_t now, int prev_leaves);
 /* scheduler_tick (§2.5) on cpu at time now. Returns need_resched. */
 int sl_o1_tick(struct sl_o1 *o, int cpu, uint64_t now);
 
-/* sched_fork + wake_up_new_task (§2.7): child of parent placed on cpu.
+/* sched_fork + wake_up_new_task (§2.7): child (already set up with
+ * sl_o1_task_setup, which gives its nice and policy) of parent, placed on cpu.
  * clone_vm: a thread (no child-runs-first). In the kernel the parent is
  * always running; in a timed replay it may be runnable or asleep: the slice
  * is split all the same, the child goes before a queued parent, and a

@@ -217,8 +217,7 @@ SL_TEST(o1_rq_expired_starving)
 SL_TEST(o1_rq_fork_and_exit)
 {
 	struct sl_o1 o;
-	sl_o1_init(&o, 3, 1, 1000);
-	sl_o1_task_setup(&o, 0, 0, SL_O1_NORMAL, 0, 0, 0, 0);
+	setup(&o, 3);
 	sl_o1_wake(&o, 0, 0, 0, 0, 0, 1);
 	sl_o1_schedule(&o, 0, 0, 0);
 	o.t[0].sleep_avg = 750 * MS; /* bonus 7 */
@@ -258,8 +257,7 @@ SL_TEST(o1_rq_fork_and_exit)
 SL_TEST(o1_rq_exit_cap_is_childs_slice)
 {
 	struct sl_o1 o;
-	sl_o1_init(&o, 2, 1, 1000);
-	sl_o1_task_setup(&o, 0, 0, SL_O1_NORMAL, 0, 0, 0, 0);
+	setup(&o, 2);
 	sl_o1_wake(&o, 0, 0, 0, 0, 0, 1);
 	sl_o1_schedule(&o, 0, 0, 0);
 	sl_o1_fork(&o, 0, 1, 0, 0, 0);
