@@ -37,11 +37,6 @@ static const struct cmd_entry *commands(size_t *n)
 	return tab;
 }
 
-int sl_is_help(const char *arg)
-{
-	return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
-}
-
 static void usage(FILE *f)
 {
 	size_t i, n;
