@@ -35,6 +35,13 @@ enum sl_task_state {
 	SL_TS_DONE,        /* exited or finished its recorded work */
 };
 
+/* A task waiting for another task's CPU time to reach point. */
+struct sl_waiter {
+	uint64_t point;
+	uint64_t token;
+	struct sl_task *t;
+};
+
 /* One simulated task. Fields above the line are public to policies
  * (read-only unless marked "policy"). */
 struct sl_task {
@@ -69,14 +76,14 @@ struct sl_task {
 	int wake_pending;            /* a wakeup row waits for its ts_run */
 	int rec_level, rec_array;    /* last staircase row (dedup) */
 	int slice_prio;              /* prio at switch-in (for the slice row) */
-	/* causal waits: on the waker's list of waiters (ordered by point) */
-	struct sl_task *wait_on;     /* waker whose progress we wait for */
-	uint64_t wait_point;         /* its sum_exec_ns that ends our wait */
-	uint64_t wait_timed_end;     /* timed fallback: sleep_start + sleep_ns */
+	char end_state;              /* why it left its CPU: 'S','D','X','E' */
+	uint64_t token;              /* validity token of its pending WAKE */
+	/* causal waits */
+	struct sl_task *wait_on;     /* task whose progress we wait for */
+	uint64_t wait_timed_end;     /* timed fallback time */
 	int wait_is_start;           /* 1: waiting to appear (causal fork) */
+	struct sl_waiter *waiters;   /* tasks waiting for our progress: min-heap */
 	size_t waiters_n, waiters_cap;
-	struct sl_task **waiters;    /* min-heap by wait_point */
-	size_t pending_wait_idx;
 };
 
 /* One simulated CPU (read-only for policies). */

@@ -1,0 +1,850 @@
+/* replay/engine.c - the replay loop: tasks and their phases, sleeps (timed
+ * and causal), ticks, schedule(), rows. See engine.h and docs/replay.md. */
+#include "engine_priv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_AFTER(e, where)                     \
+	do {                                      \
+		if ((e)->priv->debug)             \
+			sl_eng_check((e), (where)); \
+	} while (0)
+
+void sl_replay_opts_init(struct sl_replay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->hz = 1000;
+	o->rr_interval_ns = 6 * SL_NS_PER_MS;
+	o->mode = SL_MODE_TIMED;
+}
+
+static void vfail(struct sl_engine *e, const char *fmt, va_list ap)
+{
+	if (e->priv->failed)
+		return;
+	e->priv->failed = 1;
+	if (e->priv->d)
+		vsnprintf(e->priv->d->msg, sizeof(e->priv->d->msg), fmt, ap);
+}
+
+void sl_eng_error(struct sl_engine *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(e, fmt, ap);
+	va_end(ap);
+}
+
+int sl_engine_fail(struct sl_engine *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(e, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void sl_engine_resched(struct sl_engine *e, int cpu)
+{
+	if (cpu >= 0 && cpu < e->ncpus)
+		e->cpus[cpu].need_resched = 1;
+}
+
+void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array)
+{
+	const struct sl_run_sink *k = e->priv->sink;
+	if (p->rec_level == level && p->rec_array == array)
+		return;
+	p->rec_level = level;
+	p->rec_array = array;
+	if (k && k->staircase && !e->priv->failed &&
+	    k->staircase(k->ctx, p->idx, e->now, level, array))
+		sl_eng_error(e, "writing a staircase row failed");
+}
+
+void sl_engine_rotation(struct sl_engine *e, int cpu, const char *kind, int level)
+{
+	const struct sl_run_sink *k = e->priv->sink;
+	if (k && k->rotation && !e->priv->failed && k->rotation(k->ctx, cpu, e->now, kind, level))
+		sl_eng_error(e, "writing a rotation row failed");
+}
+
+/* ---- progress of the running tasks ---- */
+
+/* Charge the CPU time since the last charge to cpu c's running task. */
+static void account(struct sl_engine *e, int c)
+{
+	struct sl_cpu *cpu = &e->cpus[c];
+	struct sl_task *p = cpu->curr;
+	uint64_t delta = e->now - cpu->charged_to;
+
+	cpu->charged_to = e->now;
+	if (!p || !delta)
+		return;
+	if (p->run_left != SL_INF) {
+		if (delta > p->run_left) {
+			sl_eng_error(e, "engine: task %d ran %llu ns past its burst", p->idx,
+				     (unsigned long long)(delta - p->run_left));
+			delta = p->run_left;
+		}
+		p->run_left -= delta;
+	}
+	p->sum_exec_ns += delta;
+	cpu->busy_ns += delta;
+}
+
+static uint64_t cur_exec(const struct sl_engine *e, const struct sl_task *p)
+{
+	if (p->state == SL_TS_RUNNING && e->cpus[p->cpu].curr == p)
+		return p->sum_exec_ns + (e->now - e->cpus[p->cpu].charged_to);
+	return p->sum_exec_ns;
+}
+
+static int waiter_before(const struct sl_waiter *a, const struct sl_waiter *b)
+{
+	if (a->point != b->point)
+		return a->point < b->point;
+	return a->t->idx < b->t->idx;
+}
+
+static void waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
+{
+	struct sl_waiter x = { point, t->token, t };
+	size_t i;
+	SL_GROW(w->waiters, w->waiters_cap, w->waiters_n + 1);
+	i = w->waiters_n++;
+	while (i > 0 && waiter_before(&x, &w->waiters[(i - 1) / 2])) {
+		w->waiters[i] = w->waiters[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	w->waiters[i] = x;
+}
+
+static void waiter_pop(struct sl_task *w)
+{
+	size_t i = 0, n = --w->waiters_n;
+	struct sl_waiter last = w->waiters[n];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && waiter_before(&w->waiters[c + 1], &w->waiters[c]))
+			c++;
+		if (!waiter_before(&w->waiters[c], &last))
+			break;
+		w->waiters[i] = w->waiters[c];
+		i = c;
+	}
+	if (n)
+		w->waiters[i] = last;
+}
+
+static int waiter_valid(const struct sl_task *w, const struct sl_waiter *x)
+{
+	return x->t->wait_on == w && x->t->token == x->token;
+}
+
+/* Drop stale waiters from the top of w's heap. */
+static void waiters_clean(struct sl_task *w)
+{
+	while (w->waiters_n && !waiter_valid(w, &w->waiters[0]))
+		waiter_pop(w);
+}
+
+/* Plan the next progress event of cpu c's running task: its burst end or
+ * the point a waiter waits for, whichever comes first. */
+static void arm(struct sl_engine *e, int c)
+{
+	struct sl_cpu *cpu = &e->cpus[c];
+	struct sl_task *p = cpu->curr;
+	uint64_t dt;
+
+	cpu->run_gen++;
+	if (!p || p->state != SL_TS_RUNNING)
+		return;
+	dt = p->run_left;
+	waiters_clean(p);
+	if (p->waiters_n) {
+		uint64_t pt = p->waiters[0].point;
+		uint64_t need = pt > p->sum_exec_ns ? pt - p->sum_exec_ns : 0;
+		if (need < dt)
+			dt = need;
+	}
+	if (dt != SL_INF && dt <= UINT64_MAX - e->now)
+		sl_evq_push(&e->priv->q, e->now + dt, EV_PROGRESS, (uint32_t)c, cpu->run_gen);
+}
+
+static void push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t)
+{
+	e->priv->ntimed++;
+	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_WAKE, (uint32_t)p->idx, p->token);
+}
+
+static void push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
+{
+	e->priv->ntimed++;
+	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_START, (uint32_t)p->idx, p->token);
+}
+
+/* End a causal wait: by progress (fallback 0) or timed (fallback 1). */
+static void release_waiter(struct sl_engine *e, struct sl_task *t, int fallback)
+{
+	t->wait_on = NULL;
+	e->priv->ncausal--;
+	if (fallback)
+		e->priv->st.causal_fallbacks++;
+	else
+		e->priv->st.causal_waits++;
+	if (t->wait_is_start)
+		push_start(e, t, fallback ? t->wait_timed_end : e->now);
+	else
+		push_wake(e, t, fallback ? t->wait_timed_end : e->now);
+}
+
+/* w reached new progress: wake the waiters whose point has come. */
+static void release_reached(struct sl_engine *e, struct sl_task *w)
+{
+	for (;;) {
+		waiters_clean(w);
+		if (!w->waiters_n || w->waiters[0].point > w->sum_exec_ns)
+			break;
+		struct sl_task *t = w->waiters[0].t;
+		waiter_pop(w);
+		release_waiter(e, t, 0);
+	}
+}
+
+/* w will make no more progress: its waiters fall back to timed. */
+static void release_all(struct sl_engine *e, struct sl_task *w)
+{
+	for (;;) {
+		waiters_clean(w);
+		if (!w->waiters_n)
+			break;
+		struct sl_task *t = w->waiters[0].t;
+		waiter_pop(w);
+		release_waiter(e, t, 1);
+	}
+	free(w->waiters);
+	w->waiters = NULL;
+	w->waiters_n = w->waiters_cap = 0;
+}
+
+/* Wait (causally) for w's CPU time to reach point, or use timed. */
+static void wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, uint64_t point,
+		     uint64_t timed_end, int is_start)
+{
+	t->wait_is_start = is_start;
+	t->wait_timed_end = timed_end;
+	if (w->state == SL_TS_DONE || (w->total_work != SL_INF && w->total_work < point)) {
+		e->priv->st.causal_fallbacks++;
+		if (is_start)
+			push_start(e, t, timed_end);
+		else
+			push_wake(e, t, timed_end);
+		return;
+	}
+	if (cur_exec(e, w) >= point) {
+		e->priv->st.causal_waits++;
+		if (is_start)
+			push_start(e, t, e->now);
+		else
+			push_wake(e, t, e->now);
+		return;
+	}
+	t->wait_on = w;
+	e->priv->ncausal++;
+	waiter_push(w, t, point);
+	if (w->state == SL_TS_RUNNING && e->cpus[w->cpu].curr == w) {
+		account(e, w->cpu);
+		arm(e, w->cpu);
+	}
+}
+
+/* ---- runqueue bookkeeping ---- */
+
+void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struct sl_enq_info *w)
+{
+	struct sl_cpu *c = &e->cpus[cpu];
+	p->cpu = cpu;
+	p->on_rq = 1;
+	p->state = SL_TS_RUNNABLE;
+	c->nr_running++;
+	c->load += p->load_weight;
+	e->priv->nrunnable++;
+	e->ops->enqueue(e, cpu, p, w);
+	CHECK_AFTER(e, "enqueue");
+	if (!c->curr)
+		c->need_resched = 1;
+	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
+		c->need_resched = 1;
+	CHECK_AFTER(e, "check_preempt");
+}
+
+/* The running task p of cpu leaves its runqueue (sleep, exit, end). */
+static void leave(struct sl_engine *e, int cpu, struct sl_task *p, char state)
+{
+	struct sl_cpu *c = &e->cpus[cpu];
+	e->ops->dequeue(e, cpu, p, state);
+	p->on_rq = 0;
+	c->nr_running--;
+	c->load -= p->load_weight;
+	e->priv->nrunnable--;
+	p->end_state = state;
+	p->state = (state == 'S' || state == 'D') ? SL_TS_SLEEPING : SL_TS_DONE;
+	c->need_resched = 1;
+	CHECK_AFTER(e, "dequeue");
+}
+
+static void finish(struct sl_engine *e, struct sl_task *p)
+{
+	p->state = SL_TS_DONE;
+	e->priv->ndone++;
+	release_all(e, p);
+}
+
+/* p starts a sleep (its phase p->ph ended with S/D) at now. */
+static void begin_sleep(struct sl_engine *e, struct sl_task *p)
+{
+	struct sl_phase next;
+	const struct sl_phase *ph = &p->ph;
+	uint64_t timed_end;
+
+	p->sleep_start_ns = e->now;
+	p->token++;
+	if (sl_task_phase(p->spec, p->phase + 1, &next) < 0) {
+		/* nothing after this sleep: its recorded work is done */
+		finish(e, p);
+		return;
+	}
+	timed_end = ph->sleep_ns > UINT64_MAX - e->now ? UINT64_MAX : e->now + ph->sleep_ns;
+	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
+	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
+		wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
+		return;
+	}
+	push_wake(e, p, timed_end);
+}
+
+/* ---- task life ---- */
+
+static void do_wake(struct sl_engine *e, struct sl_task *p)
+{
+	struct sl_phase ended = p->ph, next;
+	struct sl_enq_info w;
+	int cpu, waker = -1;
+
+	if (sl_task_phase(p->spec, p->phase + 1, &next) < 0) {
+		finish(e, p);
+		return;
+	}
+	p->phase++;
+	p->ph = next;
+	p->run_left = next.run_ns;
+	memset(&w, 0, sizeof(w));
+	w.kind = SL_ENQ_WAKE;
+	w.now = e->now;
+	w.sleep_start_ns = p->sleep_start_ns;
+	w.sleep_ns = e->now - p->sleep_start_ns;
+	w.sleep_state = ended.end == SL_END_SLEEP_D ? 'D' : 'S';
+	w.waker_kind = ended.waker_kind;
+	w.waker = -1;
+	w.waker_cpu = -1;
+	w.pipe = ended.pipe;
+	w.src_cpu = -1;
+	if (ended.waker_kind == SL_WAKER_TASK && ended.waker >= 0 && (size_t)ended.waker < e->ntasks) {
+		struct sl_task *wk = &e->tasks[ended.waker];
+		waker = ended.waker;
+		w.waker = waker;
+		if (wk->state == SL_TS_RUNNING)
+			w.waker_cpu = wk->cpu;
+	}
+	p->wake_pending = 1;
+	p->wake_ts = e->now;
+	p->wake_waker = waker;
+	e->priv->st.wakeups++;
+	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu);
+	sl_eng_enqueue(e, p, cpu, &w);
+}
+
+static void appear(struct sl_engine *e, struct sl_task *p)
+{
+	struct sl_phase ph;
+	const struct sl_task_spec *s = p->spec;
+	struct sl_task *parent = NULL;
+	int cpu;
+
+	if (sl_task_phase(s, 0, &ph) < 0) {
+		finish(e, p);
+		return;
+	}
+	p->phase = 0;
+	p->ph = ph;
+	p->run_left = ph.run_ns;
+	if (!s->initially_runnable && ph.run_ns == 0 &&
+	    (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D)) {
+		/* present but asleep: its first sleep began before time 0 or at
+		 * its appearance; it runs after the wakeup that ends phase 0 */
+		p->state = SL_TS_SLEEPING;
+		p->end_state = (char)ph.end;
+		begin_sleep(e, p);
+		return;
+	}
+	if (s->parent >= 0 && (size_t)s->parent < e->ntasks && s->parent != p->idx) {
+		struct sl_task *q = &e->tasks[s->parent];
+		if (q->state != SL_TS_NEW && q->state != SL_TS_DONE)
+			parent = q;
+	}
+	p->parent = parent;
+	if (parent) {
+		struct sl_cpu *c;
+		cpu = sl_smp_fork_cpu(e, p, parent->cpu);
+		c = &e->cpus[cpu];
+		p->cpu = cpu;
+		p->on_rq = 1;
+		p->state = SL_TS_RUNNABLE;
+		c->nr_running++;
+		c->load += p->load_weight;
+		e->priv->nrunnable++;
+		e->ops->fork(e, parent, p, cpu);
+		CHECK_AFTER(e, "fork");
+		if (!c->curr)
+			c->need_resched = 1;
+	} else {
+		struct sl_enq_info w;
+		memset(&w, 0, sizeof(w));
+		w.kind = SL_ENQ_START;
+		w.now = e->now;
+		w.waker = -1;
+		w.waker_cpu = -1;
+		w.src_cpu = -1;
+		cpu = sl_smp_fork_cpu(e, p, -1);
+		sl_eng_enqueue(e, p, cpu, &w);
+	}
+}
+
+/* cpu's running task p has reached the end of its burst. */
+static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
+{
+	struct sl_phase next;
+	char end = p->ph.end;
+
+	switch (end) {
+	case SL_END_YIELD:
+		if (sl_task_phase(p->spec, p->phase + 1, &next) < 0) {
+			leave(e, cpu, p, 'E');
+			finish(e, p);
+			return;
+		}
+		p->phase++;
+		p->ph = next;
+		p->run_left = next.run_ns;
+		if (e->ops->yield) {
+			e->ops->yield(e, cpu, p);
+			CHECK_AFTER(e, "yield");
+		}
+		e->cpus[cpu].need_resched = 1;
+		arm(e, cpu);
+		return;
+	case SL_END_SLEEP_S:
+	case SL_END_SLEEP_D:
+		leave(e, cpu, p, end);
+		begin_sleep(e, p);
+		return;
+	case SL_END_EXIT:
+		leave(e, cpu, p, 'X');
+		if (e->ops->task_exit) {
+			e->ops->task_exit(e, p, p->parent && p->parent->state != SL_TS_DONE ? p->parent : NULL);
+			CHECK_AFTER(e, "task_exit");
+		}
+		finish(e, p);
+		return;
+	default: /* SL_END_TRACE or unknown: the recorded work is done */
+		leave(e, cpu, p, 'E');
+		finish(e, p);
+		return;
+	}
+}
+
+static void emit_slice(struct sl_engine *e, int cpu, struct sl_task *p, char end)
+{
+	const struct sl_run_sink *k = e->priv->sink;
+	if (k && k->slice && !e->priv->failed &&
+	    k->slice(k->ctx, p->exec_start_ns, e->now - p->exec_start_ns, cpu, p->idx, end,
+		     p->slice_prio))
+		sl_eng_error(e, "writing a sched_slice row failed");
+}
+
+static void schedule(struct sl_engine *e, int c)
+{
+	struct sl_cpu *cpu = &e->cpus[c];
+	struct sl_task *prev = cpu->curr, *next;
+
+	account(e, c);
+	cpu->need_resched = 0;
+	if (e->ncpus > 1 && cpu->nr_running == 0)
+		sl_smp_balance(e, c, 1);
+	next = e->ops->pick_next(e, c, prev);
+	e->priv->st.decisions++;
+	CHECK_AFTER(e, "pick_next");
+	if (next && (!next->on_rq || next->cpu != c || !sl_task_allowed(next, c) ||
+		     (next->state == SL_TS_RUNNING && next != prev))) {
+		sl_eng_error(e, "invariant: %s picked task %d which is not runnable on cpu %d",
+			     e->ops->name, next->idx, c);
+		return;
+	}
+	if (!next && cpu->nr_running > 0) {
+		sl_eng_error(e, "invariant: %s left cpu %d idle with %u runnable tasks", e->ops->name, c,
+			     cpu->nr_running);
+		return;
+	}
+	if (e->ops->put_prev) {
+		e->ops->put_prev(e, c, prev, next);
+		CHECK_AFTER(e, "put_prev");
+	}
+	if (next == prev)
+		return;
+	if (prev) {
+		emit_slice(e, c, prev, prev->on_rq ? 'R' : prev->end_state);
+		prev->last_ran_ns = e->now;
+		if (prev->on_rq)
+			prev->state = SL_TS_RUNNABLE;
+	}
+	cpu->curr = next;
+	cpu->charged_to = e->now;
+	if (next) {
+		next->state = SL_TS_RUNNING;
+		next->exec_start_ns = e->now;
+		next->slice_prio = next->prio;
+		e->priv->st.switches++;
+		if (next->wake_pending) {
+			const struct sl_run_sink *k = e->priv->sink;
+			next->wake_pending = 0;
+			if (k && k->wakeup && !e->priv->failed &&
+			    k->wakeup(k->ctx, next->idx, next->wake_ts, e->now, next->wake_waker, c))
+				sl_eng_error(e, "writing a wakeup row failed");
+		}
+	}
+	arm(e, c);
+}
+
+static void run_resched(struct sl_engine *e)
+{
+	int pass, c, any;
+	for (pass = 0; pass < 4 * e->ncpus + 4 && !e->priv->failed; pass++) {
+		any = 0;
+		for (c = 0; c < e->ncpus && !e->priv->failed; c++)
+			if (e->cpus[c].need_resched) {
+				schedule(e, c);
+				any = 1;
+			}
+		if (!any)
+			return;
+	}
+}
+
+/* Nothing runnable, nothing timed pending, tasks wait for each other's
+ * progress: release the one whose timed wakeup comes first. */
+static void break_deadlock(struct sl_engine *e)
+{
+	struct sl_task *best = NULL;
+	size_t i;
+	for (i = 0; i < e->ntasks; i++) {
+		struct sl_task *t = &e->tasks[i];
+		if (t->wait_on && (!best || t->wait_timed_end < best->wait_timed_end))
+			best = t;
+	}
+	if (!best) {
+		e->priv->ncausal = 0; /* cannot happen; never loop */
+		return;
+	}
+	best->wait_on = NULL; /* its heap entry becomes stale */
+	release_waiter(e, best, 1);
+}
+
+static void handle(struct sl_engine *e, const struct sl_ev *ev)
+{
+	struct sl_task *p;
+	struct sl_cpu *cpu;
+
+	switch (ev->kind) {
+	case EV_PROGRESS:
+		cpu = &e->cpus[ev->id];
+		if (ev->gen != cpu->run_gen || !cpu->curr)
+			return;
+		p = cpu->curr;
+		account(e, (int)ev->id);
+		release_reached(e, p);
+		if (p->run_left == 0)
+			burst_end(e, (int)ev->id, p);
+		else
+			arm(e, (int)ev->id);
+		return;
+	case EV_WAKE:
+		e->priv->ntimed--;
+		p = &e->tasks[ev->id];
+		if (ev->gen != p->token || p->state != SL_TS_SLEEPING || p->wait_on)
+			return;
+		do_wake(e, p);
+		return;
+	case EV_START:
+		e->priv->ntimed--;
+		p = &e->tasks[ev->id];
+		if (p->state != SL_TS_NEW || p->wait_on)
+			return;
+		appear(e, p);
+		return;
+	case EV_TICK:
+		cpu = &e->cpus[ev->id];
+		sl_evq_push(&e->priv->q, e->now + e->tick_ns, EV_TICK, ev->id, 0);
+		if (cpu->curr && cpu->curr->state == SL_TS_RUNNING) {
+			account(e, (int)ev->id);
+			e->priv->st.ticks++;
+			e->ops->tick(e, (int)ev->id, cpu->curr);
+			CHECK_AFTER(e, "tick");
+		}
+		sl_smp_tick(e, (int)ev->id);
+		return;
+	}
+}
+
+static uint64_t task_total_work(const struct sl_task_spec *s)
+{
+	struct sl_phase ph;
+	uint64_t sum = 0;
+	size_t i;
+	if (!s->nphases) {
+		if (s->run_ns == SL_INF || !s->count)
+			return SL_INF;
+		if (s->run_ns && s->count > (SL_INF - 1) / s->run_ns)
+			return SL_INF;
+		return s->run_ns * s->count;
+	}
+	for (i = 0; sl_task_phase(s, i, &ph) == 0; i++) {
+		if (ph.run_ns == SL_INF || sum > SL_INF - 1 - ph.run_ns)
+			return SL_INF;
+		sum += ph.run_ns;
+		if (ph.end == SL_END_EXIT || ph.end == SL_END_TRACE)
+			break;
+	}
+	return sum;
+}
+
+static int parse_policy_opts(const struct sl_policy_ops *ops, const char *opts,
+			     long long *vals, struct sl_diag *d)
+{
+	const struct sl_policy_param *pp = ops->params;
+	size_t n = 0, i;
+	char buf[512], *save = NULL, *tok;
+
+	for (; pp && pp[n].name && n < SL_ENGINE_MAX_PARAMS; n++)
+		vals[n] = pp[n].def;
+	if (!opts || !*opts)
+		return 0;
+	if (strlen(opts) >= sizeof(buf))
+		return sl_fail(d, "policy options too long");
+	memcpy(buf, opts, strlen(opts) + 1);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		long long v;
+		if (!eq)
+			return sl_fail(d, "policy option '%s': expected NAME=VALUE", tok);
+		*eq = 0;
+		for (i = 0; i < n; i++)
+			if (!strcmp(pp[i].name, tok))
+				break;
+		if (i == n)
+			return sl_fail(d, "%s has no option '%s'", ops->name, tok);
+		if (sl_parse_int(eq + 1, pp[i].min, pp[i].max, &v))
+			return sl_fail(d, "%s option %s: '%s' is not an integer in %lld..%lld", ops->name,
+				       tok, eq + 1, pp[i].min, pp[i].max);
+		vals[i] = v;
+	}
+	return 0;
+}
+
+int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
+			  int cpus, char *buf, size_t len, struct sl_diag *d)
+{
+	long long vals[SL_ENGINE_MAX_PARAMS];
+	size_t i, off;
+	int n;
+
+	if (parse_policy_opts(ops, o->policy_opts, vals, d))
+		return -1;
+	n = snprintf(buf, len,
+		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
+		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu",
+		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
+		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
+		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns);
+	if (n < 0 || (size_t)n >= len)
+		return sl_fail(d, "params too long");
+	off = (size_t)n;
+	for (i = 0; ops->params && ops->params[i].name && i < SL_ENGINE_MAX_PARAMS; i++) {
+		n = snprintf(buf + off, len - off, ",\"%s\":%lld", ops->params[i].name, vals[i]);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
+	if (off + 2 > len)
+		return sl_fail(d, "params too long");
+	buf[off++] = '}';
+	buf[off] = 0;
+	return 0;
+}
+
+static void finalize(struct sl_engine *e)
+{
+	const struct sl_run_sink *k = e->priv->sink;
+	struct sl_replay_stats *st = &e->priv->st;
+	size_t i;
+	int c;
+
+	for (c = 0; c < e->ncpus; c++) {
+		struct sl_cpu *cpu = &e->cpus[c];
+		account(e, c);
+		if (cpu->curr && cpu->curr->state == SL_TS_RUNNING)
+			emit_slice(e, c, cpu->curr, 'E');
+		st->busy_ns += cpu->busy_ns;
+	}
+	for (i = 0; i < e->ntasks; i++) {
+		struct sl_task *p = &e->tasks[i];
+		if (p->wake_pending && k && k->wakeup && !e->priv->failed &&
+		    k->wakeup(k->ctx, p->idx, p->wake_ts, UINT64_MAX, p->wake_waker, p->cpu))
+			sl_eng_error(e, "writing a wakeup row failed");
+		if (p->state != SL_TS_DONE && (p->total_work == SL_INF || p->sum_exec_ns < p->total_work))
+			st->unfinished++;
+	}
+	st->end_ns = e->now;
+	st->idle_ns = (uint64_t)e->ncpus * e->now - st->busy_ns;
+}
+
+int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
+		  const struct sl_replay_opts *o, const struct sl_run_sink *sink,
+		  struct sl_replay_stats *st, struct sl_diag *d)
+{
+	struct sl_engine eng, *e = &eng;
+	struct sl_engine_priv priv;
+	struct sl_ev ev;
+	uint64_t allmask;
+	size_t i;
+	int c, rc = 0, ncpus;
+	const char *env = getenv("SCHEDLAB_DEBUG");
+
+	memset(e, 0, sizeof(*e));
+	memset(&priv, 0, sizeof(priv));
+	if (!ops || !ops->enqueue || !ops->dequeue || !ops->pick_next || !ops->tick || !ops->fork ||
+	    !ops->init || !ops->task_init || !ops->release)
+		return sl_fail(d, "policy %s lacks a required hook", ops ? ops->name : "(null)");
+	ncpus = o->cpus > 0 ? o->cpus : (b->cpus > 0 ? b->cpus : 1);
+	if (ncpus > SL_ENGINE_MAX_CPUS)
+		return sl_fail(d, "%d CPUs: at most %d supported", ncpus, SL_ENGINE_MAX_CPUS);
+	if (o->hz < 10 || o->hz > 100000)
+		return sl_fail(d, "--hz %d: expected 10..100000", o->hz);
+	if (o->rr_interval_ns < 1000 || o->rr_interval_ns > 10 * SL_NS_PER_SEC)
+		return sl_fail(d, "rr interval %llu ns: expected 1us..10s",
+			       (unsigned long long)o->rr_interval_ns);
+	e->priv = &priv;
+	priv.d = d;
+	priv.sink = sink;
+	priv.debug = o->debug || (env && *env && strcmp(env, "0"));
+	priv.duration = o->duration_ns;
+	e->ops = ops;
+	e->ncpus = ncpus;
+	e->hz = o->hz;
+	e->tick_ns = SL_NS_PER_SEC / (uint64_t)o->hz;
+	e->rr_interval_ns = o->rr_interval_ns;
+	e->mode = o->mode;
+	priv.idle_balance_ns = e->tick_ns > SL_NS_PER_MS ? e->tick_ns : SL_NS_PER_MS;
+	priv.busy_balance_ns = 64 * SL_NS_PER_MS;
+	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
+		return -1;
+	allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
+	e->cpus = xcalloc((size_t)ncpus, sizeof(*e->cpus));
+	for (c = 0; c < ncpus; c++)
+		e->cpus[c].id = c;
+	e->ntasks = b->ntasks;
+	e->tasks = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*e->tasks));
+	for (i = 0; i < b->ntasks; i++) {
+		struct sl_task *p = &e->tasks[i];
+		const struct sl_task_spec *s = &b->tasks[i];
+		p->idx = (int)i;
+		p->spec = s;
+		p->nice = s->nice < -20 ? -20 : s->nice > 19 ? 19 : s->nice;
+		p->static_prio = 120 + p->nice;
+		p->sched_policy = s->policy;
+		p->rt_prio = s->rt_prio;
+		p->flags = s->flags;
+		p->cpumask = s->cpumask & allmask;
+		if (!p->cpumask)
+			p->cpumask = allmask;
+		for (c = 0; c < ncpus; c++)
+			if (sl_task_allowed(p, c))
+				break;
+		p->cpu = c;
+		p->rec_level = p->rec_array = -1;
+		p->wake_waker = -1;
+		p->total_work = task_total_work(s);
+		p->prio = p->static_prio;
+		if (p->total_work == SL_INF && !o->duration_ns) {
+			rc = sl_fail(d, "task %zu (%s) never ends: a duration is needed", i, s->comm);
+			goto out_tasks;
+		}
+	}
+	if (ops->init(e)) {
+		if (!priv.failed)
+			sl_fail(d, "%s: initialisation failed", ops->name);
+		rc = -1;
+		goto out_tasks;
+	}
+	for (i = 0; i < e->ntasks; i++)
+		ops->task_init(e, &e->tasks[i]);
+	for (i = 0; i < e->ntasks; i++) {
+		struct sl_task *p = &e->tasks[i];
+		const struct sl_task_spec *s = p->spec;
+		if (e->mode == SL_MODE_CAUSAL && s->parent >= 0 && (size_t)s->parent < e->ntasks &&
+		    s->parent != (int32_t)i && s->parent_progress_ns > 0)
+			wait_for(e, p, &e->tasks[s->parent], s->parent_progress_ns, s->start_ns, 1);
+		else
+			push_start(e, p, s->start_ns);
+	}
+	for (c = 0; c < ncpus; c++)
+		sl_evq_push(&priv.q, e->tick_ns, EV_TICK, (uint32_t)c, 0);
+	CHECK_AFTER(e, "init");
+
+	while (!priv.failed) {
+		if (!priv.duration && priv.ndone == e->ntasks)
+			break;
+		if (!priv.nrunnable && !priv.ntimed && priv.ncausal) {
+			break_deadlock(e);
+			continue;
+		}
+		if (sl_evq_pop(&priv.q, &ev))
+			break;
+		if (priv.duration && ev.t >= priv.duration) {
+			e->now = priv.duration;
+			break;
+		}
+		e->now = ev.t;
+		priv.st.events++;
+		handle(e, &ev);
+		run_resched(e);
+	}
+	if (!priv.failed)
+		finalize(e);
+	if (st)
+		*st = priv.st;
+	rc = priv.failed ? -1 : 0;
+	ops->release(e);
+out_tasks:
+	for (i = 0; i < e->ntasks; i++)
+		free(e->tasks[i].waiters);
+	free(e->tasks);
+	free(e->cpus);
+	sl_evq_release(&priv.q);
+	return rc;
+}

@@ -1,0 +1,578 @@
+/* replay/rsdl.c - Con Kolivas' Rotating Staircase Deadline scheduler (RSDL
+ * v0.26, 2.6.20) as the announcement (seed 001) and schedulers.md §3
+ * describe it. Per CPU: an active and an expired array of 40 levels (one
+ * FIFO list and one bit per level), the runqueue quota of each level
+ * (prio_quota), the level being serviced (prio_level) and the major epoch
+ * counter (prio_rotation). Per task: its quota, its slice at the current
+ * level, the bitmap of levels it took quota from this epoch, the epoch it
+ * last got quota in. Every operation is O(1) in the number of tasks
+ * (lists + a 40-bit bitmap), except the rare moves of a major rotation
+ * that triggers with tasks still queued in the active array.
+ *
+ * The gap-fillers of schedulers.md §3.4 are parameters (see docs/rsdl.md):
+ * a1 a2 a5 a6 a7 a8 and accounting. */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NLEV 40
+
+enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT };
+
+static const struct sl_policy_param rsdl_params[] = {
+	{ "a1", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level)" },
+	{ "a2", 1, 0, 1, "1: a task's next level is searched from max(static level, prio_level); 0: from its static level" },
+	{ "a5", 1, 0, 1, "1: a CPU going idle starts a new major epoch (rotation)" },
+	{ "a6", 0, 0, 1, "quota below nice 0: 0 = RR*(1-nice) (seed 001); 1 = RR*nice^2/40 for nice < -6 (SD)" },
+	{ "a7", 0, 0, 1, "rotation when the level's runqueue quota is 0: < 0 (0, overrun) or <= 0 (1)" },
+	{ "a8", 1, 0, 1, "1: a woken task preempts when its level is strictly better than the running task's" },
+	{ "accounting", 0, 0, 1, "0: charge one whole tick per tick (2.6.20 jiffies); 1: charge ns actually run" },
+	{ NULL, 0, 0, 0, NULL },
+};
+
+struct node {
+	struct node *next, *prev;
+};
+
+struct rt {                      /* per task */
+	struct node n;           /* first member: list link */
+	struct sl_task *t;
+	int level;               /* current level (may be stale after a minor rotation) */
+	int array;               /* physical array index 0/1, -1 not queued */
+	int charge_level;        /* level charged while it runs */
+	int first_time_slice;
+	int rot_cpu;             /* CPU of `rotation` */
+	uint64_t rotation;       /* epoch it last got quota in */
+	uint64_t bitmap;         /* levels it took quota from this epoch */
+	int64_t quota;           /* ns per level */
+	int64_t time_slice;      /* ns left at its level */
+	uint64_t last_charge;    /* accounting=1: charged up to */
+};
+
+struct arr {
+	struct node q[NLEV];
+	uint64_t bitmap;         /* bit L: list L may be non-empty (never a false 0) */
+};
+
+struct rq {
+	struct arr arrays[2];
+	int active;              /* physical index of the active array */
+	int prio_level;
+	uint64_t prio_rotation;
+	int64_t prio_quota[NLEV];
+};
+
+struct rsdl {
+	struct rq *rq;
+	struct rt *rts;
+	size_t nrts;
+	int64_t rr, tick;
+	int a1, a2, a5, a6, a7, a8, acct;
+};
+
+#define R(e) ((struct rsdl *)(e)->pol)
+#define RT(p) ((struct rt *)(p)->pol)
+
+static void list_init(struct node *h)
+{
+	h->next = h->prev = h;
+}
+static int list_empty(const struct node *h)
+{
+	return h->next == h;
+}
+static void list_add_tail(struct node *n, struct node *h)
+{
+	n->prev = h->prev;
+	n->next = h;
+	h->prev->next = n;
+	h->prev = n;
+}
+static void list_del(struct node *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->next = n->prev = n;
+}
+/* Move every node of `from` to the tail of `to`. */
+static void list_splice_tail(struct node *from, struct node *to)
+{
+	if (list_empty(from))
+		return;
+	from->next->prev = to->prev;
+	to->prev->next = from->next;
+	from->prev->next = to;
+	to->prev = from->prev;
+	list_init(from);
+}
+
+static int64_t task_quota(const struct rsdl *r, int nice)
+{
+	if (nice >= 0)
+		return r->rr;
+	if (r->a6 == 0)
+		return r->rr * (1 - nice);
+	if (nice < -6)
+		return r->rr * nice * nice / 40;
+	return r->rr;
+}
+
+static int static_level(const struct sl_task *p)
+{
+	return p->nice + 20;
+}
+
+static void set_prio(struct sl_engine *e, struct rt *ts, struct rq *rq)
+{
+	int expired = ts->array >= 0 && ts->array != rq->active;
+	ts->t->prio = 100 + ts->level;
+	sl_engine_staircase(e, ts->t, ts->level, expired);
+}
+
+static void queue(struct sl_engine *e, struct rq *rq, struct rt *ts, int level, int array)
+{
+	ts->level = level;
+	ts->array = array;
+	list_add_tail(&ts->n, &rq->arrays[array].q[level]);
+	rq->arrays[array].bitmap |= 1ULL << level;
+	set_prio(e, ts, rq);
+}
+
+static void unqueue(struct rq *rq, struct rt *ts)
+{
+	struct arr *a;
+	if (ts->array < 0)
+		return;
+	a = &rq->arrays[ts->array];
+	list_del(&ts->n);
+	/* ts->level may be stale: only clear a bit whose list is empty */
+	if (list_empty(&a->q[ts->level]))
+		a->bitmap &= ~(1ULL << ts->level);
+	ts->array = -1;
+}
+
+/* Give ts a fresh entitlement for this epoch at its static level. */
+static void new_epoch_quota(struct rq *rq, struct rt *ts, int cpu)
+{
+	int s = static_level(ts->t);
+	ts->rotation = rq->prio_rotation;
+	ts->rot_cpu = cpu;
+	ts->bitmap = 1ULL << s;
+	ts->time_slice = ts->quota;
+	rq->prio_quota[s] += ts->quota;
+	ts->level = s;
+}
+
+/* ts (not queued) has no slice left at its level (or the level's quota is
+ * gone): queue it at its next unused level with a full quota, or on the
+ * expired array when every level has been used. carry: deficit (<= 0). */
+static void queue_next_level(struct sl_engine *e, struct rq *rq, struct rt *ts, int64_t carry)
+{
+	struct rsdl *r = R(e);
+	int s = static_level(ts->t), from = s, L;
+	uint64_t free_lv;
+
+	if (r->a2 && rq->prio_level > from)
+		from = rq->prio_level;
+	free_lv = ~ts->bitmap & ((1ULL << NLEV) - 1) & ~((1ULL << from) - 1);
+	ts->first_time_slice = 0;
+	if (free_lv) {
+		L = __builtin_ctzll(free_lv);
+		ts->bitmap |= 1ULL << L;
+		ts->time_slice = ts->quota + (r->acct ? carry : 0);
+		rq->prio_quota[L] += ts->quota;
+		queue(e, rq, ts, L, rq->active);
+		return;
+	}
+	/* every level used: expired array at the static level, no quota until
+	 * it is scheduled after the swap (A3) */
+	ts->bitmap = 0;
+	ts->time_slice = 0;
+	queue(e, rq, ts, s, !rq->active);
+}
+
+/* recalc_task_prio + enqueue of a task arriving on rq (wake, start, move). */
+static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
+{
+	struct rq *rq = &R(e)->rq[cpu];
+	if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
+		new_epoch_quota(rq, ts, cpu);
+		queue(e, rq, ts, ts->level, rq->active);
+	} else if (ts->time_slice > 0 && rq->prio_quota[ts->level] > 0) {
+		queue(e, rq, ts, ts->level, rq->active);
+	} else {
+		queue_next_level(e, rq, ts, 0);
+	}
+}
+
+static void major_rotation(struct sl_engine *e, int cpu, const char *kind)
+{
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[cpu];
+	struct arr *act = &rq->arrays[rq->active];
+	int L;
+
+	/* tasks still queued on the active array (with quota or spliced in)
+	 * go to the expired array at their static level (gap-filler A9) */
+	while (act->bitmap) {
+		L = __builtin_ctzll(act->bitmap);
+		while (!list_empty(&act->q[L])) {
+			struct rt *ts = (struct rt *)act->q[L].next;
+			ts->level = L;
+			unqueue(rq, ts);
+			ts->bitmap = 0;
+			ts->time_slice = 0;
+			queue(e, rq, ts, static_level(ts->t), !rq->active);
+		}
+		act->bitmap &= ~(1ULL << L);
+	}
+	rq->active = !rq->active;
+	memset(rq->prio_quota, 0, sizeof(rq->prio_quota));
+	rq->prio_rotation++;
+	act = &rq->arrays[rq->active];
+	rq->prio_level = act->bitmap ? __builtin_ctzll(act->bitmap) : 0;
+	sl_engine_rotation(e, cpu, kind, rq->prio_level);
+}
+
+static void minor_rotation(struct sl_engine *e, int cpu, struct sl_task *curr)
+{
+	struct rq *rq = &R(e)->rq[cpu];
+	struct arr *act = &rq->arrays[rq->active];
+	int L = rq->prio_level;
+
+	if (!list_empty(&act->q[L])) {
+		list_splice_tail(&act->q[L], &act->q[L + 1]);
+		act->bitmap |= 1ULL << (L + 1);
+	}
+	act->bitmap &= ~(1ULL << L);
+	rq->prio_quota[L + 1] += rq->prio_quota[L];
+	rq->prio_quota[L] = 0;
+	rq->prio_level = L + 1;
+	if (curr && RT(curr)->array == rq->active && RT(curr)->level == L) {
+		RT(curr)->level = L + 1;
+		RT(curr)->charge_level = L + 1;
+		set_prio(e, RT(curr), rq);
+	}
+	sl_engine_rotation(e, cpu, "minor", L + 1);
+}
+
+/* ---- hooks ---- */
+
+static int rsdl_init(struct sl_engine *e)
+{
+	struct rsdl *r = xcalloc(1, sizeof(*r));
+	int c, a, L;
+	r->rr = (int64_t)e->rr_interval_ns;
+	r->tick = (int64_t)e->tick_ns;
+	r->a1 = (int)sl_engine_param(e, P_A1);
+	r->a2 = (int)sl_engine_param(e, P_A2);
+	r->a5 = (int)sl_engine_param(e, P_A5);
+	r->a6 = (int)sl_engine_param(e, P_A6);
+	r->a7 = (int)sl_engine_param(e, P_A7);
+	r->a8 = (int)sl_engine_param(e, P_A8);
+	r->acct = (int)sl_engine_param(e, P_ACCT);
+	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
+	for (c = 0; c < e->ncpus; c++)
+		for (a = 0; a < 2; a++)
+			for (L = 0; L < NLEV; L++)
+				list_init(&r->rq[c].arrays[a].q[L]);
+	r->nrts = e->ntasks;
+	r->rts = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->rts));
+	e->pol = r;
+	return 0;
+}
+
+static void rsdl_release(struct sl_engine *e)
+{
+	struct rsdl *r = R(e);
+	if (!r)
+		return;
+	free(r->rq);
+	free(r->rts);
+	free(r);
+	e->pol = NULL;
+}
+
+static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
+{
+	struct rsdl *r = R(e);
+	struct rt *ts = &r->rts[p->idx];
+	ts->t = p;
+	list_init(&ts->n);
+	ts->array = -1;
+	ts->rot_cpu = -1;
+	ts->rotation = UINT64_MAX;
+	ts->quota = task_quota(r, p->nice);
+	ts->level = static_level(p);
+	p->pol = ts;
+	p->prio = 100 + ts->level;
+	/* load weight ~ CPU entitlement per epoch: levels x quota (in 0.1 ms) */
+	p->load_weight = (unsigned long)((20 - p->nice) * (ts->quota / 100000 + 1));
+}
+
+static void rsdl_enqueue(struct sl_engine *e, int cpu, struct sl_task *p, const struct sl_enq_info *w)
+{
+	(void)w;
+	enqueue_recalc(e, cpu, RT(p));
+}
+
+static void rsdl_dequeue(struct sl_engine *e, int cpu, struct sl_task *p, char state)
+{
+	(void)state;
+	unqueue(&R(e)->rq[cpu], RT(p));
+}
+
+static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
+{
+	struct rq *rq = &R(e)->rq[cpu];
+	struct sl_task *curr = e->cpus[cpu].curr;
+	if (!R(e)->a8 || !curr)
+		return 0;
+	return RT(p)->array == rq->active && RT(p)->level < RT(curr)->level;
+}
+
+/* Charge ns of CPU to ts at its charge level. */
+static void charge(struct rq *rq, struct rt *ts, int64_t ns)
+{
+	ts->time_slice -= ns;
+	rq->prio_quota[ts->charge_level] -= ns;
+}
+
+static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_task *prev)
+{
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[cpu];
+	int guard;
+
+	for (guard = 0; guard < 4 * NLEV + 64; guard++) {
+		struct arr *act = &rq->arrays[rq->active];
+		struct rt *ts;
+		int L;
+
+		if (!act->bitmap) {
+			if (!rq->arrays[!rq->active].bitmap) {
+				/* nothing queued: idle (A5: an idle CPU starts a new epoch) */
+				if (r->a5 && prev) {
+					memset(rq->prio_quota, 0, sizeof(rq->prio_quota));
+					rq->prio_rotation++;
+					rq->prio_level = 0;
+					sl_engine_rotation(e, cpu, "idle", 0);
+				}
+				return NULL;
+			}
+			major_rotation(e, cpu, "major");
+			continue;
+		}
+		L = __builtin_ctzll(act->bitmap);
+		if (list_empty(&act->q[L])) { /* stale bit */
+			act->bitmap &= ~(1ULL << L);
+			continue;
+		}
+		ts = (struct rt *)act->q[L].next;
+		ts->level = L;
+		if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
+			/* first pick in this epoch (from the expired array): A3 */
+			unqueue(rq, ts);
+			new_epoch_quota(rq, ts, cpu);
+			/* stays first in line at its level */
+			ts->array = rq->active;
+			ts->n.next = act->q[ts->level].next;
+			ts->n.prev = &act->q[ts->level];
+			act->q[ts->level].next->prev = &ts->n;
+			act->q[ts->level].next = &ts->n;
+			act->bitmap |= 1ULL << ts->level;
+			set_prio(e, ts, rq);
+			continue;
+		}
+		if (ts->time_slice <= 0) {
+			/* ran out between ticks (accounting=1) */
+			int64_t carry = ts->time_slice;
+			unqueue(rq, ts);
+			queue_next_level(e, rq, ts, carry);
+			continue;
+		}
+		set_prio(e, ts, rq);
+		if (r->a1)
+			rq->prio_level = L;
+		ts->charge_level = rq->prio_level;
+		return ts->t;
+	}
+	/* cannot happen: every pass removes a stale bit or moves a task */
+	return NULL;
+}
+
+static void rsdl_put_prev(struct sl_engine *e, int cpu, struct sl_task *prev, struct sl_task *next)
+{
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[cpu];
+	if (!r->acct || prev == next)
+		return;
+	if (prev) {
+		struct rt *ts = RT(prev);
+		charge(rq, ts, (int64_t)(e->now - ts->last_charge));
+	}
+	if (next)
+		RT(next)->last_charge = e->now;
+}
+
+static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
+{
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[cpu];
+	struct rt *ts = RT(curr);
+	int64_t ns = r->tick, q;
+
+	if (r->acct) {
+		ns = (int64_t)(e->now - ts->last_charge);
+		ts->last_charge = e->now;
+	}
+	/* A7: the task first ... */
+	ts->time_slice -= ns;
+	if (ts->time_slice <= 0 && ts->array == rq->active) {
+		int64_t carry = ts->time_slice;
+		unqueue(rq, ts);
+		queue_next_level(e, rq, ts, carry);
+		sl_engine_resched(e, cpu);
+	}
+	/* ... then the runqueue quota of the serviced level */
+	rq->prio_quota[ts->charge_level] -= ns;
+	q = rq->prio_quota[rq->prio_level];
+	if (r->a7 ? q <= 0 : q < 0) {
+		if (rq->prio_level < NLEV - 1)
+			minor_rotation(e, cpu, curr);
+		else
+			major_rotation(e, cpu, "major");
+		sl_engine_resched(e, cpu);
+	}
+}
+
+static void rsdl_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task *child, int cpu)
+{
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[cpu];
+	struct rt *pt = RT(parent), *ct = RT(child);
+
+	if (parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
+	    pt->rot_cpu == cpu && pt->array == rq->active && pt->time_slice > 0) {
+		/* SD rules (§4.7): halve the parent's slice, the child gets the
+		 * same and inherits the epoch, the bitmap and the level */
+		pt->time_slice /= 2;
+		ct->time_slice = pt->time_slice > 0 ? pt->time_slice : 1;
+		ct->rotation = pt->rotation;
+		ct->rot_cpu = cpu;
+		ct->bitmap = pt->bitmap;
+		ct->level = pt->level;
+		ct->first_time_slice = 1;
+		if (rq->prio_quota[ct->level] > 0)
+			queue(e, rq, ct, ct->level, rq->active);
+		else
+			queue_next_level(e, rq, ct, 0);
+	} else {
+		enqueue_recalc(e, cpu, ct);
+	}
+	if (e->cpus[cpu].curr && rsdl_check_preempt(e, cpu, child))
+		sl_engine_resched(e, cpu);
+}
+
+static void rsdl_task_exit(struct sl_engine *e, struct sl_task *p, struct sl_task *parent)
+{
+	struct rt *ts = RT(p), *pt;
+	if (!parent || !ts->first_time_slice || ts->time_slice <= 0 || parent->cpu != p->cpu)
+		return;
+	pt = RT(parent);
+	if (pt->rotation != ts->rotation || pt->rot_cpu != ts->rot_cpu)
+		return;
+	pt->time_slice += ts->time_slice;
+	if (pt->time_slice > pt->quota)
+		pt->time_slice = pt->quota;
+	ts->first_time_slice = 0;
+}
+
+static void rsdl_yield(struct sl_engine *e, int cpu, struct sl_task *p)
+{
+	struct rq *rq = &R(e)->rq[cpu];
+	struct rt *ts = RT(p);
+	/* SD queue_expired: expired array, fresh entitlement after the swap */
+	unqueue(rq, ts);
+	ts->bitmap = 0;
+	ts->time_slice = 0;
+	queue(e, rq, ts, static_level(p), !rq->active);
+}
+
+static void rsdl_set_nice(struct sl_engine *e, struct sl_task *p, int old_nice)
+{
+	struct rt *ts = RT(p);
+	(void)old_nice;
+	ts->quota = task_quota(R(e), p->nice);
+	p->load_weight = (unsigned long)((20 - p->nice) * (ts->quota / 100000 + 1));
+}
+
+static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
+{
+	struct rq *rq = &R(e)->rq[src];
+	struct sl_task *curr = e->cpus[src].curr;
+	int pass;
+
+	/* expired array first, then active; best level first; from the tail */
+	for (pass = 0; pass < 2; pass++) {
+		struct arr *a = &rq->arrays[pass == 0 ? !rq->active : rq->active];
+		uint64_t bm = a->bitmap;
+		while (bm) {
+			int L = __builtin_ctzll(bm);
+			struct node *n;
+			bm &= bm - 1;
+			for (n = a->q[L].prev; n != &a->q[L]; n = n->prev) {
+				struct rt *ts = (struct rt *)n;
+				if (ts->t == curr || !sl_task_allowed(ts->t, dst))
+					continue;
+				ts->level = L;
+				unqueue(rq, ts);
+				return ts->t;
+			}
+		}
+	}
+	return NULL;
+}
+
+static long rsdl_debug_count(struct sl_engine *e, int cpu)
+{
+	struct rq *rq = &R(e)->rq[cpu];
+	long n = 0;
+	int a, L;
+	for (a = 0; a < 2; a++)
+		for (L = 0; L < NLEV; L++) {
+			const struct node *h = &rq->arrays[a].q[L], *x;
+			if (!list_empty(h) && !(rq->arrays[a].bitmap & (1ULL << L)))
+				return -1; /* a queued level without its bit */
+			for (x = h->next; x != h; x = x->next) {
+				const struct rt *ts = (const struct rt *)x;
+				if (ts->array != a || ts->t->cpu != cpu || !ts->t->on_rq)
+					return -1;
+				if (++n > (long)R(e)->nrts)
+					return -1; /* a loop */
+			}
+		}
+	return n;
+}
+
+const struct sl_policy_ops sl_policy_rsdl = {
+	.name = "rsdl",
+	.doc = "Rotating Staircase Deadline (RSDL 0.26, Con Kolivas, March 2007)",
+	.params = rsdl_params,
+	.init = rsdl_init,
+	.release = rsdl_release,
+	.task_init = rsdl_task_init,
+	.enqueue = rsdl_enqueue,
+	.dequeue = rsdl_dequeue,
+	.check_preempt = rsdl_check_preempt,
+	.pick_next = rsdl_pick_next,
+	.put_prev = rsdl_put_prev,
+	.tick = rsdl_tick,
+	.fork = rsdl_fork,
+	.task_exit = rsdl_task_exit,
+	.yield = rsdl_yield,
+	.set_nice = rsdl_set_nice,
+	.steal = rsdl_steal,
+	.debug_count = rsdl_debug_count,
+};

@@ -1,0 +1,135 @@
+/* tests/unit/test_engine_util.h - helpers for the replay tests: build a
+ * behaviour in code, run it through a policy with invariants on, collect
+ * the rows in memory and compute per-task figures. */
+#ifndef SL_TEST_ENGINE_UTIL_H
+#define SL_TEST_ENGINE_UTIL_H
+
+#include "../../replay/engine.h"
+#include "../../replay/workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TMS SL_NS_PER_MS
+
+struct trow_slice { uint64_t ts, dur; int cpu, task; char end; int prio; };
+struct trow_wake { int task; uint64_t ts, ts_run; int waker, cpu; };
+struct trow_stair { int task; uint64_t ts; int level, array; };
+struct trow_rot { int cpu; uint64_t ts; char kind[8]; int level; };
+
+struct trec {
+	struct trow_slice *s; size_t ns, cs;
+	struct trow_wake *w; size_t nw, cw;
+	struct trow_stair *st; size_t nst, cst;
+	struct trow_rot *r; size_t nr, cr;
+};
+
+static int trec_slice(void *c, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
+{
+	struct trec *t = c;
+	SL_GROW(t->s, t->cs, t->ns + 1);
+	t->s[t->ns++] = (struct trow_slice){ ts, dur, cpu, task, end, prio };
+	return 0;
+}
+static int trec_wake(void *c, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct trec *t = c;
+	SL_GROW(t->w, t->cw, t->nw + 1);
+	t->w[t->nw++] = (struct trow_wake){ task, ts, ts_run, waker, cpu };
+	return 0;
+}
+static int trec_stair(void *c, int task, uint64_t ts, int level, int array)
+{
+	struct trec *t = c;
+	SL_GROW(t->st, t->cst, t->nst + 1);
+	t->st[t->nst++] = (struct trow_stair){ task, ts, level, array };
+	return 0;
+}
+static int trec_rot(void *c, int cpu, uint64_t ts, const char *kind, int level)
+{
+	struct trec *t = c;
+	SL_GROW(t->r, t->cr, t->nr + 1);
+	t->r[t->nr].cpu = cpu;
+	t->r[t->nr].ts = ts;
+	snprintf(t->r[t->nr].kind, sizeof(t->r[t->nr].kind), "%s", kind);
+	t->r[t->nr++].level = level;
+	return 0;
+}
+static void trec_free(struct trec *t)
+{
+	free(t->s);
+	free(t->w);
+	free(t->st);
+	free(t->r);
+	memset(t, 0, sizeof(*t));
+}
+static struct sl_run_sink trec_sink(struct trec *t)
+{
+	struct sl_run_sink k = { t, trec_slice, trec_wake, trec_stair, trec_rot };
+	return k;
+}
+
+/* Run a workload text through policy `name` with invariants on. */
+static int trun_text(const char *text, const char *pol, int cpus, uint64_t dur,
+		     const char *popts, struct trec *rec, struct sl_replay_stats *st)
+{
+	struct sl_behaviour b;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct sl_run_sink k = trec_sink(rec);
+	int rc;
+	memset(rec, 0, sizeof(*rec));
+	if (sl_workload_parse_text(text, strlen(text), "test", &b, &d)) {
+		fprintf(stderr, "  workload: %s\n", d.msg);
+		return -1;
+	}
+	sl_replay_opts_init(&o);
+	o.cpus = cpus;
+	o.duration_ns = dur;
+	o.debug = 1;
+	o.policy_opts = popts;
+	rc = sl_replay_run(&b, sl_policy_find(pol), &o, &k, st, &d);
+	if (rc)
+		fprintf(stderr, "  replay: %s\n", d.msg);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+/* CPU time of task in the rows. */
+static uint64_t trun_runtime(const struct trec *t, int task)
+{
+	uint64_t sum = 0;
+	size_t i;
+	for (i = 0; i < t->ns; i++)
+		if (t->s[i].task == task)
+			sum += t->s[i].dur;
+	return sum;
+}
+/* Longest gap between the end of one slice of task and the start of its
+ * next (its longest wait while CPU-bound), counting from `from` ns. */
+static uint64_t trun_max_gap(const struct trec *t, int task, uint64_t from)
+{
+	uint64_t last_end = UINT64_MAX, best = 0;
+	size_t i;
+	for (i = 0; i < t->ns; i++) {
+		if (t->s[i].task != task)
+			continue;
+		if (last_end != UINT64_MAX && t->s[i].ts >= from && t->s[i].ts - last_end > best)
+			best = t->s[i].ts - last_end;
+		last_end = t->s[i].ts + t->s[i].dur;
+	}
+	return best;
+}
+/* Longest wakeup delay (ts_run - ts) of task. */
+static uint64_t trun_max_delay(const struct trec *t, int task)
+{
+	uint64_t best = 0;
+	size_t i;
+	for (i = 0; i < t->nw; i++)
+		if (t->w[i].task == task && t->w[i].ts_run != UINT64_MAX &&
+		    t->w[i].ts_run - t->w[i].ts > best)
+			best = t->w[i].ts_run - t->w[i].ts;
+	return best;
+}
+
+#endif
