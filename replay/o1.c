@@ -270,3 +270,8 @@ const struct sl_policy_ops sl_policy_o1 = {
 	.steal = o1_steal,
 	.debug_count = o1_debug_count,
 };
+
+const struct sl_policy_ops *sl_o1_policy(void)
+{
+	return &sl_policy_o1;
+}

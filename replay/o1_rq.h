@@ -149,4 +149,10 @@ int sl_o1_enqueue_migrated(struct sl_o1 *o, int p, int dst, uint64_t now);
  * message in msg. */
 int sl_o1_check(const struct sl_o1 *o, char *msg, size_t msglen);
 
+/* The policy (replay/o1.c), as a strong reference: a program that names
+ * only the weak sl_policy_o1 of engine.h does not pull o1.o out of the
+ * library archive. */
+struct sl_policy_ops;
+const struct sl_policy_ops *sl_o1_policy(void);
+
 #endif

@@ -1,0 +1,318 @@
+/* tests/unit/test_o1_sched.c - the O(1) policy through the replay engine
+ * on one CPU at HZ 1000 (invariants checked after every policy call).
+ * Every expected figure is derived by hand in the comment beside it from
+ * schedulers.md §2 (the rules) and §6 (the known behaviours).
+ *
+ * Timing facts used throughout: ticks fall on every whole millisecond; at
+ * equal times the engine handles a burst end, then wake-ups, then the tick,
+ * so a task woken at a tick is charged that tick if it preempts, and a
+ * task whose burst ends at a tick is not. Tasks listed first are queued
+ * first at time 0. */
+#include "harness.h"
+#include "test_o1.h"
+#include "../../replay/o1_rq.h"
+
+#define O1 sl_o1_policy()
+
+/* two CPU hogs of the given nices for dur; returns the run */
+static int two_hogs(int n0, int n1, uint64_t dur, struct o1t_run *r)
+{
+	struct sl_behaviour b;
+	int rc;
+	o1t_behaviour(&b, 2);
+	o1t_task(&b, 0, n0, SL_INF, 0, 0);
+	o1t_task(&b, 1, n1, SL_INF, 0, 0);
+	rc = o1t_replay(&b, O1, 1, dur, 1000, NULL, r);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+SL_TEST(o1_two_nice0_hogs)
+{
+	struct o1t_run r;
+	size_t i;
+	/* Both start with sleep_avg 0: prio 120 - (0 - 5) = 125, slice 100
+	 * ticks, never interactive (bonus 0 < 7). Task 0 runs 0..100 ms and
+	 * expires, task 1 runs 100..200 and expires, the arrays switch, and
+	 * so on: whole 100 ms slices, 5 s each in 10 s, longest wait 100 ms. */
+	if (two_hogs(0, 0, 10 * SEC, &r))
+		{ CHECK(0); return; }
+	CHECK_EQ_INT(o1t_runtime(&r, 0, 0, 10 * SEC), 5 * SEC);
+	CHECK_EQ_INT(o1t_runtime(&r, 1, 0, 10 * SEC), 5 * SEC);
+	CHECK_EQ_INT(o1t_max_wait(&r, 0, 0, 10 * SEC), 100 * MS);
+	CHECK_EQ_INT(o1t_max_wait(&r, 1, 0, 10 * SEC), 100 * MS);
+	for (i = 0; i + 1 < r.nsl; i++) { /* every slice but the cut last one */
+		CHECK_EQ_INT(r.sl[i].dur, 100 * MS);
+		CHECK_EQ_INT(r.sl[i].prio, 125);
+	}
+	o1t_free(&r);
+}
+
+SL_TEST(o1_nice_ratios)
+{
+	struct o1t_run r;
+	/* nice -20 vs 0: slices 800 and 100 ms; the -20 hog has prio
+	 * 100 - (0 - 5) = 105, DELTA -3 needs prio <= 103: not interactive,
+	 * so both expire every epoch: 8:1. In 9 s: 8 s and 1 s; the nice 0
+	 * task waits 800 ms, the -20 one 100 ms. */
+	if (two_hogs(-20, 0, 9 * SEC, &r))
+		{ CHECK(0); return; }
+	CHECK_EQ_INT(o1t_runtime(&r, 0, 0, 9 * SEC), 8 * SEC);
+	CHECK_EQ_INT(o1t_runtime(&r, 1, 0, 9 * SEC), 1 * SEC);
+	CHECK_EQ_INT(o1t_max_wait(&r, 1, 0, 9 * SEC), 800 * MS);
+	CHECK_EQ_INT(o1t_max_wait(&r, 0, 0, 9 * SEC), 100 * MS);
+	o1t_free(&r);
+	/* nice 0 vs 19: 100 : 5 ms (95.2 %); 100 epochs of 105 ms in 10.5 s */
+	if (two_hogs(0, 19, 10500 * MS, &r))
+		{ CHECK(0); return; }
+	CHECK_EQ_INT(o1t_runtime(&r, 0, 0, 10500 * MS), 10000 * MS);
+	CHECK_EQ_INT(o1t_runtime(&r, 1, 0, 10500 * MS), 500 * MS);
+	CHECK_EQ_INT(o1t_max_wait(&r, 1, 0, 10500 * MS), 100 * MS);
+	o1t_free(&r);
+	/* nice 0 vs 10: 100 : 50 ms; 60 epochs of 150 ms in 9 s */
+	if (two_hogs(0, 10, 9 * SEC, &r))
+		{ CHECK(0); return; }
+	CHECK_EQ_INT(o1t_runtime(&r, 0, 0, 9 * SEC), 6 * SEC);
+	CHECK_EQ_INT(o1t_runtime(&r, 1, 0, 9 * SEC), 3 * SEC);
+	o1t_free(&r);
+}
+
+/* a hog (task 0) and a periodic sleeper (task 1) */
+static int hog_and_sleeper(uint64_t run, uint64_t sleep, uint64_t dur, struct o1t_run *r)
+{
+	struct sl_behaviour b;
+	int rc;
+	o1t_behaviour(&b, 2);
+	o1t_task(&b, 0, 0, SL_INF, 0, 0);
+	o1t_task(&b, 1, 0, run, sleep, 0);
+	rc = o1t_replay(&b, O1, 1, dur, 1000, NULL, r);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+SL_TEST(o1_frequent_sleeper_earns_bonus)
+{
+	struct o1t_run r;
+	size_t n, imm;
+	int best, worst;
+	/* 1 ms of work every 10 ms (run 1, sleep 9, timer = irq wake-ups).
+	 * Each cycle adds 9 ms of sleep and debits 1 ms / bonus, so sleep_avg
+	 * climbs ~8-9 ms per cycle (faster while it still waits behind the
+	 * hog: INTERRUPTED wake-ups are credited their whole runqueue wait)
+	 * and reaches the 1 s cap well within 2 s. There it sits between
+	 * 999.9 ms (bonus 9, prio 116) and 1000 ms (bonus 10, prio 115): both
+	 * beat the hog's 125, so from 2 s on every wake-up preempts the hog at
+	 * once (wait 0) and the sleeper gets its full 10 % (1 ms per 10 ms:
+	 * 800 ms of the last 8 s). */
+	if (hog_and_sleeper(1 * MS, 9 * MS, 10 * SEC, &r))
+		{ CHECK(0); return; }
+	n = o1t_wakeups(&r, 1, 2 * SEC, 10 * SEC, &imm);
+	CHECK_EQ_INT(n, 800);
+	CHECK_EQ_INT(imm, n);
+	CHECK_EQ_INT(o1t_max_wait(&r, 1, 2 * SEC, 10 * SEC), 0);
+	o1t_slices(&r, 1, 2 * SEC, 10 * SEC, &best, &worst);
+	CHECK(best >= 115 && worst <= 116);
+	CHECK_EQ_INT(o1t_runtime(&r, 1, 2 * SEC, 10 * SEC), 800 * MS);
+	o1t_free(&r);
+}
+
+SL_TEST(o1_half_sleeper_stays_noninteractive)
+{
+	struct o1t_run r;
+	int best, worst;
+	/* 5 ms work / 5 ms sleep beside a hog: each cycle credits 5 ms of
+	 * sleep and debits 5 ms / bonus, so sleep_avg hovers around 100-200
+	 * ms (bonus 1, prio 124): enough to preempt the hog (125), never
+	 * near interactive (prio <= 118 needs bonus 7). Both slices drain at
+	 * 5 ticks per 10 ms; in the steady state the hog expires while the
+	 * sleeper sleeps (array switch: the hog gets a fresh slice), the
+	 * sleeper then expires onto the expired array and waits the hog's
+	 * whole 100 ms slice. Period 300 ms: sleeper 100 ms (20 runs), hog
+	 * 200 ms. From 2.5 s (the first period boundary after warm-up, seen
+	 * in the rows) 20 periods = 6 s: sleeper 2 s, hog 4 s. */
+	if (hog_and_sleeper(5 * MS, 5 * MS, 9 * SEC, &r))
+		{ CHECK(0); return; }
+	o1t_slices(&r, 1, 2 * SEC, 9 * SEC, &best, &worst);
+	CHECK(best > 118);
+	CHECK_EQ_INT(best, 124);
+	CHECK_EQ_INT(o1t_max_wait(&r, 1, 2 * SEC, 9 * SEC), 100 * MS);
+	CHECK_EQ_INT(o1t_runtime(&r, 1, 2500 * MS, 8500 * MS), 2 * SEC);
+	CHECK_EQ_INT(o1t_runtime(&r, 0, 2500 * MS, 8500 * MS), 4 * SEC);
+	o1t_free(&r);
+}
+
+static void shares(const struct o1t_run *r, int n, uint64_t dur, uint64_t *sorted)
+{
+	int i, j;
+	for (i = 0; i < n; i++)
+		sorted[i] = o1t_runtime(r, i, 0, dur);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (sorted[j] > sorted[i]) {
+				uint64_t t = sorted[i];
+				sorted[i] = sorted[j];
+				sorted[j] = t;
+			}
+}
+
+static int massive(int nice, struct o1t_run *r)
+{
+	struct sl_behaviour b;
+	int i, rc;
+	o1t_behaviour(&b, 40);
+	for (i = 0; i < 40; i++)
+		o1t_task(&b, (size_t)i, nice, 8 * MS, 1 * MS, 0);
+	rc = o1t_replay(&b, O1, 1, 30 * SEC, 1000, NULL, r);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+SL_TEST(o1_massive_intr)
+{
+	struct o1t_run r;
+	uint64_t s[40];
+	/* Satoru Takeuchi's massive_intr (schedulers.md §9): 40 tasks of
+	 * 8 ms work / 1 ms sleep, one CPU, 30 s. A task that reaches a high
+	 * bonus is re-inserted into the active array at every expiry and
+	 * round-robins with the few others there; everyone else waits on the
+	 * expired array so long (up to STARVATION_LIMIT x 40 = 40 s) that each
+	 * wake-up counts as one long sleep, capped at the 799 ms ceiling with
+	 * no runqueue credit, and never regains the bonus. The 2007 report on
+	 * real 2.6.20: "4 processes occupy 98% of CPU time". Expected here:
+	 * the top four take >= 90 % (the issue's threshold). */
+	if (massive(0, &r))
+		{ CHECK(0); return; }
+	shares(&r, 40, 30 * SEC, s);
+	CHECK((s[0] + s[1] + s[2] + s[3]) * 10 >= 9 * 30 * SEC);
+	fprintf(stderr, "  massive_intr nice 0: top-4 share %.2f %%\n",
+		100.0 * (double)(s[0] + s[1] + s[2] + s[3]) / (double)(30 * SEC));
+	o1t_free(&r);
+	/* At nice 19 DELTA is 6: never interactive (bonus would have to be
+	 * 11), every task expires after its 5 ms slice and waits for the
+	 * array switch: equal shares, 1/40 each. Allow max/min <= 1.2. */
+	if (massive(19, &r))
+		{ CHECK(0); return; }
+	shares(&r, 40, 30 * SEC, s);
+	CHECK(s[39] > 0 && s[0] * 10 <= s[39] * 12);
+	o1t_free(&r);
+}
+
+SL_TEST(o1_long_sleeper_turned_hog)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	struct sl_phase ph[2];
+	memset(ph, 0, sizeof(ph));
+	/* task 1: 1 ms of work, then a 1 s sleep (ended by a timer), then a
+	 * hog. The sleep exceeds the ceiling (799 ms for nice 0) with
+	 * sleep_avg below it: sleep_avg = 799 ms exactly, NONINTERACTIVE (no
+	 * runqueue credit): bonus 7, prio 118 = interactive, beats the hog.
+	 * It now re-enters the active array at each expiry while its bonus is
+	 * 7. It is debited run/7 at each schedule(): at granularity 40 ms
+	 * (bonus 7) that is at 40 and 100 ticks of each slice, and the expiry
+	 * uses the sleep_avg of the last schedule(). At the k-th expiry
+	 * sleep_avg = 799 - 100(k-1)/7 - 40/7, which first drops below 700
+	 * (bonus 6, prio 119) at k = 8: eight slices = 800 ticks. It woke at
+	 * 1101 ms (it first ran at 100..101 ms, after the hog's first slice)
+	 * and was charged the tick of its wake-up instant, so the hog waits
+	 * 1900 - 1101 = 799 ms ("monopolises the CPU for about 0.8 s"). */
+	ph[0].run_ns = 1 * MS;
+	ph[0].sleep_ns = 1000 * MS;
+	ph[0].end = SL_END_SLEEP_S;
+	ph[0].waker_kind = SL_WAKER_IRQ;
+	ph[0].waker = -1;
+	ph[1].run_ns = SL_INF;
+	ph[1].end = SL_END_TRACE;
+	ph[1].waker = -1;
+	o1t_behaviour(&b, 2);
+	o1t_task(&b, 0, 0, SL_INF, 0, 0);
+	o1t_phases(&b, 1, ph, 2);
+	if (o1t_replay(&b, O1, 1, 5 * SEC, 1000, NULL, &r) == 0) {
+		CHECK_EQ_INT(o1t_max_wait(&r, 0, 1 * SEC, 5 * SEC), 799 * MS);
+		CHECK_EQ_INT(o1t_runtime(&r, 1, 1101 * MS, 1900 * MS), 799 * MS);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(o1_expired_starvation_bound)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	struct sl_phase ph[201];
+	int i;
+	memset(ph, 0, sizeof(ph));
+	/* task 1 runs 1 ms every 10 ms for 2 s (sleep_avg reaches the 1 s cap,
+	 * as in o1_frequent_sleeper_earns_bonus), then turns into a hog with
+	 * prio 115. Its expiries re-insert it into the active array; the first
+	 * one starts the starvation clock (expired_timestamp); the plain hog
+	 * (task 0), on the expired array, is rescued only when
+	 * jiffies - expired_timestamp > STARVATION_LIMIT x nr_running =
+	 * 1000 x 2, which is tested at task 1's expiries, every 100 ticks:
+	 * at the 21st expiry after the one that started the clock. Before the
+	 * clock started task 1 had at most one slice left, so the hog's wait
+	 * is in (2000, 2000 + 2 x 100] ms. (Its sleep_avg only falls from
+	 * 1000 to ~757 ms in those ~2.1 s of running: it stays interactive,
+	 * so nothing but the starvation limit ends the wait.) */
+	for (i = 0; i < 200; i++) {
+		ph[i].run_ns = 1 * MS;
+		ph[i].sleep_ns = 9 * MS;
+		ph[i].end = SL_END_SLEEP_S;
+		ph[i].waker_kind = SL_WAKER_IRQ;
+		ph[i].waker = -1;
+	}
+	ph[200].run_ns = SL_INF;
+	ph[200].end = SL_END_TRACE;
+	ph[200].waker = -1;
+	o1t_behaviour(&b, 2);
+	o1t_task(&b, 0, 0, SL_INF, 0, 0);
+	o1t_phases(&b, 1, ph, 201);
+	if (o1t_replay(&b, O1, 1, 8 * SEC, 1000, NULL, &r) == 0) {
+		uint64_t w = o1t_max_wait(&r, 0, 1500 * MS, 8 * SEC);
+		CHECK(w > 2000 * MS && w <= 2200 * MS);
+		fprintf(stderr, "  starvation: plain hog waited %.3f ms\n", (double)w / 1e6);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(o1_staircase_shows_estimator)
+{
+	struct o1t_run r;
+	size_t i;
+	int saw116 = 0, saw125 = 0, bad = 0;
+	/* the frequent sleeper's rows climb from level 25 (prio 125) to 15/16
+	 * (prio 115/116); levels stay in 0..39 and arrays in 0..1 */
+	if (hog_and_sleeper(1 * MS, 9 * MS, 3 * SEC, &r))
+		{ CHECK(0); return; }
+	for (i = 0; i < r.nst; i++) {
+		if (r.st[i].level < 0 || r.st[i].level > 39 || r.st[i].array < 0 || r.st[i].array > 1)
+			bad = 1;
+		if (r.st[i].task == 1 && r.st[i].level <= 16)
+			saw116 = 1;
+		if (r.st[i].task == 1 && r.st[i].level == 25)
+			saw125 = 1;
+	}
+	CHECK(!bad && saw116 && saw125);
+	o1t_free(&r);
+}
+
+SL_TEST(o1_deterministic)
+{
+	struct o1t_run a, b;
+	/* the same workload twice gives identical rows */
+	if (massive(0, &a))
+		{ CHECK(0); return; }
+	if (massive(0, &b)) {
+		o1t_free(&a);
+		{ CHECK(0); return; }
+	}
+	CHECK(a.nsl > 100);
+	CHECK(o1t_same(&a, &b));
+	o1t_free(&a);
+	o1t_free(&b);
+}
