@@ -56,7 +56,8 @@ void sl_eng_check(struct sl_engine *e, const char *where)
 		busy += cpu->busy_ns;
 		if (cpu->curr) {
 			if (cpu->curr->cpu != c ||
-			    (cpu->curr->state != SL_TS_RUNNING && !cpu->need_resched)) {
+			    (cpu->curr->state != SL_TS_RUNNING && !cpu->need_resched &&
+			      !e->priv->in_schedule)) {
 				sl_eng_error(e, "invariant after %s: cpu %d runs task %d wrongly", where, c,
 					     cpu->curr->idx);
 				return;

@@ -294,6 +294,7 @@ static void leave(struct sl_engine *e, int cpu, struct sl_task *p, char state)
 	c->load -= p->load_weight;
 	e->priv->nrunnable--;
 	p->end_state = state;
+	p->blocked = 1;
 	p->state = (state == 'S' || state == 'D') ? SL_TS_SLEEPING : SL_TS_DONE;
 	c->need_resched = 1;
 	CHECK_AFTER(e, "dequeue");
@@ -485,6 +486,7 @@ static void schedule(struct sl_engine *e, int c)
 
 	account(e, c);
 	cpu->need_resched = 0;
+	e->priv->in_schedule = 1;
 	if (e->ncpus > 1 && cpu->nr_running == 0)
 		sl_smp_balance(e, c, 1);
 	next = e->ops->pick_next(e, c, prev);
@@ -505,10 +507,12 @@ static void schedule(struct sl_engine *e, int c)
 		e->ops->put_prev(e, c, prev, next);
 		CHECK_AFTER(e, "put_prev");
 	}
-	if (next == prev)
+	e->priv->in_schedule = 0;
+	if (next == prev && !(prev && prev->blocked))
 		return;
 	if (prev) {
-		emit_slice(e, c, prev, prev->on_rq ? 'R' : prev->end_state);
+		emit_slice(e, c, prev, prev->blocked ? prev->end_state : 'R');
+		prev->blocked = 0;
 		prev->last_ran_ns = e->now;
 		if (prev->on_rq)
 			prev->state = SL_TS_RUNNABLE;
@@ -832,7 +836,10 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		e->now = ev.t;
 		priv.st.events++;
 		handle(e, &ev);
-		run_resched(e);
+		/* need_resched is acted on once every event of this instant has
+		 * been handled (as the kernel does on return from interrupt) */
+		if (!priv.q.n || priv.q.h[0].t != e->now || (!priv.duration && priv.ndone == e->ntasks))
+			run_resched(e);
 	}
 	if (!priv.failed)
 		finalize(e);

@@ -77,6 +77,7 @@ struct sl_task {
 	int rec_level, rec_array;    /* last staircase row (dedup) */
 	int slice_prio;              /* prio at switch-in (for the slice row) */
 	char end_state;              /* why it left its CPU: 'S','D','X','E' */
+	int blocked;                 /* left its runqueue while still curr */
 	uint64_t token;              /* validity token of its pending WAKE */
 	/* causal waits */
 	struct sl_task *wait_on;     /* task whose progress we wait for */

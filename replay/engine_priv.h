@@ -8,10 +8,11 @@
 
 /* Event kinds, in their order at equal times. */
 enum {
-	EV_PROGRESS = 1, /* a running task reaches its burst end / a waiter's point */
-	EV_WAKE = 2,     /* a timed sleep ends (or a causal fallback) */
-	EV_START = 3,    /* a task appears */
-	EV_TICK = 4,     /* scheduler tick on one CPU */
+	EV_TICK = 1,     /* scheduler tick on one CPU: charges the tick that just
+			  * elapsed, so it comes first */
+	EV_PROGRESS = 2, /* a running task reaches its burst end / a waiter's point */
+	EV_WAKE = 3,     /* a timed sleep ends (or a causal fallback) */
+	EV_START = 4,    /* a task appears */
 };
 
 struct sl_engine_priv {
@@ -20,6 +21,7 @@ struct sl_engine_priv {
 	struct sl_diag *d;
 	int failed;
 	int debug;
+	int in_schedule;         /* schedule() is switching: curr may be blocked */
 	uint64_t duration;
 	struct sl_replay_stats st;
 	size_t ndone;            /* tasks DONE */
