@@ -19,6 +19,9 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
 	(void)waker_cpu;
 	if (e->ncpus == 1)
 		return 0;
+	/* woken in the same instant it blocked: still its CPU's curr, stays */
+	if (p->blocked)
+		return p->cpu;
 	if (prev < 0 || prev >= e->ncpus || !sl_task_allowed(p, prev))
 		prev = -1;
 	if (prev >= 0 && cpu_idle(e, prev))
@@ -79,8 +82,6 @@ void sl_smp_balance(struct sl_engine *e, int this, int newidle)
 	while (src->nr_running >= 2 && moves < 32 && !e->priv->failed) {
 		struct sl_enq_info w;
 		struct sl_task *p = e->ops->steal(e, busiest, this);
-		if (e->priv->debug)
-			sl_eng_check(e, "steal");
 		if (!p)
 			break;
 		if (!p->on_rq || p->cpu != busiest || !sl_task_allowed(p, this) ||

@@ -1,0 +1,481 @@
+/* tests/unit/test_engine.c - the replay engine: SMP layer and cpumasks,
+ * timed vs causal sleeps, the deadlock guard, conservation of every task's
+ * work, determinism, and a property test with invariants on. Expected values
+ * are derived by hand in the comments (HZ = 1000, RR = 6 ms, rsdl policy). */
+#include "harness.h"
+#include "test_engine_util.h"
+
+/* ---- building behaviours with explicit phases ---- */
+
+static struct sl_task_spec *add_task(struct sl_behaviour *b, const char *name, int nice,
+				     uint64_t start)
+{
+	struct sl_task_spec *t;
+	b->tasks = xrealloc(b->tasks, (b->ntasks + 1) * sizeof(*b->tasks));
+	t = &b->tasks[b->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->idx = (int32_t)b->ntasks;
+	t->tid = t->tgid = (int32_t)b->ntasks + 100;
+	snprintf(t->comm, sizeof(t->comm), "%s", name);
+	t->nice = nice;
+	t->start_ns = start;
+	t->parent = -1;
+	t->initially_runnable = 1;
+	b->ntasks++;
+	return t;
+}
+
+static void add_phase(struct sl_task_spec *t, uint64_t run, char end, uint64_t sleep, int kind,
+		      int waker, uint64_t progress)
+{
+	struct sl_phase *p;
+	t->phases = xrealloc(t->phases, (t->nphases + 1) * sizeof(*t->phases));
+	p = &t->phases[t->nphases++];
+	memset(p, 0, sizeof(*p));
+	p->run_ns = run;
+	p->end = end;
+	p->sleep_ns = sleep;
+	p->waker_kind = (uint8_t)kind;
+	p->waker = waker;
+	p->waker_progress_ns = progress;
+}
+
+static int run_b(const struct sl_behaviour *b, int cpus, int mode, uint64_t dur, struct trec *r,
+		 struct sl_replay_stats *st)
+{
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct sl_run_sink k = trec_sink(r);
+	int rc;
+	memset(r, 0, sizeof(*r));
+	sl_replay_opts_init(&o);
+	o.cpus = cpus;
+	o.mode = mode;
+	o.duration_ns = dur;
+	o.debug = 1;
+	rc = sl_replay_run(b, &sl_policy_rsdl, &o, &k, st, &d);
+	if (rc)
+		fprintf(stderr, "  replay: %s\n", d.msg);
+	return rc;
+}
+
+static uint64_t wake_ts(const struct trec *r, int task, int n, uint64_t *ts_run)
+{
+	size_t i;
+	for (i = 0; i < r->nw; i++)
+		if (r->w[i].task == task && n-- == 0) {
+			*ts_run = r->w[i].ts_run;
+			return r->w[i].ts;
+		}
+	*ts_run = 0;
+	return UINT64_MAX;
+}
+
+static uint64_t last_end(const struct trec *r, int task)
+{
+	uint64_t e = 0;
+	size_t i;
+	for (i = 0; i < r->ns; i++)
+		if (r->s[i].task == task && r->s[i].ts + r->s[i].dur > e)
+			e = r->s[i].ts + r->s[i].dur;
+	return e;
+}
+
+/* ---- SMP ---- */
+
+SL_TEST(engine_smp_two_hogs_one_per_cpu)
+{
+	/* Two hogs on 2 CPUs: the first goes to cpu 0 (all idle, lowest), the
+	 * second to cpu 1 (fewer tasks); neither is ever moved, each gets the
+	 * whole second of its CPU. */
+	struct trec r;
+	size_t i;
+	CHECK_EQ_INT(trun_text("a 0 run=inf\nb 0 run=inf\n", "rsdl", 2, 1000 * TMS, NULL, &r, NULL), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 1000 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 1000 * TMS);
+	for (i = 0; i < r.ns; i++)
+		CHECK_EQ_INT(r.s[i].cpu, r.s[i].task);
+	trec_free(&r);
+}
+
+SL_TEST(engine_smp_cpumask_honoured)
+{
+	/* Three hogs pinned to cpu 0 and one free task on 2 CPUs: the free one
+	 * lands on idle cpu 1 and keeps it (1000 ms); balancing may not move the
+	 * pinned ones, which share cpu 0's 1000 ms in 6 ms turns: each gets
+	 * 1000/3 = 333 ms within one quota (6 ms). */
+	struct trec r;
+	size_t i;
+	uint64_t sum = 0;
+	int t;
+	CHECK_EQ_INT(trun_text("p1 0 run=inf cpus=0\np2 0 run=inf cpus=0\np3 0 run=inf cpus=0\nf 0 run=inf\n",
+			       "rsdl", 2, 1000 * TMS, NULL, &r, NULL), 0);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task < 3)
+			CHECK_EQ_INT(r.s[i].cpu, 0);
+	for (t = 0; t < 3; t++) {
+		uint64_t x = trun_runtime(&r, t);
+		sum += x;
+		CHECK(x + 6 * TMS >= 333 * TMS && x <= 340 * TMS);
+	}
+	CHECK_EQ_INT(sum, 1000 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 3), 1000 * TMS);
+	trec_free(&r);
+}
+
+SL_TEST(engine_smp_idle_cpu_pulls_work)
+{
+	/* a, c on cpu 0 (a first; c: tie on task count, lowest CPU... cpu 1
+	 * already has b, so counts are 1/1 and loads equal -> cpu 0), b on cpu 1
+	 * runs 50 ms and exits. The new-idle balance of cpu 1 at 50 ms pulls
+	 * the waiting task of cpu 0, so from then on both CPUs are busy: total
+	 * CPU time = 2 x 1000 ms, at least one migration. */
+	struct trec r;
+	struct sl_replay_stats st;
+	CHECK_EQ_INT(trun_text("a 0 run=inf\nb 0 run=50ms count=1\nc 0 run=inf\n", "rsdl", 2, 1000 * TMS,
+			       NULL, &r, &st), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 50 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 0) + trun_runtime(&r, 1) + trun_runtime(&r, 2), 2000 * TMS);
+	CHECK(st.migrations >= 1);
+	CHECK_EQ_INT(st.idle_ns, 0);
+	trec_free(&r);
+}
+
+/* ---- timed vs causal ---- */
+
+static void ping_pong(struct sl_behaviour *b)
+{
+	struct sl_task_spec *a, *w;
+	memset(b, 0, sizeof(*b));
+	b->cpus = 1;
+	/* A: run 2 ms, sleep (recorded 5 ms, woken by B when B had run 1 ms),
+	 * run 2 ms, end. B: run 3 ms, end. */
+	a = add_task(b, "A", 0, 0);
+	add_phase(a, 2 * TMS, SL_END_SLEEP_S, 5 * TMS, SL_WAKER_TASK, 1, 1 * TMS);
+	add_phase(a, 2 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	w = add_task(b, "B", 0, 0);
+	add_phase(w, 3 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+}
+
+SL_TEST(engine_timed_vs_causal_ping_pong)
+{
+	/* Timed: A runs 0-2, sleeps 5 ms -> wakes at 7; B runs 2-5 and is done;
+	 * the CPU idles 5-7; A runs 7-9. End of replay 9 ms.
+	 * Causal: A sleeps at 2 until B has run 1 ms: B runs from 2, so A wakes
+	 * at 3; same level (20), no preemption: B finishes at 5, A runs 5-7.
+	 * End 7 ms. Both conserve A = 4 ms, B = 3 ms. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	uint64_t run, ts;
+
+	ping_pong(&b);
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_TIMED, 0, &r, &st), 0);
+	ts = wake_ts(&r, 0, 0, &run);
+	CHECK_EQ_INT(ts, 7 * TMS);
+	CHECK_EQ_INT(run, 7 * TMS);
+	CHECK_EQ_INT(last_end(&r, 0), 9 * TMS);
+	CHECK_EQ_INT(st.end_ns, 9 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 4 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 3 * TMS);
+	CHECK_EQ_INT(st.causal_waits, 0);
+	trec_free(&r);
+
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_CAUSAL, 0, &r, &st), 0);
+	ts = wake_ts(&r, 0, 0, &run);
+	CHECK_EQ_INT(ts, 3 * TMS);
+	CHECK_EQ_INT(run, 5 * TMS);
+	CHECK_EQ_INT(r.w[0].waker, 1);
+	CHECK_EQ_INT(last_end(&r, 0), 7 * TMS);
+	CHECK_EQ_INT(st.end_ns, 7 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 4 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 3 * TMS);
+	CHECK_EQ_INT(st.causal_waits, 1);
+	CHECK_EQ_INT(st.causal_fallbacks, 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(engine_causal_unreachable_point_falls_back)
+{
+	/* A waits for B to reach 10 ms of CPU but B only ever does 3 ms: the
+	 * causal wait can never end, so it is timed (5 ms from 2 ms = 7 ms) and
+	 * counted as a fallback; the result is the timed schedule. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	uint64_t run;
+	ping_pong(&b);
+	b.tasks[0].phases[0].waker_progress_ns = 10 * TMS;
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_CAUSAL, 0, &r, &st), 0);
+	CHECK_EQ_INT(wake_ts(&r, 0, 0, &run), 7 * TMS);
+	CHECK_EQ_INT(st.causal_fallbacks, 1);
+	CHECK_EQ_INT(st.end_ns, 9 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(engine_causal_deadlock_guard)
+{
+	/* A: run 1 ms, sleep until B has run 2 ms (recorded 10 ms), run 1 ms.
+	 * B: run 1 ms, sleep until A has run 2 ms (recorded 20 ms), run 1 ms.
+	 * A runs 0-1 and sleeps; B runs 1-2 and sleeps: each waits for the
+	 * other. Nothing runnable, nothing timed: the guard releases the wait
+	 * whose timed end is first, A's (1 + 10 = 11 ms). A runs 11-12, reaching
+	 * 2 ms, which wakes B causally at 12; B runs 12-13. End 13 ms. */
+	struct sl_behaviour b;
+	struct sl_task_spec *a, *w;
+	struct trec r;
+	struct sl_replay_stats st;
+	uint64_t run;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	a = add_task(&b, "A", 0, 0);
+	add_phase(a, 1 * TMS, SL_END_SLEEP_S, 10 * TMS, SL_WAKER_TASK, 1, 2 * TMS);
+	add_phase(a, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	w = add_task(&b, "B", 0, 0);
+	add_phase(w, 1 * TMS, SL_END_SLEEP_S, 20 * TMS, SL_WAKER_TASK, 0, 2 * TMS);
+	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_CAUSAL, 0, &r, &st), 0);
+	CHECK_EQ_INT(wake_ts(&r, 0, 0, &run), 11 * TMS);
+	CHECK_EQ_INT(wake_ts(&r, 1, 0, &run), 12 * TMS);
+	CHECK_EQ_INT(st.end_ns, 13 * TMS);
+	CHECK_EQ_INT(st.causal_fallbacks, 1);
+	CHECK_EQ_INT(st.causal_waits, 1);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(engine_causal_fork_waits_for_parent_progress)
+{
+	/* Causal start: child C appears when parent P has run 4 ms (recorded
+	 * start 1 ms is ignored in causal mode). P: 10 ms then exit; C: 2 ms.
+	 * C appears at 4 ms at P's level with half of P's remaining slice
+	 * (SD fork rule), no preemption: P keeps the CPU until its slice ends at
+	 * 4 + 1 = 5 ms... P's quota 6 ms: at 4 ms P has 2 ms left, halved to 1:
+	 * P runs to 5 ms, C (1 ms slice) runs 5-6, then P 6-... Conservation
+	 * is what matters: P = 10 ms, C = 2 ms, end = 12 ms (CPU never idle).
+	 * Timed mode: C appears at 1 ms; also end 12 ms. */
+	struct sl_behaviour b;
+	struct sl_task_spec *p, *c;
+	struct trec r;
+	struct sl_replay_stats st;
+	size_t i;
+	uint64_t first = UINT64_MAX;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	p = add_task(&b, "P", 0, 0);
+	add_phase(p, 10 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	c = add_task(&b, "C", 0, 1 * TMS);
+	c->parent = 0;
+	c->parent_progress_ns = 4 * TMS;
+	c->flags = SL_TASK_FORKED;
+	add_phase(c, 2 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_CAUSAL, 0, &r, &st), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 10 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 2 * TMS);
+	CHECK_EQ_INT(st.end_ns, 12 * TMS);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 1 && r.s[i].ts < first)
+			first = r.s[i].ts;
+	CHECK_EQ_INT(first, 5 * TMS);
+	trec_free(&r);
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_TIMED, 0, &r, &st), 0);
+	CHECK_EQ_INT(st.end_ns, 12 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 2 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(engine_initially_asleep_task)
+{
+	/* A task present at time 0 but asleep (initially_runnable = 0, phase 0
+	 * is a 0 ms burst ending in a 3 ms sleep) first runs at 3 ms, for its
+	 * 2 ms; nothing else runs: end 5 ms, one wakeup row at 3 ms. */
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct trec r;
+	struct sl_replay_stats st;
+	uint64_t run;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	t = add_task(&b, "S", 0, 0);
+	t->initially_runnable = 0;
+	add_phase(t, 0, SL_END_SLEEP_S, 3 * TMS, SL_WAKER_IRQ, -1, 0);
+	add_phase(t, 2 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_TIMED, 0, &r, &st), 0);
+	CHECK_EQ_INT(wake_ts(&r, 0, 0, &run), 3 * TMS);
+	CHECK_EQ_INT(run, 3 * TMS);
+	CHECK_EQ_INT(st.end_ns, 5 * TMS);
+	CHECK_EQ_INT(r.ns, 1);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(engine_endless_task_needs_duration)
+{
+	struct sl_behaviour b;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	const char *w = "h 0 run=inf\n";
+	CHECK_EQ_INT(sl_workload_parse_text(w, strlen(w), "t", &b, &d), 0);
+	sl_replay_opts_init(&o);
+	CHECK(sl_replay_run(&b, &sl_policy_rsdl, &o, NULL, NULL, &d) != 0);
+	CHECK(strstr(d.msg, "duration") != NULL);
+	sl_behaviour_release(&b);
+}
+
+/* ---- determinism and property tests ---- */
+
+static int same_rows(const struct trec *a, const struct trec *b)
+{
+	size_t i;
+	if (a->ns != b->ns || a->nw != b->nw || a->nst != b->nst || a->nr != b->nr)
+		return 0;
+	for (i = 0; i < a->ns; i++)
+		if (a->s[i].ts != b->s[i].ts || a->s[i].dur != b->s[i].dur || a->s[i].cpu != b->s[i].cpu ||
+		    a->s[i].task != b->s[i].task || a->s[i].end != b->s[i].end || a->s[i].prio != b->s[i].prio)
+			return 0;
+	for (i = 0; i < a->nw; i++)
+		if (a->w[i].ts != b->w[i].ts || a->w[i].ts_run != b->w[i].ts_run || a->w[i].task != b->w[i].task)
+			return 0;
+	for (i = 0; i < a->nst; i++)
+		if (a->st[i].ts != b->st[i].ts || a->st[i].level != b->st[i].level ||
+		    a->st[i].task != b->st[i].task || a->st[i].array != b->st[i].array)
+			return 0;
+	for (i = 0; i < a->nr; i++)
+		if (a->r[i].ts != b->r[i].ts || a->r[i].level != b->r[i].level || strcmp(a->r[i].kind, b->r[i].kind))
+			return 0;
+	return 1;
+}
+
+SL_TEST(engine_deterministic_rows)
+{
+	/* The same workload twice gives identical rows (and a run has rows). */
+	const char *w = "h 0 run=inf\nx 0 run=2ms sleep=18ms\nau -5 run=0.5ms sleep=5ms start=100ms\n"
+			"mk 10 run=40ms sleep=3ms count=20\nm2 5 run=8ms sleep=1ms cpus=1\n";
+	struct trec a, b;
+	CHECK_EQ_INT(trun_text(w, "rsdl", 2, 3000 * TMS, NULL, &a, NULL), 0);
+	CHECK_EQ_INT(trun_text(w, "rsdl", 2, 3000 * TMS, NULL, &b, NULL), 0);
+	CHECK(a.ns > 100 && a.nw > 100 && a.nst > 10 && a.nr > 1);
+	CHECK(same_rows(&a, &b));
+	trec_free(&a);
+	trec_free(&b);
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+SL_TEST(engine_property_random_workloads)
+{
+	/* 150 random workloads (1-3 CPUs, random nice, periods, counts, starts,
+	 * pins) with every invariant checked after every policy call; then each
+	 * finite task's CPU time <= its work and the CPUs' total = Σ tasks. */
+	uint64_t seed = 12345;
+	int it, fails = 0;
+	for (it = 0; it < 150; it++) {
+		char w[4096];
+		size_t off = 0;
+		int n = 1 + (int)(rnd(&seed) % 10), cpus = 1 + (int)(rnd(&seed) % 3), i;
+		uint64_t dur = (200 + rnd(&seed) % 1500) * TMS, total = 0;
+		struct trec r;
+		struct sl_replay_stats st;
+		const char *popts[] = { NULL, "accounting=1", "a1=0,a2=0", "a5=0,a7=1", "a8=0,a6=1" };
+		for (i = 0; i < n; i++) {
+			int nice = (int)(rnd(&seed) % 40) - 20;
+			off += (size_t)snprintf(w + off, sizeof(w) - off, "t%d %d ", i, nice);
+			if (rnd(&seed) % 5 == 0)
+				off += (size_t)snprintf(w + off, sizeof(w) - off, "run=inf");
+			else
+				off += (size_t)snprintf(w + off, sizeof(w) - off, "run=%lluus sleep=%lluus",
+							(unsigned long long)(50 + rnd(&seed) % 20000),
+							(unsigned long long)(rnd(&seed) % 30000));
+			if (rnd(&seed) % 3 == 0)
+				off += (size_t)snprintf(w + off, sizeof(w) - off, " count=%llu",
+							(unsigned long long)(1 + rnd(&seed) % 40));
+			if (rnd(&seed) % 3 == 0)
+				off += (size_t)snprintf(w + off, sizeof(w) - off, " start=%llums",
+							(unsigned long long)(rnd(&seed) % 100));
+			if (cpus > 1 && rnd(&seed) % 4 == 0)
+				off += (size_t)snprintf(w + off, sizeof(w) - off, " cpus=%d",
+							(int)(rnd(&seed) % (uint64_t)cpus));
+			off += (size_t)snprintf(w + off, sizeof(w) - off, "\n");
+		}
+		if (trun_text(w, "rsdl", cpus, dur, popts[it % 5], &r, &st)) {
+			fprintf(stderr, "  workload %d:\n%s", it, w);
+			fails++;
+			trec_free(&r);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			total += trun_runtime(&r, i);
+		if (total != st.busy_ns || total > (uint64_t)cpus * dur || st.busy_ns + st.idle_ns != (uint64_t)cpus * dur)
+			fails++;
+		trec_free(&r);
+	}
+	CHECK_EQ_INT(fails, 0);
+}
+
+SL_TEST(engine_property_trace_conservation)
+{
+	/* Random trace-like behaviours (explicit phases, task wakers, forks,
+	 * yields, exits), replayed to completion on 1-3 CPUs, timed and causal:
+	 * every task's CPU time equals the sum of its recorded bursts. */
+	uint64_t seed = 777;
+	int it, fails = 0;
+	for (it = 0; it < 120; it++) {
+		struct sl_behaviour b;
+		int n = 1 + (int)(rnd(&seed) % 8), i, mode;
+		memset(&b, 0, sizeof(b));
+		b.cpus = 1 + (int)(rnd(&seed) % 3);
+		for (i = 0; i < n; i++) {
+			struct sl_task_spec *t = add_task(&b, "t", (int)(rnd(&seed) % 40) - 20,
+							  (rnd(&seed) % 50) * TMS);
+			int k, np = 1 + (int)(rnd(&seed) % 12);
+			if (i > 0 && rnd(&seed) % 3 == 0) {
+				t->parent = (int32_t)(rnd(&seed) % (uint64_t)i);
+				t->parent_progress_ns = (rnd(&seed) % 20) * TMS;
+			}
+			if (rnd(&seed) % 4 == 0)
+				t->cpumask = 1ULL << (rnd(&seed) % (uint64_t)b.cpus);
+			for (k = 0; k < np; k++) {
+				uint64_t run = rnd(&seed) % (15 * TMS);
+				char end = k + 1 == np ? (rnd(&seed) % 2 ? SL_END_EXIT : SL_END_TRACE)
+						       : (rnd(&seed) % 6 == 0 ? SL_END_YIELD
+									      : rnd(&seed) % 2 ? SL_END_SLEEP_S : SL_END_SLEEP_D);
+				int kind = (int)(rnd(&seed) % 4);
+				int waker = kind == SL_WAKER_TASK ? (int)(rnd(&seed) % (uint64_t)n) : -1;
+				add_phase(t, run, end, rnd(&seed) % (20 * TMS), kind, waker,
+					  (rnd(&seed) % 40) * TMS);
+			}
+		}
+		for (mode = 0; mode < 2; mode++) {
+			struct trec r;
+			struct sl_replay_stats st;
+			if (run_b(&b, 0, mode, 0, &r, &st)) {
+				fails++;
+				trec_free(&r);
+				continue;
+			}
+			for (i = 0; i < n; i++) {
+				uint64_t want = 0;
+				size_t k;
+				for (k = 0; k < b.tasks[i].nphases; k++)
+					want += b.tasks[i].phases[k].run_ns;
+				if (trun_runtime(&r, i) != want) {
+					fprintf(stderr, "  it %d mode %d task %d: ran %llu of %llu\n", it, mode, i,
+						(unsigned long long)trun_runtime(&r, i), (unsigned long long)want);
+					fails++;
+				}
+			}
+			if (st.unfinished)
+				fails++;
+			trec_free(&r);
+		}
+		sl_behaviour_release(&b);
+	}
+	CHECK_EQ_INT(fails, 0);
+}
