@@ -1,0 +1,207 @@
+/* cmd/cmd-compare.c - schedlab compare: side-by-side metrics of runs of the
+ * same trace, with each run's difference from the first. */
+#include "cmd.h"
+#include "../analyze/metrics.h"
+#include "../analyze/store.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedlab [--db FILE] compare --run A --run B [--run C...] [--top N]\n"
+		   "       schedlab [--db FILE] compare --trace ID [--top N]\n\n"
+		   "Side-by-side metrics of runs of one trace (the first run is the baseline;\n"
+		   "each other run shows its difference from it), then per task the runtime and\n"
+		   "the longest delay in every run, busiest tasks of the baseline first.\n"
+		   "With --trace: every run of that trace, the recorded one first.\n");
+}
+
+struct row {
+	const char *name;
+	double (*get)(const struct sl_run_metrics *m);
+};
+
+static double g_runtime(const struct sl_run_metrics *m) { return (double)m->runtime_ns / 1e6; }
+static double g_span(const struct sl_run_metrics *m) { return (double)m->span_ns / 1e6; }
+static double g_wakeups(const struct sl_run_metrics *m) { return (double)m->wakeups; }
+static double g_dmean(const struct sl_run_metrics *m) { return m->delay_mean_ns / 1e3; }
+static double g_d50(const struct sl_run_metrics *m) { return (double)m->delay_p50_ns / 1e3; }
+static double g_d95(const struct sl_run_metrics *m) { return (double)m->delay_p95_ns / 1e3; }
+static double g_d99(const struct sl_run_metrics *m) { return (double)m->delay_p99_ns / 1e3; }
+static double g_dmax(const struct sl_run_metrics *m) { return (double)m->delay_max_ns / 1e3; }
+static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
+static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
+static double g_cons(const struct sl_run_metrics *m) { return m->conservation_max_err_ns / 1e3; }
+static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
+
+static const struct row rows[] = {
+	{ "span_ms", g_span },
+	{ "runtime_ms", g_runtime },
+	{ "wakeups", g_wakeups },
+	{ "delay_mean_us", g_dmean },
+	{ "delay_p50_us", g_d50 },
+	{ "delay_p95_us", g_d95 },
+	{ "delay_p99_us", g_d99 },
+	{ "delay_max_us", g_dmax },
+	{ "longest_wait_us", g_wait },
+	{ "jain_index", g_jain },
+	{ "runtime_err_max_us", g_cons },
+	{ "delay_ks_vs_recorded", g_ks },
+};
+
+static const struct sl_task_metrics *find_task(const struct sl_run_metrics *m, int64_t utid)
+{
+	size_t i;
+	for (i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].utid == utid)
+			return &m->tasks[i];
+	return NULL;
+}
+
+static void print_num(double v)
+{
+	if (isnan(v))
+		printf(" %12s", "-");
+	else
+		printf(" %12.3f", v);
+}
+
+int cmd_compare(int argc, char **argv, const struct sl_globals *g)
+{
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_store *st = NULL;
+	struct sl_run_metrics *m = NULL;
+	struct sl_run_data ref;
+	int64_t *runs = NULL, trace = 0, rec = 0;
+	size_t n = 0, cap = 0, i, k;
+	long long v, top = 20;
+	int rc = 1, have_ref = 0;
+
+	for (i = 1; i < (size_t)argc; i++) {
+		const char *a = argv[i], *val = i + 1 < (size_t)argc ? argv[i + 1] : NULL;
+		if (sl_is_help(a)) {
+			usage(stdout);
+			return 0;
+		} else if ((!strcmp(a, "--run") || !strcmp(a, "--trace") || !strcmp(a, "--top")) &&
+			   val) {
+			if (sl_parse_int(val, 0, INT64_MAX, &v)) {
+				sl_err("compare: bad number '%s' for %s", val, a);
+				return 2;
+			}
+			if (!strcmp(a, "--run")) {
+				SL_GROW(runs, cap, n + 1);
+				runs[n++] = v;
+			} else if (!strcmp(a, "--trace")) {
+				trace = v;
+			} else {
+				top = v;
+			}
+			i++;
+		} else {
+			sl_err("compare: unknown option '%s'", a);
+			usage(stderr);
+			free(runs);
+			return 2;
+		}
+	}
+	if (!n && !trace) {
+		usage(stderr);
+		return 2;
+	}
+	if (sl_store_open(g->db, 0, &st, &d))
+		goto out;
+	if (!n && sl_store_list_runs(st, trace, &runs, &n, &d))
+		goto out;
+	if (n < 2) {
+		sl_fail(&d, "compare needs at least two runs");
+		goto out;
+	}
+	m = xcalloc(n, sizeof(*m));
+	for (i = 0; i < n; i++) {
+		struct sl_run_data r;
+		if (sl_store_load_run(st, runs[i], &r, &d))
+			goto out;
+		if (i == 0) {
+			int64_t *all;
+			size_t na, j;
+			struct sl_run_info ri;
+			if (sl_store_list_runs(st, r.run.trace_id, &all, &na, &d)) {
+				sl_run_data_release(&r);
+				goto out;
+			}
+			for (j = 0; j < na && !rec; j++)
+				if (sl_store_get_run(st, all[j], &ri, &d) == 0 &&
+				    !strcmp(ri.scheduler, "recorded"))
+					rec = all[j];
+			free(all);
+			if (rec && sl_store_load_run(st, rec, &ref, &d) == 0)
+				have_ref = 1;
+		} else if (r.run.trace_id != m[0].run.trace_id) {
+			sl_fail(&d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
+				    " of trace %" PRId64 ": compare runs of one trace",
+				runs[i], r.run.trace_id, runs[0], m[0].run.trace_id);
+			sl_run_data_release(&r);
+			goto out;
+		}
+		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m[i]);
+		sl_run_data_release(&r);
+	}
+	printf("trace %" PRId64 ": ", m[0].run.trace_id);
+	for (i = 0; i < n; i++)
+		printf("%srun %" PRId64 " = %s (%s)", i ? ", " : "", m[i].run.id, m[i].run.scheduler,
+		       m[i].run.mode);
+	printf("\n%-22s", "metric");
+	for (i = 0; i < n; i++) {
+		char h[32];
+		snprintf(h, sizeof(h), "run %" PRId64, m[i].run.id);
+		printf(" %12s", h);
+		if (i)
+			printf(" %12s", "diff");
+	}
+	printf("\n");
+	for (k = 0; k < SL_ARRAY_SIZE(rows); k++) {
+		double base = rows[k].get(&m[0]);
+		printf("%-22s", rows[k].name);
+		for (i = 0; i < n; i++) {
+			double x = rows[k].get(&m[i]);
+			print_num(x);
+			if (i)
+				print_num(x - base);
+		}
+		printf("\n");
+	}
+	printf("\n%7s %-16s %4s", "TID", "COMM", "NICE");
+	for (i = 0; i < n; i++)
+		printf("  run%-4" PRId64 "ms  maxdly_us", m[i].run.id);
+	printf("\n");
+	for (k = 0; k < m[0].ntasks && (top == 0 || k < (size_t)top); k++) {
+		const struct sl_task_metrics *t0 = &m[0].tasks[k];
+		printf("%7d %-16.16s %4d", t0->tid, t0->comm, t0->nice);
+		for (i = 0; i < n; i++) {
+			const struct sl_task_metrics *t = find_task(&m[i], t0->utid);
+			if (t)
+				printf("  %9.3f %10.1f", (double)t->runtime_ns / 1e6,
+				       (double)t->delay_max_ns / 1e3);
+			else
+				printf("  %9s %10s", "-", "-");
+		}
+		printf("\n");
+	}
+	rc = 0;
+out:
+	if (rc)
+		sl_err("%s", d.msg);
+	if (m)
+		for (i = 0; i < n; i++)
+			sl_run_metrics_release(&m[i]);
+	free(m);
+	if (have_ref)
+		sl_run_data_release(&ref);
+	free(runs);
+	sl_store_close(st);
+	return rc;
+}
