@@ -245,7 +245,7 @@ static long o1_debug_count(struct sl_engine *e, int cpu)
 {
 	struct sl_o1 *o = &run_of(e)->o;
 	char msg[256];
-	if (sl_o1_check(o, msg, sizeof(msg)) < 0)
+	if (sl_o1_check(o, cpu, msg, sizeof(msg)) < 0)
 		return -1;
 	return o->rq[cpu].nr_running + run_of(e)->in_transit[cpu];
 }

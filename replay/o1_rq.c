@@ -672,11 +672,13 @@ int sl_o1_set_nice(struct sl_o1 *o, int pi, int nice, uint64_t now)
 
 /* ---- invariants ---- */
 
-int sl_o1_check(const struct sl_o1 *o, char *msg, size_t msglen)
+int sl_o1_check(const struct sl_o1 *o, int cpu, char *msg, size_t msglen)
 {
 	int c, k, q;
 	size_t i;
 	for (c = 0; c < o->ncpus; c++) {
+		if (cpu >= 0 && c != cpu)
+			continue;
 		const struct sl_o1_rq *rq = &o->rq[c];
 		int queued = 0;
 		unsigned long load = 0;
@@ -728,6 +730,8 @@ int sl_o1_check(const struct sl_o1 *o, char *msg, size_t msglen)
 	}
 	for (i = 0; i < o->nt; i++) {
 		const struct sl_o1_task *p = &o->t[i];
+		if (cpu >= 0 && p->cpu != cpu)
+			continue;
 		if (p->sleep_avg > o->c.ns_max_sleep_avg || (p->alive && p->time_slice < 1)) {
 			snprintf(msg, msglen, "task %zu: sleep_avg %llu or time_slice %d out of range", i,
 				 (unsigned long long)p->sleep_avg, (int)p->time_slice);

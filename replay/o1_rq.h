@@ -145,9 +145,9 @@ int sl_o1_steal(struct sl_o1 *o, int src, int (*ok)(void *ctx, int task), void *
  * same-named array. Returns 1 if it beats dst's current task. */
 int sl_o1_enqueue_migrated(struct sl_o1 *o, int p, int dst, uint64_t now);
 
-/* Check the rq invariants (lists, bitmaps, counts). Returns 0 or -1 with a
- * message in msg. */
-int sl_o1_check(const struct sl_o1 *o, char *msg, size_t msglen);
+/* Check the rq invariants (lists, bitmaps, counts) of cpu (-1: all CPUs).
+ * Returns 0 or -1 with a message in msg. */
+int sl_o1_check(const struct sl_o1 *o, int cpu, char *msg, size_t msglen);
 
 /* The policy (replay/o1.c), as a strong reference: a program that names
  * only the weak sl_policy_o1 of engine.h does not pull o1.o out of the

@@ -17,7 +17,7 @@ static void setup(struct sl_o1 *o, int n)
 static int check_ok(struct sl_o1 *o)
 {
 	char msg[256];
-	if (sl_o1_check(o, msg, sizeof(msg)) < 0) {
+	if (sl_o1_check(o, -1, msg, sizeof(msg)) < 0) {
 		fprintf(stderr, "  invariant: %s\n", msg);
 		return 0;
 	}
