@@ -239,20 +239,21 @@ static void wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, 
 {
 	t->wait_is_start = is_start;
 	t->wait_timed_end = timed_end;
+	if (cur_exec(e, w) >= point) {
+		/* the waker already passed the point: the wakeup has happened */
+		e->priv->st.causal_waits++;
+		if (is_start)
+			push_start(e, t, e->now);
+		else
+			push_wake(e, t, e->now);
+		return;
+	}
 	if (w->state == SL_TS_DONE || (w->total_work != SL_INF && w->total_work < point)) {
 		e->priv->st.causal_fallbacks++;
 		if (is_start)
 			push_start(e, t, timed_end);
 		else
 			push_wake(e, t, timed_end);
-		return;
-	}
-	if (cur_exec(e, w) >= point) {
-		e->priv->st.causal_waits++;
-		if (is_start)
-			push_start(e, t, e->now);
-		else
-			push_wake(e, t, e->now);
 		return;
 	}
 	t->wait_on = w;
@@ -378,7 +379,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	struct sl_task *parent = NULL;
 	int cpu;
 
-	if (sl_task_phase(s, 0, &ph) < 0) {
+	if (sl_task_phase(s, 0, &ph) < 0 || (!s->nphases && !s->run_ns)) {
 		finish(e, p);
 		return;
 	}
@@ -621,6 +622,8 @@ static uint64_t task_total_work(const struct sl_task_spec *s)
 	uint64_t sum = 0;
 	size_t i;
 	if (!s->nphases) {
+		if (!s->run_ns)
+			return 0; /* no recorded work (a task seen without bursts) */
 		if (s->run_ns == SL_INF || !s->count)
 			return SL_INF;
 		if (s->run_ns && s->count > (SL_INF - 1) / s->run_ns)

@@ -1,0 +1,364 @@
+/* cmd/cmd-replay.c - `schedlab replay`: re-schedule a trace's behaviour or a
+ * synthetic workload through one or more scheduler models; each model's
+ * run is stored in one transaction. */
+#include "cmd.h"
+#include "../analyze/store.h"
+#include "../replay/engine.h"
+#include "../replay/workload.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
+		"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
+		"                [--mode timed|causal] [--seed N] [--opt NAME=VALUE]... [--debug]\n\n"
+		"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
+		"its recorded work) or a workload file (for --duration) through each model.\n"
+		"Prints one line per run: its id, the model and a summary.\n\n"
+		"  --trace ID        an imported trace (see 'schedlab import')\n"
+		"  --workload FILE   a workload file (docs/replay.md); stored as a trace too\n"
+		"  --sched NAMES     models, comma-separated: %s\n"
+		"  --duration T      simulated time (required for a workload; limits a trace)\n"
+		"  --cpus N          CPUs (default: as recorded; 1 for a workload)\n"
+		"  --hz N            scheduler ticks per second (default 1000)\n"
+		"  --rr-interval T   RSDL/SD RR_INTERVAL (default 6ms)\n"
+		"  --mode M          timed (default): sleeps last as recorded; causal: a task\n"
+		"                    woken by a task wakes when that task reaches the recorded\n"
+		"                    point of its own CPU work\n"
+		"  --seed N          recorded with the run (the replay itself is deterministic)\n"
+		"  --opt NAME=VALUE  a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
+		"                    accounting; see docs/rsdl.md); given to each model that has it\n"
+		"  --debug           check the engine's invariants after every model call\n",
+		sl_policy_names());
+}
+
+struct ropts {
+	const char *trace, *workload, *sched;
+	char popts[512];
+	struct sl_replay_opts o;
+};
+
+/* Keep the NAME=VALUE items of all that ops knows. */
+static void filter_opts(const struct sl_policy_ops *ops, const char *all, char *out, size_t len)
+{
+	char buf[512], *save = NULL, *tok;
+	size_t off = 0;
+	out[0] = 0;
+	snprintf(buf, sizeof(buf), "%s", all);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *eq = strchr(tok, '=');
+		size_t i, n = eq ? (size_t)(eq - tok) : strlen(tok);
+		for (i = 0; ops->params && ops->params[i].name; i++)
+			if (strlen(ops->params[i].name) == n && !strncmp(ops->params[i].name, tok, n)) {
+				int k = snprintf(out + off, len - off, "%s%s", off ? "," : "", tok);
+				if (k > 0 && (size_t)k < len - off)
+					off += (size_t)k;
+				break;
+			}
+	}
+}
+
+static int known_somewhere(const struct sl_policy_ops **pols, size_t np, const char *item)
+{
+	const char *eq = strchr(item, '=');
+	size_t i, j, n = eq ? (size_t)(eq - item) : strlen(item);
+	for (j = 0; j < np; j++)
+		for (i = 0; pols[j]->params && pols[j]->params[i].name; i++)
+			if (strlen(pols[j]->params[i].name) == n && !strncmp(pols[j]->params[i].name, item, n))
+				return 1;
+	return 0;
+}
+
+struct map_ctx {
+	struct sl_behaviour *b;
+	size_t i;
+};
+
+static int map_row(void *ctx, int ncols, const char *const *v)
+{
+	struct map_ctx *m = ctx;
+	if (ncols < 1 || !v[0] || m->i >= m->b->ntasks)
+		return -1;
+	m->b->tasks[m->i++].utid = strtoll(v[0], NULL, 10);
+	return 0;
+}
+
+/* Store (or find) the workload as a trace with its threads. */
+static int workload_trace(struct sl_store *st, const char *path, struct sl_behaviour *b, int cpus,
+			  uint64_t duration, int64_t *trace_id, struct sl_diag *d)
+{
+	struct sl_trace_info tr;
+	int rc;
+
+	memset(&tr, 0, sizeof(tr));
+	if (sl_sha256_file(path, tr.sha256, d))
+		return -1;
+	rc = sl_store_trace_by_sha(st, tr.sha256, trace_id, d);
+	if (rc < 0)
+		return -1;
+	if (rc == 1) {
+		struct map_ctx m = { b, 0 };
+		int64_t p = *trace_id;
+		if (sl_store_query(st, "SELECT utid FROM thread WHERE trace_id = ?1 ORDER BY utid", &p, 1,
+				   map_row, &m, d))
+			return -1;
+		if (m.i != b->ntasks)
+			return sl_fail(d, "%s: trace %" PRId64 " has %zu threads, the file %zu tasks", path,
+				       *trace_id, m.i, b->ntasks);
+		return 0;
+	}
+	snprintf(tr.path, sizeof(tr.path), "%s", path);
+	snprintf(tr.format, sizeof(tr.format), "workload");
+	tr.cpus = cpus;
+	tr.first_ts = 0;
+	tr.last_ts = duration;
+	if (sl_store_begin(st, d))
+		return -1;
+	if (sl_store_add_trace(st, &tr, trace_id, d) ||
+	    sl_store_add_behaviour(st, *trace_id, b, NULL, NULL, d) || sl_store_commit(st, d)) {
+		sl_store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+static void summary(int64_t run_id, const char *name, const struct sl_behaviour *b, int cpus,
+		    int mode, int is_trace, const struct sl_replay_stats *s, uint64_t rows)
+{
+	double span = (double)s->end_ns / 1e9;
+	double busy = s->end_ns ? 100.0 * (double)s->busy_ns / ((double)s->end_ns * cpus) : 0.0;
+	printf("run %" PRId64 " %s: %zu tasks on %d CPU%s, %.3f s simulated, %" PRIu64 " switches, %" PRIu64
+	       " wakeups, %" PRIu64 " migrations, %.1f%% busy, %" PRIu64 " rows",
+	       run_id, name, b->ntasks, cpus, cpus == 1 ? "" : "s", span, s->switches, s->wakeups,
+	       s->migrations, busy, rows);
+	if (mode == SL_MODE_CAUSAL)
+		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed)", s->causal_waits,
+		       s->causal_fallbacks);
+	if (is_trace && s->unfinished)
+		printf(", %" PRIu64 " tasks unfinished", s->unfinished);
+	printf("\n");
+}
+
+static int parse_args(int argc, char **argv, struct ropts *r)
+{
+	int i;
+	size_t off = 0;
+	sl_replay_opts_init(&r->o);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		long long n;
+		if (sl_is_help(a)) {
+			usage(stdout);
+			return 1;
+		}
+		if (!strcmp(a, "--debug")) {
+			r->o.debug = 1;
+			continue;
+		}
+		if (!v) {
+			sl_err("replay: '%s' needs a value or is unknown (see 'schedlab replay -h')", a);
+			return 2;
+		}
+		i++;
+		if (!strcmp(a, "--trace")) {
+			r->trace = v;
+		} else if (!strcmp(a, "--workload")) {
+			r->workload = v;
+		} else if (!strcmp(a, "--sched")) {
+			r->sched = v;
+		} else if (!strcmp(a, "--duration")) {
+			if (sl_parse_duration(v, SL_NS_PER_SEC, &r->o.duration_ns) || !r->o.duration_ns ||
+			    r->o.duration_ns > 1000000 * SL_NS_PER_SEC) {
+				sl_err("replay: --duration '%s': expected a positive duration like 10s", v);
+				return 2;
+			}
+		} else if (!strcmp(a, "--cpus")) {
+			if (sl_parse_int(v, 1, SL_ENGINE_MAX_CPUS, &n)) {
+				sl_err("replay: --cpus '%s': expected 1..%d", v, SL_ENGINE_MAX_CPUS);
+				return 2;
+			}
+			r->o.cpus = (int)n;
+		} else if (!strcmp(a, "--hz")) {
+			if (sl_parse_int(v, 10, 100000, &n)) {
+				sl_err("replay: --hz '%s': expected 10..100000", v);
+				return 2;
+			}
+			r->o.hz = (int)n;
+		} else if (!strcmp(a, "--rr-interval")) {
+			if (sl_parse_duration(v, SL_NS_PER_MS, &r->o.rr_interval_ns) ||
+			    r->o.rr_interval_ns < 1000 || r->o.rr_interval_ns > 10 * SL_NS_PER_SEC) {
+				sl_err("replay: --rr-interval '%s': expected 1us..10s", v);
+				return 2;
+			}
+		} else if (!strcmp(a, "--mode")) {
+			if (!strcmp(v, "timed"))
+				r->o.mode = SL_MODE_TIMED;
+			else if (!strcmp(v, "causal"))
+				r->o.mode = SL_MODE_CAUSAL;
+			else {
+				sl_err("replay: --mode '%s': expected timed or causal", v);
+				return 2;
+			}
+		} else if (!strcmp(a, "--seed")) {
+			if (sl_parse_int(v, 0, INT64_MAX, &n)) {
+				sl_err("replay: --seed '%s': expected a non-negative integer", v);
+				return 2;
+			}
+			r->o.seed = (uint64_t)n;
+		} else if (!strcmp(a, "--opt")) {
+			int k;
+			if (!strchr(v, '=') || strchr(v, ',')) {
+				sl_err("replay: --opt '%s': expected NAME=VALUE", v);
+				return 2;
+			}
+			k = snprintf(r->popts + off, sizeof(r->popts) - off, "%s%s", off ? "," : "", v);
+			if (k < 0 || (size_t)k >= sizeof(r->popts) - off) {
+				sl_err("replay: too many --opt");
+				return 2;
+			}
+			off += (size_t)k;
+		} else {
+			sl_err("replay: unknown option '%s' (see 'schedlab replay -h')", a);
+			return 2;
+		}
+	}
+	if (!r->trace == !r->workload) {
+		sl_err("replay: give exactly one of --trace ID and --workload FILE");
+		return 2;
+	}
+	if (!r->sched) {
+		sl_err("replay: --sched NAME[,NAME...] is required (models: %s)", sl_policy_names());
+		return 2;
+	}
+	if (r->workload && !r->o.duration_ns) {
+		sl_err("replay: a workload needs --duration T");
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv, const struct sl_globals *g)
+{
+	struct ropts r;
+	const struct sl_policy_ops *pols[8];
+	size_t np = 0, i;
+	struct sl_store *st = NULL;
+	struct sl_behaviour b;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	int64_t trace_id = 0;
+	int rc, cpus;
+	char names[256], *save = NULL, *tok;
+
+	memset(&r, 0, sizeof(r));
+	memset(&b, 0, sizeof(b));
+	rc = parse_args(argc, argv, &r);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	snprintf(names, sizeof(names), "%s", r.sched);
+	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct sl_policy_ops *ops = sl_policy_find(tok);
+		if (!ops) {
+			sl_err("replay: unknown scheduler '%s' (models: %s)", tok, sl_policy_names());
+			return 2;
+		}
+		if (np == SL_ARRAY_SIZE(pols)) {
+			sl_err("replay: too many schedulers");
+			return 2;
+		}
+		pols[np++] = ops;
+	}
+	if (!np) {
+		sl_err("replay: --sched names no scheduler");
+		return 2;
+	}
+	if (r.popts[0]) {
+		char buf[512];
+		snprintf(buf, sizeof(buf), "%s", r.popts);
+		save = NULL;
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!known_somewhere(pols, np, tok)) {
+				sl_err("replay: --opt '%s': no selected scheduler has this parameter", tok);
+				return 2;
+			}
+	}
+
+	if (r.workload) {
+		if (sl_workload_load(r.workload, &b, &d)) {
+			sl_err("%s", d.msg);
+			return 1;
+		}
+		b.span_ns = r.o.duration_ns;
+	}
+	if (sl_store_open(g->db, 1, &st, &d))
+		goto fail;
+	if (r.workload) {
+		cpus = r.o.cpus ? r.o.cpus : 1;
+		if (workload_trace(st, r.workload, &b, cpus, r.o.duration_ns, &trace_id, &d))
+			goto fail;
+	} else {
+		long long id;
+		if (sl_parse_int(r.trace, 1, INT64_MAX, &id)) {
+			sl_err("replay: --trace '%s': expected a trace id", r.trace);
+			sl_store_close(st);
+			return 2;
+		}
+		trace_id = id;
+		if (sl_store_load_behaviour(st, trace_id, &b, &d))
+			goto fail;
+		if (!b.ntasks) {
+			sl_fail(&d, "trace %" PRId64 " has no tasks to replay", trace_id);
+			goto fail;
+		}
+		cpus = r.o.cpus ? r.o.cpus : (b.cpus > 0 ? b.cpus : 1);
+		if (cpus > SL_ENGINE_MAX_CPUS)
+			cpus = SL_ENGINE_MAX_CPUS;
+	}
+	r.o.cpus = cpus;
+
+	for (i = 0; i < np; i++) {
+		struct sl_replay_opts o = r.o;
+		struct sl_replay_stats s;
+		struct sl_store_bind bind;
+		struct sl_run_sink sink;
+		char popts[512], params[1024];
+		int64_t run_id;
+
+		filter_opts(pols[i], r.popts, popts, sizeof(popts));
+		o.policy_opts = popts;
+		if (sl_replay_params_json(pols[i], &o, cpus, params, sizeof(params), &d))
+			goto fail;
+		if (sl_store_begin(st, &d))
+			goto fail;
+		if (sl_store_add_run(st, trace_id, pols[i]->name, params, cpus,
+				     o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.seed, &run_id, &d)) {
+			sl_store_rollback(st);
+			goto fail;
+		}
+		memset(&bind, 0, sizeof(bind));
+		bind.s = st;
+		bind.run_id = run_id;
+		bind.b = &b;
+		bind.ts_offset = b.t0;
+		bind.d = &d;
+		sl_store_run_sink(&bind, &sink);
+		if (sl_replay_run(&b, pols[i], &o, &sink, &s, &d) || sl_store_commit(st, &d)) {
+			sl_store_rollback(st);
+			goto fail;
+		}
+		summary(run_id, pols[i]->name, &b, cpus, o.mode, r.trace != NULL, &s, bind.rows);
+		fflush(stdout);
+	}
+	sl_behaviour_release(&b);
+	sl_store_close(st);
+	return 0;
+fail:
+	sl_err("%s", d.msg[0] ? d.msg : "replay failed");
+	sl_behaviour_release(&b);
+	sl_store_close(st);
+	return 1;
+}
