@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -554,6 +555,41 @@ stop:
 	return 1;
 }
 
+#define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
+
+/* libtracecmd 3.1 dereferences NULL in its own clean-up when
+ * tracecmd_open_fd fails half-way, and our header walk cannot foresee every
+ * reason it may fail. So the first open is tried in a child process: 0 = it
+ * opens, 3 = libtracecmd refused the file, other = it died. */
+static int trial_open(int fd)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 0; /* cannot fork: take the risk */
+	if (pid == 0) {
+		char p[64];
+		struct tracecmd_input *h;
+		int f;
+		alarm(60);
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+		f = open(p, O_RDONLY); /* own file offset */
+		if (f < 0)
+			_exit(0);
+		h = tracecmd_open_fd(f, OPEN_FLAGS);
+		if (!h)
+			_exit(3);
+		_exit(0); /* no clean-up needed: the process ends */
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
+		return WEXITSTATUS(status);
+	return -1;
+}
+
 static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
 {
 	struct tdreader t;
@@ -581,7 +617,13 @@ static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	c = trial_open(fd);
+	if (c != 0) {
+		close(fd);
+		return sl_fail(d, "%s:0: corrupt trace-cmd headers (libtracecmd %s)", path,
+			       c == 3 ? "refused them" : "failed on them");
+	}
+	h = tracecmd_open_fd(fd, OPEN_FLAGS);
 	if (!h) {
 		close(fd);
 		return sl_fail(d, "%s:0: not a readable trace-cmd file (libtracecmd refused its headers)", path);

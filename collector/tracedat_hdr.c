@@ -121,17 +121,26 @@ static void cpustat(struct rd *r, uint64_t off, uint32_t len)
 		r->h->overrun[cpu] = strtoull(p + 8, NULL, 10);
 }
 
-/* CPU data at [off, off+size) whose size field is at field_off. */
+/* CPU data at [off, off+size) whose size field is at field_off. Data past
+ * the end of the file, or a last partial page, is cut off (by rewriting the
+ * size in a copy: libtracecmd maps whole pages and trusts the sizes). */
 static int cpu_data(struct rd *r, int cpu, uint64_t field_off, uint64_t off, uint64_t size)
 {
 	struct sl_tdhdr *h = r->h;
-	uint64_t have;
-	if (off <= r->size && size <= r->size - off)
+	uint64_t have = size;
+
+	if (!size)
 		return 0;
+	if (off % h->page_size)
+		return bad(r, field_off - 8, "cpu %d data at offset %llu, not on a page boundary",
+			   cpu, (unsigned long long)off);
 	if (off > r->size)
 		have = 0;
-	else
-		have = (r->size - off) / h->page_size * h->page_size;
+	else if (size > r->size - off)
+		have = r->size - off;
+	have = have / h->page_size * h->page_size;
+	if (have == size)
+		return 0;
 	if (h->npatch >= SL_TDHDR_MAXSTAT)
 		return bad(r, field_off, "too many CPUs with data past the end of the file");
 	h->patch[h->npatch].off = field_off;
@@ -140,7 +149,8 @@ static int cpu_data(struct rd *r, int cpu, uint64_t field_off, uint64_t off, uin
 	if (!h->warn[0]) {
 		h->bad_off = off + have;
 		snprintf(h->warn, sizeof(h->warn),
-			 "file cut short: cpu %d data ends here (%llu of %llu bytes present); reading what is whole",
+			 "%s: cpu %d data ends here (%llu of %llu bytes whole); reading what is whole",
+			 size % h->page_size ? "partial page" : "file cut short",
 			 cpu, (unsigned long long)have, (unsigned long long)size);
 	}
 	return 0;

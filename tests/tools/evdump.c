@@ -18,8 +18,8 @@
 
 /* Strong references, so the linker takes these readers out of the archive
  * (readers.c only refers to them weakly). */
-extern const struct sl_reader sl_reader_tracedat;
-static const struct sl_reader *const mine[] = { &sl_reader_tracedat };
+extern const struct sl_reader sl_reader_tracedat, sl_reader_systrace;
+static const struct sl_reader *const mine[] = { &sl_reader_tracedat, &sl_reader_systrace };
 
 static const struct sl_reader *find(const char *name)
 {
