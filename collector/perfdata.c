@@ -246,7 +246,10 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 	if (hsize == 16)
 		return sl_fail(pd->d, "%s:8: pipe-mode perf.data (perf record -o -) is not "
 				      "supported; write it to a file with perf inject -o", pd->path);
-	if (hsize < HDR_SIZE || pd->fsize < HDR_SIZE)
+	if (pd->fsize < HDR_SIZE)
+		return sl_fail(pd->d, "%s:%zu: file cut short inside the perf.data header", pd->path,
+			       pd->fsize);
+	if (hsize < HDR_SIZE)
 		return sl_fail(pd->d, "%s:8: perf.data header too short (%llu bytes)", pd->path,
 			       (unsigned long long)hsize);
 	attr_size = u64at(m + 16);
@@ -320,10 +323,14 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 		return sl_fail(pd->d, "%s:72: no tracing data in this perf.data (record sched "
 				      "tracepoints: perf sched record, or perf record -e 'sched:*')",
 			       pd->path);
-	if (feat_at + 16 > pd->fsize || section(pd, m + feat_at, &toff, &tsize))
-		return sl_fail(pd->d, "%s:%llu: file cut short: the feature sections (with the "
-				      "tracepoint formats) are missing",
-			       pd->path, (unsigned long long)(feat_at < pd->fsize ? feat_at : pd->fsize));
+	if (feat_at + 16 > pd->fsize)
+		return sl_fail(pd->d, "%s:%zu: file cut short: the feature sections (with the "
+				      "tracepoint formats) are missing", pd->path, pd->fsize);
+	if (section(pd, m + feat_at, &toff, &tsize))
+		return sl_fail(pd->d, "%s:%llu: the tracing data section (%llu bytes at %llu) lies "
+				      "past the end of the file (%zu bytes): cut short?",
+			       pd->path, (unsigned long long)feat_at, (unsigned long long)tsize,
+			       (unsigned long long)toff, pd->fsize);
 	{
 		size_t bad;
 		if (pd_trace_parse(&pd->tr, m + toff, (size_t)tsize, &bad))
