@@ -10,13 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
 		"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
-		"                [--mode timed|causal] [--seed N] [--opt NAME=VALUE]... [--debug]\n\n"
+		"                [--mode timed|causal] [--seed N] [--opt NAME=VALUE]... [--debug]\n"
+		"                [--dry-run]\n\n"
 		"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
 		"its recorded work) or a workload file (for --duration) through each model.\n"
 		"Prints one line per run: its id, the model and a summary.\n\n"
@@ -33,12 +35,14 @@ static void usage(FILE *f)
 		"  --seed N          recorded with the run (the replay itself is deterministic)\n"
 		"  --opt NAME=VALUE  a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
 		"                    accounting; see docs/rsdl.md); given to each model that has it\n"
-		"  --debug           check the engine's invariants after every model call\n",
+		"  --debug           check the engine's invariants after every model call\n"
+		"  --dry-run         store nothing; print each run's speed (decisions per second)\n",
 		sl_policy_names());
 }
 
 struct ropts {
 	const char *trace, *workload, *sched;
+	int dry;
 	char popts[512];
 	struct sl_replay_opts o;
 };
@@ -160,6 +164,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			r->o.debug = 1;
 			continue;
 		}
+		if (!strcmp(a, "--dry-run")) {
+			r->dry = 1;
+			continue;
+		}
 		if (!v) {
 			sl_err("replay: '%s' needs a value or is unknown (see 'schedlab replay -h')", a);
 			return 2;
@@ -242,6 +250,46 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --dry-run: replay without a sink, print the speed. Releases b. */
+static int dry_run(struct ropts *r, const struct sl_policy_ops **pols, size_t np,
+		   struct sl_behaviour *b)
+{
+	size_t i;
+	int rc = 0;
+	if (!r->o.cpus)
+		r->o.cpus = b->cpus > 0 ? b->cpus : 1;
+	for (i = 0; i < np; i++) {
+		struct sl_replay_opts o = r->o;
+		struct sl_replay_stats s;
+		struct sl_diag d = { { 0 }, 0, 0 };
+		char popts[512];
+		double t0, dt;
+		filter_opts(pols[i], r->popts, popts, sizeof(popts));
+		o.policy_opts = popts;
+		t0 = now_s();
+		if (sl_replay_run(b, pols[i], &o, NULL, &s, &d)) {
+			sl_err("%s", d.msg);
+			rc = 1;
+			break;
+		}
+		dt = now_s() - t0;
+		printf("dry run %s: %zu tasks on %d CPU%s, %.3f s simulated, %" PRIu64 " decisions, %" PRIu64
+		       " events in %.3f s: %.1f ns per decision, %.2f M decisions/s\n",
+		       pols[i]->name, b->ntasks, o.cpus, o.cpus == 1 ? "" : "s", (double)s.end_ns / 1e9,
+		       s.decisions, s.events, dt, s.decisions ? dt * 1e9 / (double)s.decisions : 0.0,
+		       dt > 0 ? (double)s.decisions / dt / 1e6 : 0.0);
+	}
+	sl_behaviour_release(b);
+	return rc;
+}
+
 int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 {
 	struct ropts r;
@@ -294,6 +342,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		}
 		b.span_ns = r.o.duration_ns;
 	}
+	if (r.dry && r.workload)
+		return dry_run(&r, pols, np, &b);
 	if (sl_store_open(g->db, 1, &st, &d))
 		goto fail;
 	if (r.workload) {
@@ -319,6 +369,10 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 			cpus = SL_ENGINE_MAX_CPUS;
 	}
 	r.o.cpus = cpus;
+	if (r.dry) {
+		sl_store_close(st);
+		return dry_run(&r, pols, np, &b);
+	}
 
 	for (i = 0; i < np; i++) {
 		struct sl_replay_opts o = r.o;

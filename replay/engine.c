@@ -602,17 +602,23 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 			return;
 		appear(e, p);
 		return;
-	case EV_TICK:
-		cpu = &e->cpus[ev->id];
-		sl_evq_push(&e->priv->q, e->now + e->tick_ns, EV_TICK, ev->id, 0);
+	}
+}
+
+/* The scheduler tick of every CPU (they tick together, in CPU order). */
+static void tick_all(struct sl_engine *e)
+{
+	int c;
+	for (c = 0; c < e->ncpus && !e->priv->failed; c++) {
+		struct sl_cpu *cpu = &e->cpus[c];
+		e->priv->st.events++;
 		if (cpu->curr && cpu->curr->state == SL_TS_RUNNING) {
-			account(e, (int)ev->id);
+			account(e, c);
 			e->priv->st.ticks++;
-			e->ops->tick(e, (int)ev->id, cpu->curr);
+			e->ops->tick(e, c, cpu->curr);
 			CHECK_AFTER(e, "tick");
 		}
-		sl_smp_tick(e, (int)ev->id);
-		return;
+		sl_smp_tick(e, c);
 	}
 }
 
@@ -819,8 +825,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		else
 			push_start(e, p, s->start_ns);
 	}
-	for (c = 0; c < ncpus; c++)
-		sl_evq_push(&priv.q, e->tick_ns, EV_TICK, (uint32_t)c, 0);
+	priv.next_tick = e->tick_ns;
 	CHECK_AFTER(e, "init");
 
 	while (!priv.failed) {
@@ -830,15 +835,31 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			break_deadlock(e);
 			continue;
 		}
-		if (sl_evq_pop(&priv.q, &ev))
-			break;
-		if (priv.duration && ev.t >= priv.duration) {
-			e->now = priv.duration;
-			break;
+		/* ticks are kept out of the heap: at equal times they come first */
+		if (priv.q.n && priv.q.h[0].t < priv.next_tick) {
+			sl_evq_pop(&priv.q, &ev);
+			if (priv.duration && ev.t >= priv.duration) {
+				e->now = priv.duration;
+				break;
+			}
+			e->now = ev.t;
+			priv.st.events++;
+			handle(e, &ev);
+		} else {
+			if (!priv.q.n && !priv.nrunnable && !priv.ncausal) {
+				/* nothing can ever happen again: idle to the end */
+				if (priv.duration)
+					e->now = priv.duration;
+				break;
+			}
+			if (priv.duration && priv.next_tick >= priv.duration) {
+				e->now = priv.duration;
+				break;
+			}
+			e->now = priv.next_tick;
+			priv.next_tick += e->tick_ns;
+			tick_all(e);
 		}
-		e->now = ev.t;
-		priv.st.events++;
-		handle(e, &ev);
 		/* need_resched is acted on once every event of this instant has
 		 * been handled (as the kernel does on return from interrupt) */
 		if (!priv.q.n || priv.q.h[0].t != e->now || (!priv.duration && priv.ndone == e->ntasks))

@@ -8,8 +8,9 @@
 
 /* Event kinds, in their order at equal times. */
 enum {
-	EV_TICK = 1,     /* scheduler tick on one CPU: charges the tick that just
-			  * elapsed, so it comes first */
+	/* ticks are not queued: every CPU ticks at k * tick_ns, before any
+	 * queued event of the same instant (the tick charges the tick that just
+	 * elapsed) */
 	EV_PROGRESS = 2, /* a running task reaches its burst end / a waiter's point */
 	EV_WAKE = 3,     /* a timed sleep ends (or a causal fallback) */
 	EV_START = 4,    /* a task appears */
@@ -28,6 +29,7 @@ struct sl_engine_priv {
 	size_t ntimed;           /* pending WAKE/START events */
 	size_t ncausal;          /* tasks waiting for a task's progress */
 	size_t nrunnable;        /* tasks on any runqueue */
+	uint64_t next_tick;      /* time of the next tick of every CPU */
 	uint64_t busy_balance_ns;/* periodic balance interval of a busy CPU */
 	uint64_t idle_balance_ns;/* ... of an idle CPU */
 };

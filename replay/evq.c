@@ -18,7 +18,8 @@ void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint32_t id, uint6
 	size_t i;
 	struct sl_ev ev = { t, q->seq++, gen, kind, id };
 
-	SL_GROW(q->h, q->cap, q->n + 1);
+	if (q->n == q->cap)
+		SL_GROW(q->h, q->cap, q->n + 1);
 	i = q->n++;
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
