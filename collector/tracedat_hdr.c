@@ -238,6 +238,39 @@ static int v6_rest(struct rd *r)
 	return bad(r, r->off, "expected \"options\", \"flyrecord\" or \"latency\"");
 }
 
+/* Compressed CPU data: count(4), then per chunk csize(4) usize(4) data.
+ * libtracecmd allocates by these counts and sizes, so check them all. */
+static int chunks(struct rd *r, int cpu, uint64_t off, uint64_t size)
+{
+	uint64_t n, i, save = r->off, end;
+	if (!size)
+		return 0;
+	if (off > r->size || size > r->size - off || size < 4)
+		return bad(r, off, "cpu %d compressed data (%llu bytes) runs past the end of the file",
+			   cpu, (unsigned long long)size);
+	/* the recorded size leaves out the 4-byte chunk count (trace-cmd 3.1) */
+	end = size + 4 <= r->size - off ? off + size + 4 : r->size;
+	r->off = off;
+	if (num(r, 4, &n) < 0)
+		return -1;
+	if (n > (size - 4) / 8)
+		return bad(r, off, "cpu %d: %llu compressed chunks cannot fit in %llu bytes", cpu,
+			   (unsigned long long)n, (unsigned long long)size);
+	for (i = 0; i < n; i++) {
+		uint64_t cs, us;
+		if (num(r, 4, &cs) < 0 || num(r, 4, &us) < 0)
+			return -1;
+		if (cs > end - r->off)
+			return bad(r, r->off - 8, "cpu %d: compressed chunk runs past its data", cpu);
+		if (us > (256u << 20) || us % r->h->page_size)
+			return bad(r, r->off - 4, "cpu %d: bad uncompressed chunk size %llu", cpu,
+				   (unsigned long long)us);
+		r->off += cs;
+	}
+	r->off = save;
+	return 0;
+}
+
 /* v7 BUFFER option: offset(8) name\0 clock\0 page_size(4) ncpu(4)
  * then per cpu id(4) offset(8) size(8). Only the top buffer (name "")
  * is read by us, but all are checked. */
@@ -259,7 +292,8 @@ static int v7_buffer(struct rd *r, uint64_t end)
 		fo = r->off;
 		if (num(r, 8, &size) < 0)
 			return -1;
-		if (!r->h->compressed && cpu_data(r, (int)id, fo, off, size) < 0)
+		if (!r->h->compressed ? cpu_data(r, (int)id, fo, off, size) < 0
+				      : chunks(r, (int)id, off, size) < 0)
 			return -1;
 	}
 	if ((int)n > r->h->ncpus && !name[0])
