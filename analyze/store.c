@@ -99,7 +99,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 {
 	struct sl_store *s;
 	struct stat sb;
-	int v = 0, ntab = 0, i, flags = SQLITE_OPEN_READWRITE;
+	int v = 0, ntab = 0, i, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	*out = NULL;
 	if (stat(path, &sb) != 0) {

@@ -75,3 +75,77 @@ void sl_evbuf_release(struct sl_evbuf *b)
 	free(b->ev);
 	memset(b, 0, sizeof(*b));
 }
+
+#define STREAM_BATCH 65536
+#define QUIET_NS 1000000000ULL
+
+void sl_evstream_init(struct sl_evstream *s, sl_event_fn fn, void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	sl_evbuf_init(&s->buf);
+	s->fn = fn;
+	s->ctx = ctx;
+}
+
+static int stream_flush(struct sl_evstream *s, int all)
+{
+	uint64_t wm = UINT64_MAX;
+	size_t i;
+	int rc;
+	if (!all) {
+		for (i = 0; i < s->ncpu; i++)
+			if (s->cpu_last[i] != UINT64_MAX && s->cpu_last[i] + QUIET_NS >= s->buf.max_ts &&
+			    s->cpu_last[i] < wm)
+				wm = s->cpu_last[i];
+		if (wm == UINT64_MAX || wm == 0)
+			return 0;
+		wm--; /* strictly older: ties may still come from other CPUs */
+	}
+	sl_evbuf_sort(&s->buf);
+	if (s->buf.n && s->buf.ev[0].ts <= wm) {
+		size_t n = 0;
+		while (n < s->buf.n && s->buf.ev[n].ts <= wm)
+			n++;
+		s->delivered = s->buf.ev[n - 1].ts;
+	}
+	rc = sl_evbuf_flush(&s->buf, wm, s->fn, s->ctx);
+	return rc;
+}
+
+int sl_evstream_push(struct sl_evstream *s, const struct sl_event *ev)
+{
+	if (ev->cpu >= 0) {
+		size_t c = (size_t)ev->cpu, i;
+		if (c >= s->ncpu) {
+			s->cpu_last = xrealloc(s->cpu_last, (c + 1) * sizeof(uint64_t));
+			for (i = s->ncpu; i <= c; i++)
+				s->cpu_last[i] = UINT64_MAX;
+			s->ncpu = c + 1;
+		}
+		if (s->cpu_last[c] == UINT64_MAX || ev->ts > s->cpu_last[c])
+			s->cpu_last[c] = ev->ts;
+	}
+	if (ev->ts < s->delivered) {
+		struct sl_event late = *ev;
+		late.ts = s->delivered;
+		s->late++;
+		sl_evbuf_push(&s->buf, &late);
+	} else {
+		sl_evbuf_push(&s->buf, ev);
+	}
+	if (s->buf.n >= STREAM_BATCH)
+		return stream_flush(s, 0);
+	return 0;
+}
+
+int sl_evstream_finish(struct sl_evstream *s)
+{
+	return stream_flush(s, 1);
+}
+
+void sl_evstream_release(struct sl_evstream *s)
+{
+	sl_evbuf_release(&s->buf);
+	free(s->cpu_last);
+	memset(s, 0, sizeof(*s));
+}

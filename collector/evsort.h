@@ -24,4 +24,27 @@ int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx)
 /* Free the storage (b itself is the caller's). */
 void sl_evbuf_release(struct sl_evbuf *b);
 
+
+
+/* Streaming reorder for inputs whose events are in order per CPU but
+ * interleaved across CPUs (ftrace text): events are held until no CPU can
+ * still produce an earlier one, so memory stays bounded. A CPU silent for
+ * more than a second of trace time does not hold the others back; an event
+ * older than what was already delivered is delivered at that time instead
+ * (counted in `late`). */
+struct sl_evstream {
+	struct sl_evbuf buf;
+	uint64_t *cpu_last;
+	size_t ncpu;
+	uint64_t delivered; /* ts of the last delivered event */
+	uint64_t late;
+	sl_event_fn fn;
+	void *ctx;
+};
+void sl_evstream_init(struct sl_evstream *s, sl_event_fn fn, void *ctx);
+/* Add an event; may deliver older ones. Returns 0 or fn's non-zero value. */
+int sl_evstream_push(struct sl_evstream *s, const struct sl_event *ev);
+/* Deliver everything left. */
+int sl_evstream_finish(struct sl_evstream *s);
+void sl_evstream_release(struct sl_evstream *s);
 #endif

@@ -524,18 +524,18 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 {
 	FILE *f = fopen(path, "rb");
 	struct sl_ftrace_parser *p;
-	struct sl_evbuf buf;
+	struct sl_evstream buf;
 	struct sl_diag ld = { { 0 }, NULL, NULL };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	uint64_t lineno = 0;
+	uint64_t lineno = 0, nev = 0;
 	int rc = 0;
 
 	if (!f)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
 	p = sl_ftrace_parser_new();
-	sl_evbuf_init(&buf);
+	sl_evstream_init(&buf, fn, ctx);
 	while ((n = getline(&line, &cap, f)) > 0) {
 		struct sl_event ev;
 		int r, last;
@@ -560,22 +560,27 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 		}
 		if (r > 0) {
 			ev.pos = lineno;
-			sl_evbuf_push(&buf, &ev);
+			nev++;
+			if (sl_evstream_push(&buf, &ev)) {
+				rc = -1;
+				break;
+			}
 		}
 	}
 	if (!rc && ferror(f))
 		rc = sl_fail(d, "%s: read error: %s", path, strerror(errno));
-	if (!rc && buf.n == 0)
+	if (!rc && nev == 0)
 		rc = sl_fail(d, "%s:%llu: no scheduler events (sched_switch, sched_wakeup...) found",
 			     path, (unsigned long long)lineno);
-	if (!rc) {
-		sl_evbuf_sort(&buf);
-		if (sl_evbuf_flush(&buf, UINT64_MAX, fn, ctx))
-			rc = -1;
-	}
+	if (!rc && sl_evstream_finish(&buf))
+		rc = -1;
+	if (!rc && buf.late)
+		sl_warn(d, "%s: %llu events were more than a second out of order across CPUs; "
+			   "they were placed at the time already reached",
+			path, (unsigned long long)buf.late);
 	free(line);
 	fclose(f);
-	sl_evbuf_release(&buf);
+	sl_evstream_release(&buf);
 	sl_ftrace_parser_free(p);
 	return rc;
 }
