@@ -2,8 +2,24 @@
  * of the same name (schedulers.md §2.1), with C integer truncation. */
 #include "o1_prio.h"
 
+static int timeslice_of(const struct sl_o1_const *c, int static_prio)
+{
+	int base = static_prio < 120 ? c->def_timeslice * 4 : c->def_timeslice;
+	int ts = base * (SL_O1_MAX_PRIO - static_prio) / (SL_O1_MAX_USER_PRIO / 2);
+	return ts > c->min_timeslice ? ts : c->min_timeslice;
+}
+
+static uint64_t interactive_sleep_of(const struct sl_o1_const *c, int static_prio)
+{
+	int64_t j = (int64_t)c->max_sleep_avg *
+			    (SL_O1_MAX_BONUS / 2 + sl_o1_delta(static_prio) + 1) /
+			    SL_O1_MAX_BONUS - 1;
+	return j > 0 ? (uint64_t)j * c->jiffy_ns : 0;
+}
+
 int sl_o1_const_init(struct sl_o1_const *c, int hz)
 {
+	int i;
 	if (hz < 10 || hz > 10000)
 		return -1;
 	c->hz = hz;
@@ -14,13 +30,26 @@ int sl_o1_const_init(struct sl_o1_const *c, int hz)
 	c->starvation_limit = c->max_sleep_avg;
 	c->granularity = 10 * hz / 1000 ? 10 * hz / 1000 : 1;
 	c->ns_max_sleep_avg = (uint64_t)c->max_sleep_avg * c->jiffy_ns;
-	return c->def_timeslice > 0 ? 0 : -1;
+	c->bonus_div = c->jiffy_ns * (uint64_t)(c->def_timeslice > 0 ? c->def_timeslice : 1);
+	if (c->def_timeslice <= 0)
+		return -1;
+	for (i = 0; i < SL_O1_MAX_USER_PRIO; i++) {
+		c->timeslice[i] = timeslice_of(c, SL_O1_MAX_RT_PRIO + i);
+		c->ceiling[i] = interactive_sleep_of(c, SL_O1_MAX_RT_PRIO + i);
+	}
+	for (i = 0; i <= SL_O1_MAX_BONUS + 1; i++) {
+		int d = SL_O1_MAX_BONUS - i;
+		c->gran[i] = c->granularity * (1 << ((d > 0 ? d : 1) - 1));
+	}
+	return 0;
 }
 
 int sl_o1_bonus(const struct sl_o1_const *c, uint64_t sleep_avg)
 {
-	uint64_t j = sleep_avg / c->jiffy_ns; /* NS_TO_JIFFIES */
-	return (int)(j * SL_O1_MAX_BONUS / (uint64_t)c->max_sleep_avg);
+	/* NS_TO_JIFFIES(s) * MAX_BONUS / MAX_SLEEP_AVG with MAX_SLEEP_AVG =
+	 * DEF_TIMESLICE * MAX_BONUS is floor(floor(s / jiffy) / DEF_TIMESLICE)
+	 * = floor(s / (jiffy * DEF_TIMESLICE)): one division */
+	return (int)(sleep_avg / c->bonus_div);
 }
 
 int sl_o1_normal_prio(const struct sl_o1_const *c, int static_prio, uint64_t sleep_avg)
@@ -47,27 +76,26 @@ int sl_o1_task_interactive(int prio, int static_prio)
 
 uint64_t sl_o1_interactive_sleep(const struct sl_o1_const *c, int static_prio)
 {
-	int64_t j = (int64_t)c->max_sleep_avg *
-			    (SL_O1_MAX_BONUS / 2 + sl_o1_delta(static_prio) + 1) /
-			    SL_O1_MAX_BONUS - 1;
-	return j > 0 ? (uint64_t)j * c->jiffy_ns : 0;
+	if (static_prio < SL_O1_MAX_RT_PRIO || static_prio >= SL_O1_MAX_PRIO)
+		return interactive_sleep_of(c, static_prio);
+	return c->ceiling[static_prio - SL_O1_MAX_RT_PRIO];
 }
 
 int sl_o1_timeslice(const struct sl_o1_const *c, int static_prio)
 {
-	int base = static_prio < 120 ? c->def_timeslice * 4 : c->def_timeslice;
-	int ts = base * (SL_O1_MAX_PRIO - static_prio) / (SL_O1_MAX_USER_PRIO / 2);
-	return ts > c->min_timeslice ? ts : c->min_timeslice;
+	if (static_prio < SL_O1_MAX_RT_PRIO || static_prio >= SL_O1_MAX_PRIO)
+		return timeslice_of(c, static_prio);
+	return c->timeslice[static_prio - SL_O1_MAX_RT_PRIO];
 }
 
 int sl_o1_granularity(const struct sl_o1_const *c, uint64_t sleep_avg, int ncpus)
 {
-	int d = SL_O1_MAX_BONUS - sl_o1_bonus(c, sleep_avg);
-	if (d <= 0)
-		d = 1;
+	int b = sl_o1_bonus(c, sleep_avg);
+	if (b > SL_O1_MAX_BONUS + 1)
+		b = SL_O1_MAX_BONUS + 1;
 	if (ncpus < 1)
 		ncpus = 1;
-	return c->granularity * (1 << (d - 1)) * ncpus;
+	return c->gran[b] * ncpus;
 }
 
 unsigned sl_o1_load_weight(const struct sl_o1_const *c, int static_prio, int rt, int rt_prio)

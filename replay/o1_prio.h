@@ -30,6 +30,11 @@ struct sl_o1_const {
 	int starvation_limit;       /* = MAX_SLEEP_AVG jiffies */
 	int granularity;            /* 10*HZ/1000, at least 1 jiffy */
 	uint64_t ns_max_sleep_avg;  /* JIFFIES_TO_NS(MAX_SLEEP_AVG) */
+	uint64_t bonus_div;         /* jiffy_ns * DEF_TIMESLICE: ns per bonus point */
+	/* the per-nice values, computed once (index static_prio - 100) */
+	int timeslice[SL_O1_MAX_USER_PRIO];
+	uint64_t ceiling[SL_O1_MAX_USER_PRIO];
+	int gran[SL_O1_MAX_BONUS + 2];  /* TIMESLICE_GRANULARITY by bonus, 1 CPU */
 };
 
 /* Fill c for the given HZ (1..10000). Returns 0, or -1 if hz is out of

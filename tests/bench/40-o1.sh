@@ -1,0 +1,98 @@
+#!/bin/sh
+# Bench part: the o1 model's scheduling decisions per second and cost per
+# decision with 10, 100, 1 000 and 10 000 runnable tasks (goal: flat, largest
+# / smallest <= 1.3), and its cost against RSDL on the same workload in the
+# same run. The driver below links against the library and replays, with no
+# sink (no database), N nice-0 tasks of "run 1 ms, sleep 1 us": all of them
+# runnable all the time, one decision per millisecond of simulated time
+# (burst end: dequeue + pick; the wake-up: enqueue + preemption test).
+# Each figure is the best of 5 runs in process CPU time (the machine is shared).
+set -u
+: "${B:=$(pwd)/build/default}" "${TOP:=$(pwd)}"
+W=$(mktemp -d /tmp/schedlab-bench40.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+cat > "$W/o1bench.c" <<'C'
+#include "replay/engine.h"
+#include "replay/o1_rq.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+/* best ns per decision of 3 runs of n tasks, decisions in *dec */
+static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats st;
+	struct sl_diag d;
+	double best = 1e30;
+	size_t i;
+	int k;
+	memset(&b, 0, sizeof(b));
+	b.tasks = xcalloc(n, sizeof(*b.tasks));
+	b.ntasks = n;
+	b.cpus = 1;
+	for (i = 0; i < n; i++) {
+		b.tasks[i].idx = (int)i;
+		b.tasks[i].parent = -1;
+		b.tasks[i].initially_runnable = 1;
+		b.tasks[i].run_ns = 1000000;
+		b.tasks[i].sleep_ns = 1000;
+	}
+	for (k = 0; k < 5; k++) {
+		double t0, t;
+		memset(&d, 0, sizeof(d));
+		sl_replay_opts_init(&o);
+		o.cpus = 1;
+		o.duration_ns = 300ULL * 1000000000ULL; /* 300 000 decisions */
+		t0 = now();
+		if (sl_replay_run(&b, ops, &o, NULL, &st, &d) < 0) {
+			fprintf(stderr, "replay failed: %s\n", d.msg);
+			exit(1);
+		}
+		t = (now() - t0) * 1e9 / (double)st.decisions;
+		if (t < best)
+			best = t;
+		*dec = st.decisions;
+	}
+	sl_behaviour_release(&b);
+	return best;
+}
+int main(void)
+{
+	static const size_t ns[] = { 10, 100, 1000, 10000 };
+	double c[4], r[4], lo = 1e30, hi = 0, rlo = 1e30, rhi = 0;
+	uint64_t dec;
+	int i;
+	for (i = 0; i < 4; i++) {
+		c[i] = run(sl_o1_policy(), ns[i], &dec);
+		r[i] = run(&sl_policy_rsdl, ns[i], &dec);
+		printf("o1: %5zu runnable: %.1f ns/decision, %.2f M decisions/s (rsdl %.1f ns, o1/rsdl %.2f)\n",
+		       ns[i], c[i], 1e3 / c[i], r[i], c[i] / r[i]);
+		if (c[i] < lo)
+			lo = c[i];
+		if (c[i] > hi)
+			hi = c[i];
+		if (r[i] < rlo)
+			rlo = r[i];
+		if (r[i] > rhi)
+			rhi = r[i];
+	}
+	printf("o1: cost per decision largest/smallest ratio %.2f (goal <= 1.3; rsdl in the same run %.2f)\n",
+	       hi / lo, rhi / rlo);
+	return 0;
+}
+C
+lib="$B/libschedlab.a"
+[ -f "$lib" ] || { echo "o1 bench: no $lib (run make first)"; exit 1; }
+cc -std=c11 -D_GNU_SOURCE -O2 -I"$TOP" -include "$TOP/common/banned.h" -o "$W/o1bench" "$W/o1bench.c" \
+	"$lib" \
+	$(pkg-config --libs libtraceevent libtracecmd libtracefs sqlite3 cairo 2>/dev/null) -lm -lpthread ||
+	{ echo "o1 bench: cannot build the driver"; exit 1; }
+"$W/o1bench"
