@@ -85,6 +85,7 @@ void sl_evstream_init(struct sl_evstream *s, sl_event_fn fn, void *ctx)
 	sl_evbuf_init(&s->buf);
 	s->fn = fn;
 	s->ctx = ctx;
+	s->batch = STREAM_BATCH;
 }
 
 static int stream_flush(struct sl_evstream *s, int all)
@@ -93,6 +94,11 @@ static int stream_flush(struct sl_evstream *s, int all)
 	size_t i;
 	int rc;
 	if (!all) {
+		size_t seen = 0;
+		for (i = 0; i < s->ncpu; i++)
+			seen += s->cpu_last[i] != UINT64_MAX;
+		if (seen < s->expect_cpus && s->buf.n < 16 * s->batch)
+			return 0;
 		for (i = 0; i < s->ncpu; i++)
 			if (s->cpu_last[i] != UINT64_MAX && s->cpu_last[i] + QUIET_NS >= s->buf.max_ts &&
 			    s->cpu_last[i] < wm)
@@ -133,7 +139,7 @@ int sl_evstream_push(struct sl_evstream *s, const struct sl_event *ev)
 	} else {
 		sl_evbuf_push(&s->buf, ev);
 	}
-	if (s->buf.n >= STREAM_BATCH)
+	if (s->buf.n >= s->batch)
 		return stream_flush(s, 0);
 	return 0;
 }

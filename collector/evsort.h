@@ -38,6 +38,9 @@ struct sl_evstream {
 	size_t ncpu;
 	uint64_t delivered; /* ts of the last delivered event */
 	uint64_t late;
+	size_t batch;       /* events held before a flush is tried (65536) */
+	size_t expect_cpus; /* CPUs the trace has, if known: none is flushed
+			     * before all were seen (or 16 batches are held) */
 	sl_event_fn fn;
 	void *ctx;
 };

@@ -24,6 +24,9 @@ void sl_ftrace_parser_free(struct sl_ftrace_parser *p);
 int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t len,
 			 struct sl_event *ev, struct sl_diag *d);
 
+/* CPUs the header announced ("#P:N" or "cpus=N"), 0 if none yet. */
+unsigned sl_ftrace_cpus(const struct sl_ftrace_parser *p);
+
 /* Number of event lines seen so far that were not sched events. */
 unsigned long sl_ftrace_other_events(const struct sl_ftrace_parser *p);
 

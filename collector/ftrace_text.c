@@ -18,6 +18,7 @@
 struct sl_ftrace_parser {
 	unsigned long other;
 	uint64_t last_ts;
+	unsigned cpus;
 };
 
 struct sl_ftrace_parser *sl_ftrace_parser_new(void)
@@ -28,6 +29,11 @@ struct sl_ftrace_parser *sl_ftrace_parser_new(void)
 void sl_ftrace_parser_free(struct sl_ftrace_parser *p)
 {
 	free(p);
+}
+
+unsigned sl_ftrace_cpus(const struct sl_ftrace_parser *p)
+{
+	return p->cpus;
 }
 
 unsigned long sl_ftrace_other_events(const struct sl_ftrace_parser *p)
@@ -372,8 +378,20 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 			break;
 	}
 	if (!c) {
-		if (is_header(s, e))
+		if (is_header(s, e)) {
+			const char *pc = memmem(s, (size_t)(e - s), "#P:", 3);
+			uint64_t n = 0;
+			const char *q;
+			if (pc)
+				pc += 3;
+			else if (e - s > 5 && !memcmp(s, "cpus=", 5))
+				pc = s + 5;
+			for (q = pc; pc && q < e && isdigit((unsigned char)*q); q++)
+				;
+			if (pc && parse_u64(pc, q, &n) == 0 && n > 0 && n <= 4096)
+				p->cpus = (unsigned)n;
 			return 0;
+		}
 		return sl_fail(d, "not an ftrace event line");
 	}
 	name = skip_sp(c + 2, e);
@@ -490,7 +508,7 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 
 static int probe_ftrace(const unsigned char *head, size_t n)
 {
-	struct sl_ftrace_parser p = { 0, 0 };
+	struct sl_ftrace_parser p = { 0, 0, 0 };
 	struct sl_event ev;
 	const char *s = (const char *)head, *e = s + n, *nl;
 	int good = 0, bad = 0;
@@ -561,6 +579,7 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 		if (r > 0) {
 			ev.pos = lineno;
 			nev++;
+			buf.expect_cpus = sl_ftrace_cpus(p);
 			if (sl_evstream_push(&buf, &ev)) {
 				rc = -1;
 				break;

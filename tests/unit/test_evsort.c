@@ -60,6 +60,8 @@ SL_TEST(evstream_merges_cpus_in_order)
 	/* CPU 0 at even ts, CPU 1 at odd ts, each in order, pushed in blocks
 	 * of ten so that the cross-CPU order is off by up to 19 ns */
 	sl_evstream_init(&s, collect, &o);
+	s.batch = 5; /* try to flush often: only events no CPU can precede go */
+	s.expect_cpus = 2;
 	for (i = 0; i < 40; i++) {
 		int blk = i / 10, k = i % 10;
 		int cpu = blk % 2;
@@ -72,5 +74,33 @@ SL_TEST(evstream_merges_cpus_in_order)
 	for (i = 0; i < 40; i++)
 		CHECK_EQ_INT(o.ts[i], 1000 + (uint64_t)i);
 	CHECK_EQ_INT(s.late, 0);
+	sl_evstream_release(&s);
+}
+
+SL_TEST(evstream_late_event_is_clamped)
+{
+	struct sl_evstream s;
+	struct out o = { { 0 }, { 0 }, 0 };
+	struct sl_event e;
+	int i;
+	sl_evstream_init(&s, collect, &o);
+	s.batch = 2;
+	/* two CPUs advance to 100 and 101; then CPU 0 goes back to 50: already
+	 * delivered up to 99, so it is delivered at 99 and counted late */
+	for (i = 0; i < 2; i++) {
+		e = mk(100 + (uint64_t)i, i, (uint64_t)i);
+		sl_evstream_push(&s, &e);
+	}
+	e = mk(102, 1, 2);
+	sl_evstream_push(&s, &e);
+	e = mk(103, 0, 3);
+	sl_evstream_push(&s, &e);
+	e = mk(50, 0, 4);
+	sl_evstream_push(&s, &e);
+	sl_evstream_finish(&s);
+	CHECK_EQ_INT(o.n, 5);
+	for (i = 1; i < o.n; i++)
+		CHECK(o.ts[i] >= o.ts[i - 1]);
+	CHECK_EQ_INT(s.late, 1);
 	sl_evstream_release(&s);
 }
