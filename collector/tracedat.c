@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -557,45 +558,196 @@ stop:
 
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
 
-/* libtracecmd 3.1 dereferences NULL in its own clean-up when
- * tracecmd_open_fd fails half-way, and our header walk cannot foresee every
- * reason it may fail. So the first open is tried in a child process: 0 = it
- * opens, 3 = libtracecmd refused the file, other = it died. */
-static int trial_open(int fd)
+/* Decode the open file (in the child process, see below). */
+static int decode_file(int fd, const struct sl_tdhdr *hdr, const char *path,
+		       sl_event_fn fn, void *ctx, struct sl_diag *d)
 {
-	int status;
-	pid_t pid = fork();
+	struct tdreader t;
+	struct tracecmd_input *h;
+	int c, rc = 0;
 
-	if (pid < 0)
-		return 0; /* cannot fork: take the risk */
-	if (pid == 0) {
-		char p[64];
-		struct tracecmd_input *h;
-		int f;
-		alarm(60);
-		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-		f = open(p, O_RDONLY); /* own file offset */
-		if (f < 0)
-			_exit(0);
-		h = tracecmd_open_fd(f, OPEN_FLAGS);
-		if (!h)
-			_exit(3);
-		_exit(0); /* no clean-up needed: the process ends */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open_fd(fd, OPEN_FLAGS);
+	if (!h)
+		return sl_fail(d, "%s:0: not a readable trace-cmd file (libtracecmd refused its headers)", path);
+	memset(&t, 0, sizeof(t));
+	t.h = h;
+	t.tep = tracecmd_get_tep(h);
+	t.fn = fn;
+	t.ctx = ctx;
+	t.d = d;
+	t.path = path;
+	t.ncpus = hdr->ncpus;
+	if (!t.tep) {
+		tracecmd_close(h);
+		return sl_fail(d, "%s:0: no event formats", path);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	t.lost_rec = xcalloc((size_t)t.ncpus, sizeof(uint64_t));
+	t.lost_stat = xcalloc((size_t)t.ncpus, sizeof(uint64_t));
+	bind_events(&t);
+	for (c = 0; c < t.ncpus && c < SL_TDHDR_MAXSTAT; c++)
+		t.lost_stat[c] = hdr->overrun[c];
+	if (!t.nev)
+		sl_warn(d, "%s: no sched events in this file's formats", path);
+	if (tracecmd_buffer_instances(h) > 0)
+		sl_warn(d, "%s: %d instance buffer(s) not read (top-level buffer only)",
+			path, tracecmd_buffer_instances(h));
+	if (tracecmd_iterate_events(h, NULL, 0, on_record, &t) != 0 || t.stop)
+		rc = -1;
+	if (rc == 0)
+		rc = lost_rest(&t);
+	if (rc == 0 && t.nbad)
+		sl_warn(d, "%s: %llu sched records too short for their format; skipped",
+			path, (unsigned long long)t.nbad);
+	if (rc == 0 && t.nclamped)
+		sl_warn(d, "%s: %llu events earlier than the one before them (clock step); moved forward",
+			path, (unsigned long long)t.nclamped);
+	if (rc == 0 && t.lost_unknown)
+		sl_warn(d, "%s: events were lost on some CPUs (count unknown; counted as 1 each)", path);
+	free(t.lost_rec);
+	free(t.lost_stat);
+	tracecmd_close(h);
+	return rc;
+}
+
+/* ---- the decoding child ------------------------------------------------- *
+ * libtracecmd/libtraceevent 3.1/1.7 trust what they read: on some corrupt
+ * files they dereference NULL in their own clean-up or read past a page. So
+ * the decoding runs in a child process that sends its results through a
+ * pipe: 'E' + struct sl_event, 'W' / 'F' + u16 length + text (warning /
+ * failure), 'D' (done). If the child dies, the events it sent are kept and
+ * the file's reading stops there with a warning giving the byte offset. */
+
+struct pipew {
+	int fd;
+	size_t n;
+	unsigned char buf[65536];
+};
+
+static int pw_flush(struct pipew *w)
+{
+	size_t off = 0;
+	while (off < w->n) {
+		ssize_t k = write(w->fd, w->buf + off, w->n - off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		off += (size_t)k;
+	}
+	w->n = 0;
+	return 0;
+}
+
+static int pw_put(struct pipew *w, char tag, const void *p, size_t len, int with_len)
+{
+	size_t need = 1 + (with_len ? 2 : 0) + len;
+	if (w->n + need > sizeof(w->buf) && pw_flush(w) < 0)
+		return -1;
+	w->buf[w->n++] = (unsigned char)tag;
+	if (with_len) {
+		uint16_t l = (uint16_t)len;
+		memcpy(w->buf + w->n, &l, 2);
+		w->n += 2;
+	}
+	memcpy(w->buf + w->n, p, len);
+	w->n += len;
+	return 0;
+}
+
+static int pw_event(void *ctx, const struct sl_event *ev)
+{
+	return pw_put(ctx, 'E', ev, sizeof(*ev), 0);
+}
+
+static void pw_warn(void *ctx, const char *msg)
+{
+	size_t n = strnlen(msg, 1000);
+	pw_put(ctx, 'W', msg, n, 1);
+}
+
+static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path, int wfd)
+{
+	static struct pipew w;
+	struct sl_diag cd;
+	int rc;
+
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) { /* libtracecmd prints some complaints whatever its log level */
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+	w.fd = wfd;
+	memset(&cd, 0, sizeof(cd));
+	cd.warn = pw_warn;
+	cd.warn_ctx = &w;
+	rc = decode_file(fd, hdr, path, pw_event, &w, &cd);
+	if (rc < 0)
+		pw_put(&w, 'F', cd.msg, strnlen(cd.msg, sizeof(cd.msg)), 1);
+	else
+		pw_put(&w, 'D', "", 0, 0);
+	pw_flush(&w);
+	_exit(0);
+}
+
+static int get(FILE *f, void *p, size_t n)
+{
+	return fread(p, 1, n, f) == n ? 0 : -1;
+}
+
+/* Read the child's messages; returns 0, -1 (d set), or -2 when the
+ * callback stopped us. */
+static int parent(FILE *f, const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d,
+		  pid_t pid)
+{
+	struct sl_event ev;
+	uint64_t nev = 0, last_pos = 0;
+	int status;
+
+	for (;;) {
+		int tag = fgetc(f);
+		char msg[1001];
+		uint16_t l;
+		if (tag == 'E') {
+			if (get(f, &ev, sizeof(ev)) < 0)
+				break;
+			nev++;
+			last_pos = ev.pos;
+			if (fn(ctx, &ev) != 0)
+				return -2;
+		} else if (tag == 'W' || tag == 'F') {
+			if (get(f, &l, 2) < 0 || l > 1000 || get(f, msg, l) < 0)
+				break;
+			msg[l] = 0;
+			if (tag == 'F')
+				return sl_fail(d, "%s", msg);
+			sl_warn(d, "%s", msg);
+		} else if (tag == 'D') {
 			return 0;
-	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
-		return WEXITSTATUS(status);
-	return -1;
+		} else {
+			break;
+		}
+	}
+	/* the child died (or wrote nonsense) */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!nev)
+		return sl_fail(d, "%s:0: corrupt trace.dat: libtracecmd %s on it before the first event",
+			       path, WIFSIGNALED(status) ? "crashed" : "failed");
+	sl_warn(d, "%s:%llu: corrupt data after this offset: libtracecmd %s; %llu events read before it",
+		path, (unsigned long long)last_pos, WIFSIGNALED(status) ? "crashed" : "failed",
+		(unsigned long long)nev);
+	return 0;
 }
 
 static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
 {
-	struct tdreader t;
-	struct tracecmd_input *h;
-	struct sl_tdhdr hdr;
-	int fd, c, rc = 0;
+	static struct sl_tdhdr hdr; /* large; readers do not run concurrently */
+	int fd, p[2], rc, status;
+	pid_t pid;
+	FILE *f;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -615,57 +767,39 @@ static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_
 			return sl_fail(d, "%s: cannot make a trimmed copy: %s", path, strerror(errno));
 		fd = m;
 	}
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	c = trial_open(fd);
-	if (c != 0) {
+	if (pipe2(p, O_CLOEXEC) < 0) {
 		close(fd);
-		return sl_fail(d, "%s:0: corrupt trace-cmd headers (libtracecmd %s)", path,
-			       c == 3 ? "refused them" : "failed on them");
+		return sl_fail(d, "%s: pipe: %s", path, strerror(errno));
 	}
-	h = tracecmd_open_fd(fd, OPEN_FLAGS);
-	if (!h) {
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
 		close(fd);
-		return sl_fail(d, "%s:0: not a readable trace-cmd file (libtracecmd refused its headers)", path);
+		close(p[0]);
+		close(p[1]);
+		return sl_fail(d, "%s: fork: %s", path, strerror(errno));
 	}
-	memset(&t, 0, sizeof(t));
-	t.h = h;
-	t.tep = tracecmd_get_tep(h);
-	t.fn = fn;
-	t.ctx = ctx;
-	t.d = d;
-	t.path = path;
-	t.ncpus = hdr.ncpus;
-	if (!t.tep) {
-		tracecmd_close(h);
-		return sl_fail(d, "%s:0: no event formats", path);
+	if (pid == 0) {
+		close(p[0]);
+		child(fd, &hdr, path, p[1]);
 	}
-	t.lost_rec = xcalloc((size_t)t.ncpus, sizeof(uint64_t));
-	t.lost_stat = xcalloc((size_t)t.ncpus, sizeof(uint64_t));
-	bind_events(&t);
-	for (c = 0; c < t.ncpus && c < SL_TDHDR_MAXSTAT; c++)
-		t.lost_stat[c] = hdr.overrun[c];
-	if (!t.nev)
-		sl_warn(d, "%s: no sched events in this file's formats", path);
-	if (tracecmd_buffer_instances(h) > 0)
-		sl_warn(d, "%s: %d instance buffer(s) not read (top-level buffer only)",
-			path, tracecmd_buffer_instances(h));
-
-	if (tracecmd_iterate_events(h, NULL, 0, on_record, &t) != 0 || t.stop)
+	close(p[1]);
+	close(fd);
+	f = fdopen(p[0], "rb");
+	if (!f) {
+		close(p[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return sl_fail(d, "%s: fdopen: %s", path, strerror(errno));
+	}
+	rc = parent(f, path, fn, ctx, d, pid);
+	if (rc == -2) { /* the callback said stop */
+		kill(pid, SIGKILL);
 		rc = -1;
-	if (rc == 0)
-		rc = lost_rest(&t);
-	if (rc == 0 && t.nbad)
-		sl_warn(d, "%s: %llu sched records too short for their format; skipped",
-			path, (unsigned long long)t.nbad);
-	if (rc == 0 && t.nclamped)
-		sl_warn(d, "%s: %llu events earlier than the one before them (clock step); moved forward",
-			path, (unsigned long long)t.nclamped);
-	if (rc == 0 && t.lost_unknown)
-		sl_warn(d, "%s: events were lost on some CPUs (count unknown; counted as 1 each)", path);
-	free(t.lost_rec);
-	free(t.lost_stat);
-	tracecmd_close(h);
+	}
+	fclose(f);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	return rc;
 }
 
