@@ -76,7 +76,7 @@ CREATE TABLE IF NOT EXISTS sched_slice (
 	end_state TEXT NOT NULL,
 	priority INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS sched_slice_run ON sched_slice(run_id, utid);
+CREATE INDEX IF NOT EXISTS sched_slice_run ON sched_slice(run_id);
 CREATE TABLE IF NOT EXISTS wakeup (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	utid INTEGER NOT NULL REFERENCES thread(utid),
@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS wakeup (
 	waker_utid INTEGER,
 	cpu INTEGER
 );
-CREATE INDEX IF NOT EXISTS wakeup_run ON wakeup(run_id, utid);
+CREATE INDEX IF NOT EXISTS wakeup_run ON wakeup(run_id);
 CREATE TABLE IF NOT EXISTS staircase (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	utid INTEGER NOT NULL,
@@ -93,7 +93,7 @@ CREATE TABLE IF NOT EXISTS staircase (
 	level INTEGER NOT NULL,
 	array INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS staircase_run ON staircase(run_id, utid);
+CREATE INDEX IF NOT EXISTS staircase_run ON staircase(run_id);
 CREATE TABLE IF NOT EXISTS rotation (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	cpu INTEGER NOT NULL,

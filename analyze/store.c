@@ -146,6 +146,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	}
 	exec(s, "PRAGMA journal_mode = WAL", NULL);
 	exec(s, "PRAGMA synchronous = NORMAL", NULL);
+	exec(s, "PRAGMA cache_size = -65536", NULL); /* 64 MiB */
 	for (i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
 				       NULL) != SQLITE_OK) {
