@@ -66,6 +66,10 @@ struct tdreader {
 	int lost_unknown;
 	int stop;
 	uint64_t nbad;
+	struct commcache {
+		int32_t pid;
+		char comm[SL_COMM_LEN];
+	} cc[512];
 };
 
 /* ---- probe ---------------------------------------------------------- */
@@ -225,14 +229,25 @@ static char decode_state(const struct statetab *st, uint64_t v)
 
 /* ---- field access ----------------------------------------------------- */
 
+/* The file stores numbers least significant byte first (set per file; one
+ * reader runs at a time, in its own process). */
+static int file_le = 1;
+
 static int num(const struct tep_record *r, struct tep_format_field *f, int64_t *out)
 {
-	unsigned long long v;
+	const unsigned char *p;
+	uint64_t v = 0;
+	int i, n;
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
 	    f->offset + f->size > r->size)
 		return -1;
-	if (tep_read_number_field(f, r->data, &v) < 0)
+	p = (const unsigned char *)r->data + f->offset;
+	n = f->size;
+	if (n != 1 && n != 2 && n != 4 && n != 8)
 		return -1;
+	/* what tep_read_number_field does, without its per-call overhead */
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[file_le ? i : n - 1 - i] << (8 * i);
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
 		int sh = 64 - 8 * f->size;
 		*out = (int64_t)((uint64_t)v << sh) >> sh;
@@ -364,6 +379,22 @@ static int deliver(struct tdreader *t, struct sl_event *ev)
 	return t->fn(t->ctx, ev);
 }
 
+/* comm of the current task from the file's saved cmdlines, through a
+ * small cache (the lookup is a bsearch per call otherwise). */
+static void cur_comm(struct tdreader *t, struct sl_event *ev)
+{
+	struct commcache *c = &t->cc[(uint32_t)ev->cur_pid % SL_ARRAY_SIZE(t->cc)];
+	if (c->pid != ev->cur_pid) {
+		c->pid = ev->cur_pid;
+		c->comm[0] = 0;
+		if (tep_is_pid_registered(t->tep, ev->cur_pid)) {
+			const char *s = tep_data_comm_from_pid(t->tep, ev->cur_pid);
+			sl_copy_comm(c->comm, sizeof(c->comm), s, strlen(s));
+		}
+	}
+	memcpy(ev->cur_comm, c->comm, sizeof(ev->cur_comm));
+}
+
 static void set_common(struct tdreader *t, struct tep_record *r, struct sl_event *ev)
 {
 	int64_t v;
@@ -382,10 +413,8 @@ static void set_common(struct tdreader *t, struct tep_record *r, struct sl_event
 	if (num32(r, t->cpid, &ev->cur_pid) == 0) {
 		if (ev->cur_pid == 0)
 			sl_copy_comm(ev->cur_comm, sizeof(ev->cur_comm), "<idle>", 6);
-		else if (tep_is_pid_registered(t->tep, ev->cur_pid)) {
-			const char *c = tep_data_comm_from_pid(t->tep, ev->cur_pid);
-			sl_copy_comm(ev->cur_comm, sizeof(ev->cur_comm), c, strlen(c));
-		}
+		else
+			cur_comm(t, ev);
 	} else {
 		ev->cur_pid = -1;
 	}
@@ -579,6 +608,9 @@ static int decode_file(int fd, const struct sl_tdhdr *hdr, const char *path,
 	t.d = d;
 	t.path = path;
 	t.ncpus = hdr->ncpus;
+	for (c = 0; c < (int)SL_ARRAY_SIZE(t.cc); c++)
+		t.cc[c].pid = -1;
+	file_le = !hdr->big_endian;
 	if (!t.tep) {
 		tracecmd_close(h);
 		return sl_fail(d, "%s:0: no event formats", path);
