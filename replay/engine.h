@@ -42,47 +42,47 @@ struct sl_waiter {
 	struct sl_task *t;
 };
 
-/* One simulated task. Fields above the line are public to policies
- * (read-only unless marked "policy"). */
+/* One simulated task. Public fields are read-only for policies unless
+ * marked "policy"; fields marked "engine" are private to the engine. The
+ * fields used on every decision come first (two cache lines). */
 struct sl_task {
-	int idx;                     /* index in the behaviour (sink task id) */
-	const struct sl_task_spec *spec;
-	int nice;                    /* current nice, -20..19 */
-	int static_prio;             /* 120 + nice */
-	int sched_policy;            /* enum sl_policy_kind */
-	int rt_prio;
-	uint32_t flags;              /* SL_TASK_* of the spec (KTHREAD...) */
-	uint64_t cpumask;            /* allowed CPUs, never 0 */
 	int state;                   /* enum sl_task_state */
 	int cpu;                     /* runqueue it is on / CPU it last ran on */
 	int on_rq;                   /* 1 between enqueue/fork and dequeue/steal */
-	struct sl_task *parent;      /* forking task in this run, or NULL */
+	int nice;                    /* current nice, -20..19 */
+	int prio;                    /* policy: kernel-style prio for sched_slice
+				      * rows (100 + level); keep current */
+	int static_prio;             /* 120 + nice */
+	void *pol;                   /* policy: its per-task data */
+	uint64_t cpumask;            /* allowed CPUs, never 0 */
+	unsigned long load_weight;   /* policy: SMP load weight (2.6.20 load_weight) */
 	uint64_t sum_exec_ns;        /* CPU time consumed so far */
 	uint64_t exec_start_ns;      /* when it last went on a CPU */
+	uint64_t run_left;           /* engine: CPU time left in the current burst */
+	int slice_prio;              /* engine: prio at switch-in (slice row) */
+	int rec_level, rec_array;    /* engine: last staircase row (dedup) */
+	int wake_pending;            /* engine: a wakeup row waits for its ts_run */
+	int blocked;                 /* engine: left its runqueue while still curr */
+	char end_state;              /* engine: why it left: 'S','D','X','E' */
+	/* less often used */
+	int idx;                     /* index in the behaviour (sink task id) */
+	int sched_policy;            /* enum sl_policy_kind */
+	int rt_prio;
+	uint32_t flags;              /* SL_TASK_* of the spec (KTHREAD...) */
+	const struct sl_task_spec *spec;
+	struct sl_task *parent;      /* forking task in this run, or NULL */
 	uint64_t last_ran_ns;        /* when it last left a CPU */
 	uint64_t sleep_start_ns;     /* when its current/last sleep began */
-	/* policy: */
-	int prio;                    /* kernel-style prio for sched_slice rows
-				      * (100 + level); keep current */
-	unsigned long load_weight;   /* SMP load weight (2.6.20 load_weight) */
-	void *pol;                   /* policy's per-task data */
-	/* ---- engine private below ---- */
+	/* engine: */
 	size_t phase;                /* index of the current phase */
 	struct sl_phase ph;          /* current phase */
-	uint64_t run_left;           /* CPU time left in the current burst */
 	uint64_t total_work;         /* Σ run_ns of all phases (SL_INF: endless) */
 	uint64_t wake_ts;            /* pending wakeup row: became runnable */
 	int wake_waker;              /* pending wakeup row: waker (-1) */
-	int wake_pending;            /* a wakeup row waits for its ts_run */
-	int rec_level, rec_array;    /* last staircase row (dedup) */
-	int slice_prio;              /* prio at switch-in (for the slice row) */
-	char end_state;              /* why it left its CPU: 'S','D','X','E' */
-	int blocked;                 /* left its runqueue while still curr */
 	uint64_t token;              /* validity token of its pending WAKE */
-	/* causal waits */
-	struct sl_task *wait_on;     /* task whose progress we wait for */
-	uint64_t wait_timed_end;     /* timed fallback time */
-	int wait_is_start;           /* 1: waiting to appear (causal fork) */
+	struct sl_task *wait_on;     /* causal: task whose progress we wait for */
+	uint64_t wait_timed_end;     /* causal: timed fallback time */
+	int wait_is_start;           /* causal: 1 = waiting to appear (fork) */
 	struct sl_waiter *waiters;   /* tasks waiting for our progress: min-heap */
 	size_t waiters_n, waiters_cap;
 };

@@ -1,4 +1,4 @@
-/* replay/evq.h - the engine's event queue: a binary min-heap ordered by
+/* replay/evq.h - the engine's event queue: a 4-ary min-heap ordered by
  * (time, kind, sequence), so equal-time events always come out in the same
  * order. Private to the engine. */
 #ifndef SL_EVQ_H
@@ -9,7 +9,7 @@
 
 struct sl_ev {
 	uint64_t t;     /* ns */
-	uint64_t seq;   /* insertion order (ties) */
+	uint64_t ord;   /* kind << 56 | insertion sequence: the tie-break */
 	uint64_t gen;   /* validity token (per-CPU run_gen, per-task token) */
 	uint32_t kind;  /* lower kinds first at equal times */
 	uint32_t id;    /* cpu or task index */
@@ -21,7 +21,7 @@ struct sl_evq {
 	uint64_t seq;
 };
 
-/* Add an event (seq is assigned here). */
+/* Add an event (its sequence number is assigned here). */
 void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint32_t id, uint64_t gen);
 /* Remove the first event into *ev; returns 0, or -1 if empty. */
 int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev);

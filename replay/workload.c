@@ -102,11 +102,37 @@ static int parse_task(char **f, int nf, const char *name, unsigned line, struct 
 	return 0;
 }
 
+static int by_name(const void *a, const void *b, void *arg)
+{
+	const struct sl_behaviour *bh = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(bh->tasks[x].comm, bh->tasks[y].comm);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Every name once: sort the indexes by name; a repeated name is reported
+ * at the line of its first repetition in the file. O(n log n). */
+static int check_names(const struct sl_behaviour *b, const unsigned *lines, const char *name,
+		       struct sl_diag *d)
+{
+	size_t *ix = xcalloc(b->ntasks, sizeof(*ix)), i, worst = SIZE_MAX;
+	for (i = 0; i < b->ntasks; i++)
+		ix[i] = i;
+	qsort_r(ix, b->ntasks, sizeof(*ix), by_name, (void *)b);
+	for (i = 1; i < b->ntasks; i++)
+		if (!strcmp(b->tasks[ix[i]].comm, b->tasks[ix[i - 1]].comm) && ix[i] < worst)
+			worst = ix[i];
+	free(ix);
+	if (worst == SIZE_MAX)
+		return 0;
+	return sl_fail(d, "%s:%u: task name '%s' used twice", name, lines[worst], b->tasks[worst].comm);
+}
+
 int sl_workload_parse_text(const char *text, size_t len, const char *name, struct sl_behaviour *b,
 			   struct sl_diag *d)
 {
-	size_t pos = 0, cap = 0, i;
-	unsigned line = 0;
+	size_t pos = 0, cap = 0, lcap = 0;
+	unsigned line = 0, *lines = NULL;
 	char buf[1024];
 
 	memset(b, 0, sizeof(*b));
@@ -123,6 +149,7 @@ int sl_workload_parse_text(const char *text, size_t len, const char *name, struc
 		n = e - pos;
 		if (n >= sizeof(buf)) {
 			sl_behaviour_release(b);
+			free(lines);
 			return sl_fail(d, "%s:%u: line longer than %zu bytes", name, line, sizeof(buf) - 1);
 		}
 		memcpy(buf, text + pos, n);
@@ -130,6 +157,7 @@ int sl_workload_parse_text(const char *text, size_t len, const char *name, struc
 		pos = e + 1;
 		if (memchr(buf, 0, n)) {
 			sl_behaviour_release(b);
+			free(lines);
 			return sl_fail(d, "%s:%u: NUL byte in a text file", name, line);
 		}
 		if ((s = strchr(buf, '#')))
@@ -137,6 +165,7 @@ int sl_workload_parse_text(const char *text, size_t len, const char *name, struc
 		for (s = strtok_r(buf, " \t\r\v\f", &save); s; s = strtok_r(NULL, " \t\r\v\f", &save)) {
 			if (nf == (int)SL_ARRAY_SIZE(f)) {
 				sl_behaviour_release(b);
+			free(lines);
 				return sl_fail(d, "%s:%u: too many fields", name, line);
 			}
 			f[nf++] = s;
@@ -145,6 +174,7 @@ int sl_workload_parse_text(const char *text, size_t len, const char *name, struc
 			continue;
 		if (b->ntasks >= MAX_TASKS) {
 			sl_behaviour_release(b);
+			free(lines);
 			return sl_fail(d, "%s:%u: more than %d tasks", name, line, MAX_TASKS);
 		}
 		SL_GROW(b->tasks, cap, b->ntasks + 1);
@@ -152,19 +182,25 @@ int sl_workload_parse_text(const char *text, size_t len, const char *name, struc
 		memset(t, 0, sizeof(*t));
 		if (parse_task(f, nf, name, line, t, d)) {
 			sl_behaviour_release(b);
+			free(lines);
 			return -1;
 		}
-		for (i = 0; i < b->ntasks; i++)
-			if (!strcmp(b->tasks[i].comm, t->comm)) {
-				sl_behaviour_release(b);
-				return sl_fail(d, "%s:%u: task name '%s' used twice", name, line, f[0]);
-			}
+		SL_GROW(lines, lcap, b->ntasks + 1);
+		lines[b->ntasks] = line;
 		t->idx = (int32_t)b->ntasks;
 		t->tid = t->tgid = (int32_t)b->ntasks + 1;
 		b->ntasks++;
 	}
-	if (!b->ntasks)
+	if (!b->ntasks) {
+		free(lines);
 		return sl_fail(d, "%s: no tasks", name);
+	}
+	if (check_names(b, lines, name, d)) {
+		free(lines);
+		sl_behaviour_release(b);
+		return -1;
+	}
+	free(lines);
 	return 0;
 }
 
