@@ -395,7 +395,10 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		begin_sleep(e, p);
 		return;
 	}
-	if (s->parent >= 0 && (size_t)s->parent < e->ntasks && s->parent != p->idx) {
+	/* a fork (SL_TASK_FORKED) goes through the policy's fork hook; a task
+	 * whose "parent" is only its first waker (trace start) is a plain start */
+	if ((s->flags & SL_TASK_FORKED) && s->parent >= 0 && (size_t)s->parent < e->ntasks &&
+	    s->parent != p->idx) {
 		struct sl_task *q = &e->tasks[s->parent];
 		if (q->state != SL_TS_NEW && q->state != SL_TS_DONE)
 			parent = q;
