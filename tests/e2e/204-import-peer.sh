@@ -1,0 +1,80 @@
+#!/bin/sh
+# `schedlab import` of trace.dat and systrace HTML files: each task's
+# runtime in the recorded run (sum of sched_slice.dur, scheduler 'recorded')
+# equals the per-CPU switch intervals computed by awk from the peer tool's
+# text: `trace-cmd report -N -t` for trace.dat, the ftrace text cut out of
+# the HTML with sed/awk for systrace. Idle (pid 0) is left out. Also, as
+# root, a recording into a 64 KB buffer under load: trace.lost_events equals
+# the overrun `schedlab record` printed (the kernel's per-CPU stats).
+. "$(dirname "$0")/lib.sh"
+command -v trace-cmd >/dev/null || skip "trace-cmd not installed"
+"$SCHEDLAB" -h 2>&1 | grep -q import || skip "schedlab has no import command"
+
+runtime() { # ftrace-style text on stdin -> "pid ns" for pid != 0
+	awk '
+	{
+		i = index($0, " sched_switch: ")
+		if (!i) next
+		n = split(substr($0, 1, i), f, " ")
+		cpu = ""
+		for (k = n; k >= 1; k--) if (f[k] ~ /^\[[0-9]+\]$/) { cpu = f[k]; break }
+		if (cpu == "" || f[n] !~ /^[0-9]+\.[0-9]+:$/) next
+		split(substr(f[n], 1, length(f[n]) - 1), t, ".")
+		ts = t[1] * 1000000000 + t[2] * 10 ^ (9 - length(t[2]))
+		rest = substr($0, i)
+		j = index(rest, " prev_pid=")
+		if (!j) next
+		split(substr(rest, j + 10), g, " ")
+		if (cpu in last) rt[g[1] + 0] += ts - last[cpu]
+		last[cpu] = ts
+	}
+	END { for (p in rt) if (rt[p] && p != 0) printf "%d %.0f\n", p, rt[p] }' | sort -n
+}
+db_runtime() { # DB trace-id
+	sq "$1" "select t.tid, sum(s.dur) from sched_slice s join thread t on t.utid = s.utid
+		join run r on r.id = s.run_id where r.scheduler = 'recorded' and r.trace_id = $2
+		and t.tid <> 0 group by t.tid order by t.tid" | tr '|' ' '
+}
+import() { # FILE -> trace id
+	"$SCHEDLAB" --db "$T/db" import "$1" 2>"$T/import.err" | sed -n 's/^trace \([0-9]*\):.*/\1/p'
+}
+
+n=0
+for f in "$SHARED"/traces/*/trace.dat; do
+	[ -f "$f" ] || continue
+	id=$(import "$f")
+	[ -n "$id" ] || { cat "$T/import.err"; fail "import $f"; }
+	trace-cmd report -N -t "$f" 2>/dev/null | runtime >"$T/want"
+	db_runtime "$T/db" "$id" >"$T/got"
+	[ -s "$T/want" ] || fail "no switches in $f"
+	diff "$T/want" "$T/got" >"$T/diff" || { head "$T/diff"; fail "runtimes differ on $f"; }
+	echo "ok $f: $(wc -l <"$T/got") tasks agree to the ns"
+	n=$((n + 1))
+done
+[ $n -ge 3 ] || skip "trace.dat files not found under $SHARED"
+
+L="$SHARED/traces/catapult-android-systrace/android_systrace.html"
+M="$SHARED/traces/trappy-android-surfaceflinger/trace_surfaceflinger.html"
+if [ -f "$L" ] && [ -f "$M" ]; then
+	id=$(import "$L") && [ -n "$id" ] || fail "import $L"
+	sed -n '/linuxPerfData = "\\$/,/";$/p' "$L" | sed '1d; s/\\n\\$//; s/\\n";$//' | runtime >"$T/want"
+	db_runtime "$T/db" "$id" >"$T/got"
+	diff "$T/want" "$T/got" >/dev/null || fail "runtimes differ on $L"
+	id=$(import "$M") && [ -n "$id" ] || fail "import $M"
+	awk '/<script class="trace-data"/ { inb = 1; first = 1; next } /<\/script>/ { inb = 0 }
+	     inb && first { first = 0; json = ($0 ~ /^[ \t]*[{[]/) } inb && !json' "$M" | runtime >"$T/want"
+	db_runtime "$T/db" "$id" >"$T/got"
+	diff "$T/want" "$T/got" >/dev/null || fail "runtimes differ on $M"
+	echo "ok systrace legacy and modern"
+fi
+
+if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ]; then
+	"$SCHEDLAB" record -o "$T/l.dat" --buffer-kb 64 -- sh -c \
+		'i=0; while [ $i -lt 4 ]; do (yes | head -c 20000000 | cat >/dev/null) & i=$((i + 1)); done; wait' \
+		>"$T/rec" 2>&1 || { cat "$T/rec"; fail "record"; }
+	lost=$(sed -n 's/^recorded [0-9]* events (\([0-9]*\) lost).*/\1/p' "$T/rec")
+	id=$(import "$T/l.dat")
+	[ -n "$id" ] || { cat "$T/import.err"; fail "import of the recording"; }
+	expect_eq "$(sq "$T/db" "select lost_events from trace where id = $id")" "$lost" "trace.lost_events"
+	echo "ok lost events: $lost"
+fi
