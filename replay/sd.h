@@ -1,0 +1,22 @@
+/* replay/sd.h - the Staircase Deadline model (replay/sd.c, docs/sd.md): its
+ * pure formulas, exported for the unit tests, and a strong reference to the
+ * policy ops. */
+#ifndef SL_SD_H
+#define SL_SD_H
+
+#include <stdint.h>
+
+struct sl_policy_ops;
+
+/* Row of the priority matrix for a nice level: bit s set = slot s (prio
+ * 100 + s) is NOT allowed (as the kernel's prio_matrix). */
+uint64_t sl_sd_matrix_row(int nice);
+/* rr_quota in microseconds for rr_interval rr_ms: RT rr; nice < -6
+ * rr*nice^2/40 (integer ms); nice > 0 max(rr/2, 1); else rr. */
+int64_t sl_sd_quota_us(int nice, int rt, int rr_ms);
+/* set_load_weight: task_timeslice_ms * 40; RT rr*20*(40+rt_prio)*40. */
+unsigned long sl_sd_load_weight(int nice, int rt, int rt_prio, int rr_ms);
+/* The policy (same object as sl_policy_sd). */
+const struct sl_policy_ops *sl_sd_policy(void);
+
+#endif
