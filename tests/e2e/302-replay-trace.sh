@@ -17,7 +17,7 @@ imp() {
 	"$SCHEDLAB" --db "$T/db" import "$TOP/traces/$1" > "$T/imp" 2>/dev/null || fail "import $1"
 	sed -n 's/^trace \([0-9]*\):.*/\1/p' "$T/imp"
 }
-mi=$(imp massive-intr-10x-1cpu.perf.data)
+mi=$(imp massive-intr-10x-1cpu.ftrace.txt)
 msg=$(imp messaging-pipe-2cpu.perf.data)
 hogs=$(imp local-2cpu-hogs.ftrace.txt)
 [ -n "$mi" ] && [ -n "$msg" ] && [ -n "$hogs" ] || fail "trace ids"
