@@ -59,6 +59,7 @@ struct st {
 	char *lb;          /* one logical ftrace line being assembled */
 	size_t ln, lcap;
 	int nblocks;
+	int cut_line;      /* the current line is the file's last, without newline */
 };
 
 static int feed(struct st *s, const char *line, size_t n)
@@ -72,6 +73,11 @@ static int feed(struct st *s, const char *line, size_t n)
 	if (!n)
 		return 0;
 	r = sl_ftrace_parse_line(s->p, line, n, &ev, &ld);
+	if (r < 0 && s->cut_line) { /* the file ends in the middle of this line */
+		sl_warn(s->d, "%s:%llu: last line is cut off; ignored", s->path,
+			(unsigned long long)s->lineno);
+		return 0;
+	}
 	if (r < 0)
 		return sl_fail(s->d, "%s:%llu: %s", s->path, (unsigned long long)s->lineno, ld.msg);
 	if (r > 0) {
@@ -194,6 +200,8 @@ static int systrace_read(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		s.lineno++;
 		if (line[len - 1] == '\n')
 			len--;
+		else
+			s.cut_line = 1;
 		if (memchr(line, 0, len)) {
 			rc = sl_fail(d, "%s:%llu: binary data in an HTML trace", path,
 				     (unsigned long long)s.lineno);
