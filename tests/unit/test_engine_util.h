@@ -24,28 +24,28 @@ struct trec {
 	struct trow_rot *r; size_t nr, cr;
 };
 
-static int trec_slice(void *c, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
+static inline int trec_slice(void *c, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
 {
 	struct trec *t = c;
 	SL_GROW(t->s, t->cs, t->ns + 1);
 	t->s[t->ns++] = (struct trow_slice){ ts, dur, cpu, task, end, prio };
 	return 0;
 }
-static int trec_wake(void *c, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+static inline int trec_wake(void *c, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
 {
 	struct trec *t = c;
 	SL_GROW(t->w, t->cw, t->nw + 1);
 	t->w[t->nw++] = (struct trow_wake){ task, ts, ts_run, waker, cpu };
 	return 0;
 }
-static int trec_stair(void *c, int task, uint64_t ts, int level, int array)
+static inline int trec_stair(void *c, int task, uint64_t ts, int level, int array)
 {
 	struct trec *t = c;
 	SL_GROW(t->st, t->cst, t->nst + 1);
 	t->st[t->nst++] = (struct trow_stair){ task, ts, level, array };
 	return 0;
 }
-static int trec_rot(void *c, int cpu, uint64_t ts, const char *kind, int level)
+static inline int trec_rot(void *c, int cpu, uint64_t ts, const char *kind, int level)
 {
 	struct trec *t = c;
 	SL_GROW(t->r, t->cr, t->nr + 1);
@@ -55,7 +55,7 @@ static int trec_rot(void *c, int cpu, uint64_t ts, const char *kind, int level)
 	t->r[t->nr++].level = level;
 	return 0;
 }
-static void trec_free(struct trec *t)
+static inline void trec_free(struct trec *t)
 {
 	free(t->s);
 	free(t->w);
@@ -63,14 +63,14 @@ static void trec_free(struct trec *t)
 	free(t->r);
 	memset(t, 0, sizeof(*t));
 }
-static struct sl_run_sink trec_sink(struct trec *t)
+static inline struct sl_run_sink trec_sink(struct trec *t)
 {
 	struct sl_run_sink k = { t, trec_slice, trec_wake, trec_stair, trec_rot };
 	return k;
 }
 
 /* Run a workload text through policy `name` with invariants on. */
-static int trun_text(const char *text, const char *pol, int cpus, uint64_t dur,
+static inline int trun_text(const char *text, const char *pol, int cpus, uint64_t dur,
 		     const char *popts, struct trec *rec, struct sl_replay_stats *st)
 {
 	struct sl_behaviour b;
@@ -96,7 +96,7 @@ static int trun_text(const char *text, const char *pol, int cpus, uint64_t dur,
 }
 
 /* CPU time of task in the rows. */
-static uint64_t trun_runtime(const struct trec *t, int task)
+static inline uint64_t trun_runtime(const struct trec *t, int task)
 {
 	uint64_t sum = 0;
 	size_t i;
@@ -107,7 +107,7 @@ static uint64_t trun_runtime(const struct trec *t, int task)
 }
 /* Longest gap between the end of one slice of task and the start of its
  * next (its longest wait while CPU-bound), counting from `from` ns. */
-static uint64_t trun_max_gap(const struct trec *t, int task, uint64_t from)
+static inline uint64_t trun_max_gap(const struct trec *t, int task, uint64_t from)
 {
 	uint64_t last_end = UINT64_MAX, best = 0;
 	size_t i;
@@ -121,7 +121,7 @@ static uint64_t trun_max_gap(const struct trec *t, int task, uint64_t from)
 	return best;
 }
 /* Longest wakeup delay (ts_run - ts) of task. */
-static uint64_t trun_max_delay(const struct trec *t, int task)
+static inline uint64_t trun_max_delay(const struct trec *t, int task)
 {
 	uint64_t best = 0;
 	size_t i;
