@@ -113,7 +113,9 @@ struct sl_policy_ops {
 	/* (optional) Called right after every pick_next(), with its result:
 	 * the switch's accounting (2.6.20 schedule() steps 7-9: debit prev's
 	 * run time from sleep_avg, timestamps = now; next->timestamp = now).
-	 * prev and/or next may be NULL (idle); prev == next means no switch.
+	 * prev and/or next may be NULL (idle); prev == next means no switch
+	 * (except when prev blocked and was woken again within the same
+	 * instant: then its slice ends and a new one starts).
 	 * prev->exec_start_ns is when prev went on the CPU; e->now the switch. */
 	void (*put_prev)(struct sl_engine *e, int cpu, struct sl_task *prev,
 			 struct sl_task *next);
