@@ -47,5 +47,5 @@ check() {
 	echo "ok $file: $n tasks agree"
 }
 
-check "$SHARED/traces/lisa-juno-trace-txt/trace.txt"
-check "$SHARED/traces/panopticon-desktop-ftrace/ftrace.txt"
+check "$TOP/traces/lisa-juno-report.txt"
+check "$TOP/traces/panopticon-desktop.ftrace.txt"
