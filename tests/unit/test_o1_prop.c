@@ -1,4 +1,4 @@
-/* tests/unit/test_o1_prop.c - property test: random workloads (nice -20..19,
+/* tests/unit/test_o1_prop.c - property test (o1 and sd): random workloads (nice -20..19,
  * NORMAL/BATCH/FIFO/RR, S and D sleeps, task/irq/idle/unknown wakers, pipe
  * wakeups, yields, exits, forks, pinned tasks, 1-4 CPUs, HZ 100/250/1000)
  * pushed through the o1 policy with the engine's invariants checked after
@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "test_o1.h"
 #include "../../replay/o1_rq.h"
+#include "../../replay/sd.h"
 
 #include <stdlib.h>
 
@@ -85,17 +86,17 @@ static int check_rows(const struct o1t_run *r, const struct sl_behaviour *b, int
 	return 1;
 }
 
-SL_TEST(o1_property_random_workloads)
+static int property(const struct sl_policy_ops *ops, const char *opt)
 {
 	int iter, fails = 0;
 	static const int hzs[] = { 1000, 250, 100 };
 	rng = 20070304; /* fixed seed: the test is reproducible */
-	for (iter = 0; iter < 60 && !fails; iter++) {
+	for (iter = 0; iter < 40 && !fails; iter++) {
 		struct sl_behaviour b;
 		struct o1t_run r1, r2;
 		int cpus = 1 + (int)rnd(4), hz = hzs[rnd(3)];
 		random_workload(&b, cpus);
-		if (o1t_replay(&b, sl_o1_policy(), cpus, 3 * SEC, hz, NULL, &r1) < 0) {
+		if (o1t_replay(&b, ops, cpus, 2 * SEC, hz, NULL, &r1) < 0) {
 			fprintf(stderr, "  iteration %d (%d cpus, hz %d): %s\n", iter, cpus, hz, r1.err);
 			fails++;
 		} else {
@@ -103,11 +104,11 @@ SL_TEST(o1_property_random_workloads)
 				fprintf(stderr, "  iteration %d: bad rows\n", iter);
 				fails++;
 			}
-			if (o1t_replay(&b, sl_o1_policy(), cpus, 3 * SEC, hz, "unknown_waker_irq=1", &r2) == 0)
+			if (o1t_replay(&b, ops, cpus, 2 * SEC, hz, opt, &r2) == 0)
 				o1t_free(&r2);
 			else
 				fails++;
-			if (o1t_replay(&b, sl_o1_policy(), cpus, 3 * SEC, hz, NULL, &r2) == 0) {
+			if (o1t_replay(&b, ops, cpus, 2 * SEC, hz, NULL, &r2) == 0) {
 				if (!o1t_same(&r1, &r2)) {
 					fprintf(stderr, "  iteration %d: second run differs\n", iter);
 					fails++;
@@ -120,7 +121,19 @@ SL_TEST(o1_property_random_workloads)
 		o1t_free(&r1);
 		sl_behaviour_release(&b);
 	}
-	CHECK_EQ_INT(fails, 0);
+	return fails;
+}
+
+SL_TEST(o1_property_random_workloads)
+{
+	CHECK_EQ_INT(property(sl_o1_policy(), "unknown_waker_irq=1"), 0);
+}
+
+SL_TEST(sd_property_random_workloads)
+{
+	/* the same random workloads through SD, and with its exact accounting
+	 * and without interactive mode */
+	CHECK_EQ_INT(property(sl_sd_policy(), "accounting=1,interactive=0"), 0);
 }
 
 SL_TEST(o1_smp_two_cpus_two_hogs_each)
