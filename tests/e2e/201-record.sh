@@ -37,6 +37,18 @@ TRACEDAT_FILES="$T/a.dat $T/b.dat" sh "$TOP/tests/e2e/200-tracedat-peer.sh" || f
 state >"$T/after"
 diff "$T/before" "$T/after" || fail "tracing state changed"
 
+# Ctrl-C (SIGINT) ends a recording cleanly: exit 0, a readable file, the
+# instance removed
+"$SCHEDLAB" record -o "$T/i.dat" --duration 60s >"$T/outi" 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid || { cat "$T/outi"; fail "record after SIGINT: exit $?"; }
+grep -q '^recorded [0-9]* events' "$T/outi" || fail "no summary after SIGINT"
+trace-cmd report "$T/i.dat" >/dev/null 2>&1 || fail "trace-cmd cannot read the interrupted recording"
+state >"$T/after1"
+diff "$T/before" "$T/after1" || fail "tracing state changed after SIGINT"
+
 # a missing command is a clear error, and still leaves nothing behind
 if "$SCHEDLAB" record -o "$T/c.dat" -- /nonexistent/cmd >"$T/out3" 2>&1; then fail "missing command accepted"; fi
 grep -q "schedlab: error: cannot run /nonexistent/cmd" "$T/out3" || { cat "$T/out3"; fail "error message"; }
