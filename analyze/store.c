@@ -357,54 +357,24 @@ int64_t sl_store_next_utid(struct sl_store *s)
 	return v;
 }
 
-static const char *policy_name(int p)
+/* enum values <-> the names stored in the database (index 0 = default) */
+static const char *const policy_names[] = { [SL_SCHED_NORMAL] = "normal", [SL_SCHED_FIFO] = "fifo",
+					    [SL_SCHED_RR] = "rr", [SL_SCHED_BATCH] = "batch" };
+static const char *const waker_names[] = { [SL_WAKER_NONE] = "none", [SL_WAKER_TASK] = "task",
+					   [SL_WAKER_IRQ] = "irq", [SL_WAKER_IDLE] = "idle" };
+
+static const char *name_of(const char *const *tab, size_t n, int v)
 {
-	switch (p) {
-	case SL_SCHED_FIFO:
-		return "fifo";
-	case SL_SCHED_RR:
-		return "rr";
-	case SL_SCHED_BATCH:
-		return "batch";
-	default:
-		return "normal";
-	}
+	return v >= 0 && (size_t)v < n ? tab[v] : tab[0];
 }
 
-static int policy_of(const char *n)
+static int index_of(const char *const *tab, size_t n, const char *name)
 {
-	if (!strcmp(n, "fifo"))
-		return SL_SCHED_FIFO;
-	if (!strcmp(n, "rr"))
-		return SL_SCHED_RR;
-	if (!strcmp(n, "batch"))
-		return SL_SCHED_BATCH;
-	return SL_SCHED_NORMAL;
-}
-
-static const char *waker_kind_name(int k)
-{
-	switch (k) {
-	case SL_WAKER_TASK:
-		return "task";
-	case SL_WAKER_IRQ:
-		return "irq";
-	case SL_WAKER_IDLE:
-		return "idle";
-	default:
-		return "none";
-	}
-}
-
-static int waker_kind_of(const char *n)
-{
-	if (!strcmp(n, "task"))
-		return SL_WAKER_TASK;
-	if (!strcmp(n, "irq"))
-		return SL_WAKER_IRQ;
-	if (!strcmp(n, "idle"))
-		return SL_WAKER_IDLE;
-	return SL_WAKER_NONE;
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(tab[i], name))
+			return (int)i;
+	return 0;
 }
 
 /* SQLite integers are signed 64-bit: SL_INF is stored as -1 */
@@ -436,7 +406,7 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 		sqlite3_bind_int(q, 4, t->tgid);
 		sqlite3_bind_text(q, 5, t->comm, -1, SQLITE_STATIC);
 		sqlite3_bind_int(q, 6, t->nice);
-		sqlite3_bind_text(q, 7, policy_name(t->policy), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 7, name_of(policy_names, SL_ARRAY_SIZE(policy_names), t->policy), -1, SQLITE_STATIC);
 		sqlite3_bind_int(q, 8, t->rt_prio);
 		if (first_ts)
 			bind_u64(q, 9, first_ts[i]);
@@ -467,7 +437,7 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 			bind_dur(q, 3, p->run_ns);
 			bind_dur(q, 4, p->sleep_ns);
 			sqlite3_bind_text(q, 5, end, 1, SQLITE_TRANSIENT);
-			sqlite3_bind_text(q, 6, waker_kind_name(p->waker_kind), -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 6, name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind), -1, SQLITE_STATIC);
 			if (p->waker >= 0 && (size_t)p->waker < b->ntasks)
 				sqlite3_bind_int64(q, 7, b->tasks[p->waker].utid);
 			bind_u64(q, 8, p->waker_progress_ns);
@@ -531,7 +501,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		col_text(q, 3, t->comm, sizeof(t->comm));
 		t->nice = sqlite3_column_int(q, 4);
 		col_text(q, 5, pol, sizeof(pol));
-		t->policy = policy_of(pol);
+		t->policy = index_of(policy_names, SL_ARRAY_SIZE(policy_names), pol);
 		t->rt_prio = sqlite3_column_int(q, 6);
 		t->start_ns = (uint64_t)sqlite3_column_int64(q, 7);
 		/* the parent's utid is mapped to its index once all are read */
@@ -588,7 +558,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 			col_text(q, 3, end, sizeof(end));
 			p->end = end[0];
 			col_text(q, 4, wk, sizeof(wk));
-			p->waker_kind = (uint8_t)waker_kind_of(wk);
+			p->waker_kind = (uint8_t)index_of(waker_names, SL_ARRAY_SIZE(waker_names), wk);
 			p->waker = sqlite3_column_type(q, 5) == SQLITE_NULL
 					   ? -1
 					   : utid_index(utids, n, sqlite3_column_int64(q, 5));
