@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bench part: the o1 model's scheduling decisions per second and cost per
+# Bench part: the o1 and sd models' scheduling decisions per second and cost per
 # decision with 10, 100, 1 000 and 10 000 runnable tasks (goal: flat, largest
 # / smallest <= 1.3), and its cost against RSDL on the same workload in the
 # same run. The driver below links against the library and replays, with no
@@ -14,6 +14,7 @@ trap 'rm -rf "$W"' EXIT
 cat > "$W/o1bench.c" <<'C'
 #include "replay/engine.h"
 #include "replay/o1_rq.h"
+#include "replay/sd.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,18 +68,25 @@ static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec)
 int main(void)
 {
 	static const size_t ns[] = { 10, 100, 1000, 10000 };
-	double c[4], r[4], lo = 1e30, hi = 0, rlo = 1e30, rhi = 0;
+	double c[4], r[4], d[4], lo = 1e30, hi = 0, rlo = 1e30, rhi = 0, dlo = 1e30, dhi = 0;
 	uint64_t dec;
 	int i;
 	for (i = 0; i < 4; i++) {
 		c[i] = run(sl_o1_policy(), ns[i], &dec);
 		r[i] = run(&sl_policy_rsdl, ns[i], &dec);
+		d[i] = run(sl_sd_policy(), ns[i], &dec);
 		printf("o1: %5zu runnable: %.1f ns/decision, %.2f M decisions/s (rsdl %.1f ns, o1/rsdl %.2f)\n",
 		       ns[i], c[i], 1e3 / c[i], r[i], c[i] / r[i]);
 		if (c[i] < lo)
 			lo = c[i];
 		if (c[i] > hi)
 			hi = c[i];
+		printf("sd: %5zu runnable: %.1f ns/decision, %.2f M decisions/s (sd/rsdl %.2f)\n", ns[i], d[i],
+		       1e3 / d[i], d[i] / r[i]);
+		if (d[i] < dlo)
+			dlo = d[i];
+		if (d[i] > dhi)
+			dhi = d[i];
 		if (r[i] < rlo)
 			rlo = r[i];
 		if (r[i] > rhi)
@@ -86,6 +94,7 @@ int main(void)
 	}
 	printf("o1: cost per decision largest/smallest ratio %.2f (goal <= 1.3; rsdl in the same run %.2f)\n",
 	       hi / lo, rhi / rlo);
+	printf("sd: cost per decision largest/smallest ratio %.2f (goal <= 1.3)\n", dhi / dlo);
 	return 0;
 }
 C
