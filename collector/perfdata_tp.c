@@ -3,7 +3,11 @@
  * layout trace-cmd uses) and decoding of sched tracepoint raw data.
  *
  * Only the "sched" system's formats go to libtraceevent (tep_parse_format),
- * which gives us each field's offset, size and kind; decoding then reads the
+ * which gives us each field's offset, size and kind. libtraceevent trusts
+ * its input (fuzzing found NULL dereferences in its print-fmt parser), so
+ * it gets a canonical copy rebuilt here from lines that passed a strict
+ * check - name, ID and field lines - with an empty print fmt; the real print
+ * fmt is read by our own small evaluator below. Decoding then reads the
  * fields straight from the sample's raw bytes with bounds checks, so the hot
  * path never goes back into libtraceevent. */
 #include "perfdata_priv.h"
@@ -281,15 +285,116 @@ static struct tep_format_field *find_field(struct tep_event *ev, const char *nam
 	return f ? f : tep_find_field(ev, bar + 1);
 }
 
+/* Is [s, e) made of chars from set (and 1..max long)? */
+static int only(const char *s, const char *e, const char *set, size_t max)
+{
+	if (s >= e || (size_t)(e - s) > max)
+		return 0;
+	for (; s < e; s++)
+		if (!*s || !strchr(set, *s))
+			return 0;
+	return 1;
+}
+
+/* "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" with plain
+ * characters and small numbers only */
+static int field_line_ok(const char *s, const char *e)
+{
+	static const char *const keys[] = { "offset:", "size:", "signed:" };
+	const char *semi;
+	size_t k;
+	while (s < e && (*s == '\t' || *s == ' '))
+		s++;
+	if (e - s < 6 || memcmp(s, "field:", 6))
+		return 0;
+	s += 6;
+	semi = memchr(s, ';', (size_t)(e - s));
+	if (!semi || !only(s, semi, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_ []*", 128))
+		return 0;
+	s = semi + 1;
+	for (k = 0; k < 3; k++) {
+		size_t kl = strlen(keys[k]);
+		while (s < e && (*s == '\t' || *s == ' '))
+			s++;
+		if ((size_t)(e - s) < kl || memcmp(s, keys[k], kl))
+			return 0;
+		s += kl;
+		semi = memchr(s, ';', (size_t)(e - s));
+		if (!semi || !only(s, semi, "0123456789", 5))
+			return 0;
+		s = semi + 1;
+	}
+	while (s < e && (*s == '\t' || *s == ' '))
+		s++;
+	return s == e;
+}
+
+/* Canonical copy of a format text for libtraceevent (caller frees), NULL
+ * when the name, ID or format lines are missing or malformed. */
+static char *canonical_format(const char *txt, size_t len, size_t *outlen)
+{
+	const char *s = txt, *e = txt + len, *nl;
+	char *out = xmalloc(len + 64);
+	size_t n = 0;
+	int have_name = 0, have_id = 0, in_fields = 0;
+
+	for (; s < e; s = nl + 1) {
+		size_t ll;
+		nl = memchr(s, '\n', (size_t)(e - s));
+		if (!nl)
+			nl = e;
+		ll = (size_t)(nl - s);
+		if (!in_fields && ll > 6 && !memcmp(s, "name: ", 6) && !have_name &&
+		    only(s + 6, nl, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+			 64)) {
+			have_name = 1;
+		} else if (!in_fields && ll > 4 && !memcmp(s, "ID: ", 4) && !have_id &&
+			   only(s + 4, nl, "0123456789", 9)) {
+			have_id = 1;
+		} else if (!in_fields && ll == 7 && !memcmp(s, "format:", 7) && have_name && have_id) {
+			in_fields = 1;
+		} else if (in_fields && field_line_ok(s, nl)) {
+			;
+		} else if (in_fields && ll == 0) {
+			;
+		} else if (ll >= 10 && !memcmp(s, "print fmt:", 10)) {
+			break;
+		} else {
+			free(out);
+			return NULL;
+		}
+		memcpy(out + n, s, ll);
+		n += ll;
+		out[n++] = '\n';
+		if (nl == e)
+			break;
+	}
+	if (!in_fields) {
+		free(out);
+		return NULL;
+	}
+	memcpy(out + n, "\nprint fmt: \"\"\n", 15);
+	n += 15;
+	*outlen = n;
+	return out;
+}
+
 /* One sched format file: keep it if it is an event we read. */
 static void add_format(struct pd_trace *t, struct tep_handle *tep, const char *txt, size_t len)
 {
 	struct tep_event *ev = NULL;
 	struct pd_tp tp;
-	size_t k;
-	int i;
+	size_t k, clen = 0;
+	int i, prc;
+	char *canon;
 
-	if (tep_parse_format(tep, &ev, txt, len, "sched") != 0 || !ev || !ev->name)
+	canon = canonical_format(txt, len, &clen);
+	if (!canon)
+		return;
+	prc = tep_parse_format(tep, &ev, canon, clen, "sched");
+	free(canon);
+	if (prc != 0 || !ev || !ev->name)
 		return;
 	for (k = 0; k < SL_ARRAY_SIZE(known); k++)
 		if (!strcmp(known[k].name, ev->name))
