@@ -839,7 +839,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			continue;
 		}
 		/* ticks are kept out of the heap: at equal times they come first */
-		if (priv.q.n && priv.q.h[0].t < priv.next_tick) {
+		if (priv.q.n && sl_evq_peek_time(&priv.q) < priv.next_tick) {
 			sl_evq_pop(&priv.q, &ev);
 			if (priv.duration && ev.t >= priv.duration) {
 				e->now = priv.duration;
@@ -865,7 +865,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		}
 		/* need_resched is acted on once every event of this instant has
 		 * been handled (as the kernel does on return from interrupt) */
-		if (!priv.q.n || priv.q.h[0].t != e->now || (!priv.duration && priv.ndone == e->ntasks))
+		if (!priv.q.n || sl_evq_peek_time(&priv.q) != e->now ||
+		    (!priv.duration && priv.ndone == e->ntasks))
 			run_resched(e);
 	}
 	if (!priv.failed)
