@@ -228,7 +228,7 @@ static int section(const struct pd *pd, const unsigned char *p, uint64_t *off, u
 static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 {
 	const unsigned char *m = pd->map;
-	uint64_t hsize, attr_size, aoff, asize, i, feat_at, toff = 0, tsize = 0;
+	uint64_t hsize, attr_size, aoff, asize, i, feat_at, toff = 0, tsize = 0, cut_at = 0;
 	int nfeat_before = 0, b, have_td;
 	size_t k;
 
@@ -264,10 +264,7 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 		if (*doff > pd->fsize)
 			return sl_fail(pd->d, "%s:40: data section starts past the end of the file",
 				       pd->path);
-		sl_warn(pd->d, "%s:%llu: file cut short: data section ends at %llu, file at %llu; "
-			       "importing what is whole",
-			pd->path, (unsigned long long)pd->fsize,
-			(unsigned long long)(*doff + *dsize), (unsigned long long)pd->fsize);
+		cut_at = *doff + *dsize;
 		*dsize = pd->fsize - *doff;
 	} else if (*dsize == 0 && pd->fsize > *doff + 8) {
 		return sl_fail(pd->d, "%s:48: the header says no data (perf record was killed "
@@ -326,6 +323,10 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 	if (feat_at + 16 > pd->fsize)
 		return sl_fail(pd->d, "%s:%zu: file cut short: the feature sections (with the "
 				      "tracepoint formats) are missing", pd->path, pd->fsize);
+	if (cut_at) /* the data ran past the end, yet the features are there */
+		sl_warn(pd->d, "%s:%zu: file cut short: data section ends at %llu, file at %zu; "
+			       "importing what is whole",
+			pd->path, pd->fsize, (unsigned long long)cut_at, pd->fsize);
 	if (section(pd, m + feat_at, &toff, &tsize))
 		return sl_fail(pd->d, "%s:%llu: the tracing data section (%llu bytes at %llu) lies "
 				      "past the end of the file (%zu bytes): cut short?",
