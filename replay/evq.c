@@ -1,6 +1,6 @@
-/* replay/evq.c - see evq.h. A 4-ary heap: half the levels of a binary heap
- * and the four children of a node share cache lines, which keeps the cost
- * per event nearly flat with tens of thousands of pending wakeups. */
+/* replay/evq.c - see evq.h. A 4-ary heap: half the levels of a binary heap,
+ * and the four children of a node share cache lines. O(log n) per event in
+ * the number of pending events (not in the number of runnable tasks). */
 #include "evq.h"
 #include "../common/util.h"
 

@@ -40,8 +40,17 @@ static void add_phase(struct sl_task_spec *t, uint64_t run, char end, uint64_t s
 	p->waker_progress_ns = progress;
 }
 
+static int run_bp(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
+		  struct trec *r, struct sl_replay_stats *st);
+
 static int run_b(const struct sl_behaviour *b, int cpus, int mode, uint64_t dur, struct trec *r,
 		 struct sl_replay_stats *st)
+{
+	return run_bp(b, "rsdl", cpus, mode, dur, r, st);
+}
+
+static int run_bp(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
+		  struct trec *r, struct sl_replay_stats *st)
 {
 	struct sl_diag d = { { 0 }, 0, 0 };
 	struct sl_replay_opts o;
@@ -53,7 +62,7 @@ static int run_b(const struct sl_behaviour *b, int cpus, int mode, uint64_t dur,
 	o.mode = mode;
 	o.duration_ns = dur;
 	o.debug = 1;
-	rc = sl_replay_run(b, &sl_policy_rsdl, &o, &k, st, &d);
+	rc = sl_replay_run(b, sl_policy_find(pol), &o, &k, st, &d);
 	if (rc)
 		fprintf(stderr, "  replay: %s\n", d.msg);
 	return rc;
@@ -369,14 +378,19 @@ static uint64_t rnd(uint64_t *s)
 	return *s >> 33;
 }
 
+/* Every linked model: the property tests check the engine/policy contract. */
+static const char *const models[] = { "rsdl", "o1", "sd" };
+
 SL_TEST(engine_property_random_workloads)
 {
 	/* 150 random workloads (1-3 CPUs, random nice, periods, counts, starts,
-	 * pins) with every invariant checked after every policy call; then each
-	 * finite task's CPU time <= its work and the CPUs' total = Σ tasks. */
+	 * pins) per linked model, with every invariant checked after every
+	 * policy call; then the CPUs' busy time = Σ task CPU time, and busy +
+	 * idle = CPUs x duration. */
 	uint64_t seed = 12345;
 	int it, fails = 0;
-	for (it = 0; it < 150; it++) {
+	for (it = 0; it < 150 * (int)SL_ARRAY_SIZE(models); it++) {
+		const char *pol = models[it % SL_ARRAY_SIZE(models)];
 		char w[4096];
 		size_t off = 0;
 		int n = 1 + (int)(rnd(&seed) % 10), cpus = 1 + (int)(rnd(&seed) % 3), i;
@@ -404,8 +418,10 @@ SL_TEST(engine_property_random_workloads)
 							(int)(rnd(&seed) % (uint64_t)cpus));
 			off += (size_t)snprintf(w + off, sizeof(w) - off, "\n");
 		}
-		if (trun_text(w, "rsdl", cpus, dur, popts[it % 5], &r, &st)) {
-			fprintf(stderr, "  workload %d:\n%s", it, w);
+		if (!sl_policy_find(pol))
+			continue;
+		if (trun_text(w, pol, cpus, dur, strcmp(pol, "rsdl") ? NULL : popts[it % 5], &r, &st)) {
+			fprintf(stderr, "  %s workload %d:\n%s", pol, it, w);
 			fails++;
 			trec_free(&r);
 			continue;
@@ -422,8 +438,9 @@ SL_TEST(engine_property_random_workloads)
 SL_TEST(engine_property_trace_conservation)
 {
 	/* Random trace-like behaviours (explicit phases, task wakers, forks,
-	 * yields, exits), replayed to completion on 1-3 CPUs, timed and causal:
-	 * every task's CPU time equals the sum of its recorded bursts. */
+	 * yields, exits), replayed to completion on 1-3 CPUs, timed and causal,
+	 * through every linked model: every task's CPU time equals the sum of
+	 * its recorded bursts. */
 	uint64_t seed = 777;
 	int it, fails = 0;
 	for (it = 0; it < 120; it++) {
@@ -452,10 +469,13 @@ SL_TEST(engine_property_trace_conservation)
 					  (rnd(&seed) % 40) * TMS);
 			}
 		}
-		for (mode = 0; mode < 2; mode++) {
+		for (mode = 0; mode < 2 * (int)SL_ARRAY_SIZE(models); mode++) {
 			struct trec r;
 			struct sl_replay_stats st;
-			if (run_b(&b, 0, mode, 0, &r, &st)) {
+			const char *pol = models[mode / 2];
+			if (!sl_policy_find(pol))
+				continue;
+			if (run_bp(&b, pol, 0, mode % 2, 0, &r, &st)) {
 				fails++;
 				trec_free(&r);
 				continue;
@@ -466,7 +486,7 @@ SL_TEST(engine_property_trace_conservation)
 				for (k = 0; k < b.tasks[i].nphases; k++)
 					want += b.tasks[i].phases[k].run_ns;
 				if (trun_runtime(&r, i) != want) {
-					fprintf(stderr, "  it %d mode %d task %d: ran %llu of %llu\n", it, mode, i,
+					fprintf(stderr, "  %s it %d mode %d task %d: ran %llu of %llu\n", pol, it, mode % 2, i,
 						(unsigned long long)trun_runtime(&r, i), (unsigned long long)want);
 					fails++;
 				}
