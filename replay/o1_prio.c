@@ -33,6 +33,13 @@ int sl_o1_const_init(struct sl_o1_const *c, int hz)
 	c->bonus_div = c->jiffy_ns * (uint64_t)(c->def_timeslice > 0 ? c->def_timeslice : 1);
 	if (c->def_timeslice <= 0)
 		return -1;
+	/* s / bonus_div as a multiply and shift: m = ceil(2^58 / d) gives
+	 * floor(s * m / 2^58) = floor(s / d) for every s < 2^31 when
+	 * (m * d - 2^58) * 2^31 < 2^58, i.e. the rounding error is below 2^27 */
+	{
+		uint64_t d = c->bonus_div, m = ((1ULL << 58) + d - 1) / d;
+		c->bonus_mul = (m * d - (1ULL << 58)) < (1ULL << 27) && m < (1ULL << 33) ? m : 0;
+	}
 	for (i = 0; i < SL_O1_MAX_USER_PRIO; i++) {
 		c->timeslice[i] = timeslice_of(c, SL_O1_MAX_RT_PRIO + i);
 		c->ceiling[i] = interactive_sleep_of(c, SL_O1_MAX_RT_PRIO + i);
@@ -49,6 +56,8 @@ int sl_o1_bonus(const struct sl_o1_const *c, uint64_t sleep_avg)
 	/* NS_TO_JIFFIES(s) * MAX_BONUS / MAX_SLEEP_AVG with MAX_SLEEP_AVG =
 	 * DEF_TIMESLICE * MAX_BONUS is floor(floor(s / jiffy) / DEF_TIMESLICE)
 	 * = floor(s / (jiffy * DEF_TIMESLICE)): one division */
+	if (c->bonus_mul && sleep_avg < (1ULL << 31))
+		return (int)((sleep_avg * c->bonus_mul) >> 58); /* exact, see init */
 	return (int)(sleep_avg / c->bonus_div);
 }
 

@@ -31,6 +31,7 @@ struct sl_o1_const {
 	int granularity;            /* 10*HZ/1000, at least 1 jiffy */
 	uint64_t ns_max_sleep_avg;  /* JIFFIES_TO_NS(MAX_SLEEP_AVG) */
 	uint64_t bonus_div;         /* jiffy_ns * DEF_TIMESLICE: ns per bonus point */
+	uint64_t bonus_mul;         /* ceil(2^58 / bonus_div), 0 = divide */
 	/* the per-nice values, computed once (index static_prio - 100) */
 	int timeslice[SL_O1_MAX_USER_PRIO];
 	uint64_t ceiling[SL_O1_MAX_USER_PRIO];

@@ -349,7 +349,7 @@ static void charge_curr(struct sl_o1 *o, struct sl_o1_rq *rq, uint64_t now)
 	run_time = now > pp->timestamp ? now - pp->timestamp : 0;
 	if (run_time > o->c.ns_max_sleep_avg)
 		run_time = o->c.ns_max_sleep_avg;
-	run_time /= (uint64_t)(b ? b : 1);
+	run_time = (uint32_t)run_time / (uint32_t)(b ? b : 1); /* <= 1e9: 32-bit division */
 	pp->sleep_avg = pp->sleep_avg > run_time ? pp->sleep_avg - run_time : 0;
 	pp->timestamp = now;
 	rq->curr_charged = 1;

@@ -51,7 +51,7 @@ static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec)
 		memset(&d, 0, sizeof(d));
 		sl_replay_opts_init(&o);
 		o.cpus = 1;
-		o.duration_ns = 300ULL * 1000000000ULL; /* 300 000 decisions */
+		o.duration_ns = 1000ULL * 1000000000ULL; /* 1 000 000 decisions */
 		t0 = now();
 		if (sl_replay_run(&b, ops, &o, NULL, &st, &d) < 0) {
 			fprintf(stderr, "replay failed: %s\n", d.msg);

@@ -137,3 +137,30 @@ SL_TEST(o1_prio_other_hz)
 	CHECK_EQ_INT(sl_o1_timeslice(&c, 130), 12);
 	CHECK_EQ_INT(c.ns_max_sleep_avg, 1000 * MS);
 }
+
+SL_TEST(o1_prio_bonus_multiply_exact)
+{
+	/* the multiply-shift bonus equals the kernel's two divisions
+	 * (NS_TO_JIFFIES, then *10/MAX_SLEEP_AVG) for every HZ tried, at and
+	 * around every bonus boundary and on a grid of sleep averages */
+	static const int hzs[] = { 100, 250, 300, 1000, 1024, 1200, 10000 };
+	size_t h;
+	for (h = 0; h < sizeof(hzs) / sizeof(hzs[0]); h++) {
+		struct sl_o1_const c;
+		uint64_t s, b;
+		int bad = 0;
+		sl_o1_const_init(&c, hzs[h]);
+		for (b = 0; b <= 10; b++)
+			for (s = b * c.bonus_div - (b ? 3 : 0); s <= b * c.bonus_div + 3; s++) {
+				uint64_t want = s / c.jiffy_ns * 10 / (uint64_t)c.max_sleep_avg;
+				if ((uint64_t)sl_o1_bonus(&c, s) != want)
+					bad++;
+			}
+		for (s = 0; s <= c.ns_max_sleep_avg; s += 999983) {
+			uint64_t want = s / c.jiffy_ns * 10 / (uint64_t)c.max_sleep_avg;
+			if ((uint64_t)sl_o1_bonus(&c, s) != want)
+				bad++;
+		}
+		CHECK_EQ_INT(bad, 0);
+	}
+}
