@@ -336,3 +336,73 @@ SL_TEST(o1_deterministic)
 	o1t_free(&a);
 	o1t_free(&b);
 }
+
+SL_TEST(o1_fork_child_first_and_exit_returns_slice)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	size_t i;
+	int child_first = 0, parent_40 = 0;
+	/* P (task 0) and Q (task 1) are nice-0 hogs: P runs 0..100, Q
+	 * 100..200, P from 200. At 250 ms P forks C (task 2: 10 ms of work,
+	 * then exit). P has 50 ticks left: C gets (50+1)/2 = 25, P 50/2 = 25;
+	 * C is queued just before P and P is told to reschedule: C runs at
+	 * 250 at once (child runs first). C exits at 260 with 15 ticks of its
+	 * first slice unused: sched_exit gives them back to P, 25 + 15 = 40
+	 * (cap: C's timeslice 100). P runs 260..300 and expires; without the
+	 * slice back it would have expired at 285. */
+	o1t_behaviour(&b, 3);
+	o1t_task(&b, 0, 0, SL_INF, 0, 0);
+	o1t_task(&b, 1, 0, SL_INF, 0, 0);
+	o1t_task(&b, 2, 0, 10 * MS, 0, 250 * MS);
+	b.tasks[2].count = 1;
+	b.tasks[2].parent = 0;
+	b.tasks[2].flags = SL_TASK_FORKED;
+	if (o1t_replay(&b, O1, 1, 1 * SEC, 1000, NULL, &r) == 0) {
+		for (i = 0; i < r.nsl; i++) {
+			if (r.sl[i].task == 2 && r.sl[i].ts == 250 * MS && r.sl[i].dur == 10 * MS &&
+			    r.sl[i].end == 'X')
+				child_first = 1;
+			if (r.sl[i].task == 0 && r.sl[i].ts == 260 * MS && r.sl[i].dur == 40 * MS)
+				parent_40 = 1;
+		}
+		CHECK(child_first);
+		CHECK(parent_40);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(o1_rt_and_batch)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	/* task 0: nice -20 hog (prio 105); task 1: SCHED_FIFO rt 1 (prio 98),
+	 * 5 ms every 20 ms: above every normal prio, it preempts at once
+	 * (wait 0) and gets its 5/20 = 25 %; task 2: SCHED_BATCH 2 ms / 8 ms:
+	 * no sleep credit, woken onto the expired array, so it never
+	 * preempts and waits for the -20 hog's 800 ms slice: it runs a few
+	 * times per 800 ms epoch at most (well under 10 %). */
+	o1t_behaviour(&b, 3);
+	o1t_task(&b, 0, -20, SL_INF, 0, 0);
+	o1t_task(&b, 1, 0, 5 * MS, 15 * MS, 0);
+	b.tasks[1].policy = SL_SCHED_FIFO;
+	b.tasks[1].rt_prio = 1;
+	o1t_task(&b, 2, 0, 2 * MS, 8 * MS, 0);
+	b.tasks[2].policy = SL_SCHED_BATCH;
+	if (o1t_replay(&b, O1, 1, 10 * SEC, 1000, NULL, &r) == 0) {
+		int best, worst;
+		CHECK_EQ_INT(o1t_max_wait(&r, 1, 0, 10 * SEC), 0);
+		CHECK_EQ_INT(o1t_runtime(&r, 1, 0, 10 * SEC), 2500 * MS);
+		o1t_slices(&r, 1, 0, 10 * SEC, &best, &worst);
+		CHECK(best == 98 && worst == 98);
+		CHECK(o1t_runtime(&r, 2, 0, 10 * SEC) < 1 * SEC);
+		CHECK(o1t_max_wait(&r, 2, 0, 10 * SEC) >= 500 * MS);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
