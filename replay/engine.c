@@ -379,7 +379,9 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	struct sl_task *parent = NULL;
 	int cpu;
 
-	if (sl_task_phase(s, 0, &ph) < 0 || (!s->nphases && !s->run_ns)) {
+	if (sl_task_phase(s, 0, &ph) < 0 || (!s->nphases && !s->run_ns) ||
+	    (s->flags & SL_TASK_IDLE)) {
+		/* nothing to replay (the idle task is never replayed) */
 		finish(e, p);
 		return;
 	}
@@ -630,6 +632,8 @@ static uint64_t task_total_work(const struct sl_task_spec *s)
 	struct sl_phase ph;
 	uint64_t sum = 0;
 	size_t i;
+	if (s->flags & SL_TASK_IDLE)
+		return 0;
 	if (!s->nphases) {
 		if (!s->run_ns)
 			return 0; /* no recorded work (a task seen without bursts) */

@@ -499,3 +499,26 @@ SL_TEST(engine_property_trace_conservation)
 	}
 	CHECK_EQ_INT(fails, 0);
 }
+
+SL_TEST(engine_idle_task_never_replayed)
+{
+	/* The idle task (SL_TASK_IDLE) has recorded "work" but is never
+	 * replayed: only A's 2 ms run; the replay ends at 2 ms. */
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct trec r;
+	struct sl_replay_stats st;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	t = add_task(&b, "swapper", 0, 0);
+	t->flags = SL_TASK_IDLE;
+	add_phase(t, 50 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	t = add_task(&b, "A", 0, 0);
+	add_phase(t, 2 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	CHECK_EQ_INT(run_b(&b, 1, SL_MODE_TIMED, 0, &r, &st), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 2 * TMS);
+	CHECK_EQ_INT(st.end_ns, 2 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
