@@ -9,7 +9,7 @@
  * HEADER_TRACING_DATA (bit 1) holds the tracepoint formats (perfdata_tp.c).
  *
  * Samples of different CPUs are interleaved out of time order, so events are
- * kept in an sl_evbuf and released in rounds, the way perf itself does it:
+ * kept in a buffer and released in rounds, the way perf itself does it:
  * perf record writes PERF_RECORD_FINISHED_ROUND after each pass over all
  * ring buffers, and after the end of pass n+1 every event at or before the
  * largest time seen up to the end of pass n is final. Without such records
@@ -19,7 +19,6 @@
  * use; a record running past the end of the data imports what came before
  * it with a warning naming the offset; nonsense fails with FILE:OFFSET. */
 #include "event.h"
-#include "evsort.h"
 #include "perfdata_priv.h"
 
 #include <errno.h>
@@ -69,6 +68,21 @@ struct comm_tab {
 	size_t cap, n;
 };
 
+/* Pending events in file order, sorted at each flush through small keys
+ * (time, then file order) so that big events are not moved around. */
+struct evkey {
+	uint64_t ts;
+	size_t idx;
+};
+
+struct evq {
+	struct sl_event *ev;
+	size_t n, cap;
+	struct evkey *key;
+	size_t kcap;
+	uint64_t max_ts;
+};
+
 struct pd {
 	const char *path;
 	const unsigned char *map;
@@ -82,7 +96,7 @@ struct pd {
 	struct pd_trace tr;
 	int have_tp[SL_EV_NTYPES];
 	struct comm_tab comms;
-	struct sl_evbuf buf;
+	struct evq buf;
 	uint64_t round_max, last_flushed, last_ts, nclamped, nbad;
 	int flushed_any, compressed_warned;
 	sl_event_fn fn;
@@ -170,27 +184,55 @@ static void push(struct pd *pd, struct sl_event *ev)
 		if (c)
 			sl_copy_comm(ev->cur_comm, SL_COMM_LEN, c, strlen(c));
 	}
-	sl_evbuf_push(&pd->buf, ev);
+	SL_GROW(pd->buf.ev, pd->buf.cap, pd->buf.n + 1);
+	pd->buf.ev[pd->buf.n++] = *ev;
+	if (ev->ts > pd->buf.max_ts)
+		pd->buf.max_ts = ev->ts;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const struct evkey *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Deliver, in (time, file order), the pending events at or before upto. */
 static int flush(struct pd *pd, uint64_t upto)
 {
-	if (!pd->buf.n)
+	struct evq *q = &pd->buf;
+	size_t i, j, m = 0;
+	int sorted = 1;
+
+	if (!q->n)
 		return 0;
-	sl_evbuf_sort(&pd->buf);
-	if (pd->buf.ev[0].ts <= upto) {
-		uint64_t last = upto;
-		size_t i;
-		for (i = 0; i < pd->buf.n && pd->buf.ev[i].ts <= upto; i++)
-			last = pd->buf.ev[i].ts;
-		if (sl_evbuf_flush(&pd->buf, upto, pd->fn, pd->ctx)) {
+	SL_GROW(q->key, q->kcap, q->n);
+	for (i = 0; i < q->n; i++) {
+		if (q->ev[i].ts > upto)
+			continue;
+		q->key[m].ts = q->ev[i].ts;
+		q->key[m].idx = i;
+		if (m && q->key[m].ts < q->key[m - 1].ts)
+			sorted = 0;
+		m++;
+	}
+	if (!m)
+		return 0;
+	if (!sorted)
+		qsort(q->key, m, sizeof(*q->key), cmp_key);
+	for (i = 0; i < m; i++)
+		if (pd->fn(pd->ctx, &q->ev[q->key[i].idx])) {
 			pd->stopped = 1;
 			return -1;
 		}
-		if (!pd->flushed_any || last > pd->last_flushed)
-			pd->last_flushed = last;
-		pd->flushed_any = 1;
-	}
+	if (!pd->flushed_any || q->key[m - 1].ts > pd->last_flushed)
+		pd->last_flushed = q->key[m - 1].ts;
+	pd->flushed_any = 1;
+	for (i = j = 0; i < q->n; i++)
+		if (q->ev[i].ts > upto)
+			q->ev[j++] = q->ev[i];
+	q->n = j;
 	return 0;
 }
 
@@ -649,7 +691,6 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	pd.fn = fn;
 	pd.ctx = ctx;
 	pd.d = d;
-	sl_evbuf_init(&pd.buf);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
@@ -683,7 +724,8 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		sl_warn(d, "%s: %llu samples in all were too short for their format and skipped",
 			path, (unsigned long long)pd.nbad);
 	munmap((void *)pd.map, pd.fsize);
-	sl_evbuf_release(&pd.buf);
+	free(pd.buf.ev);
+	free(pd.buf.key);
 	pd_trace_release(&pd.tr);
 	free(pd.attr);
 	free(pd.ids);

@@ -1,0 +1,48 @@
+#!/bin/sh
+# perf.data: `schedlab import` (database included) against
+# `perf sched timehist` on the same file (goal: ratio <= 1), and decoding
+# plus per-task runtime analysis without the database (tests/tools/perfdump
+# -t: the perf.data reader, then each task's sum of switch intervals)
+# against `perf sched latency` (goal: ratio <= 0.5). The input is recorded
+# here when run as root: `perf sched record` of perf bench sched messaging
+# (8 groups, 40 processes each, 600 loops: tens of MB), else the largest
+# perf.data in traces/. Each timing is the best of 3 runs.
+set -u
+: "${SCHEDLAB:=$(pwd)/schedlab}" "${B:=$(pwd)/build/default}" "${TOP:=$(pwd)}"
+T=$(mktemp -d /tmp/schedlab-bench25.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+command -v perf >/dev/null || { echo "perf: skipped (no perf)"; exit 0; }
+F=
+if [ "$(id -u)" = 0 ]; then
+	perf sched record -m 16M -o "$T/big.data" -- perf bench sched messaging -g 8 -l 600 \
+		>/dev/null 2>&1 && F="$T/big.data"
+fi
+if [ -z "$F" ]; then
+	F=$(ls -S "$TOP"/traces/*.perf.data 2>/dev/null | head -1)
+	[ -n "$F" ] || { echo "perf: skipped (no input)"; exit 0; }
+fi
+now() { date +%s%N; }
+# best NAME CMD...: run 3 times, set NAME to the fastest in ns
+best() {
+	name=$1; shift
+	b=0
+	for i in 1 2 3; do
+		rm -f "$T/b.db"
+		t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
+		d=$((t1 - t0))
+		if [ $b = 0 ] || [ $d -lt $b ]; then b=$d; fi
+	done
+	eval "$name=$b"
+}
+best th perf sched timehist -i "$F"
+best lat perf sched latency -i "$F"
+best imp "$SCHEDLAB" --db "$T/b.db" import "$F"
+best rdr "$B/tools/perfdump" -r perfdata -t "$F"
+n=$("$B/tools/perfdump" -r perfdata -c "$F" | awk '{ s += $2 } END { print s }')
+lost=$("$B/tools/perfdump" -r perfdata -c "$F" | awk '$1 == "lost" { print $2 }')
+ms() { awk -v n="$1" 'BEGIN { printf "%.0f ms", n / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+echo "input: $F ($(wc -c <"$F") bytes, $n sched events, $lost lost)"
+echo "perf sched timehist >/dev/null: $(ms $th); perf sched latency >/dev/null: $(ms $lat)"
+echo "perfdata import (DB included): $(ms $imp): ratio $(ratio $imp $th) x perf sched timehist (goal <= 1)"
+echo "perfdata decode + per-task runtime: $(ms $rdr): ratio $(ratio $rdr $lat) x perf sched latency (goal <= 0.5)"
