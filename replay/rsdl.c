@@ -10,7 +10,7 @@
  * that triggers with tasks still queued in the active array.
  *
  * The gap-fillers of schedulers.md §3.4 are parameters (see docs/rsdl.md):
- * a1 a2 a5 a6 a7 a8 and accounting. */
+ * a1 a2 a4 a5 a6 a7 a8 and accounting. */
 #include "engine.h"
 
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 
 #define NLEV 40
 
-enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT };
+enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT, P_A4 };
 
 static const struct sl_policy_param rsdl_params[] = {
 	{ "a1", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level)" },
@@ -28,6 +28,7 @@ static const struct sl_policy_param rsdl_params[] = {
 	{ "a7", 0, 0, 1, "rotation when the level's runqueue quota is 0: < 0 (0, overrun) or <= 0 (1)" },
 	{ "a8", 1, 0, 1, "1: a woken task preempts when its level is strictly better than the running task's" },
 	{ "accounting", 0, 0, 1, "0: charge one whole tick per tick (2.6.20 jiffies); 1: charge ns actually run" },
+	{ "a4", 0, 0, 1, "tasks moved by a minor rotation: 0 keep their slice; 1 get a new quota at the new level when picked (if unused)" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -68,7 +69,7 @@ struct rsdl {
 	struct rt *rts;
 	size_t nrts;
 	int64_t rr, tick;
-	int a1, a2, a5, a6, a7, a8, acct;
+	int a1, a2, a4, a5, a6, a7, a8, acct;
 };
 
 #define R(e) ((struct rsdl *)(e)->pol)
@@ -267,6 +268,7 @@ static int rsdl_init(struct sl_engine *e)
 	r->tick = (int64_t)e->tick_ns;
 	r->a1 = (int)sl_engine_param(e, P_A1);
 	r->a2 = (int)sl_engine_param(e, P_A2);
+	r->a4 = (int)sl_engine_param(e, P_A4);
 	r->a5 = (int)sl_engine_param(e, P_A5);
 	r->a6 = (int)sl_engine_param(e, P_A6);
 	r->a7 = (int)sl_engine_param(e, P_A7);
@@ -384,6 +386,14 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 			act->bitmap |= 1ULL << ts->level;
 			set_prio(e, ts, rq);
 			continue;
+		}
+		if (r->a4 && L >= static_level(ts->t) && !(ts->bitmap & (1ULL << L))) {
+			/* moved here by a minor rotation: "if the chosen task has not
+			 * been running during this major or minor rotation it has new
+			 * quota allocated at this time" (seed 001), read literally */
+			ts->bitmap |= 1ULL << L;
+			ts->time_slice = ts->quota;
+			rq->prio_quota[L] += ts->quota;
 		}
 		if (ts->time_slice <= 0) {
 			/* ran out between ticks (accounting=1) */

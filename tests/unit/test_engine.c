@@ -397,7 +397,7 @@ SL_TEST(engine_property_random_workloads)
 		uint64_t dur = (200 + rnd(&seed) % 1500) * TMS, total = 0;
 		struct trec r;
 		struct sl_replay_stats st;
-		const char *popts[] = { NULL, "accounting=1", "a1=0,a2=0", "a5=0,a7=1", "a8=0,a6=1" };
+		const char *popts[] = { NULL, "accounting=1,a4=1", "a1=0,a2=0", "a5=0,a7=1,a4=1", "a8=0,a6=1" };
 		for (i = 0; i < n; i++) {
 			int nice = (int)(rnd(&seed) % 40) - 20;
 			off += (size_t)snprintf(w + off, sizeof(w) - off, "t%d %d ", i, nice);
