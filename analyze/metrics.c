@@ -157,7 +157,8 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *r
 		tm->switches = a[i].switches;
 		tm->wakeups = a[i].wakeups;
 		tm->max_wait_ns = a[i].max_wait;
-		qsort(a[i].delays, a[i].nd, sizeof(uint64_t), cmp_u64);
+		if (a[i].nd)
+			qsort(a[i].delays, a[i].nd, sizeof(uint64_t), cmp_u64);
 		for (k = 0; k < a[i].nd; k++) {
 			s += (double)a[i].delays[k];
 			ss += (double)a[i].delays[k] * (double)a[i].delays[k];

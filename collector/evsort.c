@@ -65,7 +65,8 @@ int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx)
 		if (rc)
 			break;
 	}
-	memmove(b->ev, b->ev + i, (b->n - i) * sizeof(*b->ev));
+	if (i && b->n > i)
+		memmove(b->ev, b->ev + i, (b->n - i) * sizeof(*b->ev));
 	b->n -= i;
 	return rc;
 }
