@@ -21,7 +21,7 @@
 enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT, P_A4 };
 
 static const struct sl_policy_param rsdl_params[] = {
-	{ "a1", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level)" },
+	{ "a1", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level); 0: only a deeper one" },
 	{ "a2", 1, 0, 1, "1: a task's next level is searched from max(static level, prio_level); 0: from its static level" },
 	{ "a5", 1, 0, 1, "1: a CPU going idle starts a new major epoch (rotation)" },
 	{ "a6", 0, 0, 1, "quota below nice 0: 0 = RR*(1-nice) (seed 001); 1 = RR*nice^2/40 for nice < -6 (SD)" },
@@ -403,8 +403,8 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 			continue;
 		}
 		set_prio(e, ts, rq);
-		if (r->a1)
-			rq->prio_level = L;
+		if (r->a1 || L > rq->prio_level)
+			rq->prio_level = L; /* a1=0: only deeper, never back up */
 		ts->charge_level = rq->prio_level;
 		return ts->t;
 	}
