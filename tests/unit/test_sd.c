@@ -151,6 +151,34 @@ SL_TEST(sd_worst_case_waits)
 	CHECK_EQ_INT(sweep(10, 0, 0, 150), 132 * MS);
 }
 
+SL_TEST(sd_worst_case_four_task_mix)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	static const int nice[4] = { -20, 0, 10, 19 };
+	int i;
+	/* §5 (d), SD code at rr 6: the nice-19 task waits 5100 ms = 850 RR in
+	 * the worst case. A sweep of the other three tasks' start times (-20
+	 * over 0..2700 ms in 9 ms steps, 0 over 0..130 in 13 ms steps, 10 over
+	 * 0..30 in 10 ms steps; done outside the test, 11 s) finds it with
+	 * the -20 task starting at 9 ms, the nice 0 one at 13 and the nice 10
+	 * one at 10; that start is replayed here. (Composition: the others'
+	 * whole rotation, 41*60 + 21*6 + 11*3 = 2619 ms, then the next
+	 * rotation's slots above 39 before nice 19's only slot comes up.) */
+	o1t_behaviour(&b, 4);
+	for (i = 0; i < 4; i++)
+		o1t_task(&b, (size_t)i, nice[i], SL_INF, 0, 0);
+	b.tasks[0].start_ns = 9 * MS;
+	b.tasks[1].start_ns = 13 * MS;
+	b.tasks[2].start_ns = 10 * MS;
+	if (o1t_replay(&b, SD, 1, 25 * SEC, 1000, NULL, &r) == 0)
+		CHECK_EQ_INT(o1t_max_wait(&r, 3, 0, 25 * SEC), 5100 * MS);
+	else
+		CHECK(0);
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
+
 /* a sleeper (last task) beside nhogs nice-0 hogs */
 static int sleeper_run(uint64_t run, uint64_t sleep, int nhogs, uint64_t dur, struct o1t_run *r)
 {
