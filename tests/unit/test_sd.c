@@ -163,8 +163,8 @@ SL_TEST(sd_worst_case_four_task_mix)
 	 * 0..30 in 10 ms steps; done outside the test, 11 s) finds it with
 	 * the -20 task starting at 9 ms, the nice 0 one at 13 and the nice 10
 	 * one at 10; that start is replayed here. (Composition: the others'
-	 * whole rotation, 41*60 + 21*6 + 11*3 = 2619 ms, then the next
-	 * rotation's slots above 39 before nice 19's only slot comes up.) */
+	 * whole rotation, 41*60 + 21*6 + 11*3 = 2619 ms, then 2481 ms of
+	 * their next rotation's slots better than 39, nice 19's only slot.) */
 	o1t_behaviour(&b, 4);
 	for (i = 0; i < 4; i++)
 		o1t_task(&b, (size_t)i, nice[i], SL_INF, 0, 0);
