@@ -276,3 +276,36 @@ SL_TEST(rsdl_bad_option_rejected)
 	CHECK(trun_text("a 0 run=inf\n", "rsdl", 1, 10 * TMS, "a1=2", &r, NULL) != 0);
 	trec_free(&r);
 }
+
+SL_TEST(rsdl_minor_rotations_with_a1_0)
+{
+	/* With a1=0 a woken task at a better level is charged to the serviced
+	 * level, so that level's runqueue quota is overrun and a minor rotation
+	 * moves the serviced level one down (so the rows' levels only grow,
+	 * never past 39, until a major or idle rotation resets them). Hogs alone never trigger one
+	 * (each level's quota is exactly what its tasks were granted). */
+	struct trec r;
+	size_t i, minor = 0;
+	int prev = -1;
+	CHECK_EQ_INT(trun_text("a 0 run=inf\nb 0 run=inf\nc 0 run=inf\nd 0 run=5ms sleep=20ms\n"
+			       "e 5 run=30ms sleep=7ms\n", "rsdl", 1, 10000 * TMS, "a1=0", &r, NULL), 0);
+	for (i = 0; i < r.nr; i++) {
+		if (!strcmp(r.r[i].kind, "minor")) {
+			minor++;
+			CHECK(r.r[i].level >= 1 && r.r[i].level <= 39);
+			if (prev >= 0)
+				CHECK(r.r[i].level > prev);
+			prev = r.r[i].level;
+		} else {
+			prev = -1;
+		}
+	}
+	CHECK(minor > 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0) + trun_runtime(&r, 1) + trun_runtime(&r, 2) + trun_runtime(&r, 3) +
+		     trun_runtime(&r, 4), 10000 * TMS);
+	trec_free(&r);
+	CHECK_EQ_INT(trun_text("a 0 run=inf\nb 0 run=inf\n", "rsdl", 1, 2000 * TMS, "a1=0", &r, NULL), 0);
+	for (i = 0; i < r.nr; i++)
+		CHECK(strcmp(r.r[i].kind, "minor") != 0);
+	trec_free(&r);
+}
