@@ -344,7 +344,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	}
 	if (r.dry && r.workload)
 		return dry_run(&r, pols, np, &b);
-	if (sl_store_open(g->db, 1, &st, &d))
+	/* a trace must already be in the database: do not create one */
+	if (sl_store_open(g->db, r.workload != NULL, &st, &d))
 		goto fail;
 	if (r.workload) {
 		cpus = r.o.cpus ? r.o.cpus : 1;

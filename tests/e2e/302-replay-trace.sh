@@ -61,4 +61,7 @@ done
 # replay of a trace id that does not exist: one error line, exit 1
 "$SCHEDLAB" --db "$T/db" replay --trace 999 --sched rsdl 2> "$T/err" && fail "trace 999 accepted"
 expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines"
+# no database yet: an error, and no file is created
+"$SCHEDLAB" --db "$T/none.db" replay --trace 1 --sched rsdl 2> "$T/err" && fail "replay without a database"
+[ ! -e "$T/none.db" ] || fail "replay created a database"
 exit 0
