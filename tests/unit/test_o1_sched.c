@@ -406,3 +406,48 @@ SL_TEST(o1_rt_and_batch)
 	o1t_free(&r);
 	sl_behaviour_release(&b);
 }
+
+SL_TEST(o1_matches_reference_models)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	uint64_t s[8];
+	int i, j;
+	/* Figures of the independent reference models quoted in
+	 * schedulers.md §6 ([SIM], 1 CPU, HZ 1000):
+	 * scenario 4, massive_intr with 8 processes: "2 take 43 % each,
+	 * others wait ~9 s"; scenario 10, hog + 8 ms/1 ms sleeper: "hog
+	 * 55.6 %, sleeper 44.4 %". Tolerance: 1 point of share, 1 s of wait. */
+	o1t_behaviour(&b, 8);
+	for (i = 0; i < 8; i++)
+		o1t_task(&b, (size_t)i, 0, 8 * MS, 1 * MS, 0);
+	if (o1t_replay(&b, O1, 1, 30 * SEC, 1000, NULL, &r) == 0) {
+		uint64_t mw = 0;
+		for (i = 0; i < 8; i++) {
+			uint64_t w = o1t_max_wait(&r, i, 0, 30 * SEC);
+			s[i] = o1t_runtime(&r, i, 0, 30 * SEC);
+			mw = w > mw ? w : mw;
+		}
+		for (i = 0; i < 8; i++)
+			for (j = i + 1; j < 8; j++)
+				if (s[j] > s[i]) {
+					uint64_t t = s[i];
+					s[i] = s[j];
+					s[j] = t;
+				}
+		CHECK_NEAR((double)s[0] / (double)(30 * SEC), 0.43, 0.01);
+		CHECK_NEAR((double)s[1] / (double)(30 * SEC), 0.43, 0.01);
+		CHECK_NEAR((double)mw / 1e9, 9.0, 1.0);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+	if (hog_and_sleeper(8 * MS, 1 * MS, 20 * SEC, &r) == 0) {
+		CHECK_NEAR((double)o1t_runtime(&r, 0, 0, 20 * SEC) / (double)(20 * SEC), 0.556, 0.01);
+		CHECK_NEAR((double)o1t_runtime(&r, 1, 0, 20 * SEC) / (double)(20 * SEC), 0.444, 0.01);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+}
