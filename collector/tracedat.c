@@ -732,11 +732,11 @@ static int get(FILE *f, void *p, size_t n)
 /* Read the child's messages; returns 0, -1 (d set), or -2 when the
  * callback stopped us. */
 static int parent(FILE *f, const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d,
-		  pid_t pid)
+		  pid_t pid, int *reaped)
 {
 	struct sl_event ev;
 	uint64_t nev = 0, last_pos = 0;
-	int status;
+	int status = 0;
 
 	for (;;) {
 		int tag = fgetc(f);
@@ -765,6 +765,7 @@ static int parent(FILE *f, const char *path, sl_event_fn fn, void *ctx, struct s
 	/* the child died (or wrote nonsense) */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	*reaped = 1;
 	if (!nev)
 		return sl_fail(d, "%s:0: corrupt trace.dat: libtracecmd %s on it before the first event",
 			       path, WIFSIGNALED(status) ? "crashed" : "failed");
@@ -774,26 +775,24 @@ static int parent(FILE *f, const char *path, sl_event_fn fn, void *ctx, struct s
 	return 0;
 }
 
-static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
+/* tracedat_read on the open file fd (closed here); hdr is scratch space. */
+static int read_fd(int fd, struct sl_tdhdr *hdr, const char *path, sl_event_fn fn,
+		   void *ctx, struct sl_diag *d)
 {
-	static struct sl_tdhdr hdr; /* large; readers do not run concurrently */
-	int fd, p[2], rc, status;
+	int p[2], rc, status, reaped = 0;
 	pid_t pid;
 	FILE *f;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sl_fail(d, "%s: %s", path, strerror(errno));
 	/* our own walk of the header sections: refuse what libtracecmd would
 	 * trust blindly, and learn where the data really ends */
-	if (sl_tdhdr_check(fd, &hdr) < 0) {
+	if (sl_tdhdr_check(fd, hdr) < 0) {
 		close(fd);
-		return sl_fail(d, "%s:%llu: %s", path, (unsigned long long)hdr.bad_off, hdr.msg);
+		return sl_fail(d, "%s:%llu: %s", path, (unsigned long long)hdr->bad_off, hdr->msg);
 	}
-	if (hdr.warn[0])
-		sl_warn(d, "%s:%llu: %s", path, (unsigned long long)hdr.bad_off, hdr.warn);
-	if (hdr.npatch) {
-		int m = patched_copy(fd, &hdr);
+	if (hdr->warn[0])
+		sl_warn(d, "%s:%llu: %s", path, (unsigned long long)hdr->bad_off, hdr->warn);
+	if (hdr->npatch) {
+		int m = patched_copy(fd, hdr);
 		close(fd);
 		if (m < 0)
 			return sl_fail(d, "%s: cannot make a trimmed copy: %s", path, strerror(errno));
@@ -813,7 +812,7 @@ static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child(fd, &hdr, path, p[1]);
+		child(fd, hdr, path, p[1]);
 	}
 	close(p[1]);
 	close(fd);
@@ -824,14 +823,28 @@ static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		waitpid(pid, NULL, 0);
 		return sl_fail(d, "%s: fdopen: %s", path, strerror(errno));
 	}
-	rc = parent(f, path, fn, ctx, d, pid);
+	rc = parent(f, path, fn, ctx, d, pid, &reaped);
 	if (rc == -2) { /* the callback said stop */
 		kill(pid, SIGKILL);
 		rc = -1;
 	}
 	fclose(f);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	return rc;
+}
+
+static int tracedat_read(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
+{
+	struct sl_tdhdr *hdr = xcalloc(1, sizeof(*hdr));
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		rc = sl_fail(d, "%s: %s", path, strerror(errno));
+	else
+		rc = read_fd(fd, hdr, path, fn, ctx, d);
+	free(hdr);
 	return rc;
 }
 
