@@ -293,12 +293,15 @@ static int str(const struct tep_record *r, struct tep_handle *tep,
 		len = (size_t)f->size;
 	}
 	len = strnlen(s, len);
-	if (basename) {
+	if (basename) { /* what exec makes the comm: the basename, cut to
+			 * TASK_COMM_LEN - 1 = 15 bytes as __set_task_comm does */
 		const char *p = memrchr(s, '/', len);
 		if (p) {
 			len -= (size_t)(p + 1 - s);
 			s = p + 1;
 		}
+		if (len > 15)
+			len = 15;
 	}
 	(void)tep;
 	sl_copy_comm(dst, dstlen, s, len);
