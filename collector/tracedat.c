@@ -66,6 +66,7 @@ struct tdreader {
 	int lost_unknown;
 	int stop;
 	uint64_t nbad;
+	uint64_t nrec;        /* records of any kind seen */
 	struct commcache {
 		int32_t pid;
 		char comm[SL_COMM_LEN];
@@ -576,6 +577,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 
 	(void)h;
 	(void)cpu;
+	t->nrec++;
 	if (r->cpu < 0 || r->cpu >= t->ncpus)
 		return 0;
 	if (lost_at(t, r) < 0)
@@ -586,6 +588,41 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 stop:
 	t->stop = 1;
 	return 1;
+}
+
+/* The top-level buffer held nothing (e.g. `trace-cmd extract -B NAME`):
+ * read the first instance buffer that has records. */
+static int read_instances(struct tdreader *t)
+{
+	struct tracecmd_input *top = t->h;
+	int i, n = tracecmd_buffer_instances(top);
+
+	for (i = 0; i < n && !t->nrec; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(top, i);
+		const char *name = tracecmd_buffer_instance_name(top, i);
+		if (!b)
+			continue;
+		t->h = b;
+		t->tep = tracecmd_get_tep(b);
+		t->nev = 0;
+		t->cflags = t->cpid = NULL;
+		memset(t->lost_stat, 0, (size_t)t->ncpus * sizeof(uint64_t)); /* top's stats */
+		if (t->tep) {
+			bind_events(t);
+			if (tracecmd_iterate_events(b, NULL, 0, on_record, t) != 0 || t->stop) {
+				tracecmd_close(b);
+				t->h = top;
+				return -1;
+			}
+		}
+		if (t->nrec)
+			sl_warn(t->d, "%s: the top-level buffer is empty; read instance buffer \"%s\"%s",
+				t->path, name ? name : "?", n > 1 ? " (the first one with data)" : "");
+		tracecmd_close(b);
+	}
+	t->h = top;
+	t->tep = tracecmd_get_tep(top);
+	return 0;
 }
 
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
@@ -625,11 +662,13 @@ static int decode_file(int fd, const struct sl_tdhdr *hdr, const char *path,
 		t.lost_stat[c] = hdr->overrun[c];
 	if (!t.nev)
 		sl_warn(d, "%s: no sched events in this file's formats", path);
-	if (tracecmd_buffer_instances(h) > 0)
-		sl_warn(d, "%s: %d instance buffer(s) not read (top-level buffer only)",
-			path, tracecmd_buffer_instances(h));
 	if (tracecmd_iterate_events(h, NULL, 0, on_record, &t) != 0 || t.stop)
 		rc = -1;
+	if (rc == 0 && t.nrec == 0)
+		rc = read_instances(&t);
+	else if (rc == 0 && tracecmd_buffer_instances(h) > 0)
+		sl_warn(d, "%s: %d instance buffer(s) not read (the top-level buffer only)",
+			path, tracecmd_buffer_instances(h));
 	if (rc == 0)
 		rc = lost_rest(&t);
 	if (rc == 0 && t.nbad)

@@ -296,7 +296,7 @@ static int v7_buffer(struct rd *r, uint64_t end)
 				      : chunks(r, (int)id, off, size) < 0)
 			return -1;
 	}
-	if ((int)n > r->h->ncpus && !name[0])
+	if ((int)n > r->h->ncpus) /* the largest of all buffers: instances too */
 		r->h->ncpus = (int)n;
 	return 0;
 }
