@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A replay to completion with more CPU work than this (~19.5 hours) would
+ * take minutes: refuse it (a corrupt behaviour?) unless a duration is
+ * given. */
+#define MAX_WORK_NS (1ULL << 46)
+
 #define CHECK_AFTER(e, where)                     \
 	do {                                      \
 		if ((e)->priv->debug)             \
@@ -750,7 +755,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	struct sl_engine eng, *e = &eng;
 	struct sl_engine_priv priv;
 	struct sl_ev ev;
-	uint64_t allmask;
+	uint64_t allmask, work = 0;
 	size_t i;
 	int c, rc = 0, ncpus;
 	const char *env = getenv("SCHEDLAB_DEBUG");
@@ -814,6 +819,14 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			rc = sl_fail(d, "task %zu (%s) never ends: a duration is needed", i, s->comm);
 			goto out_tasks;
 		}
+		if (!o->duration_ns && p->total_work != SL_INF) {
+			work += p->total_work;
+			if (work > MAX_WORK_NS || p->total_work > MAX_WORK_NS) {
+				rc = sl_fail(d, "the tasks have more than %llu s of CPU work: give a duration",
+					     (unsigned long long)(MAX_WORK_NS / SL_NS_PER_SEC));
+				goto out_tasks;
+			}
+		}
 	}
 	if (ops->init(e)) {
 		if (!priv.failed)
@@ -862,6 +875,16 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			if (priv.duration && priv.next_tick >= priv.duration) {
 				e->now = priv.duration;
 				break;
+			}
+			if (!priv.nrunnable && priv.q.n && sl_evq_peek_time(&priv.q) > priv.next_tick) {
+				/* every CPU idle: nothing happens at the ticks before the
+				 * next event, skip to the last one (long sleeps cost O(1)) */
+				uint64_t t = sl_evq_peek_time(&priv.q);
+				priv.next_tick += (t - priv.next_tick) / e->tick_ns * e->tick_ns;
+				if (priv.duration && priv.next_tick >= priv.duration) {
+					e->now = priv.duration;
+					break;
+				}
 			}
 			e->now = priv.next_tick;
 			priv.next_tick += e->tick_ns;

@@ -522,3 +522,56 @@ SL_TEST(engine_idle_task_never_replayed)
 	trec_free(&r);
 	sl_behaviour_release(&b);
 }
+
+SL_TEST(engine_hostile_behaviours)
+{
+	/* Garbage behaviours (as a corrupt database could give): out-of-range
+	 * nice, wakers, parents, end codes, huge times, empty masks. Each run
+	 * must end (0 or -1 with a message), never crash or hang, with the
+	 * invariants checked all along. */
+	uint64_t seed = 4242;
+	int it, ok = 0, refused = 0;
+	for (it = 0; it < 300; it++) {
+		struct sl_behaviour b;
+		struct sl_diag d = { { 0 }, 0, 0 };
+		struct sl_replay_opts o;
+		int n = 1 + (int)(rnd(&seed) % 6), i, rc;
+		memset(&b, 0, sizeof(b));
+		b.cpus = (int)(rnd(&seed) % 5) - 1;
+		for (i = 0; i < n; i++) {
+			struct sl_task_spec *t = add_task(&b, "x", (int)(rnd(&seed) % 200) - 100,
+							  rnd(&seed) % 7 == 0 ? rnd(&seed) << 31 : rnd(&seed) % (50 * TMS));
+			int k, np = (int)(rnd(&seed) % 6);
+			t->parent = (int32_t)(rnd(&seed) % 10) - 2;
+			t->parent_progress_ns = rnd(&seed) % 9 == 0 ? UINT64_MAX : rnd(&seed) % (5 * TMS);
+			t->cpumask = rnd(&seed) % 3 ? 0 : rnd(&seed) << 20;
+			t->flags = (uint32_t)rnd(&seed) & 0x3f & ~(uint32_t)SL_TASK_IDLE;
+			t->initially_runnable = (int)(rnd(&seed) % 3);
+			t->policy = (int)(rnd(&seed) % 6);
+			if (!np) {
+				t->run_ns = rnd(&seed) % 4 ? rnd(&seed) % (3 * TMS) : SL_INF;
+				t->sleep_ns = rnd(&seed) % (3 * TMS);
+				t->count = rnd(&seed) % 4;
+			}
+			for (k = 0; k < np; k++)
+				add_phase(t, rnd(&seed) % 11 == 0 ? rnd(&seed) << 30 : rnd(&seed) % (4 * TMS),
+					  (char)(rnd(&seed) % 128), rnd(&seed) % 13 == 0 ? UINT64_MAX - rnd(&seed) : rnd(&seed) % (9 * TMS),
+					  (int)(rnd(&seed) % 256), (int)(rnd(&seed) % 12) - 3, rnd(&seed) % (6 * TMS));
+		}
+		sl_replay_opts_init(&o);
+		o.debug = 1;
+		o.mode = (int)(it % 2);
+		o.duration_ns = it % 3 == 0 ? 2000 * TMS : 0;
+		rc = sl_replay_run(&b, &sl_policy_rsdl, &o, NULL, NULL, &d);
+		if (rc == 0)
+			ok++;
+		else if (d.msg[0] && !strstr(d.msg, "invariant"))
+			refused++;
+		else
+			fprintf(stderr, "  it %d: %s\n", it, d.msg);
+		sl_behaviour_release(&b);
+	}
+	CHECK_EQ_INT(ok + refused, 300);
+	CHECK(ok > 100);
+	fprintf(stderr, "  hostile: %d ran, %d refused\n", ok, refused);
+}
