@@ -9,9 +9,10 @@
  * "preempted" bit), because the bit values changed between kernels.
  *
  * Before libtracecmd sees the file we walk its header sections ourselves
- * (tracedat_check.c-like checks kept here) so that a truncated or corrupt
- * file is refused or cut with a clear offset instead of reaching code that
- * trusts the sizes it reads. */
+ * (tracedat_hdr.c) so that a truncated or corrupt file is refused or cut
+ * with a clear offset instead of reaching code that trusts the sizes it
+ * reads; the decoding itself runs in a child process (see below). The
+ * prev_state letters come from tracedat_state.c. */
 #include "event.h"
 
 #include <errno.h>
@@ -28,8 +29,9 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "tracedat_hdr.h"
+#include "tracedat_state.h"
 
-enum { F_A, F_B, F_C, F_D, F_E, F_F, F_G, NF = 7 };
+enum { NF = 7 }; /* fields per event type at most */
 
 /* One scheduler event type of this file. */
 struct evdesc {
@@ -38,22 +40,13 @@ struct evdesc {
 	struct tep_format_field *f[NF];   /* fields, meaning per type (see bind) */
 };
 
-/* prev_state decoding table taken from sched_switch's print fmt. */
-struct statetab {
-	int n;
-	uint64_t val[24];
-	char str[24][4];
-	uint64_t preempt; /* the "+" bit, 0 unknown */
-	uint64_t mask;    /* bits that name a sleep state, 0 unknown */
-};
-
 struct tdreader {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
 	struct tep_format_field *cflags, *cpid;
 	struct evdesc ev[9];
 	int nev;
-	struct statetab st;
+	struct sl_tdstate st;
 	sl_event_fn fn;
 	void *ctx;
 	struct sl_diag *d;
@@ -82,150 +75,6 @@ static int tracedat_probe(const unsigned char *head, size_t n)
 	if (n < 10 || memcmp(head, magic, 10) != 0)
 		return 0;
 	return 100;
-}
-
-/* ---- print fmt evaluation (for the prev_state bits) ----------------- */
-
-static int eval_arg(struct tep_print_arg *a, int64_t *out, int depth)
-{
-	int64_t l, r;
-	char *end;
-
-	if (!a || depth > 32)
-		return -1;
-	switch (a->type) {
-	case TEP_PRINT_ATOM:
-		if (!a->atom.atom)
-			return -1;
-		errno = 0;
-		*out = strtoll(a->atom.atom, &end, 0);
-		return (end == a->atom.atom || errno) ? -1 : 0;
-	case TEP_PRINT_TYPE:
-		return eval_arg(a->typecast.item, out, depth + 1);
-	case TEP_PRINT_OP:
-		if (!a->op.op)
-			return -1;
-		if (!a->op.left) { /* unary */
-			if (eval_arg(a->op.right, &r, depth + 1) < 0)
-				return -1;
-			if (!strcmp(a->op.op, "-"))
-				*out = -r;
-			else if (!strcmp(a->op.op, "~"))
-				*out = ~r;
-			else
-				return -1;
-			return 0;
-		}
-		if (eval_arg(a->op.left, &l, depth + 1) < 0 ||
-		    eval_arg(a->op.right, &r, depth + 1) < 0)
-			return -1;
-		if (!strcmp(a->op.op, "+")) *out = (int64_t)((uint64_t)l + (uint64_t)r);
-		else if (!strcmp(a->op.op, "-")) *out = (int64_t)((uint64_t)l - (uint64_t)r);
-		else if (!strcmp(a->op.op, "|")) *out = l | r;
-		else if (!strcmp(a->op.op, "&")) *out = l & r;
-		else if (!strcmp(a->op.op, "<<") && r >= 0 && r < 63) *out = (int64_t)((uint64_t)l << r);
-		else if (!strcmp(a->op.op, ">>") && r >= 0 && r < 63) *out = l >> r;
-		else
-			return -1;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-static int is_prev_state(const struct tep_print_arg *a)
-{
-	while (a && a->type == TEP_PRINT_TYPE)
-		a = a->typecast.item;
-	return a && a->type == TEP_PRINT_FIELD && a->field.name &&
-	       !strcmp(a->field.name, "prev_state");
-}
-
-/* "REC->prev_state & X": return X. */
-static int and_mask(struct tep_print_arg *a, int64_t *x)
-{
-	if (!a || a->type != TEP_PRINT_OP || !a->op.op || strcmp(a->op.op, "&"))
-		return -1;
-	if (is_prev_state(a->op.left))
-		return eval_arg(a->op.right, x, 0);
-	if (is_prev_state(a->op.right))
-		return eval_arg(a->op.left, x, 0);
-	return -1;
-}
-
-static void add_flags(struct statetab *st, struct tep_print_flag_sym *fs)
-{
-	char *end;
-	for (; fs && st->n < (int)SL_ARRAY_SIZE(st->val); fs = fs->next) {
-		if (!fs->value || !fs->str)
-			continue;
-		st->val[st->n] = strtoull(fs->value, &end, 0);
-		if (end == fs->value || !st->val[st->n])
-			continue;
-		snprintf(st->str[st->n], sizeof(st->str[0]), "%s", fs->str);
-		st->n++;
-	}
-}
-
-/* Walk sched_switch's print args: find `prev_state & M ? __print_flags(..)`
- * (the state letters and the mask) and `prev_state & P ? "+" : ""`. */
-static void load_statetab(struct statetab *st, struct tep_event *ev)
-{
-	struct tep_print_arg *a, *c;
-	int64_t x;
-
-	memset(st, 0, sizeof(*st));
-	for (a = ev->print_fmt.args; a; a = a->next) {
-		if (a->type != TEP_PRINT_OP || !a->op.op || strcmp(a->op.op, "?"))
-			continue;
-		if (and_mask(a->op.left, &x) < 0 || x <= 0)
-			continue;
-		c = a->op.right; /* ":" op: left is the true branch */
-		if (!c || c->type != TEP_PRINT_OP || !c->op.left)
-			continue;
-		if (c->op.left->type == TEP_PRINT_FLAGS) {
-			st->mask = (uint64_t)x;
-			add_flags(st, c->op.left->flags.flags);
-		} else if (c->op.left->type == TEP_PRINT_STRING ||
-			   c->op.left->type == TEP_PRINT_ATOM) {
-			st->preempt = (uint64_t)x;
-		}
-	}
-	if (!st->preempt && st->mask && !(st->mask & (st->mask + 1)))
-		st->preempt = st->mask + 1;
-}
-
-static char decode_state(const struct statetab *st, uint64_t v)
-{
-	char buf[64];
-	size_t n = 0;
-	int i;
-
-	if (!st->n)
-		return sl_state_from_bits((int64_t)v, (int64_t)st->preempt);
-	if (st->preempt && (v & st->preempt))
-		return 'R';
-	if (st->mask)
-		v &= st->mask;
-	if (!v)
-		return 'R';
-	/* as __print_flags prints: each table entry whose bits are all set */
-	for (i = 0; i < st->n && v; i++) {
-		size_t l;
-		if ((v & st->val[i]) != st->val[i])
-			continue;
-		v &= ~st->val[i];
-		l = strlen(st->str[i]);
-		if (n + l + 2 >= sizeof(buf))
-			break;
-		if (n)
-			buf[n++] = '|';
-		memcpy(buf + n, st->str[i], l);
-		n += l;
-	}
-	if (!n)
-		return '?';
-	return sl_state_from_text(buf, n);
 }
 
 /* ---- field access ----------------------------------------------------- */
@@ -362,7 +211,7 @@ static void bind_events(struct tdreader *t)
 			continue;
 		}
 		if (d->type == SL_EV_SWITCH)
-			load_statetab(&t->st, e);
+			sl_tdstate_load(&t->st, e);
 		if (!t->cflags)
 			t->cflags = tep_find_common_field(e, "common_flags");
 		if (!t->cpid)
@@ -454,7 +303,7 @@ static int decode(struct tdreader *t, struct tep_record *r, struct sl_event *ev,
 		num32(r, d->f[2], &ev->prio);
 		str(r, t->tep, d->f[4], ev->comm2, sizeof(ev->comm2), 0);
 		num32(r, d->f[6], &ev->prio2);
-		ev->state = decode_state(&t->st, (uint64_t)st);
+		ev->state = sl_tdstate_letter(&t->st, (uint64_t)st);
 		break;
 	case SL_EV_WAKEUP:
 	case SL_EV_WAKING:
