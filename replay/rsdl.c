@@ -345,9 +345,11 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 {
 	struct rsdl *r = R(e);
 	struct rq *rq = &r->rq[cpu];
-	int guard;
+	size_t guard, limit = (size_t)NLEV * (r->nrts + 4) + 64;
 
-	for (guard = 0; guard < 4 * NLEV + 64; guard++) {
+	/* every pass clears a stale bit, rotates, grants an epoch's quota or
+	 * moves a task without slice one level down: bounded by the limit */
+	for (guard = 0; guard < limit; guard++) {
 		struct arr *act = &rq->arrays[rq->active];
 		struct rt *ts;
 		int L;
@@ -408,8 +410,7 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 		ts->charge_level = rq->prio_level;
 		return ts->t;
 	}
-	/* cannot happen: every pass removes a stale bit or moves a task */
-	return NULL;
+	return NULL; /* cannot happen; the engine reports it */
 }
 
 static void rsdl_put_prev(struct sl_engine *e, int cpu, struct sl_task *prev, struct sl_task *next)
