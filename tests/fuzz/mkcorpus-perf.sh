@@ -67,3 +67,19 @@ cat > "$S/seed-odd" <<'X'
           cc1  9957 [001]     1.000007: sched:sched_switch: prev_comm=cc1 prev_pid=9957 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120
 X
 du -sh "$D" "$S"
+
+# Perfetto protobuf (the shared systing trace): cut at packet boundaries
+# (15060, 26421), inside a packet (20000), and a patched compact bundle
+P=../shared/traces/systing-perfetto-22cpu/trace.pb
+F=tests/fuzz/corpus/perfetto
+if [ -f "$P" ]; then
+	mkdir -p "$F"
+	rm -f "$F"/seed-*
+	head -c 15060 "$P" > "$F/seed-one-bundle"
+	head -c 26421 "$P" > "$F/seed-five-bundles"
+	head -c 20000 "$P" > "$F/seed-cut"
+	head -c 15060 "$P" > "$F/seed-bad-index"
+	patch "$F/seed-bad-index" 13500 '\377\377\377'
+	printf '\012\000\012\002\010\001' > "$F/seed-tiny"
+	du -sh "$F"
+fi

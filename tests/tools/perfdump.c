@@ -1,5 +1,5 @@
 /* tests/tools/perfdump.c - run the perf.data or perf script reader over a
- * file and print what it delivers, for the agreement tests and benches.
+ * file (or the Perfetto reader: -r perfetto) and print what it delivers, for the agreement tests and benches.
  *
  *   perfdump [-r perfdata|perfscript] FILE      one line per event
  *   perfdump [-r READER] -t FILE                per-tid runtime: "tid ns comm"
@@ -19,6 +19,7 @@
 /* strong references: readers.c only refers to readers weakly */
 extern const struct sl_reader sl_reader_perfdata;
 extern const struct sl_reader sl_reader_perfscript;
+extern const struct sl_reader sl_reader_perfetto;
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
@@ -107,6 +108,8 @@ int main(int argc, char **argv)
 				r = &sl_reader_perfdata;
 			else if (!strcmp(optarg, "perfscript"))
 				r = &sl_reader_perfscript;
+			else if (!strcmp(optarg, "perfetto"))
+				r = &sl_reader_perfetto;
 			else
 				r = sl_reader_find(optarg);
 			if (!r) {

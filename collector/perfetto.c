@@ -1,0 +1,667 @@
+/* collector/perfetto.c - the Perfetto protobuf trace reader (ftrace data,
+ * including the compact_sched encoding), with a small protobuf wire decoder
+ * of its own (no protobuf library).
+ *
+ * What is read (protos/perfetto/trace/...):
+ *   Trace { repeated TracePacket packet = 1 }
+ *   TracePacket { ftrace_events = 1 (FtraceEventBundle), system_info = 45 }
+ *   FtraceEventBundle { cpu = 1, event = 2 (FtraceEvent), lost_events = 3,
+ *                       compact_sched = 4 }
+ *   CompactSched: packed arrays, one entry per event. Switches: timestamp
+ *     deltas (1; the first from 0), prev_state (2), next_pid (3), next_prio
+ *     (4), next_comm_index (6) into intern_table (5). Wakings: timestamp
+ *     deltas (7), pid (8), target_cpu (9), prio (10), comm_index (11),
+ *     common_flags (12).
+ *   FtraceEvent { timestamp = 1, pid = 2 (common_pid), common_flags = 5,
+ *     sched_switch = 4, sched_wakeup = 17, sched_waking = 20,
+ *     sched_wakeup_new = 114, sched_process_exec = 237, _exit = 238,
+ *     _fork = 239, sched_migrate_task = 491 }, field numbers of each event
+ *     as the kernel's format fields in order.
+ * A compact switch does not carry the previous task: it is the task the
+ * previous switch on that CPU put on (unknown, pid -1, for a CPU's first
+ * switch, which Perfetto's own trace processor drops). A compact waking
+ * does not carry the waker: it is the task running on that CPU then.
+ * prev_state is the tracepoint's value ("preempted" is 0x100 unless
+ * system_info says the kernel is older than 4.14) or, from some producers,
+ * the task's raw __state (see state_of).
+ *
+ * Bundles of different CPUs are not in time order, so the whole trace's
+ * events are sorted before delivery (memory grows with the trace: a
+ * known limit of this reader). */
+#include "event.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- protobuf wire format ---- */
+
+struct pb {
+	const uint8_t *p, *e;
+};
+
+static int pb_varint(struct pb *b, uint64_t *v)
+{
+	uint64_t r = 0;
+	int s;
+	for (s = 0; s < 70 && b->p < b->e; s += 7) {
+		uint8_t c = *b->p++;
+		if (s < 64)
+			r |= (uint64_t)(c & 0x7f) << s;
+		if (!(c & 0x80)) {
+			*v = r;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Next field of b: number, wire type, value (varint/fixed) or bytes in sub.
+ * Returns 1, 0 at the end, -1 when malformed. */
+static int pb_next(struct pb *b, uint32_t *num, int *wt, uint64_t *v, struct pb *sub)
+{
+	uint64_t key, len;
+	if (b->p >= b->e)
+		return 0;
+	if (pb_varint(b, &key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
+		return -1;
+	*num = (uint32_t)(key >> 3);
+	*wt = (int)(key & 7);
+	switch (*wt) {
+	case 0:
+		return pb_varint(b, v) ? -1 : 1;
+	case 1:
+		if (b->e - b->p < 8)
+			return -1;
+		memcpy(v, b->p, 8);
+		b->p += 8;
+		return 1;
+	case 5: {
+		uint32_t x;
+		if (b->e - b->p < 4)
+			return -1;
+		memcpy(&x, b->p, 4);
+		*v = x;
+		b->p += 4;
+		return 1;
+	}
+	case 2:
+		if (pb_varint(b, &len) || len > (uint64_t)(b->e - b->p))
+			return -1;
+		sub->p = b->p;
+		sub->e = b->p + len;
+		b->p += len;
+		*v = len;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/* A growable array of u64 values (a repeated scalar field, packed or not). */
+struct u64s {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int u64s_add(struct u64s *a, int wt, uint64_t v, struct pb *sub)
+{
+	if (wt == 0) {
+		SL_GROW(a->v, a->cap, a->n + 1);
+		a->v[a->n++] = v;
+		return 0;
+	}
+	if (wt != 2)
+		return -1;
+	while (sub->p < sub->e) {
+		uint64_t x;
+		if (pb_varint(sub, &x))
+			return -1;
+		SL_GROW(a->v, a->cap, a->n + 1);
+		a->v[a->n++] = x;
+	}
+	return 0;
+}
+
+/* ---- reader state ---- */
+
+struct cpust {
+	int known;
+	int32_t pid, prio;
+	char comm[SL_COMM_LEN];
+};
+
+struct pev {
+	struct sl_event ev;
+	uint8_t need; /* 1 = fill prev from the cpu (compact switch), 2 = fill cur */
+	size_t seq;   /* order of decoding, for ties */
+};
+
+struct evkey {
+	uint64_t ts;
+	size_t idx;
+};
+
+struct pf {
+	const char *path;
+	struct sl_diag *d;
+	struct sl_event *ev; /* all events, file order */
+	size_t n, cap;
+	struct pev *loc;     /* one bundle's events */
+	size_t nloc, locap;
+	struct cpust *cpu;
+	size_t ncpu;
+	int64_t report_max;
+	uint64_t nbad, nlost_flags;
+	struct u64s a[13];   /* compact_sched arrays by field number */
+	struct pb *intern;
+	size_t nintern, intcap;
+};
+
+static void str_to(char *dst, struct pb *s)
+{
+	size_t n = (size_t)(s->e - s->p);
+	const uint8_t *z = memchr(s->p, 0, n);
+	if (z)
+		n = (size_t)(z - s->p);
+	sl_copy_comm(dst, SL_COMM_LEN, (const char *)s->p, n);
+}
+
+static struct cpust *cpu_at(struct pf *f, int32_t cpu)
+{
+	if (cpu < 0 || cpu >= 4096)
+		return NULL;
+	if ((size_t)cpu >= f->ncpu) {
+		size_t old = f->ncpu;
+		f->cpu = xrealloc(f->cpu, ((size_t)cpu + 1) * sizeof(*f->cpu));
+		memset(f->cpu + old, 0, ((size_t)cpu + 1 - old) * sizeof(*f->cpu));
+		f->ncpu = (size_t)cpu + 1;
+	}
+	return &f->cpu[cpu];
+}
+
+static struct pev *loc_new(struct pf *f, uint64_t pos, int32_t cpu)
+{
+	struct pev *e;
+	SL_GROW(f->loc, f->locap, f->nloc + 1);
+	e = &f->loc[f->nloc++];
+	sl_event_clear(&e->ev);
+	e->ev.pos = pos;
+	e->ev.cpu = cpu;
+	e->need = 0;
+	e->seq = f->nloc - 1;
+	return e;
+}
+
+static uint8_t ctx_of(uint64_t flags)
+{
+	uint8_t c = SL_CTX_KNOWN;
+	if (flags & 0x08) /* TRACE_FLAG_HARDIRQ */
+		c |= SL_CTX_HARDIRQ;
+	if (flags & 0x10) /* TRACE_FLAG_SOFTIRQ */
+		c |= SL_CTX_SOFTIRQ;
+	if (flags & 0x40) /* TRACE_FLAG_NMI */
+		c |= SL_CTX_NMI;
+	return c;
+}
+
+/* prev_state: the sched_switch tracepoint reports 0, one TASK_REPORT bit
+ * (<= 0x80) or the "preempted" bit alone; some producers (systing) store
+ * the task's raw __state instead, recognisable by other values (several
+ * bits, TASK_WAKING 0x200, TASK_NOLOAD 0x400, TASK_FREEZABLE 0x2000...). */
+static char state_of(int64_t v, int64_t report_max)
+{
+	if (v < 0)
+		return '?';
+	if (v == 0 || ((v & (v - 1)) == 0 && v <= 0x100))
+		return sl_state_from_bits(v, report_max);
+	if ((v & 0x402) == 0x402)
+		return 'I'; /* TASK_IDLE = UNINTERRUPTIBLE | NOLOAD */
+	if (v & 2)
+		return 'D';
+	if (v & 1)
+		return 'S';
+	if (v & 4)
+		return 'T';
+	if (v & 8)
+		return 't';
+	if (v & 0x30)
+		return v & 0x10 ? 'X' : 'Z';
+	if (v & 0x40)
+		return 'P';
+	if (v & 0x80)
+		return 'X'; /* TASK_DEAD */
+	if (v & 0x200)
+		return 'R'; /* TASK_WAKING: on its way to a runqueue */
+	return '?';
+}
+
+static int32_t i32(uint64_t v)
+{
+	return (int32_t)(int64_t)v;
+}
+
+/* One FtraceEvent (non-compact). Returns 0, -1 when malformed. */
+static int full_event(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
+{
+	struct sl_event ev;
+	struct pb sub, body = { NULL, NULL };
+	uint32_t num, kind = 0;
+	uint64_t v;
+	int wt, r, have_ts = 0;
+
+	sl_event_clear(&ev);
+	while ((r = pb_next(b, &num, &wt, &v, &sub)) > 0) {
+		if (num == 1 && wt == 0) {
+			ev.ts = v;
+			have_ts = 1;
+		} else if (num == 2 && wt == 0) {
+			ev.cur_pid = i32(v);
+		} else if (num == 5 && wt == 0) {
+			ev.ctx = ctx_of(v);
+		} else if (wt == 2 && (num == 4 || num == 17 || num == 20 || num == 114 ||
+				       num == 237 || num == 238 || num == 239 || num == 491)) {
+			kind = num;
+			body = sub;
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (!kind || !have_ts)
+		return 0;
+	switch (kind) {
+	case 4: ev.type = SL_EV_SWITCH; break;
+	case 17: ev.type = SL_EV_WAKEUP; break;
+	case 20: ev.type = SL_EV_WAKING; break;
+	case 114: ev.type = SL_EV_WAKEUP_NEW; break;
+	case 237: ev.type = SL_EV_EXEC; break;
+	case 238: ev.type = SL_EV_EXIT; break;
+	case 239: ev.type = SL_EV_FORK; break;
+	default: ev.type = SL_EV_MIGRATE; break;
+	}
+	while ((r = pb_next(&body, &num, &wt, &v, &sub)) > 0) {
+		if (wt == 2) {
+			if (num == 1 && kind == 237) {
+				/* filename: its basename, 15 chars as the kernel */
+				const uint8_t *s = sub.p;
+				while (sub.e > s && memchr(s, '/', (size_t)(sub.e - s)))
+					s = (const uint8_t *)memchr(s, '/', (size_t)(sub.e - s)) + 1;
+				sub.p = s;
+				if (sub.e - sub.p > 15)
+					sub.e = sub.p + 15;
+				str_to(ev.comm, &sub);
+			} else if (num == 1) {
+				str_to(ev.comm, &sub);
+			} else if ((num == 5 && kind == 4) || (num == 3 && kind == 239)) {
+				str_to(ev.comm2, &sub);
+			}
+			continue;
+		}
+		if (wt != 0)
+			continue;
+		if (kind == 4) {
+			switch (num) {
+			case 2: ev.pid = i32(v); break;
+			case 3: ev.prio = i32(v); break;
+			case 4: ev.state = state_of((int64_t)v, f->report_max); break;
+			case 6: ev.pid2 = i32(v); break;
+			case 7: ev.prio2 = i32(v); break;
+			}
+		} else if (kind == 239) {
+			if (num == 2)
+				ev.pid = i32(v);
+			else if (num == 4)
+				ev.pid2 = i32(v);
+		} else if (kind == 491) {
+			switch (num) {
+			case 2: ev.pid = i32(v); break;
+			case 3: ev.prio = i32(v); break;
+			case 4: ev.orig_cpu = i32(v); break;
+			case 5: ev.target_cpu = i32(v); break;
+			}
+		} else if (kind == 238) {
+			if (num == 2)
+				ev.pid = i32(v);
+			else if (num == 4)
+				ev.prio = i32(v);
+		} else if (kind == 237) {
+			if (num == 2)
+				ev.pid = i32(v);
+		} else {
+			switch (num) {
+			case 2: ev.pid = i32(v); break;
+			case 3: ev.prio = i32(v); break;
+			case 5: ev.target_cpu = i32(v); break;
+			}
+		}
+	}
+	if (r < 0)
+		return -1;
+	{
+		struct pev *e = loc_new(f, pos, cpu);
+		ev.pos = pos;
+		ev.cpu = cpu;
+		e->ev = ev;
+		e->need = 0;
+		if (ev.type != SL_EV_SWITCH && ev.cur_pid < 0)
+			e->need = 2;
+	}
+	return 0;
+}
+
+static int compact(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
+{
+	struct pb sub;
+	uint32_t num;
+	uint64_t v, ts;
+	int wt, r;
+	size_t i, n;
+
+	for (i = 0; i < SL_ARRAY_SIZE(f->a); i++)
+		f->a[i].n = 0;
+	f->nintern = 0;
+	while ((r = pb_next(b, &num, &wt, &v, &sub)) > 0) {
+		if (num == 5 && wt == 2) {
+			SL_GROW(f->intern, f->intcap, f->nintern + 1);
+			f->intern[f->nintern++] = sub;
+		} else if (num < SL_ARRAY_SIZE(f->a) && num != 5) {
+			if (u64s_add(&f->a[num], wt, v, &sub))
+				return -1;
+		}
+	}
+	if (r < 0)
+		return -1;
+	/* switches: arrays 1, 2, 3, 4, 6 in step */
+	n = f->a[1].n;
+	if (f->a[2].n != n || f->a[3].n != n || f->a[4].n != n || f->a[6].n != n)
+		return -1;
+	for (i = 0, ts = 0; i < n; i++) {
+		struct pev *e;
+		uint64_t ci = f->a[6].v[i];
+		ts += f->a[1].v[i];
+		if (ci >= f->nintern)
+			return -1;
+		e = loc_new(f, pos, cpu);
+		e->ev.type = SL_EV_SWITCH;
+		e->ev.ts = ts;
+		e->ev.state = state_of((int64_t)f->a[2].v[i], f->report_max);
+		e->ev.pid2 = i32(f->a[3].v[i]);
+		e->ev.prio2 = i32(f->a[4].v[i]);
+		str_to(e->ev.comm2, &f->intern[ci]);
+		e->need = 1;
+	}
+	/* wakings: 7, 8, 9, 10, 11 in step, 12 optional */
+	n = f->a[7].n;
+	if (f->a[8].n != n || f->a[9].n != n || f->a[10].n != n || f->a[11].n != n)
+		return -1;
+	for (i = 0, ts = 0; i < n; i++) {
+		struct pev *e;
+		uint64_t ci = f->a[11].v[i];
+		ts += f->a[7].v[i];
+		if (ci >= f->nintern)
+			return -1;
+		e = loc_new(f, pos, cpu);
+		e->ev.type = SL_EV_WAKING;
+		e->ev.ts = ts;
+		e->ev.pid = i32(f->a[8].v[i]);
+		e->ev.target_cpu = i32(f->a[9].v[i]);
+		e->ev.prio = i32(f->a[10].v[i]);
+		str_to(e->ev.comm, &f->intern[ci]);
+		if (i < f->a[12].n)
+			e->ev.ctx = ctx_of(f->a[12].v[i]);
+		e->need = 2;
+	}
+	return 0;
+}
+
+static int cmp_loc(const void *a, const void *b)
+{
+	const struct pev *x = a, *y = b;
+	int kx = x->ev.type == SL_EV_SWITCH, ky = y->ev.type == SL_EV_SWITCH;
+	if (x->ev.ts != y->ev.ts)
+		return x->ev.ts < y->ev.ts ? -1 : 1;
+	if (kx != ky)
+		return kx - ky; /* at equal times, wakings before the switch */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Order a bundle's events, infer prev of compact switches and the current
+ * task of events without one, and append them to the trace. */
+static void finish_bundle(struct pf *f, int32_t cpu)
+{
+	struct cpust *c = cpu_at(f, cpu);
+	size_t i;
+	qsort(f->loc, f->nloc, sizeof(*f->loc), cmp_loc);
+	for (i = 0; i < f->nloc; i++) {
+		struct sl_event *ev = &f->loc[i].ev;
+		if (c && f->loc[i].need == 1 && c->known) {
+			ev->pid = c->pid;
+			ev->prio = c->prio;
+			memcpy(ev->comm, c->comm, SL_COMM_LEN);
+		}
+		if (c && ev->type == SL_EV_SWITCH && ev->cur_pid < 0 && ev->pid >= 0) {
+			ev->cur_pid = ev->pid;
+			memcpy(ev->cur_comm, ev->comm, SL_COMM_LEN);
+		}
+		if (c && f->loc[i].need == 2 && c->known) {
+			ev->cur_pid = c->pid;
+			memcpy(ev->cur_comm, c->comm, SL_COMM_LEN);
+		}
+		if (c && ev->type == SL_EV_SWITCH) {
+			c->known = 1;
+			c->pid = ev->pid2;
+			c->prio = ev->prio2;
+			memcpy(c->comm, ev->comm2, SL_COMM_LEN);
+		}
+		SL_GROW(f->ev, f->cap, f->n + 1);
+		f->ev[f->n++] = *ev;
+	}
+	f->nloc = 0;
+}
+
+static int bundle(struct pf *f, struct pb *b, uint64_t pos)
+{
+	struct pb sub, scan = *b;
+	uint32_t num;
+	uint64_t v;
+	int wt, r;
+	int32_t cpu = -1;
+
+	/* the cpu first (it may follow the events) */
+	while ((r = pb_next(&scan, &num, &wt, &v, &sub)) > 0)
+		if (num == 1 && wt == 0)
+			cpu = v < 4096 ? (int32_t)v : -1;
+	if (r < 0 || cpu < 0)
+		return -1;
+	f->nloc = 0;
+	while ((r = pb_next(b, &num, &wt, &v, &sub)) > 0) {
+		if (num == 2 && wt == 2) {
+			if (full_event(f, &sub, pos, cpu))
+				return -1;
+		} else if (num == 4 && wt == 2) {
+			if (compact(f, &sub, pos, cpu))
+				return -1;
+		} else if (num == 3 && wt == 0 && v) {
+			/* the kernel dropped events before this bundle: count
+			 * unknown; the cpu's current task is no longer known */
+			struct pev *e = loc_new(f, pos, cpu);
+			e->ev.type = SL_EV_LOST;
+			e->ev.count = 1;
+			f->nlost_flags++;
+		}
+	}
+	if (r < 0)
+		return -1;
+	/* a lost-events mark goes before the bundle's first event */
+	{
+		size_t i;
+		uint64_t first = UINT64_MAX;
+		for (i = 0; i < f->nloc; i++)
+			if (f->loc[i].ev.type != SL_EV_LOST && f->loc[i].ev.ts < first)
+				first = f->loc[i].ev.ts;
+		for (i = 0; i < f->nloc; i++)
+			if (f->loc[i].ev.type == SL_EV_LOST) {
+				struct cpust *c = cpu_at(f, cpu);
+				f->loc[i].ev.ts = first == UINT64_MAX ? 0 : first;
+				if (c)
+					c->known = 0;
+			}
+	}
+	finish_bundle(f, cpu);
+	return 0;
+}
+
+/* system_info.utsname.release "X.Y..." -> report_max */
+static void system_info(struct pf *f, struct pb *b)
+{
+	struct pb sub, u;
+	uint32_t num;
+	uint64_t v;
+	int wt;
+	while (pb_next(b, &num, &wt, &v, &sub) > 0) {
+		if (num != 1 || wt != 2)
+			continue;
+		while (pb_next(&sub, &num, &wt, &v, &u) > 0) {
+			int maj = 0, min = 0;
+			const uint8_t *p = u.p;
+			if (num != 3 || wt != 2)
+				continue;
+			while (p < u.e && *p >= '0' && *p <= '9' && maj < 1000)
+				maj = maj * 10 + (*p++ - '0');
+			if (p < u.e && *p == '.')
+				p++;
+			while (p < u.e && *p >= '0' && *p <= '9' && min < 1000)
+				min = min * 10 + (*p++ - '0');
+			if (maj > 0)
+				f->report_max = (maj > 4 || (maj == 4 && min >= 14)) ? 0x100 : 0;
+		}
+	}
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct evkey *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx; /* file order */
+}
+
+/* Is this the start of a Perfetto trace: packets (field 1, bytes) whose
+ * contents parse as protobuf? */
+static int probe_perfetto(const unsigned char *head, size_t n)
+{
+	struct pb b = { head, head + n }, sub;
+	uint32_t num;
+	uint64_t v;
+	int wt, r, good = 0;
+
+	if (n < 4 || head[0] != 0x0a)
+		return 0;
+	while (good < 8 && (r = pb_next(&b, &num, &wt, &v, &sub)) > 0) {
+		struct pb in = sub, x;
+		int ir, nf = 0;
+		if (num != 1 || wt != 2)
+			return 0;
+		while ((ir = pb_next(&in, &num, &wt, &v, &x)) > 0)
+			nf++;
+		if (ir < 0 || nf == 0)
+			return 0;
+		good++;
+	}
+	/* a packet cut by the end of the head is fine once others parsed */
+	return good >= 2 || (good == 1 && b.p == b.e) ? 80 : 0;
+}
+
+static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
+{
+	struct pf f;
+	struct stat sb;
+	struct pb b, sub;
+	const uint8_t *map;
+	uint32_t num;
+	uint64_t v;
+	int fd, wt, r, rc = 0;
+	size_t i, fsize;
+
+	memset(&f, 0, sizeof(f));
+	f.path = path;
+	f.d = d;
+	f.report_max = 0x100;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0) {
+		close(fd);
+		return sl_fail(d, "%s:0: empty or not a regular file", path);
+	}
+	fsize = (size_t)sb.st_size;
+	map = mmap(NULL, fsize, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return sl_fail(d, "%s: mmap: %s", path, strerror(errno));
+	b.p = map;
+	b.e = map + fsize;
+	for (;;) {
+		uint64_t pos = (uint64_t)(b.p - map);
+		r = pb_next(&b, &num, &wt, &v, &sub);
+		if (r == 0)
+			break;
+		if (r < 0 || num != 1 || wt != 2) {
+			if (f.n == 0) {
+				rc = sl_fail(d, "%s:%llu: not a Perfetto trace packet", path,
+					     (unsigned long long)pos);
+				break;
+			}
+			sl_warn(d, "%s:%llu: trace cut short or corrupt here; imported what came "
+				   "before", path, (unsigned long long)pos);
+			break;
+		}
+		{
+			struct pb in = sub, x;
+			while (pb_next(&in, &num, &wt, &v, &x) > 0) {
+				if (num == 45 && wt == 2)
+					system_info(&f, &x);
+				else if (num == 1 && wt == 2 && bundle(&f, &x, pos))
+					f.nbad++;
+			}
+		}
+	}
+	if (f.nbad)
+		sl_warn(d, "%s: %llu malformed ftrace bundles skipped", path,
+			(unsigned long long)f.nbad);
+	if (f.nlost_flags)
+		sl_warn(d, "%s: the kernel lost events before %llu bundles (counts unknown)", path,
+			(unsigned long long)f.nlost_flags);
+	if (!rc && f.n == 0)
+		rc = sl_fail(d, "%s:%zu: no scheduler events (ftrace sched_switch / compact_sched) "
+				"in this Perfetto trace", path, fsize);
+	if (!rc) {
+		struct evkey *k = xmalloc((f.n ? f.n : 1) * sizeof(*k));
+		for (i = 0; i < f.n; i++) {
+			k[i].ts = f.ev[i].ts;
+			k[i].idx = i;
+		}
+		qsort(k, f.n, sizeof(*k), cmp_key);
+		for (i = 0; i < f.n; i++)
+			if (fn(ctx, &f.ev[k[i].idx])) {
+				rc = -1;
+				break;
+			}
+		free(k);
+	}
+	munmap((void *)map, fsize);
+	free(f.ev);
+	free(f.loc);
+	free(f.cpu);
+	free(f.intern);
+	for (i = 0; i < SL_ARRAY_SIZE(f.a); i++)
+		free(f.a[i].v);
+	return rc;
+}
+
+const struct sl_reader sl_reader_perfetto = { "perfetto", probe_perfetto, read_perfetto };
