@@ -389,7 +389,10 @@ int sl_o1_schedule(struct sl_o1 *o, int cpu, uint64_t now, int prev_leaves)
 	{
 		struct sl_o1_array *a = &rq->arrays[rq->active];
 		struct sl_o1_task *n;
-		next = a->head[first_bit(a)];
+		int q = first_bit(a);
+		if (q >= IDLE_PRIO) /* nr_running disagrees with the lists: a bug */
+			goto switch_tasks;
+		next = a->head[q];
 		n = &o->t[next];
 		/* the task after it is touched when it leaves the list: fetch
 		 * its line now (pure speed; no effect on the model) */

@@ -557,9 +557,16 @@ static struct sl_task *sd_pick_next(struct sl_engine *e, int cpu, struct sl_task
 		if (idx <= ISO_PRIO) {
 			next = rq->arrays[rq->active].head[idx];
 		} else {
+			int guard = 0;
 			for (;;) { /* next_dynamic_task */
 				struct sd_array *a;
 				struct sd_task *n;
+				if (idx >= NPRIO && ++guard > 64) {
+					/* both arrays empty although nr_running says
+					 * otherwise: a bug the engine's check reports */
+					next = -1;
+					break;
+				}
 				if (idx >= NPRIO) {
 					int i, q;
 					rq->active = !rq->active;
