@@ -46,6 +46,9 @@ void o1t_task(struct sl_behaviour *b, size_t i, int nice, uint64_t run_ns,
 /* Give task i explicit phases (copied). */
 void o1t_phases(struct sl_behaviour *b, size_t i, const struct sl_phase *ph, size_t n);
 
+/* RR_INTERVAL for the next replays (0: the engine's default). */
+extern uint64_t o1t_rr_ns;
+
 /* Replay b through ops on cpus CPUs for duration_ns with invariants on.
  * Returns 0, or -1 with r->err. Free r with o1t_free. */
 int o1t_replay(const struct sl_behaviour *b, const struct sl_policy_ops *ops, int cpus,

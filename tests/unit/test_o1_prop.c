@@ -95,6 +95,8 @@ static int property(const struct sl_policy_ops *ops, const char *opt)
 		struct sl_behaviour b;
 		struct o1t_run r1, r2;
 		int cpus = 1 + (int)rnd(4), hz = hzs[rnd(3)];
+		static const uint64_t rrs[] = { 6 * MS, 1 * MS, 20 * MS };
+		o1t_rr_ns = rrs[rnd(3)]; /* sd's quotas; o1 ignores it */
 		random_workload(&b, cpus);
 		if (o1t_replay(&b, ops, cpus, 2 * SEC, hz, NULL, &r1) < 0) {
 			fprintf(stderr, "  iteration %d (%d cpus, hz %d): %s\n", iter, cpus, hz, r1.err);
@@ -121,6 +123,7 @@ static int property(const struct sl_policy_ops *ops, const char *opt)
 		o1t_free(&r1);
 		sl_behaviour_release(&b);
 	}
+	o1t_rr_ns = 0;
 	return fails;
 }
 

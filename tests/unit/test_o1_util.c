@@ -72,6 +72,8 @@ static int on_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int le
 	return 0;
 }
 
+uint64_t o1t_rr_ns;
+
 int o1t_replay(const struct sl_behaviour *b, const struct sl_policy_ops *ops, int cpus,
 	       uint64_t duration_ns, int hz, const char *popts, struct o1t_run *r)
 {
@@ -86,6 +88,8 @@ int o1t_replay(const struct sl_behaviour *b, const struct sl_policy_ops *ops, in
 	o.duration_ns = duration_ns;
 	o.debug = !getenv("O1T_NODEBUG");
 	o.policy_opts = popts;
+	if (o1t_rr_ns)
+		o.rr_interval_ns = o1t_rr_ns;
 	if (sl_replay_run(b, ops, &o, &sink, &r->stats, &d) < 0) {
 		snprintf(r->err, sizeof(r->err), "%s", d.msg);
 		fprintf(stderr, "  replay failed: %s\n", d.msg);
