@@ -202,6 +202,8 @@ static int systrace_read(const char *path, sl_event_fn fn, void *ctx, struct sl_
 			len--;
 		else
 			s.cut_line = 1;
+		if (len && line[len - 1] == '\r') /* CRLF line ends */
+			len--;
 		if (memchr(line, 0, len)) {
 			rc = sl_fail(d, "%s:%llu: binary data in an HTML trace", path,
 				     (unsigned long long)s.lineno);

@@ -693,6 +693,7 @@ static int read_fd(int fd, struct sl_tdhdr *hdr, const char *path, sl_event_fn f
 		close(fd);
 		return sl_fail(d, "%s: pipe: %s", path, strerror(errno));
 	}
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20); /* fewer switches between the two; may fail */
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {

@@ -162,3 +162,24 @@ SL_TEST(systrace_errors_and_cut_files)
 			     &g, &d, p, sizeof(p)), -1);
 	CHECK(strstr(d.msg, ":3: ") != NULL);
 }
+
+SL_TEST(systrace_crlf_line_ends)
+{
+	/* the legacy file with every "\n" made "\r\n" (an editor on Windows):
+	 * the same two events */
+	static char crlf[2 * sizeof(legacy)];
+	struct sg g;
+	struct sl_diag d;
+	char p[64];
+	size_t i, n = 0;
+	for (i = 0; legacy[i]; i++) {
+		if (legacy[i] == '\n')
+			crlf[n++] = '\r';
+		crlf[n++] = legacy[i];
+	}
+	crlf[n] = 0;
+	CHECK_EQ_INT(rd_text(crlf, &g, &d, p, sizeof(p)), 0);
+	CHECK_EQ_INT(g.total, 2);
+	CHECK_EQ_INT(g.ev[1].pid2, 13696);
+	CHECK(!strcmp(g.ev[1].comm2, "kworker/0:0"));
+}
