@@ -451,3 +451,38 @@ SL_TEST(o1_matches_reference_models)
 	}
 	o1t_free(&r);
 }
+
+SL_TEST(o1_yield_to_expired)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	struct sl_phase ph[21];
+	int i;
+	memset(ph, 0, sizeof(ph));
+	/* A (task 0) is a hog; B (task 1) does 1 ms of work and yields, 20
+	 * times, then hogs. A runs 0..100 and expires; B runs 100..101 and
+	 * yields: sched_yield puts it on the *expired* array (behind A, which
+	 * expired at 100), the active array is empty, the arrays switch and A
+	 * runs a whole slice first, 101..201; B runs 201..202, yields, and so
+	 * on: B waits 100 ms after every yield and gets 1 ms per 101 ms, its
+	 * 20 yielding bursts end at 100 + 19*101 + 1 = 2020 ms. */
+	for (i = 0; i < 20; i++) {
+		ph[i].run_ns = 1 * MS;
+		ph[i].end = SL_END_YIELD;
+		ph[i].waker = -1;
+	}
+	ph[20].run_ns = SL_INF;
+	ph[20].end = SL_END_TRACE;
+	ph[20].waker = -1;
+	o1t_behaviour(&b, 2);
+	o1t_task(&b, 0, 0, SL_INF, 0, 0);
+	o1t_phases(&b, 1, ph, 21);
+	if (o1t_replay(&b, O1, 1, 3 * SEC, 1000, NULL, &r) == 0) {
+		CHECK_EQ_INT(o1t_runtime(&r, 1, 0, 2020 * MS), 20 * MS);
+		CHECK_EQ_INT(o1t_max_wait(&r, 1, 101 * MS, 2000 * MS), 100 * MS);
+	} else {
+		CHECK(0);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
