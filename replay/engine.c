@@ -80,7 +80,7 @@ void sl_engine_rotation(struct sl_engine *e, int cpu, const char *kind, int leve
 /* ---- progress of the running tasks ---- */
 
 /* Charge the CPU time since the last charge to cpu c's running task. */
-static void account(struct sl_engine *e, int c)
+void sl_eng_account(struct sl_engine *e, int c)
 {
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *p = cpu->curr;
@@ -101,67 +101,16 @@ static void account(struct sl_engine *e, int c)
 	cpu->busy_ns += delta;
 }
 
-static uint64_t cur_exec(const struct sl_engine *e, const struct sl_task *p)
+uint64_t sl_eng_cur_exec(const struct sl_engine *e, const struct sl_task *p)
 {
 	if (p->state == SL_TS_RUNNING && e->cpus[p->cpu].curr == p)
 		return p->sum_exec_ns + (e->now - e->cpus[p->cpu].charged_to);
 	return p->sum_exec_ns;
 }
 
-static int waiter_before(const struct sl_waiter *a, const struct sl_waiter *b)
-{
-	if (a->point != b->point)
-		return a->point < b->point;
-	return a->t->idx < b->t->idx;
-}
-
-static void waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
-{
-	struct sl_waiter x = { point, t->token, t };
-	size_t i;
-	SL_GROW(w->waiters, w->waiters_cap, w->waiters_n + 1);
-	i = w->waiters_n++;
-	while (i > 0 && waiter_before(&x, &w->waiters[(i - 1) / 2])) {
-		w->waiters[i] = w->waiters[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	w->waiters[i] = x;
-}
-
-static void waiter_pop(struct sl_task *w)
-{
-	size_t i = 0, n = --w->waiters_n;
-	struct sl_waiter last = w->waiters[n];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && waiter_before(&w->waiters[c + 1], &w->waiters[c]))
-			c++;
-		if (!waiter_before(&w->waiters[c], &last))
-			break;
-		w->waiters[i] = w->waiters[c];
-		i = c;
-	}
-	if (n)
-		w->waiters[i] = last;
-}
-
-static int waiter_valid(const struct sl_task *w, const struct sl_waiter *x)
-{
-	return x->t->wait_on == w && x->t->token == x->token;
-}
-
-/* Drop stale waiters from the top of w's heap. */
-static void waiters_clean(struct sl_task *w)
-{
-	while (w->waiters_n && !waiter_valid(w, &w->waiters[0]))
-		waiter_pop(w);
-}
-
 /* Plan the next progress event of cpu c's running task: its burst end or
  * the point a waiter waits for, whichever comes first. */
-static void arm(struct sl_engine *e, int c)
+void sl_eng_arm(struct sl_engine *e, int c)
 {
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *p = cpu->curr;
@@ -171,7 +120,7 @@ static void arm(struct sl_engine *e, int c)
 	if (!p || p->state != SL_TS_RUNNING)
 		return;
 	dt = p->run_left;
-	waiters_clean(p);
+	sl_eng_waiters_clean(p);
 	if (p->waiters_n) {
 		uint64_t pt = p->waiters[0].point;
 		uint64_t need = pt > p->sum_exec_ns ? pt - p->sum_exec_ns : 0;
@@ -182,92 +131,16 @@ static void arm(struct sl_engine *e, int c)
 		sl_evq_push(&e->priv->q, e->now + dt, EV_PROGRESS, (uint32_t)c, cpu->run_gen);
 }
 
-static void push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t)
+void sl_eng_push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t)
 {
 	e->priv->ntimed++;
 	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_WAKE, (uint32_t)p->idx, p->token);
 }
 
-static void push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
+void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
 {
 	e->priv->ntimed++;
 	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_START, (uint32_t)p->idx, p->token);
-}
-
-/* End a causal wait: by progress (fallback 0) or timed (fallback 1). */
-static void release_waiter(struct sl_engine *e, struct sl_task *t, int fallback)
-{
-	t->wait_on = NULL;
-	e->priv->ncausal--;
-	if (fallback)
-		e->priv->st.causal_fallbacks++;
-	else
-		e->priv->st.causal_waits++;
-	if (t->wait_is_start)
-		push_start(e, t, fallback ? t->wait_timed_end : e->now);
-	else
-		push_wake(e, t, fallback ? t->wait_timed_end : e->now);
-}
-
-/* w reached new progress: wake the waiters whose point has come. */
-static void release_reached(struct sl_engine *e, struct sl_task *w)
-{
-	for (;;) {
-		waiters_clean(w);
-		if (!w->waiters_n || w->waiters[0].point > w->sum_exec_ns)
-			break;
-		struct sl_task *t = w->waiters[0].t;
-		waiter_pop(w);
-		release_waiter(e, t, 0);
-	}
-}
-
-/* w will make no more progress: its waiters fall back to timed. */
-static void release_all(struct sl_engine *e, struct sl_task *w)
-{
-	for (;;) {
-		waiters_clean(w);
-		if (!w->waiters_n)
-			break;
-		struct sl_task *t = w->waiters[0].t;
-		waiter_pop(w);
-		release_waiter(e, t, 1);
-	}
-	free(w->waiters);
-	w->waiters = NULL;
-	w->waiters_n = w->waiters_cap = 0;
-}
-
-/* Wait (causally) for w's CPU time to reach point, or use timed. */
-static void wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, uint64_t point,
-		     uint64_t timed_end, int is_start)
-{
-	t->wait_is_start = is_start;
-	t->wait_timed_end = timed_end;
-	if (cur_exec(e, w) >= point) {
-		/* the waker already passed the point: the wakeup has happened */
-		e->priv->st.causal_waits++;
-		if (is_start)
-			push_start(e, t, e->now);
-		else
-			push_wake(e, t, e->now);
-		return;
-	}
-	if (w->state == SL_TS_DONE || (w->total_work != SL_INF && w->total_work < point)) {
-		e->priv->st.causal_fallbacks++;
-		if (is_start)
-			push_start(e, t, timed_end);
-		else
-			push_wake(e, t, timed_end);
-		return;
-	}
-	t->wait_on = w;
-	e->priv->ncausal++;
-	waiter_push(w, t, point);
-	if (w->state == SL_TS_RUNNING && e->cpus[w->cpu].curr == w) {
-		account(e, w->cpu);
-		arm(e, w->cpu);
-	}
 }
 
 /* ---- runqueue bookkeeping ---- */
@@ -310,7 +183,7 @@ static void finish(struct sl_engine *e, struct sl_task *p)
 {
 	p->state = SL_TS_DONE;
 	e->priv->ndone++;
-	release_all(e, p);
+	sl_eng_release_all(e, p);
 }
 
 /* p starts a sleep (its phase p->ph ended with S/D) at now. */
@@ -330,10 +203,10 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 	timed_end = ph->sleep_ns > UINT64_MAX - e->now ? UINT64_MAX : e->now + ph->sleep_ns;
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
-		wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
+		sl_eng_wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
 		return;
 	}
-	push_wake(e, p, timed_end);
+	sl_eng_push_wake(e, p, timed_end);
 }
 
 /* ---- task life ---- */
@@ -459,7 +332,7 @@ static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
 			CHECK_AFTER(e, "yield");
 		}
 		e->cpus[cpu].need_resched = 1;
-		arm(e, cpu);
+		sl_eng_arm(e, cpu);
 		return;
 	case SL_END_SLEEP_S:
 	case SL_END_SLEEP_D:
@@ -495,7 +368,7 @@ static void schedule(struct sl_engine *e, int c)
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *prev = cpu->curr, *next;
 
-	account(e, c);
+	sl_eng_account(e, c);
 	cpu->need_resched = 0;
 	e->priv->in_schedule = 1;
 	if (e->ncpus > 1 && cpu->nr_running == 0)
@@ -543,7 +416,7 @@ static void schedule(struct sl_engine *e, int c)
 				sl_eng_error(e, "writing a wakeup row failed");
 		}
 	}
-	arm(e, c);
+	sl_eng_arm(e, c);
 }
 
 static void run_resched(struct sl_engine *e)
@@ -561,25 +434,6 @@ static void run_resched(struct sl_engine *e)
 	}
 }
 
-/* Nothing runnable, nothing timed pending, tasks wait for each other's
- * progress: release the one whose timed wakeup comes first. */
-static void break_deadlock(struct sl_engine *e)
-{
-	struct sl_task *best = NULL;
-	size_t i;
-	for (i = 0; i < e->ntasks; i++) {
-		struct sl_task *t = &e->tasks[i];
-		if (t->wait_on && (!best || t->wait_timed_end < best->wait_timed_end))
-			best = t;
-	}
-	if (!best) {
-		e->priv->ncausal = 0; /* cannot happen; never loop */
-		return;
-	}
-	best->wait_on = NULL; /* its heap entry becomes stale */
-	release_waiter(e, best, 1);
-}
-
 static void handle(struct sl_engine *e, const struct sl_ev *ev)
 {
 	struct sl_task *p;
@@ -591,12 +445,12 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		if (ev->gen != cpu->run_gen || !cpu->curr)
 			return;
 		p = cpu->curr;
-		account(e, (int)ev->id);
-		release_reached(e, p);
+		sl_eng_account(e, (int)ev->id);
+		sl_eng_release_reached(e, p);
 		if (p->run_left == 0)
 			burst_end(e, (int)ev->id, p);
 		else
-			arm(e, (int)ev->id);
+			sl_eng_arm(e, (int)ev->id);
 		return;
 	case EV_WAKE:
 		e->priv->ntimed--;
@@ -623,7 +477,7 @@ static void tick_all(struct sl_engine *e)
 		struct sl_cpu *cpu = &e->cpus[c];
 		e->priv->st.events++;
 		if (cpu->curr && cpu->curr->state == SL_TS_RUNNING) {
-			account(e, c);
+			sl_eng_account(e, c);
 			e->priv->st.ticks++;
 			e->ops->tick(e, c, cpu->curr);
 			CHECK_AFTER(e, "tick");
@@ -731,7 +585,7 @@ static void finalize(struct sl_engine *e)
 
 	for (c = 0; c < e->ncpus; c++) {
 		struct sl_cpu *cpu = &e->cpus[c];
-		account(e, c);
+		sl_eng_account(e, c);
 		if (cpu->curr && cpu->curr->state == SL_TS_RUNNING)
 			emit_slice(e, c, cpu->curr, 'E');
 		st->busy_ns += cpu->busy_ns;
@@ -841,9 +695,9 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		const struct sl_task_spec *s = p->spec;
 		if (e->mode == SL_MODE_CAUSAL && s->parent >= 0 && (size_t)s->parent < e->ntasks &&
 		    s->parent != (int32_t)i && s->parent_progress_ns > 0)
-			wait_for(e, p, &e->tasks[s->parent], s->parent_progress_ns, s->start_ns, 1);
+			sl_eng_wait_for(e, p, &e->tasks[s->parent], s->parent_progress_ns, s->start_ns, 1);
 		else
-			push_start(e, p, s->start_ns);
+			sl_eng_push_start(e, p, s->start_ns);
 	}
 	priv.next_tick = e->tick_ns;
 	CHECK_AFTER(e, "init");
@@ -852,7 +706,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		if (!priv.duration && priv.ndone == e->ntasks)
 			break;
 		if (!priv.nrunnable && !priv.ntimed && priv.ncausal) {
-			break_deadlock(e);
+			sl_eng_break_deadlock(e);
 			continue;
 		}
 		/* ticks are kept out of the heap: at equal times they come first */

@@ -40,6 +40,31 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu,
 void sl_eng_error(struct sl_engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* engine.c: progress of running tasks and queued wakeups */
+/* Charge the CPU time since the last charge to cpu c's running task. */
+void sl_eng_account(struct sl_engine *e, int c);
+/* p's CPU time up to now (including a slice in progress). */
+uint64_t sl_eng_cur_exec(const struct sl_engine *e, const struct sl_task *p);
+/* Plan cpu c's next progress event (burst end or a waiter's point). */
+void sl_eng_arm(struct sl_engine *e, int c);
+/* Queue p's wakeup / appearance at t (not before now). */
+void sl_eng_push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t);
+void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t);
+
+/* causal.c */
+/* t waits until w's CPU time reaches point (timed_end: the timed fallback;
+ * is_start: t is waiting to appear). Wakes at once if w is past it. */
+void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, uint64_t point,
+		     uint64_t timed_end, int is_start);
+/* Drop stale entries from the top of w's waiters. */
+void sl_eng_waiters_clean(struct sl_task *w);
+/* w made progress: wake the waiters whose point has come. */
+void sl_eng_release_reached(struct sl_engine *e, struct sl_task *w);
+/* w will make no more progress: its waiters fall back to timed; frees them. */
+void sl_eng_release_all(struct sl_engine *e, struct sl_task *w);
+/* Nothing can progress: release the causal wait whose timed end is first. */
+void sl_eng_break_deadlock(struct sl_engine *e);
+
 /* smp.c */
 int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu);
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu);
