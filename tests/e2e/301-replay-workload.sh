@@ -42,6 +42,11 @@ sq "$T/db" "SELECT params FROM run WHERE id = 3" | grep -q '"rr_interval_ns":800
 grep -q "schedlab: error: replay: --opt 'zz=1'" "$T/err" || fail "opt message: $(cat "$T/err")"
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w.txt" --sched nosuch --duration 1s 2> "$T/err" && fail "bad scheduler accepted"
 
+# --dry-run: a speed line, nothing stored
+"$SCHEDLAB" --db "$T/db3" replay --workload "$T/w.txt" --sched rsdl --duration 1s --dry-run > "$T/out" || fail "dry run"
+grep -q '^dry run rsdl: 2 tasks on 1 CPU, 1.000 s simulated, .* decisions/s$' "$T/out" || fail "dry run line: $(cat "$T/out")"
+[ ! -e "$T/db3" ] || fail "dry run created a database"
+
 # a bad workload: one error line naming FILE:LINE, nothing written
 printf 'a 0 run=inf\nb 0 run=2ms\nc 0 run=fast\n' > "$T/bad.txt"
 "$SCHEDLAB" --db "$T/db2" replay --workload "$T/bad.txt" --sched rsdl --duration 1s 2> "$T/err" && fail "bad workload accepted"
