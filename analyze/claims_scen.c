@@ -1,0 +1,244 @@
+/* analyze/claims_scen.c - the scenario layer of claims.h: run a workload
+ * text through one model on one CPU and reduce its rows, as they come, to
+ * per-task runtime, longest runnable wait and wakeup delays. */
+#include "claims.h"
+#include "../replay/engine.h"
+#include "../replay/workload.h"
+#include "../replay/bound.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT64_MAX
+
+struct acc {
+	struct sl_scen_result *r;
+	uint64_t *ready;     /* runnable since (NONE: not waiting) */
+	int *seen;           /* has had a slice or a wakeup row */
+	size_t *cap;
+};
+
+static void waited(struct sl_scen_task *t, uint64_t from, uint64_t to)
+{
+	if (to > from && to - from > t->max_wait_ns)
+		t->max_wait_ns = to - from;
+}
+
+static int on_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
+{
+	struct acc *a = ctx;
+	struct sl_scen_task *t;
+	(void)cpu;
+	(void)prio;
+	if (task < 0 || (size_t)task >= a->r->ntasks)
+		return 0;
+	t = &a->r->t[task];
+	if (!a->seen[task])
+		waited(t, t->start_ns, ts); /* appeared runnable at its start */
+	else if (a->ready[task] != NONE)
+		waited(t, a->ready[task], ts);
+	a->seen[task] = 1;
+	a->ready[task] = end == 'R' ? ts + dur : NONE;
+	t->runtime_ns += dur;
+	if (dur > t->max_slice_ns)
+		t->max_slice_ns = dur;
+	return 0;
+}
+
+static int on_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct acc *a = ctx;
+	struct sl_scen_task *t;
+	(void)waker;
+	(void)cpu;
+	if (task < 0 || (size_t)task >= a->r->ntasks)
+		return 0;
+	t = &a->r->t[task];
+	a->seen[task] = 1;
+	a->ready[task] = NONE;
+	if (ts_run == UINT64_MAX) { /* still waiting at the end */
+		a->ready[task] = ts;
+		return 0;
+	}
+	waited(t, ts, ts_run);
+	SL_GROW(t->delays, a->cap[task], t->ndelays + 1);
+	t->delays[t->ndelays++] = ts_run - ts;
+	return 0;
+}
+
+void sl_scen_result_release(struct sl_scen_result *r)
+{
+	size_t i;
+	if (!r)
+		return;
+	for (i = 0; i < r->ntasks; i++)
+		free(r->t[i].delays);
+	free(r->t);
+	memset(r, 0, sizeof(*r));
+}
+
+int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
+		    struct sl_scen_result *r, struct sl_diag *d)
+{
+	const struct sl_policy_ops *ops = sl_policy_find(pol);
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats st;
+	struct sl_run_sink k;
+	struct acc a;
+	int *nice, rc;
+	uint64_t *bound;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	if (!ops)
+		return sl_fail(d, "claims: no scheduler model '%s' (linked: %s)", pol, sl_policy_names());
+	if (sl_workload_parse_text(text, strlen(text), "scenario", &b, d))
+		return -1;
+	r->ntasks = b.ntasks;
+	r->t = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*r->t));
+	a.r = r;
+	a.ready = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*a.ready));
+	a.seen = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*a.seen));
+	a.cap = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*a.cap));
+	nice = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*nice));
+	bound = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*bound));
+	for (i = 0; i < b.ntasks; i++) {
+		r->t[i].nice = b.tasks[i].nice;
+		r->t[i].start_ns = b.tasks[i].start_ns;
+		nice[i] = b.tasks[i].nice;
+		a.ready[i] = NONE;
+	}
+	sl_bound_ns(nice, b.ntasks, 6 * SL_NS_PER_MS, bound);
+	for (i = 0; i < b.ntasks; i++)
+		r->t[i].bound_ns = bound[i];
+
+	sl_replay_opts_init(&o);
+	o.cpus = 1;
+	o.duration_ns = dur;
+	o.debug = debug;
+	k.ctx = &a;
+	k.slice = on_slice;
+	k.wakeup = on_wakeup;
+	k.staircase = NULL;
+	k.rotation = NULL;
+	rc = sl_replay_run(&b, ops, &o, &k, &st, d);
+	if (!rc) {
+		r->end_ns = st.end_ns;
+		for (i = 0; i < r->ntasks; i++) {
+			if (!a.seen[i])
+				waited(&r->t[i], r->t[i].start_ns, r->end_ns);
+			else if (a.ready[i] != NONE)
+				waited(&r->t[i], a.ready[i], r->end_ns);
+		}
+	} else {
+		sl_scen_result_release(r);
+	}
+	free(a.ready);
+	free(a.seen);
+	free(a.cap);
+	free(nice);
+	free(bound);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+uint64_t sl_scen_delay_pct(const struct sl_scen_task *t, double p)
+{
+	uint64_t *s, v;
+	size_t rank;
+	if (!t->ndelays)
+		return 0;
+	s = xmalloc(t->ndelays * sizeof(*s));
+	memcpy(s, t->delays, t->ndelays * sizeof(*s));
+	qsort(s, t->ndelays, sizeof(*s), cmp_u64);
+	/* nearest rank: the smallest value with at least p % of values <= it */
+	rank = (size_t)((p / 100.0) * (double)t->ndelays + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > t->ndelays)
+		rank = t->ndelays;
+	v = s[rank - 1];
+	free(s);
+	return v;
+}
+
+void sl_starve_init(struct sl_starve *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->excess_ns = INT64_MIN;
+}
+
+void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const char *label)
+{
+	size_t i;
+	for (i = 0; i < r->ntasks; i++) {
+		const struct sl_scen_task *t = &r->t[i];
+		int64_t ex = (int64_t)t->max_wait_ns - (int64_t)t->bound_ns;
+		double ratio = t->bound_ns ? (double)t->max_wait_ns / (double)t->bound_ns : 0;
+		s->tasks++;
+		if (ratio > s->ratio)
+			s->ratio = ratio;
+		if (ex > s->excess_ns) {
+			s->excess_ns = ex;
+			snprintf(s->where, sizeof(s->where), "%s, task %zu (nice %d)", label, i, t->nice);
+		}
+	}
+}
+
+/* first + every line of second with " start=<s>ns" appended. */
+static char *sweep_text(const char *first, const char *second, uint64_t s)
+{
+	size_t cap = strlen(first) + 2 * strlen(second) + 256, off;
+	char *buf = xmalloc(cap);
+	const char *p = second;
+	off = (size_t)snprintf(buf, cap, "%s\n", first);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len) {
+			int k = snprintf(buf + off, cap - off, "%.*s start=%lluns\n", (int)len, p,
+					 (unsigned long long)s);
+			if (k > 0 && (size_t)k < cap - off)
+				off += (size_t)k;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	return buf;
+}
+
+int sl_scenario_sweep(const char *first, const char *second, const char *pol,
+		      uint64_t max_s, uint64_t step, uint64_t tail, int debug,
+		      uint64_t *worst, uint64_t *at, struct sl_starve *sv,
+		      const char *label, struct sl_diag *d)
+{
+	uint64_t s;
+	*worst = 0;
+	*at = 0;
+	if (!step)
+		return sl_fail(d, "claims: sweep step 0");
+	for (s = 0; s <= max_s; s += step) {
+		struct sl_scen_result r;
+		char *text = sweep_text(first, second, s);
+		int rc = sl_scenario_run(text, pol, s + tail, debug, &r, d);
+		free(text);
+		if (rc)
+			return -1;
+		if (r.ntasks && r.t[0].max_wait_ns > *worst) {
+			*worst = r.t[0].max_wait_ns;
+			*at = s;
+		}
+		if (sv)
+			sl_starve_add(sv, &r, label);
+		sl_scen_result_release(&r);
+	}
+	return 0;
+}
