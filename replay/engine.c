@@ -631,6 +631,9 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	priv.d = d;
 	priv.sink = sink;
 	priv.debug = o->debug || (env && *env && strcmp(env, "0"));
+#ifdef SL_ENGINE_DEBUG /* build flag: make CFLAGS="-O1 -g -DSL_ENGINE_DEBUG" */
+	priv.debug = !(env && !strcmp(env, "0"));
+#endif
 	priv.duration = o->duration_ns;
 	e->ops = ops;
 	e->ncpus = ncpus;
