@@ -1,0 +1,226 @@
+/* plots/charts.c - the gnuplot charts: latency CDF and histogram of
+ * scheduling delays. Data files hold raw integer rows (ns, counts); the
+ * scripts do the unit conversion, so the data can be checked against SQL. */
+#include "plot_int.h"
+#include "../analyze/metrics.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The gnuplot script text \n: sl_gp_str turns control characters into
+ * '?', so titles use double-quoted strings built here instead. */
+static void gp_title(FILE *f, const char *cmd, const char *a, const char *b)
+{
+	char x[256], y[256];
+	sl_label_clean(x, sizeof(x), a);
+	sl_label_clean(y, sizeof(y), b ? b : "");
+	fprintf(f, "%s \"%s%s%s\"\n", cmd, x, b ? "\\n" : "", y);
+}
+
+int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		    struct sl_diag *d)
+{
+	struct sl_pruns p;
+	struct sl_gp g;
+	size_t i, k, plotted = 0;
+	uint64_t minpos = UINT64_MAX, max = 0;
+	char (*paths)[1100] = NULL;
+	size_t *counts = NULL;
+	double xmin, xmax;
+	int rc = -1;
+	if (sl_pruns_load(s, o, &p, d))
+		return -1;
+	if (sl_gp_begin(&g, out, o->keep, 1000, 620, d))
+		goto out_runs;
+	paths = xcalloc(p.n, sizeof(*paths));
+	counts = xcalloc(p.n, sizeof(*counts));
+	for (i = 0; i < p.n; i++) {
+		size_t n, np;
+		uint64_t *dl = sl_run_delays(&p.v[i].r, &n);
+		struct sl_cdf_point *pts;
+		char name[48];
+		FILE *f;
+		snprintf(name, sizeof(name), "run%" PRId64, p.v[i].r.run.id);
+		f = sl_gp_data(&g, name, paths[i], sizeof(paths[i]), d);
+		if (!f) {
+			free(dl);
+			goto out;
+		}
+		np = sl_cdf_points(dl, n, &pts);
+		fprintf(f, "# %s: delay_ns\tcount of delays <= delay_ns\twakeups that ran\n",
+			p.v[i].title);
+		for (k = 0; k < np; k++) {
+			fprintf(f, "%" PRIu64 "\t%" PRIu64 "\t%zu\n", pts[k].delay_ns, pts[k].cum, n);
+			if (pts[k].delay_ns && pts[k].delay_ns < minpos)
+				minpos = pts[k].delay_ns;
+			if (pts[k].delay_ns > max)
+				max = pts[k].delay_ns;
+		}
+		counts[i] = n;
+		free(pts);
+		free(dl);
+		if (fclose(f)) {
+			sl_fail(d, "%s: write error", paths[i]);
+			goto out;
+		}
+	}
+	/* x in us, log scale: from the power of ten below the smallest
+	 * positive delay to a bit past the largest; delays of 0 are drawn at
+	 * the left edge (a log axis has no 0). */
+	if (minpos == UINT64_MAX) {
+		xmin = 0.1;
+		xmax = 10;
+	} else {
+		xmin = pow(10, floor(log10((double)minpos / 1e3)));
+		xmax = pow(10, ceil(log10((double)(max > minpos ? max : minpos) / 1e3 * 1.05)));
+		if (xmax <= xmin)
+			xmax = xmin * 10;
+	}
+	gp_title(g.script, "set title", p.trace_title,
+		 "scheduling delay (wakeup to first run): cumulative distribution");
+	fprintf(g.script,
+		"set logscale x\nset xrange [%g:%g]\nset yrange [0:1.02]\n"
+
+		"set xlabel 'scheduling delay (log scale; a delay of 0 is drawn at the left edge)'\n"
+		"set ylabel 'fraction of wakeups with delay <= x'\n"
+		"set key bottom right box opaque\nset grid xtics mxtics ytics lc rgb '#dddddd'\n"
+		"X0 = %g\n",
+		xmin, xmax, xmin);
+	/* decade ticks named in us, ms, s */
+	fputs("set xtics (", g.script);
+	{
+		double v;
+		int first = 1;
+		for (v = xmin; v <= xmax * 1.001; v *= 10) {
+			char lab[24];
+			sl_fmt_ns_short(lab, sizeof(lab), (uint64_t)(v * 1000 + 0.5));
+			fprintf(g.script, "%s'%s' %g", first ? "" : ", ", lab, v);
+			first = 0;
+		}
+	}
+	fputs(")\n", g.script);
+	fputs("plot ", g.script);
+	for (i = 0; i < p.n; i++) {
+		char t[200];
+		if (!counts[i])
+			continue;
+		snprintf(t, sizeof(t), "%s, %zu wakeups", p.v[i].title, counts[i]);
+		fprintf(g.script, "%s", plotted ? ", \\\n     " : "");
+		sl_gp_str(g.script, paths[i]);
+		fprintf(g.script, " using ($1 > 0 ? $1 / 1000.0 : X0):($2 / $3) with steps lw 2 lt %zu title ",
+			i + 1);
+		sl_gp_str(g.script, t);
+		plotted++;
+	}
+	if (!plotted)
+		fputs("NaN title 'no wakeups in these runs'", g.script);
+	fputs("\n", g.script);
+	rc = sl_gp_run(&g, d);
+out:
+	sl_gp_end(&g);
+	free(paths);
+	free(counts);
+out_runs:
+	sl_pruns_release(&p);
+	return rc;
+}
+
+int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		      struct sl_diag *d)
+{
+	struct sl_pruns p;
+	struct sl_gp g;
+	size_t i, b, nb, first, last;
+	uint64_t max = 0, *edges = NULL, **cnt = NULL;
+	char path[1100];
+	FILE *f;
+	int rc = -1;
+	if (sl_pruns_load(s, o, &p, d))
+		return -1;
+	cnt = xcalloc(p.n, sizeof(*cnt));
+	for (i = 0; i < p.n; i++) {
+		size_t n;
+		uint64_t *dl = sl_run_delays(&p.v[i].r, &n);
+		if (n && dl[n - 1] > max)
+			max = dl[n - 1];
+		free(dl);
+	}
+	nb = sl_hist_edges(max, &edges);
+	for (i = 0; i < p.n; i++) {
+		size_t n;
+		uint64_t *dl = sl_run_delays(&p.v[i].r, &n);
+		cnt[i] = xcalloc(nb, sizeof(**cnt));
+		sl_hist_count(dl, n, edges, nb, cnt[i]);
+		free(dl);
+	}
+	/* drop empty bins at both ends */
+	for (first = 0; first < nb; first++) {
+		for (i = 0; i < p.n && !cnt[i][first]; i++)
+			;
+		if (i < p.n)
+			break;
+	}
+	for (last = nb; last > first; last--) {
+		for (i = 0; i < p.n && !cnt[i][last - 1]; i++)
+			;
+		if (i < p.n)
+			break;
+	}
+	if (sl_gp_begin(&g, out, o->keep, 1000, 620, d))
+		goto out_free;
+	f = sl_gp_data(&g, "bins", path, sizeof(path), d);
+	if (!f)
+		goto out;
+	fputs("# lo_ns\thi_ns\tbin", f);
+	for (i = 0; i < p.n; i++)
+		fprintf(f, "\trun%" PRId64, p.v[i].r.run.id);
+	fputs("\n", f);
+	for (b = first; b < last; b++) {
+		char lo[24], hi[24];
+		sl_fmt_ns_short(lo, sizeof(lo), edges[b]);
+		sl_fmt_ns_short(hi, sizeof(hi), edges[b + 1]);
+		fprintf(f, "%" PRIu64 "\t%" PRIu64 "\t%s%s%s", edges[b], edges[b + 1],
+			edges[b] ? lo : "< ", edges[b] ? "-" : "", hi);
+		for (i = 0; i < p.n; i++)
+			fprintf(f, "\t%" PRIu64, cnt[i][b]);
+		fputs("\n", f);
+	}
+	if (fclose(f)) {
+		sl_fail(d, "%s: write error", path);
+		goto out;
+	}
+	gp_title(g.script, "set title", p.trace_title,
+		 "scheduling delay (wakeup to first run): wakeups per delay bin");
+	fputs("set style data histograms\nset style histogram clustered gap 1\n"
+	      "set logscale y\nset yrange [0.8:*]\nset format y '%g'\n"
+	      "set xtics rotate by 35 right scale 0\n"
+	      "set xlabel 'scheduling delay bin (from <= delay < to)'\n"
+	      "set ylabel 'wakeups (log scale)'\nset key outside right top vertical\n",
+	      g.script);
+	if (first == last) {
+		fputs("set label 1 'no wakeups in these runs' at graph 0.5, graph 0.5 center\n"
+		      "set xrange [0:1]\nunset logscale y\nset yrange [0:1]\nplot NaN notitle\n",
+		      g.script);
+	} else {
+		fputs("plot ", g.script);
+		for (i = 0; i < p.n; i++) {
+			fputs(i ? ", \\\n     " : "", g.script);
+			sl_gp_str(g.script, path);
+			fprintf(g.script, " using %zu:xtic(3) lt %zu title ", i + 4, i + 1);
+			sl_gp_str(g.script, p.v[i].title);
+		}
+		fputs("\n", g.script);
+	}
+	rc = sl_gp_run(&g, d);
+out:
+	sl_gp_end(&g);
+out_free:
+	for (i = 0; i < p.n; i++)
+		free(cnt[i]);
+	free(cnt);
+	free(edges);
+	sl_pruns_release(&p);
+	return rc;
+}

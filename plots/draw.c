@@ -1,0 +1,132 @@
+/* plots/draw.c - cairo canvas, text, palette and time axis. */
+#include "draw.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int sl_canvas_open(struct sl_canvas *c, const char *out, int w, int h, struct sl_diag *d)
+{
+	memset(c, 0, sizeof(*c));
+	if (sl_plot_fmt_of(out, &c->fmt, d))
+		return -1;
+	c->out = out;
+	c->w = w;
+	c->h = h;
+	switch (c->fmt) {
+	case SL_PLOT_PNG:
+		c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+		break;
+	case SL_PLOT_SVG:
+		c->surf = cairo_svg_surface_create(out, w, h);
+		break;
+	case SL_PLOT_PDF:
+		c->surf = cairo_pdf_surface_create(out, w * 0.75, h * 0.75);
+		break;
+	}
+	if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
+		sl_fail(d, "%s: %s", out, cairo_status_to_string(cairo_surface_status(c->surf)));
+		cairo_surface_destroy(c->surf);
+		c->surf = NULL;
+		return -1;
+	}
+	c->cr = cairo_create(c->surf);
+	if (c->fmt == SL_PLOT_PDF)
+		cairo_scale(c->cr, 0.75, 0.75);
+	cairo_set_source_rgb(c->cr, 1, 1, 1);
+	cairo_paint(c->cr);
+	cairo_select_font_face(c->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	return 0;
+}
+
+int sl_canvas_close(struct sl_canvas *c, struct sl_diag *d)
+{
+	cairo_status_t st = cairo_status(c->cr);
+	int rc = 0;
+	cairo_destroy(c->cr);
+	if (st == CAIRO_STATUS_SUCCESS && c->fmt == SL_PLOT_PNG)
+		st = cairo_surface_write_to_png(c->surf, c->out);
+	cairo_surface_finish(c->surf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(c->surf);
+	cairo_surface_destroy(c->surf);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		rc = sl_fail(d, "%s: %s", c->out, cairo_status_to_string(st));
+		unlink(c->out);
+	}
+	return rc;
+}
+
+void sl_text(cairo_t *cr, double x, double y, int align, double size, const char *s)
+{
+	char buf[256];
+	cairo_text_extents_t e;
+	sl_label_clean(buf, sizeof(buf), s);
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, buf, &e);
+	if (align == 1)
+		x -= e.x_advance / 2;
+	else if (align == 2)
+		x -= e.x_advance;
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, buf);
+}
+
+double sl_text_w(cairo_t *cr, double size, const char *s)
+{
+	char buf[256];
+	cairo_text_extents_t e;
+	sl_label_clean(buf, sizeof(buf), s);
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, buf, &e);
+	return e.x_advance;
+}
+
+/* Paul Tol's "muted" and "bright" sets: distinguishable, colour-blind safe */
+static const unsigned colors[SL_NCOLORS] = {
+	0x4477AA, 0xEE6677, 0x228833, 0xCCBB44, 0x66CCEE, 0xAA3377,
+	0x332288, 0xDDCC77, 0x117733, 0x882255, 0x44AA99, 0x999933,
+};
+
+void sl_color(cairo_t *cr, int i)
+{
+	unsigned c = i < 0 ? 0xBBBBBB : colors[i % SL_NCOLORS];
+	cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
+			     (c & 255) / 255.0);
+}
+
+double sl_tx(uint64_t t, uint64_t tmin, uint64_t tmax, double x0, double w)
+{
+	if (t <= tmin)
+		return x0;
+	if (t >= tmax)
+		return x0 + w;
+	return x0 + w * ((double)(t - tmin) / (double)(tmax - tmin));
+}
+
+void sl_time_axis(cairo_t *cr, double x0, double w, double y, uint64_t tmin, uint64_t tmax,
+		  const char *label)
+{
+	double lo = tmin / 1e6, hi = tmax / 1e6, step = sl_nice_step(hi - lo, 10), v;
+	char buf[48];
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, x0, y + 0.5);
+	cairo_line_to(cr, x0 + w, y + 0.5);
+	cairo_stroke(cr);
+	for (v = ((long long)(lo / step)) * step; v <= hi + step * 1e-9; v += step) {
+		double x;
+		if (v < lo - step * 1e-9)
+			continue;
+		x = x0 + w * (v - lo) / (hi - lo);
+		cairo_move_to(cr, x + 0.5, y);
+		cairo_line_to(cr, x + 0.5, y + 5);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%g", v);
+		sl_text(cr, x, y + 17, 1, 11, buf);
+	}
+	sl_text(cr, x0 + w / 2, y + 34, 1, 12, label);
+}

@@ -1,0 +1,33 @@
+/* plots/draw.h - cairo helpers for the drawn charts (staircase, timeline). */
+#ifndef SL_DRAW_H
+#define SL_DRAW_H
+
+#include "plot_int.h"
+#include <cairo.h>
+
+struct sl_canvas {
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	enum sl_plot_fmt fmt;
+	const char *out;
+	int w, h;
+};
+/* Open a w x h canvas writing to out (format by extension), white. */
+int sl_canvas_open(struct sl_canvas *c, const char *out, int w, int h, struct sl_diag *d);
+/* Finish the file (PNG written here) and free; returns -1 on a cairo error. */
+int sl_canvas_close(struct sl_canvas *c, struct sl_diag *d);
+/* Text at (x, y) baseline; align 0 left, 1 centre, 2 right. s is cleaned. */
+void sl_text(cairo_t *cr, double x, double y, int align, double size, const char *s);
+/* Width of text s at size. */
+double sl_text_w(cairo_t *cr, double size, const char *s);
+/* Colour i of the task palette (i < 0: grey for "other"). */
+void sl_color(cairo_t *cr, int i);
+#define SL_NCOLORS 12
+/* Time axis under a plot area: ticks and labels in ms from tmin to tmax
+ * (ns after t0) over x0..x0+w at y; label below. */
+void sl_time_axis(cairo_t *cr, double x0, double w, double y, uint64_t tmin, uint64_t tmax,
+		  const char *label);
+/* x of time t (ns after t0) in the plot area. */
+double sl_tx(uint64_t t, uint64_t tmin, uint64_t tmax, double x0, double w);
+
+#endif

@@ -1,0 +1,171 @@
+/* plots/gnuplot.c - write a gnuplot script and its data files, run gnuplot
+ * (no shell: fork + exec, its output into a log file beside the script). */
+#include "plot_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void add_file(struct sl_gp *g, const char *path)
+{
+	SL_GROW(g->files, g->cap, g->nfiles + 1);
+	g->files[g->nfiles++] = xstrdup(path);
+}
+
+void sl_gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\'')
+			fputs("''", f);
+		else if (c < 0x20 || c >= 0x7f)
+			fputc('?', f);
+		else
+			fputc(c, f);
+	}
+	fputc('\'', f);
+}
+
+int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct sl_diag *d)
+{
+	char path[1100];
+	memset(g, 0, sizeof(*g));
+	g->out = out;
+	g->keep = keep;
+	if (sl_plot_fmt_of(out, &g->fmt, d))
+		return -1;
+	if (keep) {
+		if (strlen(out) >= sizeof(g->base))
+			return sl_fail(d, "%s: name too long", out);
+		snprintf(g->base, sizeof(g->base), "%s", out);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(g->dir, sizeof(g->dir), "%s/schedlab-plot.XXXXXX",
+			 tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+		if (!mkdtemp(g->dir))
+			return sl_fail(d, "%s: %s", g->dir, strerror(errno));
+		snprintf(g->base, sizeof(g->base), "%s/chart", g->dir);
+	}
+	snprintf(path, sizeof(path), "%s.gp", g->base);
+	g->script = fopen(path, "w");
+	if (!g->script) {
+		sl_fail(d, "%s: %s", path, strerror(errno));
+		sl_gp_end(g);
+		return -1;
+	}
+	add_file(g, path);
+	fprintf(g->script, "# written by schedlab plot; run: gnuplot %s.gp\n", g->base);
+	switch (g->fmt) {
+	case SL_PLOT_PNG:
+		fprintf(g->script, "set terminal pngcairo size %d,%d font 'sans,10' noenhanced\n", w, h);
+		break;
+	case SL_PLOT_SVG:
+		fprintf(g->script, "set terminal svg size %d,%d font 'sans,10' noenhanced "
+				   "background rgb 'white'\n", w, h);
+		break;
+	case SL_PLOT_PDF:
+		fprintf(g->script, "set terminal pdfcairo size %.2fin,%.2fin font 'sans,7' noenhanced\n",
+			w / 96.0, h / 96.0);
+		break;
+	}
+	fputs("set output ", g->script);
+	sl_gp_str(g->script, out);
+	fputs("\nset encoding utf8\nset datafile separator '\\t'\nset termoption noenhanced\n"
+	      "set style fill solid 0.85 border -1\nset grid ytics lc rgb '#dddddd'\n",
+	      g->script);
+	return 0;
+}
+
+FILE *sl_gp_data(struct sl_gp *g, const char *name, char *path, size_t len, struct sl_diag *d)
+{
+	FILE *f;
+	snprintf(path, len, "%s.%s.dat", g->base, name);
+	f = fopen(path, "w");
+	if (!f) {
+		sl_fail(d, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	add_file(g, path);
+	return f;
+}
+
+int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
+{
+	char script[1100], log[1100], line[256];
+	struct stat st;
+	pid_t pid;
+	int status, fd;
+	FILE *lf;
+	snprintf(script, sizeof(script), "%s.gp", g->base);
+	snprintf(log, sizeof(log), "%s.log", g->base);
+	fputs("unset output\n", g->script);
+	if (fclose(g->script)) {
+		g->script = NULL;
+		return sl_fail(d, "%s: %s", script, strerror(errno));
+	}
+	g->script = NULL;
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return sl_fail(d, "%s: %s", log, strerror(errno));
+	add_file(g, log);
+	unlink(g->out);
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return sl_fail(d, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+		if (nul >= 0)
+			dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return sl_fail(d, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return sl_fail(d, "gnuplot: not found (install gnuplot-nox)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(g->out, &st) || !st.st_size) {
+		line[0] = 0;
+		lf = fopen(log, "r");
+		if (lf) {
+			/* the last non-empty line says what went wrong */
+			char buf[256];
+			while (fgets(buf, sizeof(buf), lf))
+				if (buf[0] != '\n' && buf[0] != ' ')
+					snprintf(line, sizeof(line), "%s", buf);
+			fclose(lf);
+		}
+		line[strcspn(line, "\n")] = 0;
+		return sl_fail(d, "%s: gnuplot failed (%s; script %s)", g->out,
+			       line[0] ? line : "no output", script);
+	}
+	return 0;
+}
+
+void sl_gp_end(struct sl_gp *g)
+{
+	size_t i;
+	if (g->script)
+		fclose(g->script);
+	for (i = 0; i < g->nfiles; i++) {
+		if (!g->keep)
+			unlink(g->files[i]);
+		free(g->files[i]);
+	}
+	free(g->files);
+	if (!g->keep && g->dir[0])
+		rmdir(g->dir);
+	g->files = NULL;
+	g->nfiles = g->cap = 0;
+	g->script = NULL;
+}

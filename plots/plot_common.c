@@ -1,0 +1,136 @@
+/* plots/plot_common.c - the kind table, output formats, run loading. */
+#include "plot_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const struct sl_plot_kind sl_plot_kinds[] = {
+	{ "staircase", "each task's dynamic level over time (RSDL, O(1), SD)", sl_plot_staircase },
+	{ "latency", "CDF of scheduling delays, one curve per run (log x)", sl_plot_latency },
+	{ "histogram", "histogram of scheduling delays, bars per run", sl_plot_histogram },
+	{ "timeline", "per-CPU Gantt chart of the slices, colour per task", sl_plot_timeline },
+	{ "share", "share of CPU time by task and by nice level, per run", sl_plot_share },
+	{ "compare", "bars of the key metrics of the runs side by side", sl_plot_compare },
+	{ NULL, NULL, NULL },
+};
+
+const struct sl_plot_kind *sl_plot_kind_find(const char *name)
+{
+	const struct sl_plot_kind *k;
+	for (k = sl_plot_kinds; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+int sl_plot_fmt_of(const char *path, enum sl_plot_fmt *fmt, struct sl_diag *d)
+{
+	const char *dot = strrchr(path, '.');
+	if (dot && !strchr(dot, '/')) {
+		if (!strcasecmp(dot, ".png"))
+			return *fmt = SL_PLOT_PNG, 0;
+		if (!strcasecmp(dot, ".svg"))
+			return *fmt = SL_PLOT_SVG, 0;
+		if (!strcasecmp(dot, ".pdf"))
+			return *fmt = SL_PLOT_PDF, 0;
+	}
+	return sl_fail(d, "%s: unknown chart format (the name must end in .png, .svg or .pdf)", path);
+}
+
+void sl_label_clean(char *dst, size_t len, const char *s)
+{
+	size_t i = 0;
+	if (!len)
+		return;
+	for (; *s && i + 1 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		dst[i++] = (c < 0x20 || c >= 0x7f || c == '"' || c == '\'' || c == '\\') ? '?' : (char)c;
+	}
+	dst[i] = 0;
+}
+
+const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid)
+{
+	size_t lo = 0, hi = r->nthreads;
+	/* threads are ordered by utid */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->threads[mid].utid < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nthreads && r->threads[lo].utid == utid)
+		return &r->threads[lo];
+	return NULL;
+}
+
+uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
+{
+	uint64_t *rt = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*rt));
+	size_t i;
+	for (i = 0; i < r->nslices; i++) {
+		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[i].utid);
+		if (t)
+			rt[t - r->threads] += r->slices[i].dur;
+	}
+	return rt;
+}
+
+void sl_pruns_release(struct sl_pruns *p)
+{
+	size_t i;
+	for (i = 0; i < p->n; i++)
+		sl_run_data_release(&p->v[i].r);
+	free(p->v);
+	p->v = NULL;
+	p->n = 0;
+}
+
+int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pruns *p,
+		  struct sl_diag *d)
+{
+	size_t i, j;
+	char path[160];
+	const char *base;
+	memset(p, 0, sizeof(*p));
+	if (!o->nruns)
+		return sl_fail(d, "no run to draw");
+	p->v = xcalloc(o->nruns, sizeof(*p->v));
+	for (i = 0; i < o->nruns; i++) {
+		struct sl_prun *pr = &p->v[i];
+		if (sl_store_load_run(s, o->runs[i], &pr->r, d))
+			goto fail;
+		p->n++;
+		if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id) {
+			sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
+				   " of trace %" PRId64 ": chart runs of one trace",
+				pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id,
+				p->v[0].r.run.trace_id);
+			goto fail;
+		}
+		snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s)", pr->r.run.id,
+			 pr->r.run.scheduler, pr->r.run.mode);
+	}
+	if (sl_store_get_trace(s, p->v[0].r.run.trace_id, &p->trace, d))
+		goto fail;
+	base = strrchr(p->trace.path, '/');
+	base = base ? base + 1 : p->trace.path;
+	sl_label_clean(path, sizeof(path), base);
+	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
+		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
+	for (i = 0; i < p->n; i++) {
+		struct sl_prun *pr = &p->v[i];
+		pr->t0 = p->trace.first_ts;
+		pr->end = pr->t0;
+		for (j = 0; j < pr->r.nslices; j++)
+			if (pr->r.slices[j].ts + pr->r.slices[j].dur > pr->end)
+				pr->end = pr->r.slices[j].ts + pr->r.slices[j].dur;
+	}
+	return 0;
+fail:
+	sl_pruns_release(p);
+	return -1;
+}

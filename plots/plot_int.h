@@ -1,0 +1,56 @@
+/* plots/plot_int.h - helpers shared by the chart files (not exported). */
+#ifndef SL_PLOT_INT_H
+#define SL_PLOT_INT_H
+
+#include "plot.h"
+#include <stdio.h>
+
+/* A loaded run with what a chart needs around it. */
+struct sl_prun {
+	struct sl_run_data r;
+	char title[128];   /* "run 2: rsdl (timed)" */
+	uint64_t t0;       /* the trace's first_ts: charts put time 0 there */
+	uint64_t end;      /* last slice end (absolute ns), t0 if none */
+};
+struct sl_pruns {
+	struct sl_prun *v;
+	size_t n;
+	struct sl_trace_info trace;
+	char trace_title[160]; /* "trace 1: file.dat (perfdata, 1 CPU)" (sanitised) */
+};
+/* Load o->runs (must all be of one trace). Release with sl_pruns_release. */
+int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pruns *p,
+		  struct sl_diag *d);
+void sl_pruns_release(struct sl_pruns *p);
+/* The thread row of utid in r, or NULL. */
+const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid);
+/* Copy s into dst keeping only printable ASCII other than quotes and
+ * backslash (replaced by '?'): safe inside any chart label. */
+void sl_label_clean(char *dst, size_t len, const char *s);
+/* Runtime of each thread of r (indexed like r->threads), malloc'd. */
+uint64_t *sl_prun_runtimes(const struct sl_run_data *r);
+
+/* gnuplot: a script plus data files, run into out. */
+struct sl_gp {
+	const char *out;
+	enum sl_plot_fmt fmt;
+	int keep;
+	char dir[256];      /* temp folder when !keep */
+	char base[1024];    /* path prefix of the script and data files */
+	char **files;
+	size_t nfiles, cap;
+	FILE *script;
+};
+/* Start: pick the format, open the script and write the terminal lines
+ * (w x h pixels; PDF gets the same size in points). */
+int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct sl_diag *d);
+/* Open a data file BASE.name.dat for writing; its path is put in path. */
+FILE *sl_gp_data(struct sl_gp *g, const char *name, char *path, size_t len, struct sl_diag *d);
+/* Close the script, run gnuplot on it, check that out was written. */
+int sl_gp_run(struct sl_gp *g, struct sl_diag *d);
+/* Remove the temporary files (unless keep) and free. */
+void sl_gp_end(struct sl_gp *g);
+/* Write s as a gnuplot single-quoted string (sanitised). */
+void sl_gp_str(FILE *f, const char *s);
+
+#endif

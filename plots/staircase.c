@@ -1,0 +1,330 @@
+/* plots/staircase.c - each chosen task's dynamic level over time, one panel
+ * per run, from the staircase table: RSDL's descent through the levels and
+ * its rotations (ticks along the top), O(1)'s sleep_avg estimator moving a
+ * task's priority. Under each panel a lane per task shows when it ran. */
+#include "draw.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct step { int64_t utid; uint64_t ts; int level, array; };
+struct rot { uint64_t ts; int major; };
+struct rows {
+	struct step *v; size_t n, cap;
+	struct rot *r; size_t nr, capr;
+};
+
+static int step_row(void *ctx, int nc, const char *const *v)
+{
+	struct rows *r = ctx;
+	if (nc < 4 || !v[0] || !v[1] || !v[2])
+		return 0;
+	SL_GROW(r->v, r->cap, r->n + 1);
+	r->v[r->n].utid = strtoll(v[0], NULL, 10);
+	r->v[r->n].ts = strtoull(v[1], NULL, 10);
+	r->v[r->n].level = atoi(v[2]);
+	r->v[r->n].array = v[3] ? atoi(v[3]) : 0;
+	r->n++;
+	return 0;
+}
+
+static int rot_row(void *ctx, int nc, const char *const *v)
+{
+	struct rows *r = ctx;
+	if (nc < 2 || !v[0] || !v[1])
+		return 0;
+	SL_GROW(r->r, r->capr, r->nr + 1);
+	r->r[r->nr].ts = strtoull(v[0], NULL, 10);
+	r->r[r->nr].major = !strcmp(v[1], "major");
+	r->nr++;
+	return 0;
+}
+
+#define MAXT 8
+#define W 1200
+#define LEFT 70
+#define RIGHT 30
+
+/* Pick the tasks: --task TID, else the busiest (by runtime) of the first
+ * run that has staircase rows, among the tasks that have rows. */
+static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const struct sl_plot_opts *o,
+			 int64_t *utids, size_t want)
+{
+	size_t i, k, n = 0;
+	if (o->task_tid) {
+		const struct sl_run_data *r = &p->v[0].r;
+		for (k = 0; k < r->nthreads && n < want; k++)
+			if (r->threads[k].tid == o->task_tid)
+				utids[n++] = r->threads[k].utid;
+		return n;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct sl_run_data *r = &p->v[i].r;
+		uint64_t *rt;
+		char *has;
+		if (!rows[i].n)
+			continue;
+		rt = sl_prun_runtimes(r);
+		has = xcalloc(r->nthreads ? r->nthreads : 1, 1);
+		for (k = 0; k < rows[i].n; k++) {
+			const struct sl_thread_row *t = sl_prun_thread(r, rows[i].v[k].utid);
+			if (t)
+				has[t - r->threads] = 1;
+		}
+		while (n < want) {
+			size_t best = r->nthreads;
+			for (k = 0; k < r->nthreads; k++)
+				if (has[k] && (best == r->nthreads || rt[k] > rt[best]))
+					best = k;
+			if (best == r->nthreads)
+				break;
+			has[best] = 0;
+			utids[n++] = r->threads[best].utid;
+		}
+		free(rt);
+		free(has);
+		break;
+	}
+	return n;
+}
+
+/* Height of the level area: short when the run has no rows to show. */
+static double area_h(const struct rows *rw, const int64_t *utids, size_t nt)
+{
+	size_t i, k;
+	for (k = 0; k < rw->n; k++)
+		for (i = 0; i < nt; i++)
+			if (rw->v[k].utid == utids[i])
+				return 200;
+	return 40;
+}
+
+/* The panel's height: title, level area, lanes, axis. */
+static double panel_h(const struct rows *rw, const int64_t *utids, size_t nt)
+{
+	return 28 + area_h(rw, utids, nt) + 8 + 9.0 * (double)(nt ? nt : 1) + 60;
+}
+
+/* End of the task's last slice in the run (0 if it never ran). */
+static uint64_t last_end(const struct sl_run_data *r, int64_t utid)
+{
+	uint64_t e = 0;
+	size_t k;
+	for (k = 0; k < r->nslices; k++)
+		if (r->slices[k].utid == utid && r->slices[k].ts + r->slices[k].dur > e)
+			e = r->slices[k].ts + r->slices[k].dur;
+	return e;
+}
+
+static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
+		       const int64_t *utids, size_t nt, double y0, uint64_t tmin, uint64_t tmax)
+{
+	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(rw, utids, nt), lane = 9;
+	double lanes_y = top + ph + 8;
+	int lmin = 99, lmax = -1, lv;
+	size_t i, k;
+	char buf[160];
+	uint64_t t0 = pr->t0;
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	sl_text(cr, x0, y0 + 18, 0, 13, pr->title);
+	for (k = 0; k < rw->n; k++)
+		for (i = 0; i < nt; i++)
+			if (rw->v[k].utid == utids[i]) {
+				if (rw->v[k].level < lmin)
+					lmin = rw->v[k].level;
+				if (rw->v[k].level > lmax)
+					lmax = rw->v[k].level;
+			}
+	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
+	cairo_rectangle(cr, x0, top, w, ph);
+	cairo_fill(cr);
+	if (lmax < 0) {
+		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+		snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s", nt == 1 ? "this task" : "these tasks",
+			 !strcmp(pr->r.run.scheduler, "recorded") ?
+				 " (a recorded run has no model levels)" : "");
+		sl_text(cr, x0 + w / 2, top + ph / 2 + 4, 1, 12, buf);
+	}
+	lmin = lmin > 0 ? lmin - 1 : 0;
+	lmax = lmax + 1;
+	if (ph < 100)
+		lmax = lmin - 1; /* no level axis */
+	/* level axis: lower level = better priority, drawn higher */
+#define LY(l) (top + ph * ((double)((l) - lmin) / (double)(lmax - lmin)))
+	cairo_set_line_width(cr, 1);
+	for (lv = lmin; lv <= lmax; lv++) {
+		int step = lmax - lmin > 24 ? 5 : lmax - lmin > 10 ? 2 : 1;
+		if (lv % step)
+			continue;
+		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+		cairo_move_to(cr, x0, LY(lv) + 0.5);
+		cairo_line_to(cr, x0 + w, LY(lv) + 0.5);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(buf, sizeof(buf), "%d", lv);
+		sl_text(cr, x0 - 6, LY(lv) + 4, 2, 11, buf);
+	}
+	if (ph >= 100) {
+		cairo_save(cr);
+		cairo_translate(cr, 16, top + ph / 2);
+		cairo_rotate(cr, -1.5707963);
+		sl_text(cr, 0, 0, 1, 11, "level (prio - 100; up = better)");
+		cairo_restore(cr);
+	}
+	/* rotations along the top edge */
+	for (k = 0; k < rw->nr; k++) {
+		double x;
+		if (rw->r[k].ts < t0 + tmin || rw->r[k].ts > t0 + tmax)
+			continue;
+		x = sl_tx(rw->r[k].ts - t0, tmin, tmax, x0, w);
+		if (rw->r[k].major)
+			cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
+		else
+			cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+		cairo_move_to(cr, x, top);
+		cairo_line_to(cr, x, top + (rw->r[k].major ? 10 : 5));
+		cairo_stroke(cr);
+	}
+	/* the steps: level l from ts to the task's next row (or the run's end);
+	 * dashed while in the expired array */
+	cairo_save(cr);
+	cairo_rectangle(cr, x0, top, w, ph);
+	cairo_clip(cr);
+	for (i = 0; i < nt; i++) {
+		const struct step *prev = NULL;
+		uint64_t lend = last_end(&pr->r, utids[i]);
+		for (k = 0; k <= rw->n; k++) {
+			const struct step *s = k < rw->n ? &rw->v[k] : NULL;
+			uint64_t until;
+			double xa, xb;
+			if (s && s->utid != utids[i])
+				continue;
+			if (prev) {
+				/* the last level holds while the task still runs */
+				until = s ? s->ts : lend;
+				if (until > prev->ts && until > t0 + tmin && prev->ts < t0 + tmax) {
+					xa = sl_tx(prev->ts > t0 ? prev->ts - t0 : 0, tmin, tmax, x0, w);
+					xb = sl_tx(until - t0, tmin, tmax, x0, w);
+					sl_color(cr, (int)i);
+					cairo_set_line_width(cr, 2);
+					if (prev->array) {
+						double dash[] = { 4, 3 };
+						cairo_set_dash(cr, dash, 2, 0);
+					}
+					cairo_move_to(cr, xa, LY(prev->level));
+					cairo_line_to(cr, xb, LY(prev->level));
+					if (s)
+						cairo_line_to(cr, xb, LY(s->level));
+					cairo_stroke(cr);
+					cairo_set_dash(cr, NULL, 0, 0);
+				}
+			}
+			if (s)
+				prev = s;
+		}
+	}
+	cairo_restore(cr);
+	/* lanes: when each task ran */
+	for (i = 0; i < nt; i++) {
+		double y = lanes_y + i * lane;
+		cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
+		cairo_rectangle(cr, x0, y, w, lane - 2);
+		cairo_fill(cr);
+		sl_color(cr, (int)i);
+		for (k = 0; k < pr->r.nslices; k++) {
+			const struct sl_slice_row *sl = &pr->r.slices[k];
+			double xa, xb;
+			if (sl->utid != utids[i] || sl->ts + sl->dur < t0 + tmin || sl->ts > t0 + tmax)
+				continue;
+			xa = sl_tx(sl->ts - t0, tmin, tmax, x0, w);
+			xb = sl_tx(sl->ts + sl->dur - t0, tmin, tmax, x0, w);
+			cairo_rectangle(cr, xa, y, xb - xa < 1 ? 1 : xb - xa, lane - 2);
+			cairo_fill(cr);
+		}
+	}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	sl_text(cr, x0 - 6, lanes_y + lane * (nt ? nt : 1) / 2.0 + 3, 2, 10, "ran");
+	sl_time_axis(cr, x0, w, lanes_y + lane * (nt ? nt : 1) + 2, tmin, tmax,
+		     "time since the start of the trace (ms)");
+#undef LY
+}
+
+int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		      struct sl_diag *d)
+{
+	struct sl_pruns p;
+	struct sl_canvas c;
+	struct rows *rows;
+	int64_t utids[MAXT];
+	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 3;
+	uint64_t tmin = o->from, tmax = o->to;
+	double x, y;
+	int rc = -1;
+	char buf[200];
+	if (sl_pruns_load(s, o, &p, d))
+		return -1;
+	rows = xcalloc(p.n, sizeof(*rows));
+	for (i = 0; i < p.n; i++) {
+		int64_t id = p.v[i].r.run.id;
+		if (sl_store_query(s, "SELECT utid, ts, level, array FROM staircase WHERE run_id = ?1 "
+				      "ORDER BY utid, ts", &id, 1, step_row, &rows[i], d) ||
+		    sl_store_query(s, "SELECT ts, kind FROM rotation WHERE run_id = ?1 ORDER BY ts", &id,
+				   1, rot_row, &rows[i], d))
+			goto out;
+	}
+	if (!o->to)
+		for (i = 0; i < p.n; i++)
+			if (p.v[i].end - p.v[i].t0 > tmax)
+				tmax = p.v[i].end - p.v[i].t0;
+	if (tmax <= tmin) {
+		sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
+		goto out;
+	}
+	nt = pick_tasks(&p, rows, o, utids, want);
+	if (o->task_tid && !nt) {
+		sl_fail(d, "no task with tid %d in trace %" PRId64, o->task_tid, p.trace.id);
+		goto out;
+	}
+	y = 60;
+	for (i = 0; i < p.n; i++)
+		y += panel_h(&rows[i], utids, nt);
+	if (sl_canvas_open(&c, out, W, (int)y, d))
+		goto out;
+	cairo_set_source_rgb(c.cr, 0, 0, 0);
+	sl_text(c.cr, LEFT, 22, 0, 15, p.trace_title);
+	/* legend: the tasks, then the rotation marks */
+	x = LEFT;
+	y = 46;
+	for (i = 0; i < nt; i++) {
+		const struct sl_thread_row *t = sl_prun_thread(&p.v[0].r, utids[i]);
+		char comm[40];
+		sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
+		snprintf(buf, sizeof(buf), "%s (tid %d, nice %d)", comm, t ? t->tid : 0, t ? t->nice : 0);
+		sl_color(c.cr, (int)i);
+		cairo_rectangle(c.cr, x, y - 9, 18, 4);
+		cairo_fill(c.cr);
+		cairo_set_source_rgb(c.cr, 0, 0, 0);
+		sl_text(c.cr, x + 22, y - 3, 0, 12, buf);
+		x += 30 + sl_text_w(c.cr, 12, buf);
+	}
+	if (!nt)
+		sl_text(c.cr, x, y - 3, 0, 12, "no task has staircase rows in these runs");
+	else
+		x += 10;
+	sl_text(c.cr, x, y - 3, 0, 11, "dashed: expired array   ticks on top: rotation (red = major)");
+	y = 60;
+	for (i = 0; i < p.n; i++) {
+		draw_panel(c.cr, &p.v[i], &rows[i], utids, nt, y, tmin, tmax);
+		y += panel_h(&rows[i], utids, nt);
+	}
+	rc = sl_canvas_close(&c, d);
+out:
+	for (i = 0; i < p.n; i++) {
+		free(rows[i].v);
+		free(rows[i].r);
+	}
+	free(rows);
+	sl_pruns_release(&p);
+	return rc;
+}
