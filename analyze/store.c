@@ -41,10 +41,39 @@ static const char *const stmt_sql[ST_COUNT] = {
 	" waker_progress_ns, pipe, lost) VALUES (?,?,?,?,?,?,?,?,?,?)",
 };
 
+/* Rows of a run are buffered per bind and inserted BATCH at a time with
+ * one multi-row INSERT (a large share of an import's time is SQLite's
+ * per-statement work); what is left goes in one row at a time at commit. */
+#define BATCH 64
+#define MAX_BINDS 8
+#define NULL_VAL INT64_MIN
+
+enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_COUNT };
+
+static const struct {
+	int stmt;      /* single-row statement */
+	const char *head; /* multi-row INSERT up to VALUES */
+	int ncol;
+	int txtcol;    /* column bound as text, -1 none */
+} rb_kind[RB_COUNT] = {
+	{ ST_SLICE, "INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES ", 7, 5 },
+	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, -1 },
+	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, -1 },
+	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 3 },
+};
+
+struct rowbuf {
+	int n;
+	int64_t v[BATCH][7];
+	char txt[BATCH][8];
+};
+
 struct sl_store {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *st[ST_COUNT];
+	sqlite3_stmt *multi[RB_COUNT];
+	struct sl_store_bind *binds[MAX_BINDS];
 	int in_tx;
 };
 
@@ -167,6 +196,8 @@ void sl_store_close(struct sl_store *s)
 		sl_store_rollback(s);
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
+	for (i = 0; i < RB_COUNT; i++)
+		sqlite3_finalize(s->multi[i]);
 	if (s->db)
 		sqlite3_close(s->db);
 	free(s->path);
@@ -181,8 +212,15 @@ int sl_store_begin(struct sl_store *s, struct sl_diag *d)
 	return 0;
 }
 
+static int flush_binds(struct sl_store *s, struct sl_diag *d);
+static void drop_binds(struct sl_store *s);
+
 int sl_store_commit(struct sl_store *s, struct sl_diag *d)
 {
+	if (flush_binds(s, d)) {
+		sl_store_rollback(s);
+		return -1;
+	}
 	if (exec(s, "COMMIT", d)) {
 		sl_store_rollback(s);
 		return -1;
@@ -193,6 +231,7 @@ int sl_store_commit(struct sl_store *s, struct sl_diag *d)
 
 void sl_store_rollback(struct sl_store *s)
 {
+	drop_binds(s);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->in_tx = 0;
 }
@@ -614,68 +653,187 @@ static int64_t bind_utid(const struct sl_store_bind *b, int task)
 	return b->utid_base + task;
 }
 
+static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl_diag *d)
+{
+	const int ncol = rb_kind[kind].ncol, tc = rb_kind[kind].txtcol;
+	sqlite3_stmt *q;
+	int r, c, rows, base;
+
+	if (!rb->n)
+		return 0;
+	if (rb->n == BATCH && !s->multi[kind]) {
+		size_t len = strlen(rb_kind[kind].head) + (size_t)BATCH * (2 + 2 * (size_t)ncol) + 1, o;
+		char *sql = xmalloc(len);
+		o = (size_t)snprintf(sql, len, "%s", rb_kind[kind].head);
+		for (r = 0; r < BATCH; r++) {
+			sql[o++] = r ? ',' : '(';
+			if (r)
+				sql[o++] = '(';
+			for (c = 0; c < ncol; c++) {
+				sql[o++] = '?';
+				sql[o++] = c + 1 < ncol ? ',' : ')';
+			}
+		}
+		sql[o] = 0;
+		if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->multi[kind],
+				       NULL) != SQLITE_OK) {
+			free(sql);
+			return dberr(s, d, "preparing a batch insert");
+		}
+		free(sql);
+	}
+	rows = rb->n == BATCH ? BATCH : 1;
+	q = rb->n == BATCH ? s->multi[kind] : s->st[rb_kind[kind].stmt];
+	for (base = 0; base < rb->n; base += rows) {
+		for (r = 0; r < rows; r++)
+			for (c = 0; c < ncol; c++) {
+				int p = r * ncol + c + 1;
+				int64_t v = rb->v[base + r][c];
+				if (c == tc)
+					sqlite3_bind_text(q, p, rb->txt[base + r], -1, SQLITE_STATIC);
+				else if (v == NULL_VAL)
+					sqlite3_bind_null(q, p);
+				else
+					sqlite3_bind_int64(q, p, v);
+			}
+		if (step_done(s, q, d, "adding rows of a run"))
+			return -1;
+	}
+	rb->n = 0;
+	return 0;
+}
+
+/* The pending rows of a bind (allocated on first use, registered with the
+ * store so that commit flushes them). */
+static struct rowbuf *pending(struct sl_store_bind *b, int kind)
+{
+	struct rowbuf *rb = b->pend;
+	int i;
+	if (!rb) {
+		rb = b->pend = xcalloc(RB_COUNT, sizeof(*rb));
+		for (i = 0; i < MAX_BINDS; i++)
+			if (!b->s->binds[i]) {
+				b->s->binds[i] = b;
+				break;
+			}
+		if (i == MAX_BINDS)
+			abort(); /* more than MAX_BINDS runs written in one transaction */
+	}
+	return &rb[kind];
+}
+
+static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
+{
+	struct rowbuf *rb = pending(b, kind);
+	if (rb->n == BATCH && flush_rows(b->s, rb, kind, b->d))
+		return NULL;
+	b->rows++;
+	*txt = rb->txt[rb->n];
+	return rb->v[rb->n++];
+}
+
+static int flush_binds(struct sl_store *s, struct sl_diag *d)
+{
+	int i, k, rc = 0;
+	for (i = 0; i < MAX_BINDS; i++) {
+		struct sl_store_bind *b = s->binds[i];
+		if (!b)
+			continue;
+		for (k = 0; k < RB_COUNT && !rc; k++)
+			rc = flush_rows(s, &((struct rowbuf *)b->pend)[k], k, d);
+		if (rc)
+			break;
+		free(b->pend);
+		b->pend = NULL;
+		s->binds[i] = NULL;
+	}
+	return rc;
+}
+
+static void drop_binds(struct sl_store *s)
+{
+	int i;
+	for (i = 0; i < MAX_BINDS; i++)
+		if (s->binds[i]) {
+			free(s->binds[i]->pend);
+			s->binds[i]->pend = NULL;
+			s->binds[i] = NULL;
+		}
+}
+
+static int64_t i64(uint64_t v)
+{
+	return (int64_t)v;
+}
+
 static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
 		      int priority)
 {
 	struct sl_store_bind *b = ctx;
-	sqlite3_stmt *q = b->s->st[ST_SLICE];
-	char es[2] = { end_state, 0 };
-	sqlite3_bind_int64(q, 1, b->run_id);
-	bind_u64(q, 2, ts + b->ts_offset);
-	bind_u64(q, 3, dur);
-	sqlite3_bind_int(q, 4, cpu);
-	sqlite3_bind_int64(q, 5, bind_utid(b, task));
-	sqlite3_bind_text(q, 6, es, 1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 7, priority);
-	b->rows++;
-	return step_done(b->s, q, b->d, "adding a slice");
+	char *txt;
+	int64_t *v = add_row(b, RB_SLICE, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = i64(ts + b->ts_offset);
+	v[2] = i64(dur);
+	v[3] = cpu;
+	v[4] = bind_utid(b, task);
+	txt[0] = end_state;
+	txt[1] = 0;
+	v[6] = priority;
+	return 0;
 }
 
 static int sink_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
 {
 	struct sl_store_bind *b = ctx;
-	sqlite3_stmt *q = b->s->st[ST_WAKEUP];
-	sqlite3_bind_int64(q, 1, b->run_id);
-	sqlite3_bind_int64(q, 2, bind_utid(b, task));
-	bind_u64(q, 3, ts + b->ts_offset);
-	if (ts_run != UINT64_MAX)
-		bind_u64(q, 4, ts_run + b->ts_offset);
-	if (waker >= 0)
-		sqlite3_bind_int64(q, 5, bind_utid(b, waker));
-	if (cpu >= 0)
-		sqlite3_bind_int(q, 6, cpu);
-	b->rows++;
-	return step_done(b->s, q, b->d, "adding a wakeup");
+	char *txt;
+	int64_t *v = add_row(b, RB_WAKEUP, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = bind_utid(b, task);
+	v[2] = i64(ts + b->ts_offset);
+	v[3] = ts_run != UINT64_MAX ? i64(ts_run + b->ts_offset) : NULL_VAL;
+	v[4] = waker >= 0 ? bind_utid(b, waker) : NULL_VAL;
+	v[5] = cpu >= 0 ? cpu : NULL_VAL;
+	return 0;
 }
 
 static int sink_stair(void *ctx, int task, uint64_t ts, int level, int array)
 {
 	struct sl_store_bind *b = ctx;
-	sqlite3_stmt *q = b->s->st[ST_STAIR];
-	sqlite3_bind_int64(q, 1, b->run_id);
-	sqlite3_bind_int64(q, 2, bind_utid(b, task));
-	bind_u64(q, 3, ts + b->ts_offset);
-	sqlite3_bind_int(q, 4, level);
-	sqlite3_bind_int(q, 5, array);
-	b->rows++;
-	return step_done(b->s, q, b->d, "adding a staircase row");
+	char *txt;
+	int64_t *v = add_row(b, RB_STAIR, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = bind_utid(b, task);
+	v[2] = i64(ts + b->ts_offset);
+	v[3] = level;
+	v[4] = array;
+	return 0;
 }
 
 static int sink_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int level)
 {
 	struct sl_store_bind *b = ctx;
-	sqlite3_stmt *q = b->s->st[ST_ROTATION];
-	sqlite3_bind_int64(q, 1, b->run_id);
-	sqlite3_bind_int(q, 2, cpu);
-	bind_u64(q, 3, ts + b->ts_offset);
-	sqlite3_bind_text(q, 4, kind, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 5, level);
-	b->rows++;
-	return step_done(b->s, q, b->d, "adding a rotation");
+	char *txt;
+	int64_t *v = add_row(b, RB_ROT, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = cpu;
+	v[2] = i64(ts + b->ts_offset);
+	snprintf(txt, 8, "%s", kind);
+	v[4] = level;
+	return 0;
 }
 
 void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink)
 {
+	bind->pend = NULL;
 	sink->ctx = bind;
 	sink->slice = sink_slice;
 	sink->wakeup = sink_wakeup;

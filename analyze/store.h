@@ -83,7 +83,11 @@ struct sl_store_bind {
 	uint64_t ts_offset;
 	struct sl_diag *d;
 	uint64_t rows;
+	void *pend; /* rows not yet inserted (the store's; flushed at commit) */
 };
+/* Rows go in batches: they reach the tables at sl_store_commit() (or are
+ * dropped by sl_store_rollback()), so commit before reading them back. At
+ * most 8 binds may be written in one transaction. */
 void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink);
 
 /* Metrics: utid < 0 means the whole run. */
