@@ -106,7 +106,8 @@ struct sl_claim {
 	double meas[SL_CLAIM_NMODELS]; /* the verdict's number per model (NAN: not run) */
 	char predicted[160];     /* text: published / consistent figures */
 	char measured[SL_CLAIM_NMODELS][112]; /* text per model; "" if model absent */
-	char note[200];          /* one line: what the verdict means here */
+	const char *why;         /* what the announced figure got wrong, or NULL */
+	char note[320];          /* one line: what the verdict means here */
 	int verdict;             /* enum sl_verdict, from rule and meas[RSDL] */
 };
 

@@ -1,0 +1,354 @@
+/* tests/unit/test_claims.c - analyze/claims: the verdict rules, the
+ * scenario layer, and every claim's measured numbers against values worked
+ * out by hand from the rules of seed 001 / schedulers.md §3 (RR = 6 ms,
+ * HZ = 1000, one CPU).
+ *
+ * RSDL rules used below: a nice-n task may run one quota at its static
+ * level 20+n and every level below it, L = 20-n levels per major epoch;
+ * quota q = RR for n >= 0, RR*(1-n) for n < 0. A CPU-bound task gets L*q
+ * per epoch; an epoch of CPU-bound tasks lasts the sum of those. bound(i) =
+ * sum over j != i of q_j*(L_j + max(0, n_i - n_j)) (replay/bound.h). */
+#include "harness.h"
+#include "../../analyze/claims.h"
+#include "../../replay/engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define MS SL_NS_PER_MS
+
+/* ---- verdict rules ---- */
+
+static struct sl_claim mk(int rule, double pub, double cons, double tol, double m)
+{
+	struct sl_claim c;
+	int i;
+	memset(&c, 0, sizeof(c));
+	c.rule = rule;
+	c.published = pub;
+	c.consistent = cons;
+	c.tol = tol;
+	for (i = 0; i < SL_CLAIM_NMODELS; i++)
+		c.meas[i] = NAN;
+	c.meas[SL_CLAIM_RSDL] = m;
+	return c;
+}
+
+SL_TEST(claims_verdict_rules)
+{
+	struct sl_claim c;
+	/* NEAR: within tol of the published figure -> holds; of the consistent
+	 * one only -> corrected; of neither -> does not hold */
+	c = mk(SL_RULE_NEAR, 114, 120, 1, 114.5);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_HOLDS);
+	c = mk(SL_RULE_NEAR, 114, 120, 1, 120);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_CORRECTED);
+	c = mk(SL_RULE_NEAR, 114, 120, 1, 117);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_FAILS);
+	c = mk(SL_RULE_NEAR, 114, 120, 1, 112.9);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_FAILS);
+	/* published == consistent and matched: holds, not "corrected" */
+	c = mk(SL_RULE_NEAR, 60, 60, 1, 60);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_HOLDS);
+	/* AT_MOST: below the limit holds, however far below */
+	c = mk(SL_RULE_AT_MOST, 6, NAN, 0, 0);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_HOLDS);
+	c = mk(SL_RULE_AT_MOST, 6, NAN, 0, 6);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_HOLDS);
+	c = mk(SL_RULE_AT_MOST, 6, NAN, 0, 6.001);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_FAILS);
+	c = mk(SL_RULE_AT_MOST, 114, 120, 1, 121);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_CORRECTED);
+	/* no scenario, or nothing measured: not checkable */
+	c = mk(SL_RULE_NONE, 103.058, 102.848, 0, NAN);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_UNCHECKABLE);
+	c = mk(SL_RULE_NEAR, 50, 50, 1, NAN);
+	CHECK_EQ_INT(sl_claim_verdict(&c), SL_VERDICT_UNCHECKABLE);
+	CHECK(!strcmp(sl_verdict_name(SL_VERDICT_HOLDS), "holds"));
+	CHECK(!strcmp(sl_verdict_name(SL_VERDICT_CORRECTED), "holds (with the corrected figure)"));
+	CHECK(!strcmp(sl_verdict_name(SL_VERDICT_FAILS), "does not hold"));
+	CHECK(!strcmp(sl_verdict_name(SL_VERDICT_UNCHECKABLE), "not checkable here"));
+}
+
+/* ---- scenario layer ---- */
+
+SL_TEST(claims_scenario_two_hogs)
+{
+	/* 2 nice-0 hogs, 4.8 s = 20 epochs of 2 x 20 x 6 ms: 2400 ms each.
+	 * Both start at 0; they alternate 6 ms turns at every level, so each
+	 * waits 6 ms at a time, never more than bound = 20 RR = 120 ms.
+	 * Invariant checks on (debug = 1). */
+	struct sl_scen_result r;
+	struct sl_diag d;
+	memset(&d, 0, sizeof(d));
+	CHECK_EQ_INT(sl_scenario_run("a 0 run=inf\nb 0 run=inf\n", "rsdl", 4800 * MS, 1, &r, &d), 0);
+	CHECK_EQ_INT(r.ntasks, 2);
+	CHECK_EQ_INT(r.end_ns, 4800 * MS);
+	CHECK_EQ_INT(r.t[0].runtime_ns, 2400 * MS);
+	CHECK_EQ_INT(r.t[1].runtime_ns, 2400 * MS);
+	CHECK_EQ_INT(r.t[0].bound_ns, 120 * MS);
+	CHECK(r.t[0].max_wait_ns >= 6 * MS && r.t[0].max_wait_ns <= 120 * MS);
+	CHECK(r.t[1].max_wait_ns >= 6 * MS && r.t[1].max_wait_ns <= 120 * MS);
+	CHECK_EQ_INT(r.t[0].ndelays, 0); /* hogs never sleep: no wakeups */
+	sl_scen_result_release(&r);
+}
+
+SL_TEST(claims_scenario_late_start_and_open_wait)
+{
+	/* b appears at 50 ms beside the hog a (nice 0, alone since 0: it has
+	 * descended one level per 6 ms quota and runs level 28 during 48..54
+	 * ms): b is queued at its static level 20, better than a's 28, and
+	 * preempts at once: b's start wait is 0.
+	 * A task that never runs: c (nice 19) among two nice -20 hogs for
+	 * 100 ms waits its whole life, counted to the end: 100 ms. */
+	struct sl_scen_result r;
+	struct sl_diag d;
+	memset(&d, 0, sizeof(d));
+	CHECK_EQ_INT(sl_scenario_run("a 0 run=inf\nb 0 run=inf start=50ms\n", "rsdl", 60 * MS, 1, &r, &d), 0);
+	CHECK_EQ_INT(r.t[1].start_ns, 50 * MS);
+	CHECK_EQ_INT(r.t[1].max_wait_ns, 0);
+	CHECK_EQ_INT(r.t[0].runtime_ns + r.t[1].runtime_ns, 60 * MS);
+	sl_scen_result_release(&r);
+	CHECK_EQ_INT(sl_scenario_run("a -20 run=inf\nb -20 run=inf\nc 19 run=inf\n", "rsdl", 100 * MS, 1, &r, &d),
+		     0);
+	CHECK_EQ_INT(r.t[2].runtime_ns, 0);
+	CHECK_EQ_INT(r.t[2].max_wait_ns, 100 * MS);
+	sl_scen_result_release(&r);
+	/* bad input is an error, not a crash */
+	CHECK_EQ_INT(sl_scenario_run("a 0 run=\n", "rsdl", MS, 0, &r, &d), -1);
+	CHECK_EQ_INT(sl_scenario_run("a 0 run=inf\n", "nosuch", MS, 0, &r, &d), -1);
+	CHECK(strstr(d.msg, "nosuch") != NULL);
+}
+
+SL_TEST(claims_delay_percentile_nearest_rank)
+{
+	/* 10 delays 1..10 ms: p99 -> rank ceil(9.9) = 10 -> 10 ms; p50 ->
+	 * rank 5 -> 5 ms; p100 = max; none -> 0 */
+	uint64_t v[10];
+	struct sl_scen_task t;
+	int i;
+	for (i = 0; i < 10; i++)
+		v[i] = (uint64_t)(10 - i) * MS; /* unsorted on purpose */
+	memset(&t, 0, sizeof(t));
+	t.delays = v;
+	t.ndelays = 10;
+	CHECK_EQ_INT(sl_scen_delay_pct(&t, 99), 10 * MS);
+	CHECK_EQ_INT(sl_scen_delay_pct(&t, 50), 5 * MS);
+	CHECK_EQ_INT(sl_scen_delay_pct(&t, 100), 10 * MS);
+	CHECK_EQ_INT(v[0], 10 * MS); /* not sorted in place */
+	t.ndelays = 0;
+	CHECK_EQ_INT(sl_scen_delay_pct(&t, 99), 0);
+}
+
+SL_TEST(claims_sweep_finds_the_120ms_worst_case)
+{
+	/* a (nice 0) alone runs its 20 levels (0..120 ms) and expires exactly
+	 * as b arrives at 120 ms with a full quota; b runs 20 x 6 = 120 ms
+	 * before the major rotation lets a run: the worst wait is 120 ms,
+	 * first reached at b's start 120 ms (step 1 ms, 0..240 ms). Every run
+	 * is tallied for starvation: the worst excess over the 120 ms bound is
+	 * 0 (reached, not passed). */
+	uint64_t worst, at;
+	struct sl_starve sv;
+	struct sl_diag d;
+	memset(&d, 0, sizeof(d));
+	sl_starve_init(&sv);
+	CHECK_EQ_INT(sl_scenario_sweep("a 0 run=inf", "b 0 run=inf", "rsdl", 240 * MS, MS, 800 * MS, 0, &worst, &at,
+				       &sv, "sweep", &d),
+		     0);
+	CHECK_EQ_INT(worst, 120 * MS);
+	CHECK_EQ_INT(at, 120 * MS);
+	CHECK_EQ_INT(sv.tasks, 2 * 241);
+	CHECK_EQ_INT(sv.excess_ns, 0);
+	CHECK_NEAR(sv.ratio, 1.0, 1e-9);
+}
+
+/* ---- the claims ---- */
+
+static struct sl_claim *claims(size_t *n)
+{
+	static struct sl_claim *c;
+	static size_t cn;
+	if (!c) {
+		struct sl_claims_opts o;
+		struct sl_diag d;
+		memset(&o, 0, sizeof(o));
+		memset(&d, 0, sizeof(d));
+		if (sl_claims_run(&o, &c, &cn, &d)) {
+			fprintf(stderr, "  claims: %s\n", d.msg);
+			return NULL;
+		}
+	}
+	*n = cn;
+	return c;
+}
+
+static const struct sl_claim *find(const char *id)
+{
+	size_t n, i;
+	struct sl_claim *c = claims(&n);
+	for (i = 0; c && i < n; i++)
+		if (!strcmp(c[i].id, id))
+			return &c[i];
+	return NULL;
+}
+
+#define R SL_CLAIM_RSDL
+
+SL_TEST(claims_all_present_with_verdicts)
+{
+	static const char *const ids[] = { "1a", "1b", "2", "3a", "3b", "3c", "4", "5",
+					   "6", "7", "8", "9a", "9b", "9c", "10", "11" };
+	size_t i, n;
+	struct sl_claim *c = claims(&n);
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	CHECK_EQ_INT(n, SL_ARRAY_SIZE(ids));
+	for (i = 0; i < n && i < SL_ARRAY_SIZE(ids); i++) {
+		CHECK(!strcmp(c[i].id, ids[i]));
+		CHECK(c[i].verdict >= SL_VERDICT_HOLDS && c[i].verdict <= SL_VERDICT_UNCHECKABLE);
+		CHECK_EQ_INT(c[i].verdict, sl_claim_verdict(&c[i])); /* computed by the rule */
+		CHECK(c[i].note[0] && c[i].predicted[0] && c[i].source[0] && c[i].quote[0]);
+	}
+}
+
+SL_TEST(claims_fairness_by_nice)
+{
+	/* 1a: 4.8 s = 20 epochs of 240 ms, 120 ms each: 50 %.
+	 * 1b: nice 0 gets 20 x 6 = 120 ms, nice 10 10 x 6 = 60 ms per 180 ms
+	 * epoch; 9 s = 50 epochs: 6000 / 9000 = 66.67 %. The announcement's
+	 * "19 ... 9 levels" would give 19/28 = 67.86 %, 1.19 points away (>
+	 * tolerance 0.5): "holds (with the corrected figure)".
+	 * o1 (schedulers.md §6 #8): slices 100 ms (nice 0) and 50 ms (nice 10,
+	 * (140-130)*5), alternating through the expired array: 100:50 =
+	 * 66.67 % too. */
+	const struct sl_claim *a = find("1a"), *b = find("1b");
+	CHECK(a && b);
+	if (!a || !b)
+		return;
+	CHECK_NEAR(a->meas[R], 50.0, 1e-9);
+	CHECK_EQ_INT(a->verdict, SL_VERDICT_HOLDS);
+	CHECK_NEAR(b->meas[R], 200.0 / 3, 1e-9);
+	CHECK_NEAR(b->published, 1900.0 / 28, 1e-9);
+	CHECK_EQ_INT(b->verdict, SL_VERDICT_CORRECTED);
+	if (sl_claim_model_available(SL_CLAIM_O1)) {
+		CHECK_NEAR(b->meas[SL_CLAIM_O1], 200.0 / 3, 0.2);
+		CHECK(strstr(b->measured[SL_CLAIM_O1], "100 : 50 ms") != NULL);
+	}
+	if (sl_claim_model_available(SL_CLAIM_SD)) /* schedulers.md §6 #13: SD 0:10 = 79.2 % */
+		CHECK_NEAR(b->meas[SL_CLAIM_SD], 79.2, 0.5);
+}
+
+SL_TEST(claims_latency_model)
+{
+	/* 3a: a alone expires at 120 ms as b arrives with a full quota: b's 20
+	 * levels = 120 ms (printed 114 = 19 levels) -> corrected.
+	 * 3b: a (nice 0) expires at 120 ms as c (nice 10) arrives: c's 10
+	 * levels = 60 ms, then a is first again: 60 (printed 60) -> holds.
+	 * 3c: c (nice 10) expires at 60 ms as a arrives: a's 20 levels (120)
+	 * + after the rotation a's levels 20..29 (60) = 180 (printed 168) ->
+	 * corrected.
+	 * 4: c (nice 10) alone runs levels 30..39 (60 ms) and expires as the
+	 * others arrive at 60 ms with full quotas: it waits their whole epoch,
+	 * 40 x 21 + 20 x 1 + 1 x 1 = 861 RR, then at level 30 for nice -20's
+	 * levels 0..29 (30 x 21 = 630) and nice 0's levels 20..29 (10): 1501 RR
+	 * (printed 1826) -> corrected. */
+	const struct sl_claim *a = find("3a"), *b = find("3b"), *c = find("3c"), *f = find("4");
+	CHECK(a && b && c && f);
+	if (!a || !b || !c || !f)
+		return;
+	CHECK_NEAR(a->meas[R], 120, 1e-9);
+	CHECK_EQ_INT(a->verdict, SL_VERDICT_CORRECTED);
+	CHECK(strstr(a->note, "off by one level") != NULL);
+	CHECK_NEAR(b->meas[R], 60, 1e-9);
+	CHECK_EQ_INT(b->verdict, SL_VERDICT_HOLDS);
+	CHECK_NEAR(c->meas[R], 180, 1e-9);
+	CHECK_EQ_INT(c->verdict, SL_VERDICT_CORRECTED);
+	CHECK_NEAR(f->meas[R], 1501, 1e-9);
+	CHECK(strstr(f->measured[R], "9.006 s") != NULL);
+	CHECK(strstr(f->predicted, "1436") != NULL);
+	CHECK_EQ_INT(f->verdict, SL_VERDICT_CORRECTED);
+	/* o1 (§6 #1): two nice-0 hogs alternate whole 100 ms slices: 100 ms */
+	if (sl_claim_model_available(SL_CLAIM_O1))
+		CHECK_NEAR(a->meas[SL_CLAIM_O1], 100, 1e-9);
+	/* SD (§5 table, [SIM] column): 120, 3, 132 ms */
+	if (sl_claim_model_available(SL_CLAIM_SD)) {
+		CHECK_NEAR(a->meas[SL_CLAIM_SD], 120, 1e-9);
+		CHECK_NEAR(b->meas[SL_CLAIM_SD], 3, 1e-9);
+		CHECK_NEAR(c->meas[SL_CLAIM_SD], 132, 1e-9);
+	}
+}
+
+SL_TEST(claims_starvation_bound)
+{
+	/* Under rsdl every task of every scenario waits at most its bound;
+	 * the sweeps of 3a-3c and 4 reach their bounds exactly (120, 60, 180
+	 * ms, 1501 RR = bound(10 | -20, 0, 19) of `schedlab bound`), so the
+	 * worst excess is exactly 0 and the worst ratio 100 %.
+	 * Under o1, massive_intr starves tasks for longer than RSDL's bound
+	 * (39 x 20 x 6 = 4680 ms): §6 #4 reports waits of seconds. */
+	const struct sl_claim *c = find("2");
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	CHECK_NEAR(c->meas[R], 0, 1e-9);
+	CHECK_EQ_INT(c->verdict, SL_VERDICT_HOLDS);
+	CHECK(strstr(c->measured[R], "wait/bound 100 %") != NULL);
+	if (sl_claim_model_available(SL_CLAIM_O1))
+		CHECK(c->meas[SL_CLAIM_O1] > 1000);
+}
+
+SL_TEST(claims_sleepers_and_shares)
+{
+	const struct sl_claim *c5 = find("5"), *c6 = find("6"), *c7 = find("7"), *c8 = find("8");
+	CHECK(c5 && c6 && c7 && c8);
+	if (!c5 || !c6 || !c7 || !c8)
+		return;
+	/* 5: the 1 ms / 9 ms sleeper wakes with quota at its level, better
+	 * than the hog's except right after a major rotation, when both are at
+	 * level 20 and it waits for the hog's current quota: every delay <= RR
+	 * = 6 ms, so p99 <= 6 ms: holds. */
+	CHECK(c5->meas[R] >= 0 && c5->meas[R] <= 6);
+	CHECK_EQ_INT(c5->verdict, SL_VERDICT_HOLDS);
+	/* 6: sleeper and hog both get 20 x 6 ms per epoch and the CPU never
+	 * idles: 28.8 s = 120 epochs of 240 ms; they differ by at most one
+	 * epoch's order (120 ms of 28.8 s = 0.42 points) */
+	CHECK_NEAR(c6->meas[R], 50, 0.42);
+	CHECK_EQ_INT(c6->verdict, SL_VERDICT_HOLDS);
+	/* 7: 40 x (8 ms / 1 ms), each entitled to 120 ms per 4.8 s epoch,
+	 * never all asleep: 14.4 s = 3 epochs, 360 ms = 2.5 % each, the top 4
+	 * 10 %. o1 (§6 #4 [SIM], 50 procs: top 4 take 97 %): most of it. */
+	CHECK_NEAR(c7->meas[R], 10, 0.05);
+	CHECK_EQ_INT(c7->verdict, SL_VERDICT_HOLDS);
+	if (sl_claim_model_available(SL_CLAIM_O1))
+		CHECK(c7->meas[SL_CLAIM_O1] > 80);
+	/* 8: X (6 ms run / 4 ms sleep) and 3 hogs each get 120 ms per 480 ms
+	 * epoch; X wants 60 % > 25 % so it always comes back before its
+	 * entitlement is used up: 25 % (28.8 s = 60 epochs). o1 (§6 #15
+	 * [SIM]): X earns bonus 9 and is reinserted into active: 56.9 %. */
+	CHECK_NEAR(c8->meas[R], 25, 0.2);
+	CHECK_EQ_INT(c8->verdict, SL_VERDICT_HOLDS);
+	if (sl_claim_model_available(SL_CLAIM_O1))
+		CHECK_NEAR(c8->meas[SL_CLAIM_O1], 56.9, 1.5);
+}
+
+SL_TEST(claims_benchmarks_not_checkable)
+{
+	/* 002's numbers are quoted, never measured: NAN everywhere, verdict
+	 * "not checkable here"; tbench 165.5 -> 261.418 = +58.0 % */
+	static const char *const ids[] = { "9a", "9b", "9c", "10", "11" };
+	size_t i;
+	int m;
+	for (i = 0; i < SL_ARRAY_SIZE(ids); i++) {
+		const struct sl_claim *c = find(ids[i]);
+		CHECK(c != NULL);
+		if (!c)
+			continue;
+		CHECK_EQ_INT(c->verdict, SL_VERDICT_UNCHECKABLE);
+		for (m = 0; m < SL_CLAIM_NMODELS; m++)
+			CHECK(isnan(c->meas[m]) && !c->measured[m][0]);
+	}
+	CHECK(find("9b") && strstr(find("9b")->predicted, "+58.0 %") != NULL);
+	CHECK(find("9a") && find("9a")->published == 103.058);
+}
