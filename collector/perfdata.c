@@ -613,7 +613,7 @@ static void other_record(struct pd *pd, uint32_t type, uint16_t misc, const unsi
 static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 {
 	uint64_t pos = doff, end = doff + dsize, released = 0;
-	const uint64_t chunk = 64ULL << 20;
+	const uint64_t chunk = 8ULL << 20;
 	long pg = sysconf(_SC_PAGESIZE);
 
 	while (pos < end) {

@@ -6,7 +6,8 @@
 # against `perf sched latency` (goal: ratio <= 0.5). The input is recorded
 # here when run as root: `perf sched record` of perf bench sched messaging
 # (8 groups, 40 processes each, 600 loops: tens of MB), else the largest
-# perf.data in traces/. Each timing is the best of 3 runs.
+# perf.data in traces/. Each timing is the best of 3 runs. Peak memory
+# (RSS) of the reader and of the import is shown beside the file size.
 set -u
 : "${SCHEDLAB:=$(pwd)/schedlab}" "${B:=$(pwd)/build/default}" "${TOP:=$(pwd)}"
 T=$(mktemp -d /tmp/schedlab-bench25.XXXXXX)
@@ -46,3 +47,11 @@ echo "input: $F ($(wc -c <"$F") bytes, $n sched events, $lost lost)"
 echo "perf sched timehist >/dev/null: $(ms $th); perf sched latency >/dev/null: $(ms $lat)"
 echo "perfdata import (DB included): $(ms $imp): ratio $(ratio $imp $th) x perf sched timehist (goal <= 1)"
 echo "perfdata decode + per-task runtime: $(ms $rdr): ratio $(ratio $rdr $lat) x perf sched latency (goal <= 0.5)"
+# streaming: peak memory of the reader and of the import against the file size
+if [ -x /usr/bin/time ]; then
+	rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+	r1=$(rss "$B/tools/perfdump" -r perfdata -c "$F")
+	rm -f "$T/b.db"
+	r2=$(rss "$SCHEDLAB" --db "$T/b.db" import "$F")
+	echo "perfdata memory: reader $((r1 / 1024)) MB, import $((r2 / 1024)) MB peak RSS for a $(($(wc -c <"$F") / 1048576)) MB file"
+fi
