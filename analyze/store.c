@@ -48,24 +48,28 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define MAX_BINDS 8
 #define NULL_VAL INT64_MIN
 
-enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_COUNT };
+enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_BURST, RB_COUNT };
+#define MAX_COLS 10
 
 static const struct {
 	int stmt;      /* single-row statement */
 	const char *head; /* multi-row INSERT up to VALUES */
 	int ncol;
-	int txtcol;    /* column bound as text, -1 none */
+	unsigned txtmask; /* columns bound as text */
 } rb_kind[RB_COUNT] = {
-	{ ST_SLICE, "INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES ", 7, 5 },
-	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, -1 },
-	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, -1 },
-	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 3 },
+	{ ST_SLICE, "INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES ", 7,
+	  1u << 5 },
+	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, 0 },
+	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, 0 },
+	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 1u << 3 },
+	{ ST_BURST, "INSERT INTO burst(utid, seq, run_ns, sleep_ns, end_state, waker_kind, waker_utid,"
+		    " waker_progress_ns, pipe, lost) VALUES ", 10, (1u << 4) | (1u << 5) },
 };
 
 struct rowbuf {
 	int n;
-	int64_t v[BATCH][7];
-	char txt[BATCH][8];
+	int64_t v[BATCH][MAX_COLS];
+	char txt[BATCH][MAX_COLS][8];
 };
 
 struct sl_store {
@@ -76,6 +80,10 @@ struct sl_store {
 	struct sl_store_bind *binds[MAX_BINDS];
 	int in_tx;
 };
+
+static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl_diag *d);
+static int64_t *next_row(struct sl_store *s, struct rowbuf *rb, int kind, char (**txt)[8],
+			 struct sl_diag *d);
 
 static int dberr(struct sl_store *s, struct sl_diag *d, const char *what)
 {
@@ -432,13 +440,13 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 			   const uint64_t *first_ts, const uint64_t *last_ts, struct sl_diag *d)
 {
 	int64_t base = sl_store_next_utid(s);
+	struct rowbuf *bursts = xcalloc(1, sizeof(*bursts));
 	size_t i, j;
 	for (i = 0; i < b->ntasks; i++)
 		b->tasks[i].utid = base + (int64_t)i;
 	for (i = 0; i < b->ntasks; i++) {
 		struct sl_task_spec *t = &b->tasks[i];
 		sqlite3_stmt *q = s->st[ST_THREAD];
-		char end[2] = { 0, 0 };
 		sqlite3_bind_int64(q, 1, t->utid);
 		sqlite3_bind_int64(q, 2, trace_id);
 		sqlite3_bind_int(q, 3, t->tid);
@@ -452,7 +460,7 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 		if (last_ts)
 			bind_u64(q, 10, last_ts[i]);
 		if (step_done(s, q, d, "adding a thread"))
-			return -1;
+			goto fail;
 		q = s->st[ST_MODEL];
 		sqlite3_bind_int64(q, 1, t->utid);
 		bind_u64(q, 2, t->start_ns);
@@ -466,27 +474,35 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 		bind_dur(q, 9, t->sleep_ns);
 		bind_u64(q, 10, t->count);
 		if (step_done(s, q, d, "adding a task model"))
-			return -1;
+			goto fail;
 		for (j = 0; j < t->nphases; j++) {
 			const struct sl_phase *p = &t->phases[j];
-			q = s->st[ST_BURST];
-			end[0] = p->end;
-			sqlite3_bind_int64(q, 1, t->utid);
-			sqlite3_bind_int64(q, 2, (sqlite3_int64)j);
-			bind_dur(q, 3, p->run_ns);
-			bind_dur(q, 4, p->sleep_ns);
-			sqlite3_bind_text(q, 5, end, 1, SQLITE_TRANSIENT);
-			sqlite3_bind_text(q, 6, name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind), -1, SQLITE_STATIC);
-			if (p->waker >= 0 && (size_t)p->waker < b->ntasks)
-				sqlite3_bind_int64(q, 7, b->tasks[p->waker].utid);
-			bind_u64(q, 8, p->waker_progress_ns);
-			sqlite3_bind_int(q, 9, p->pipe);
-			sqlite3_bind_int(q, 10, p->lost);
-			if (step_done(s, q, d, "adding a burst"))
-				return -1;
+			char(*tx)[8];
+			int64_t *v = next_row(s, bursts, RB_BURST, &tx, d);
+			if (!v)
+				goto fail;
+			v[0] = t->utid;
+			v[1] = (int64_t)j;
+			v[2] = p->run_ns == SL_INF ? -1 : (int64_t)p->run_ns;
+			v[3] = p->sleep_ns == SL_INF ? -1 : (int64_t)p->sleep_ns;
+			tx[4][0] = p->end;
+			tx[4][1] = 0;
+			snprintf(tx[5], 8, "%s",
+				 name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind));
+			v[6] = p->waker >= 0 && (size_t)p->waker < b->ntasks ? b->tasks[p->waker].utid
+									      : NULL_VAL;
+			v[7] = (int64_t)p->waker_progress_ns;
+			v[8] = p->pipe;
+			v[9] = p->lost;
 		}
 	}
+	if (flush_rows(s, bursts, RB_BURST, d))
+		goto fail;
+	free(bursts);
 	return 0;
+fail:
+	free(bursts);
+	return -1;
 }
 
 /* index of utid in the sorted utid array, -1 if absent */
@@ -655,7 +671,8 @@ static int64_t bind_utid(const struct sl_store_bind *b, int task)
 
 static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl_diag *d)
 {
-	const int ncol = rb_kind[kind].ncol, tc = rb_kind[kind].txtcol;
+	const int ncol = rb_kind[kind].ncol;
+	const unsigned tm = rb_kind[kind].txtmask;
 	sqlite3_stmt *q;
 	int r, c, rows, base;
 
@@ -689,8 +706,8 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl
 			for (c = 0; c < ncol; c++) {
 				int p = r * ncol + c + 1;
 				int64_t v = rb->v[base + r][c];
-				if (c == tc)
-					sqlite3_bind_text(q, p, rb->txt[base + r], -1, SQLITE_STATIC);
+				if (tm & (1u << c))
+					sqlite3_bind_text(q, p, rb->txt[base + r][c], -1, SQLITE_STATIC);
 				else if (v == NULL_VAL)
 					sqlite3_bind_null(q, p);
 				else
@@ -722,14 +739,26 @@ static struct rowbuf *pending(struct sl_store_bind *b, int kind)
 	return &rb[kind];
 }
 
-static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
+/* A new row in rb (flushing it first when full): its values, and its text
+ * columns in *txt (txt[col] holds up to 7 chars). */
+static int64_t *next_row(struct sl_store *s, struct rowbuf *rb, int kind, char (**txt)[8],
+			 struct sl_diag *d)
 {
-	struct rowbuf *rb = pending(b, kind);
-	if (rb->n == BATCH && flush_rows(b->s, rb, kind, b->d))
+	if (rb->n == BATCH && flush_rows(s, rb, kind, d))
 		return NULL;
-	b->rows++;
 	*txt = rb->txt[rb->n];
 	return rb->v[rb->n++];
+}
+
+static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
+{
+	char(*t)[8];
+	int64_t *v = next_row(b->s, pending(b, kind), kind, &t, b->d);
+	if (!v)
+		return NULL;
+	b->rows++;
+	*txt = t[rb_kind[kind].txtmask ? __builtin_ctz(rb_kind[kind].txtmask) : 0];
+	return v;
 }
 
 static int flush_binds(struct sl_store *s, struct sl_diag *d)
