@@ -54,7 +54,7 @@ TOOLS := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 all: schedlab
 
 schedlab: $(B)/schedlab
-	$(Q)cp $< $@
+	$(Q)cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 
 # whole-archive: commands, readers and policies are found through weak
 # symbols, which do not pull members out of an archive by themselves
