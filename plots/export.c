@@ -1,0 +1,117 @@
+/* plots/export.c - a run as a Chrome/Perfetto JSON trace: one "X" (complete)
+ * event per sched_slice row, pid = the task's tgid and tid = its tid, so a
+ * trace viewer shows one process row per thread group with a track per
+ * thread; thread_name/process_name metadata name them. Times are
+ * microseconds after the trace's first_ts, printed exactly from the integer
+ * nanoseconds (no rounding). */
+#include "plot_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void put_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static int pid_of(const struct sl_thread_row *t)
+{
+	return t->tgid > 0 ? t->tgid : t->tid;
+}
+
+int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struct sl_diag *d)
+{
+	struct sl_pruns p;
+	struct sl_plot_opts o;
+	const struct sl_run_data *r;
+	char *used;
+	size_t i, k;
+	FILE *f;
+	int first = 1, err;
+	memset(&o, 0, sizeof(o));
+	o.runs = &run_id;
+	o.nruns = 1;
+	if (sl_pruns_load(s, &o, &p, d))
+		return -1;
+	r = &p.v[0].r;
+	f = fopen(path, "w");
+	if (!f) {
+		sl_pruns_release(&p);
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	}
+	used = xcalloc(r->nthreads ? r->nthreads : 1, 1);
+	for (k = 0; k < r->nslices; k++) {
+		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
+		if (t)
+			used[t - r->threads] = 1;
+	}
+	fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"schedlab export\",\"trace\":",
+	      f);
+	sl_json_str(f, p.trace.path);
+	fprintf(f, ",\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"scheduler\":", p.trace.id,
+		r->run.id);
+	sl_json_str(f, r->run.scheduler);
+	fputs(",\"mode\":", f);
+	sl_json_str(f, r->run.mode);
+	fprintf(f, ",\"cpus\":%d,\"first_ts_ns\":%" PRIu64 "},\n\"traceEvents\":[\n", r->run.cpus,
+		p.trace.first_ts);
+	/* names: each thread group once (its leader's comm), each thread */
+	for (i = 0; i < r->nthreads; i++) {
+		const struct sl_thread_row *t = &r->threads[i];
+		int pid = pid_of(t), seen = 0;
+		char name[48];
+		if (!used[i])
+			continue;
+		for (k = 0; k < i && !seen; k++)
+			seen = used[k] && pid_of(&r->threads[k]) == pid;
+		if (!seen) {
+			const char *leader = NULL;
+			for (k = 0; k < r->nthreads && !leader; k++)
+				if (r->threads[k].tid == pid)
+					leader = r->threads[k].comm;
+			if (leader)
+				snprintf(name, sizeof(name), "%s", leader);
+			else
+				snprintf(name, sizeof(name), "tgid %d", pid);
+			fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+				first ? "" : ",\n", pid);
+			sl_json_str(f, name);
+			fputs("}}", f);
+			first = 0;
+		}
+		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
+			pid, t->tid);
+		sl_json_str(f, t->comm);
+		fputs("}}", f);
+	}
+	for (k = 0; k < r->nslices; k++) {
+		const struct sl_slice_row *sl = &r->slices[k];
+		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
+		char st[2] = { sl->end_state ? sl->end_state : '?', 0 };
+		fputs(first ? "{\"name\":" : ",\n{\"name\":", f);
+		first = 0;
+		sl_json_str(f, t ? t->comm : "?");
+		fputs(",\"cat\":\"sched\",\"ph\":\"X\",\"ts\":", f);
+		put_us(f, sl->ts >= p.trace.first_ts ? sl->ts - p.trace.first_ts : 0);
+		fputs(",\"dur\":", f);
+		put_us(f, sl->dur);
+		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"end_state\":",
+			t ? pid_of(t) : 0, t ? t->tid : 0, sl->cpu);
+		sl_json_str(f, st);
+		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, sl->utid);
+	}
+	fputs("\n]}\n", f);
+	err = ferror(f);
+	if (fclose(f) || err) {
+		unlink(path);
+		free(used);
+		sl_pruns_release(&p);
+		return sl_fail(d, "%s: write error", path);
+	}
+	free(used);
+	sl_pruns_release(&p);
+	return 0;
+}

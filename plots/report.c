@@ -1,0 +1,302 @@
+/* plots/report.c - one self-contained HTML page for a trace: its summary,
+ * the metrics of every run, the compare table and every chart (written as
+ * PNG files beside the page and embedded in it as base64 data: URIs).
+ * Every string from the database is HTML-escaped. */
+#include "plot_int.h"
+#include "../analyze/metrics.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int max_id(void *ctx, int nc, const char *const *v)
+{
+	if (nc > 0 && v[0])
+		*(int64_t *)ctx = strtoll(v[0], NULL, 10);
+	return 0;
+}
+
+static void esc(FILE *f, const char *s)
+{
+	sl_html_str(f, s);
+}
+
+static void num(FILE *f, double v, const char *fmt)
+{
+	if (isnan(v))
+		fputs("<td>-</td>", f);
+	else {
+		fputs("<td>", f);
+		fprintf(f, fmt, v);
+		fputs("</td>", f);
+	}
+}
+
+/* Embed the file at path as an <img>; on failure say so in the page. */
+static void embed_png(FILE *f, const char *path, const char *alt)
+{
+	FILE *in = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	if (!in) {
+		fprintf(f, "<p class=err>chart missing: ");
+		esc(f, alt);
+		fputs("</p>\n", f);
+		return;
+	}
+	for (;;) {
+		SL_GROW(buf, cap, n + 65536);
+		got = fread(buf + n, 1, cap - n, in);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(in);
+	fputs("<img alt=\"", f);
+	esc(f, alt);
+	fputs("\" src=\"data:image/png;base64,", f);
+	sl_base64_write(f, buf, n);
+	fputs("\">\n", f);
+	free(buf);
+}
+
+struct chart {
+	const char *file, *title;
+	int (*draw)(struct sl_store *, const struct sl_plot_opts *, const char *, struct sl_diag *);
+	int zoom;
+};
+
+static const struct chart charts[] = {
+	{ "compare.png", "Key metrics side by side", sl_plot_compare, 0 },
+	{ "latency.png", "Scheduling delay: cumulative distribution", sl_plot_latency, 0 },
+	{ "histogram.png", "Scheduling delay: histogram", sl_plot_histogram, 0 },
+	{ "share.png", "CPU share by task and by nice level", sl_plot_share, 0 },
+	{ "staircase.png", "Dynamic priority levels (staircase) of the busiest tasks", sl_plot_staircase, 0 },
+	{ "timeline.png", "Per-CPU timeline, whole run", sl_plot_timeline, 0 },
+	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_plot_timeline, 1 },
+};
+
+struct mrow {
+	const char *name;
+	const char *fmt;
+	double (*get)(const struct sl_run_metrics *m);
+};
+static double g_span(const struct sl_run_metrics *m) { return (double)m->span_ns / 1e6; }
+static double g_rt(const struct sl_run_metrics *m) { return (double)m->runtime_ns / 1e6; }
+static double g_tasks(const struct sl_run_metrics *m) { return (double)m->ntasks; }
+static double g_wk(const struct sl_run_metrics *m) { return (double)m->wakeups; }
+static double g_mean(const struct sl_run_metrics *m) { return m->delay_mean_ns / 1e3; }
+static double g_p50(const struct sl_run_metrics *m) { return (double)m->delay_p50_ns / 1e3; }
+static double g_p95(const struct sl_run_metrics *m) { return (double)m->delay_p95_ns / 1e3; }
+static double g_p99(const struct sl_run_metrics *m) { return (double)m->delay_p99_ns / 1e3; }
+static double g_max(const struct sl_run_metrics *m) { return (double)m->delay_max_ns / 1e3; }
+static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
+static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
+static double g_cons(const struct sl_run_metrics *m) { return m->conservation_max_err_ns / 1e3; }
+static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
+
+static const struct mrow mrows[] = {
+	{ "span (ms)", "%.3f", g_span },
+	{ "CPU time of all tasks (ms)", "%.3f", g_rt },
+	{ "tasks", "%.0f", g_tasks },
+	{ "wakeups", "%.0f", g_wk },
+	{ "delay mean (us)", "%.1f", g_mean },
+	{ "delay p50 (us)", "%.1f", g_p50 },
+	{ "delay p95 (us)", "%.1f", g_p95 },
+	{ "delay p99 (us)", "%.1f", g_p99 },
+	{ "delay max (us)", "%.1f", g_max },
+	{ "longest runnable wait (us)", "%.1f", g_wait },
+	{ "Jain fairness index", "%.4f", g_jain },
+	{ "runtime error vs recorded, max (us)", "%.1f", g_cons },
+	{ "delay KS distance vs recorded", "%.4f", g_ks },
+};
+
+static void run_section(FILE *f, const struct sl_run_metrics *m, const char *params)
+{
+	size_t i, n = m->ntasks < 20 ? m->ntasks : 20;
+	fprintf(f, "<h3 id=\"run%" PRId64 "\">run %" PRId64 ": ", m->run.id, m->run.id);
+	esc(f, m->run.scheduler);
+	fputs(" (", f);
+	esc(f, m->run.mode);
+	fprintf(f, "), %d CPU%s</h3>\n<p class=params>params: <code>", m->run.cpus,
+		m->run.cpus == 1 ? "" : "s");
+	esc(f, params);
+	fputs("</code></p>\n<table><tr><th>tid</th><th>comm</th><th>nice</th><th>runtime ms</th>"
+	      "<th>switches</th><th>wakeups</th><th>delay mean us</th><th>p95 us</th>"
+	      "<th>max us</th><th>longest wait us</th><th>CPU share %</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		const struct sl_task_metrics *t = &m->tasks[i];
+		fprintf(f, "<tr><td>%d</td><td class=l>", t->tid);
+		esc(f, t->comm);
+		fprintf(f, "</td><td>%d</td><td>%.3f</td><td>%" PRIu64 "</td><td>%" PRIu64
+			   "</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.2f</td></tr>\n",
+			t->nice, (double)t->runtime_ns / 1e6, t->switches, t->wakeups,
+			t->delay_mean_ns / 1e3, (double)t->delay_p95_ns / 1e3,
+			(double)t->delay_max_ns / 1e3, (double)t->max_wait_ns / 1e3, t->share * 100);
+	}
+	fputs("</table>\n", f);
+	if (n < m->ntasks)
+		fprintf(f, "<p class=note>the %zu busiest of %zu tasks</p>\n", n, m->ntasks);
+}
+
+static const char css[] =
+	"body{font-family:sans-serif;margin:2em;max-width:1250px;color:#222}"
+	"table{border-collapse:collapse;margin:.5em 0 1.5em}"
+	"td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;font-size:13px}"
+	"td.l,th.l{text-align:left}th{background:#f0f0f0}"
+	"img{max-width:100%;border:1px solid #eee;margin:.3em 0 1.5em}"
+	".err{color:#a00}.note,.params{color:#666;font-size:13px}code{word-break:break-all}";
+
+int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struct sl_diag *d)
+{
+	struct sl_trace_info ti;
+	struct sl_plot_opts o;
+	struct sl_run_metrics *m = NULL;
+	struct sl_run_data ref;
+	int64_t *runs = NULL;
+	size_t n = 0, i, k;
+	int have_ref = 0, rc = -1;
+	char path[1200], tmp[1200];
+	FILE *f = NULL;
+
+	if (!trace_id && sl_store_query(s, "SELECT MAX(id) FROM trace", NULL, 0, max_id, &trace_id, d))
+		return -1;
+	if (!trace_id)
+		return sl_fail(d, "the database has no trace");
+	if (sl_store_get_trace(s, trace_id, &ti, d) || sl_store_list_runs(s, trace_id, &runs, &n, d))
+		return -1;
+	if (!n) {
+		free(runs);
+		return sl_fail(d, "trace %" PRId64 " has no runs", trace_id);
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		free(runs);
+		return sl_fail(d, "%s: %s", dir, strerror(errno));
+	}
+	/* metrics: as analyze computes them, fidelity against the recorded run */
+	m = xcalloc(n, sizeof(*m));
+	for (i = 0; i < n && !have_ref; i++) {
+		struct sl_run_info ri;
+		if (sl_store_get_run(s, runs[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded")) {
+			if (sl_store_load_run(s, runs[i], &ref, d))
+				goto out;
+			have_ref = 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct sl_run_data r;
+		if (sl_store_load_run(s, runs[i], &r, d))
+			goto out;
+		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m[i]);
+		sl_run_data_release(&r);
+	}
+	/* the charts first, as files in dir */
+	memset(&o, 0, sizeof(o));
+	o.runs = runs;
+	o.nruns = n;
+	snprintf(tmp, sizeof(tmp), "%s/index.html.tmp", dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		sl_fail(d, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">\n"
+		   "<title>schedlab report: trace %" PRId64 "</title>\n<style>%s</style></head><body>\n",
+		trace_id, css);
+	fprintf(f, "<h1>schedlab report: trace %" PRId64 "</h1>\n<table>\n<tr><th class=l>file</th><td class=l>",
+		trace_id);
+	esc(f, ti.path);
+	fputs("</td></tr>\n<tr><th class=l>format</th><td class=l>", f);
+	esc(f, ti.format);
+	fputs("</td></tr>\n<tr><th class=l>sha256</th><td class=l><code>", f);
+	esc(f, ti.sha256);
+	fprintf(f, "</code></td></tr>\n<tr><th class=l>CPUs</th><td class=l>%d</td></tr>\n"
+		   "<tr><th class=l>span</th><td class=l>%.6f s</td></tr>\n"
+		   "<tr><th class=l>events</th><td class=l>%" PRIu64 " (%" PRIu64 " lost)</td></tr>\n"
+		   "<tr><th class=l>runs</th><td class=l>",
+		ti.cpus, (double)(ti.last_ts - ti.first_ts) / 1e9, ti.events, ti.lost_events);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s<a href=\"#run%" PRId64 "\">run %" PRId64 " ", i ? ", " : "", m[i].run.id,
+			m[i].run.id);
+		esc(f, m[i].run.scheduler);
+		fputs("</a>", f);
+	}
+	fputs("</td></tr>\n</table>\n", f);
+
+	fputs("<h2>Compare</h2>\n<p class=note>Each run's figures; diff = run minus the first "
+	      "run.</p>\n<table><tr><th class=l>metric</th>", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<th>run %" PRId64 " ", m[i].run.id);
+		esc(f, m[i].run.scheduler);
+		fputs("</th>", f);
+		if (i)
+			fputs("<th>diff</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (k = 0; k < SL_ARRAY_SIZE(mrows); k++) {
+		double base = mrows[k].get(&m[0]);
+		fprintf(f, "<tr><td class=l>%s</td>", mrows[k].name);
+		for (i = 0; i < n; i++) {
+			double v = mrows[k].get(&m[i]);
+			num(f, v, mrows[k].fmt);
+			if (i)
+				num(f, v - base, mrows[k].fmt);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<h2>Charts</h2>\n", f);
+	for (k = 0; k < SL_ARRAY_SIZE(charts); k++) {
+		struct sl_diag cd = { { 0 }, NULL, NULL };
+		uint64_t span = ti.last_ts - ti.first_ts;
+		if (charts[k].zoom && span <= 200 * SL_NS_PER_MS)
+			continue;
+		o.to = charts[k].zoom ? 100 * SL_NS_PER_MS : 0;
+		snprintf(path, sizeof(path), "%s/%s", dir, charts[k].file);
+		fprintf(f, "<h3>%s</h3>\n", charts[k].title);
+		if (charts[k].draw(s, &o, path, &cd)) {
+			fputs("<p class=err>chart failed: ", f);
+			esc(f, cd.msg);
+			fputs("</p>\n", f);
+			sl_warn(d, "%s", cd.msg);
+			continue;
+		}
+		embed_png(f, path, charts[k].title);
+	}
+	fputs("<h2>Runs</h2>\n", f);
+	for (i = 0; i < n; i++) {
+		struct sl_run_info ri;
+		if (sl_store_get_run(s, runs[i], &ri, d))
+			goto out;
+		run_section(f, &m[i], ri.params);
+	}
+	fputs("<p class=note>Written by schedlab report. Times are from the trace's database rows; "
+	      "delay = first run after a wakeup minus the wakeup.</p>\n</body></html>\n", f);
+	if (ferror(f) | fclose(f)) {
+		f = NULL;
+		sl_fail(d, "%s: write error", tmp);
+		goto out;
+	}
+	f = NULL;
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	if (rename(tmp, path)) {
+		sl_fail(d, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f) {
+		fclose(f);
+		remove(tmp);
+	}
+	if (have_ref)
+		sl_run_data_release(&ref);
+	for (i = 0; i < n; i++)
+		sl_run_metrics_release(&m[i]);
+	free(m);
+	free(runs);
+	return rc;
+}
