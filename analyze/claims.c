@@ -182,10 +182,10 @@ static int sweep_claim(struct ctx *x, int id, const char *first, const char *sec
 		x->c[id].meas[m] = (double)worst / unit_ns;
 		if (unit_ns == (double)MS)
 			snprintf(x->c[id].measured[m], sizeof(x->c[id].measured[m]),
-				 "%.0f ms (others start at %.0f ms)", ms(worst), ms(at));
+				 "%.0f ms (others start at %.0f)", ms(worst), ms(at));
 		else
 			snprintf(x->c[id].measured[m], sizeof(x->c[id].measured[m]),
-				 "%.0f RR = %.3f s (others start at %.0f ms)", (double)worst / unit_ns,
+				 "%.0f RR = %.3f s (others start at %.0f)", (double)worst / unit_ns,
 				 (double)worst / 1e9, ms(at));
 	}
 	return 0;
@@ -254,7 +254,7 @@ static void claim2(struct ctx *x)
 			continue;
 		x->c[C2].meas[m] = (double)s->excess_ns / (double)MS;
 		snprintf(x->c[C2].measured[m], sizeof(x->c[C2].measured[m]),
-			 "worst wait/bound %.0f %%, excess %+.0f ms (%s)", 100.0 * s->ratio,
+			 "max wait/bound %.0f %%, %+.0f ms (%s)", 100.0 * s->ratio,
 			 (double)s->excess_ns / (double)MS, s->where);
 	}
 }
@@ -268,7 +268,7 @@ static void predicted_text(struct sl_claim *c, int id)
 		snprintf(c->predicted, n, "printed 19:9 levels = %.1f %%; rule 20:10 = %.1f %%", c->published,
 			 c->consistent);
 		break;
-	case C2: snprintf(c->predicted, n, "wait <= bound (schedlab bound) + 1 tick, every task of every scenario"); break;
+	case C2: snprintf(c->predicted, n, "wait <= bound + 1 tick, every task, every scenario"); break;
 	case C3A: snprintf(c->predicted, n, "printed 114 ms (19 levels); consistent 120 ms (20 levels)"); break;
 	case C3B: snprintf(c->predicted, n, "printed 60 ms; consistent 60 ms (10 levels)"); break;
 	case C3C: snprintf(c->predicted, n, "printed 168 ms (19 + 9 levels); consistent 180 ms (20 + 10)"); break;
@@ -283,7 +283,7 @@ static void predicted_text(struct sl_claim *c, int id)
 		snprintf(c->predicted, n, "2.6.20 %.3f -> rsdl %.3f %s (%+.1f %%)", c->published, c->consistent,
 			 c->unit, 100.0 * (c->consistent - c->published) / c->published);
 		break;
-	case C10: snprintf(c->predicted, n, "pauses of 10+ s without the patch, \"very small fractions of a second\" with it"); break;
+	case C10: snprintf(c->predicted, n, "10+ s pauses -> \"very small fractions of a second\""); break;
 	default: snprintf(c->predicted, n, "(an opinion; claims 3-4 are its checkable part)"); break;
 	}
 }

@@ -189,7 +189,7 @@ void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const ch
 			s->ratio = ratio;
 		if (ex > s->excess_ns) {
 			s->excess_ns = ex;
-			snprintf(s->where, sizeof(s->where), "%s, task %zu (nice %d)", label, i, t->nice);
+			snprintf(s->where, sizeof(s->where), "%s, task %zu", label, i);
 		}
 	}
 }

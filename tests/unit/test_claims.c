@@ -294,7 +294,7 @@ SL_TEST(claims_starvation_bound)
 		return;
 	CHECK_NEAR(c->meas[R], 0, 1e-9);
 	CHECK_EQ_INT(c->verdict, SL_VERDICT_HOLDS);
-	CHECK(strstr(c->measured[R], "wait/bound 100 %") != NULL);
+	CHECK(strstr(c->measured[R], "max wait/bound 100 %") != NULL);
 	if (sl_claim_model_available(SL_CLAIM_O1))
 		CHECK(c->meas[SL_CLAIM_O1] > 1000);
 }
