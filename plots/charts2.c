@@ -99,7 +99,7 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	f = sl_gp_data(&g, "task", tpath, sizeof(tpath), d);
 	if (!f)
 		goto out;
-	fputs("# task\ttid\tnice", f);
+	fputs("# task\tutid\ttid\tnice", f);
 	for (i = 0; i < p.n; i++)
 		fprintf(f, "\truntime_ns run%" PRId64, p.v[i].r.run.id);
 	fputs("\n", f);
@@ -112,13 +112,14 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 			continue;
 		}
 		sl_label_clean(label, sizeof(label), t[k].comm);
-		fprintf(f, "%s %d\t%d\t%d", label, t[k].tid, t[k].tid, t[k].nice);
+		fprintf(f, "%s %d\t%" PRId64 "\t%d\t%d", label, t[k].tid, t[k].utid, t[k].tid,
+			t[k].nice);
 		for (i = 0; i < p.n; i++)
 			fprintf(f, "\t%" PRIu64, t[k].rt[i]);
 		fputs("\n", f);
 	}
 	if (k > top) {
-		fprintf(f, "%zu other tasks\t-1\t0", k - top);
+		fprintf(f, "%zu other tasks\t-1\t-1\t0", k - top);
 		for (i = 0; i < p.n; i++)
 			fprintf(f, "\t%" PRIu64, other[i]);
 		fputs("\n", f);
@@ -177,7 +178,7 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	fprintf(g.script, "set title \"%s\\nCPU share by task (the %zu busiest), %s\"\n", tt,
 		top, win);
 	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\n", g.script);
-	gp_runs_plot(g.script, tpath, &p, 4);
+	gp_runs_plot(g.script, tpath, &p, 5);
 	fputs("set title 'CPU share by nice level'\nset xtics norotate\nset bmargin 3\n", g.script);
 	gp_runs_plot(g.script, npath, &p, 2);
 	fputs("unset multiplot\n", g.script);

@@ -1,0 +1,121 @@
+#!/bin/sh
+# schedlab plot: every kind on the runs of two real traces (1 CPU perf.data,
+# 2 CPU ftrace) in PNG, SVG and PDF (checked by magic bytes), and the data
+# files handed to gnuplot (--keep) hold exactly the rows SQL gives.
+. "$TOP/tests/e2e/lib.sh"
+command -v gnuplot > /dev/null || skip "gnuplot not installed"
+TAB=$(printf '\t')
+sqt() { sqlite3 -batch -noheader -separator "$TAB" "$1" "$2"; }
+
+# magic FILE EXT: the file starts as its format says
+magic() {
+	case $2 in
+	png) [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "$1: not a PNG" ;;
+	pdf) [ "$(head -c 4 "$1")" = "%PDF" ] || fail "$1: not a PDF" ;;
+	svg) head -c 400 "$1" | grep -q '<svg' || fail "$1: no <svg in its head" ;;
+	esac
+}
+
+for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
+	DB="$T/$tr.db"
+	"$SCHEDLAB" --db "$DB" import "$TOP/traces/$tr" > /dev/null 2>&1 || fail "import $tr"
+	"$SCHEDLAB" --db "$DB" replay --trace 1 --sched rsdl,o1 > /dev/null 2>&1 || fail "replay $tr"
+	for kind in staircase latency histogram timeline share compare; do
+		for ext in png svg pdf; do
+			out="$T/$tr-$kind.$ext"
+			"$SCHEDLAB" --db "$DB" plot $kind --run 1 2 3 -o "$out" --keep > "$T/msg" ||
+				fail "plot $kind $ext on $tr"
+			[ -s "$out" ] || fail "$out empty"
+			magic "$out" $ext
+		done
+	done
+
+	# latency: per run, each distinct delay with how many delays are <= it,
+	# and the number of wakeups that ran
+	for run in 1 2 3; do
+		grep -v '^#' "$T/$tr-latency.png.run$run.dat" > "$T/got"
+		sqt "$DB" "WITH d AS (SELECT ts_run - ts AS d FROM wakeup WHERE run_id = $run
+			AND ts_run IS NOT NULL AND ts_run >= ts), c AS (SELECT d, COUNT(*) AS c FROM d GROUP BY d)
+			SELECT d, SUM(c) OVER (ORDER BY d), (SELECT COUNT(*) FROM d) FROM c ORDER BY d" > "$T/want"
+		[ -s "$T/want" ] || fail "$tr run $run: no delays in SQL"
+		cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "$tr run $run: CDF rows differ from SQL"; }
+	done
+	grep -q "run1.dat' using (\$1 > 0 ? \$1 / 1000.0 : X0):(\$2 / \$3) with steps" "$T/$tr-latency.png.gp" ||
+		fail "latency script does not plot delay/1000 against cum/total"
+
+	# histogram: each bin [lo, hi) holds the SQL count of each run, and the
+	# bins hold every delay (only empty bins at the ends are left out)
+	grep -v '^#' "$T/$tr-histogram.png.bins.dat" | while IFS="$TAB" read lo hi label c1 c2 c3; do
+		want=$(sqt "$DB" "SELECT group_concat(n, ' ') FROM (SELECT run_id, SUM(ts_run - ts >= $lo AND
+			ts_run - ts < $hi) AS n FROM wakeup WHERE ts_run IS NOT NULL AND ts_run >= ts GROUP BY run_id
+			ORDER BY run_id)")
+		expect_eq "$c1 $c2 $c3" "$want" "$tr histogram bin $label"
+	done || exit 1
+	for run in 1 2 3; do
+		col=$((run + 3))
+		got=$(grep -v '^#' "$T/$tr-histogram.png.bins.dat" | awk -F"$TAB" -v c=$col '{ s += $c } END { print s }')
+		want=$(sq "$DB" "SELECT COUNT(*) FROM wakeup WHERE run_id = $run AND ts_run IS NOT NULL AND ts_run >= ts")
+		expect_eq "$got" "$want" "$tr histogram run $run total"
+	done
+
+	# share: each task's runtime per run = SUM(dur) of its slices; the other
+	# tasks' row is the rest; by nice = SUM(dur) per nice (levels with CPU time); the script's
+	# denominators are (last slice end - first slice start) * cpus
+	grep -v '^#' "$T/$tr-share.png.task.dat" | while IFS="$TAB" read label utid tid nice r1 r2 r3; do
+		if [ "$utid" = -1 ]; then
+			cond="utid NOT IN ($(grep -v '^#' "$T/$tr-share.png.task.dat" | awk -F"$TAB" '$2 != -1 { printf "%s%s", s, $2; s = "," }'))"
+		else
+			cond="utid = $utid"
+		fi
+		want=$(sqt "$DB" "SELECT group_concat(n, ' ') FROM (SELECT r.id, (SELECT COALESCE(SUM(dur), 0)
+			FROM sched_slice WHERE run_id = r.id AND $cond) AS n FROM run r ORDER BY r.id)")
+		expect_eq "$r1 $r2 $r3" "$want" "$tr share of $label"
+	done || exit 1
+	grep -v '^#' "$T/$tr-share.png.nice.dat" | sed 's/^nice //' > "$T/got"
+	sqt "$DB" "SELECT t.nice, SUM(CASE WHEN s.run_id = 1 THEN dur ELSE 0 END),
+		SUM(CASE WHEN s.run_id = 2 THEN dur ELSE 0 END), SUM(CASE WHEN s.run_id = 3 THEN dur ELSE 0 END)
+		FROM sched_slice s JOIN thread t USING (utid) GROUP BY t.nice HAVING SUM(dur) > 0 ORDER BY t.nice" > "$T/want"
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got"; fail "$tr share by nice differs from SQL"; }
+	for run in 1 2 3; do
+		want=$(sq "$DB" "SELECT (MAX(s.ts + s.dur) - MIN(s.ts)) * r.cpus FROM sched_slice s JOIN run r
+			ON r.id = s.run_id WHERE s.run_id = $run")
+		grep -q "^tot\[$run\] = $want.0 " "$T/$tr-share.png.gp" || fail "$tr share: tot[$run] is not $want"
+	done
+
+	# compare: the metric rows are what analyze stores
+	"$SCHEDLAB" --db "$DB" analyze > /dev/null || fail "analyze $tr"
+	grep -v '^#' "$T/$tr-compare.png.metrics.dat" | cut -f1,3-7,9 > "$T/got"
+	sqt "$DB" "SELECT r.id || ' ' || r.scheduler,
+		$(for m in delay_p50_ns delay_p95_ns delay_p99_ns delay_max_ns max_wait_ns span_ns; do
+			printf "(SELECT CAST(value AS INTEGER) FROM metric WHERE run_id = r.id AND utid IS NULL AND name = '%s')," $m; done) 0
+		FROM run r ORDER BY r.id" | sed "s/${TAB}0\$//" > "$T/want"
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got"; fail "$tr compare rows differ from the metric table"; }
+done
+
+# the temporary files are gone without --keep
+before=$(ls /tmp | grep -c '^schedlab-plot\.' || true)
+"$SCHEDLAB" --db "$DB" plot latency --trace 1 -o "$T/nokeep.svg" > /dev/null || fail "plot --trace"
+magic "$T/nokeep.svg" svg
+[ ! -e "$T/nokeep.svg.gp" ] || fail "script kept without --keep"
+after=$(ls /tmp | grep -c '^schedlab-plot\.' || true)
+expect_eq "$after" "$before" "temporary folders left"
+
+# staircase of one task, timeline window
+tid=$(sq "$DB" "SELECT tid FROM task_summary WHERE run_id = 2 ORDER BY runtime_ns DESC LIMIT 1")
+"$SCHEDLAB" --db "$DB" plot staircase --run 2,3 --task "$tid" -o "$T/one.png" > /dev/null || fail "staircase --task"
+magic "$T/one.png" png
+"$SCHEDLAB" --db "$DB" plot timeline --run 1 --from 10ms --to 30ms -o "$T/win.pdf" > /dev/null || fail "timeline window"
+magic "$T/win.pdf" pdf
+
+# errors: one line, exit 1 (2 for usage)
+"$SCHEDLAB" --db "$DB" plot latency --run 1 -o "$T/x.jpg" 2> "$T/err"; expect_eq $? 1 "jpg exit"
+grep -q "^schedlab: error: $T/x.jpg: unknown chart format" "$T/err" || fail "jpg message: $(cat "$T/err")"
+"$SCHEDLAB" --db "$DB" plot latency --run 99 -o "$T/x.png" 2> "$T/err"; expect_eq $? 1 "missing run exit"
+[ "$(wc -l < "$T/err")" -eq 1 ] || fail "missing run: not one line"
+"$SCHEDLAB" --db "$DB" plot pie --run 1 -o "$T/x.png" 2> "$T/err"; expect_eq $? 2 "unknown kind exit"
+"$SCHEDLAB" --db "$DB" plot staircase --run 2 --task 999999 -o "$T/x.png" 2> "$T/err"; expect_eq $? 1 "no such task"
+other="$T/massive-intr-20x-1cpu.perf.data.db"
+"$SCHEDLAB" --db "$other" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null 2>&1
+"$SCHEDLAB" --db "$other" plot latency --run 1 4 -o "$T/x.png" 2> "$T/err"; expect_eq $? 1 "mixed traces"
+grep -q "chart runs of one trace" "$T/err" || fail "mixed traces message: $(cat "$T/err")"
+echo ok
