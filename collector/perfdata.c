@@ -15,6 +15,11 @@
  * largest time seen up to the end of pass n is final. Without such records
  * everything is sorted at the end.
  *
+ * Pipe-mode files (perf record -o -, a 16-byte header) carry the attrs and
+ * the tracing data as records (HEADER_ATTR, HEADER_TRACING_DATA: the
+ * formats follow that record) before the samples; they are read in the same
+ * single pass.
+ *
  * Hostile files: every size and count is checked against the file before
  * use; a record running past the end of the data imports what came before
  * it with a warning naming the offset; nonsense fails with FILE:OFFSET. */
@@ -41,7 +46,8 @@ enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
 /* record types */
 enum {
 	REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
-	REC_LOST_SAMPLES = 13, REC_FINISHED_ROUND = 68, REC_AUXTRACE = 71, REC_COMPRESSED = 81,
+	REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64, REC_HEADER_TRACING_DATA = 66,
+	REC_FINISHED_ROUND = 68, REC_AUXTRACE = 71, REC_COMPRESSED = 81,
 };
 #define MISC_COMM_EXEC (1 << 13)
 #define ATTR_SAMPLE_ID_ALL (1ULL << 18)
@@ -99,6 +105,8 @@ struct pd {
 	struct evq buf;
 	uint64_t round_max, last_flushed, last_ts, nclamped, nbad;
 	int flushed_any, compressed_warned;
+	int pipe;    /* pipe-mode file: attrs and formats come as records */
+	int have_tr; /* tracing data parsed */
 	sl_event_fn fn;
 	void *ctx;
 	struct sl_diag *d;
@@ -267,12 +275,78 @@ static int section(const struct pd *pd, const unsigned char *p, uint64_t *off, u
 	return *off > pd->fsize || *size > pd->fsize - *off ? -1 : 0;
 }
 
+/* Append one event attribute (the start of a struct perf_event_attr) and
+ * the sample ids it owns. Returns 0, or -1 when there are too many ids. */
+static int add_attr(struct pd *pd, const unsigned char *a, const unsigned char *ids, uint64_t nids)
+{
+	struct attr *at;
+	uint64_t j;
+	if (pd->nattr >= MAX_ATTRS || nids > MAX_IDS - pd->nids)
+		return -1;
+	pd->attr = xrealloc(pd->attr, (pd->nattr + 1) * sizeof(*pd->attr));
+	at = &pd->attr[pd->nattr];
+	memset(at, 0, sizeof(*at));
+	at->type = u32at(a);
+	at->config = u64at(a + 8);
+	at->sample_type = u64at(a + 24);
+	at->read_format = u64at(a + 32);
+	at->flags = u64at(a + 40);
+	pd->ids = xrealloc(pd->ids, (pd->nids + nids + 1) * sizeof(*pd->ids));
+	for (j = 0; j < nids; j++) {
+		pd->ids[pd->nids].id = u64at(ids + j * 8);
+		pd->ids[pd->nids++].attr = (uint32_t)pd->nattr;
+	}
+	pd->nattr++;
+	return 0;
+}
+
+/* After attrs (or the tracing data) arrived: sort the id table, find where
+ * a sample's id sits (perf requires all attrs to agree), and map tracepoint
+ * attrs to the sched formats once those are known. */
+static int attrs_done(struct pd *pd, uint64_t pos)
+{
+	uint64_t st;
+	size_t k;
+	if (!pd->nattr)
+		return 0;
+	qsort(pd->ids, pd->nids, sizeof(*pd->ids), cmp_id);
+	st = pd->attr[0].sample_type;
+	if (st & S_IDENTIFIER)
+		pd->id_pos = 0;
+	else if (st & S_ID)
+		pd->id_pos = !!(st & S_IP) + !!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ADDR);
+	else
+		pd->id_pos = -1;
+	if (pd->id_pos < 0 && pd->nattr > 1)
+		return sl_fail(pd->d, "%s:%llu: several events but samples carry no id", pd->path,
+			       (unsigned long long)pos);
+	pd->trailer_st = (pd->attr[0].flags & ATTR_SAMPLE_ID_ALL) ? st : 0;
+	if (!pd->have_tr)
+		return 0;
+	memset(pd->have_tp, 0, sizeof(pd->have_tp));
+	for (k = 0; k < pd->nattr; k++) {
+		struct attr *at = &pd->attr[k];
+		at->tp = NULL;
+		if (at->type == TYPE_TRACEPOINT && at->config <= INT32_MAX)
+			at->tp = pd_trace_find(&pd->tr, (int)at->config);
+		if (at->tp)
+			pd->have_tp[at->tp->type] = 1;
+	}
+	return 0;
+}
+
+static int no_sched(const struct pd *pd)
+{
+	return !pd->have_tp[SL_EV_SWITCH] && !pd->have_tp[SL_EV_WAKEUP] &&
+	       !pd->have_tp[SL_EV_WAKING] && !pd->have_tp[SL_EV_FORK] &&
+	       !pd->have_tp[SL_EV_MIGRATE];
+}
+
 static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 {
 	const unsigned char *m = pd->map;
 	uint64_t hsize, attr_size, aoff, asize, i, feat_at, toff = 0, tsize = 0, cut_at = 0;
 	int nfeat_before = 0, b, have_td;
-	size_t k;
 
 	if (pd->fsize < 16)
 		return sl_fail(pd->d, "%s:0: too short for a perf.data header", pd->path);
@@ -285,9 +359,12 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 	if (memcmp(m, "PERFILE2", 8))
 		return sl_fail(pd->d, "%s:0: not a perf.data file (no PERFILE2 magic)", pd->path);
 	hsize = u64at(m + 8);
-	if (hsize == 16)
-		return sl_fail(pd->d, "%s:8: pipe-mode perf.data (perf record -o -) is not "
-				      "supported; write it to a file with perf inject -o", pd->path);
+	if (hsize == 16) { /* pipe mode: attrs and formats come as records */
+		pd->pipe = 1;
+		*doff = 16;
+		*dsize = pd->fsize - 16;
+		return 0;
+	}
 	if (pd->fsize < HDR_SIZE)
 		return sl_fail(pd->d, "%s:%zu: file cut short inside the perf.data header", pd->path,
 			       pd->fsize);
@@ -313,45 +390,17 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 				      "before it finished the file?)", pd->path);
 	}
 
-	pd->nattr = (size_t)(asize / attr_size);
-	pd->attr = xcalloc(pd->nattr, sizeof(*pd->attr));
-	for (i = 0; i < pd->nattr; i++) {
+	for (i = 0; i < asize / attr_size; i++) {
 		const unsigned char *a = m + aoff + i * attr_size;
-		struct attr *at = &pd->attr[i];
-		uint64_t ioff, isize, j;
-		at->type = u32at(a);
-		at->config = u64at(a + 8);
-		at->sample_type = u64at(a + 24);
-		at->read_format = u64at(a + 32);
-		at->flags = u64at(a + 40);
+		uint64_t ioff, isize;
 		if (section(pd, a + attr_size - 16, &ioff, &isize) || isize % 8 ||
-		    pd->nids + isize / 8 > MAX_IDS)
+		    add_attr(pd, a, m + ioff, isize / 8))
 			return sl_fail(pd->d, "%s:%llu: bad sample id section of attribute %llu",
 				       pd->path, (unsigned long long)(aoff + i * attr_size + attr_size - 16),
 				       (unsigned long long)i);
-		pd->ids = xrealloc(pd->ids, (pd->nids + isize / 8 + 1) * sizeof(*pd->ids));
-		for (j = 0; j < isize / 8; j++) {
-			pd->ids[pd->nids].id = u64at(m + ioff + j * 8);
-			pd->ids[pd->nids++].attr = (uint32_t)i;
-		}
 	}
-	qsort(pd->ids, pd->nids, sizeof(*pd->ids), cmp_id);
-
-	/* where the sample id sits: perf requires all attrs to agree */
-	{
-		uint64_t st = pd->attr[0].sample_type;
-		if (st & S_IDENTIFIER)
-			pd->id_pos = 0;
-		else if (st & S_ID)
-			pd->id_pos = !!(st & S_IP) + !!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ADDR);
-		else
-			pd->id_pos = -1;
-		if (pd->id_pos < 0 && pd->nattr > 1)
-			return sl_fail(pd->d, "%s:%llu: several events but samples carry no id",
-				       pd->path, (unsigned long long)aoff);
-		if (pd->attr[0].flags & ATTR_SAMPLE_ID_ALL)
-			pd->trailer_st = st;
-	}
+	if (attrs_done(pd, aoff))
+		return -1;
 
 	/* features: the table follows the data section */
 	have_td = (m[72 + FEAT_TRACING_DATA / 8] >> (FEAT_TRACING_DATA % 8)) & 1;
@@ -380,15 +429,10 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 			return sl_fail(pd->d, "%s:%llu: %s", pd->path,
 				       (unsigned long long)(toff + bad), pd->tr.err);
 	}
-	for (k = 0; k < pd->nattr; k++) {
-		struct attr *at = &pd->attr[k];
-		if (at->type == TYPE_TRACEPOINT && at->config <= INT32_MAX)
-			at->tp = pd_trace_find(&pd->tr, (int)at->config);
-		if (at->tp)
-			pd->have_tp[at->tp->type] = 1;
-	}
-	if (!pd->have_tp[SL_EV_SWITCH] && !pd->have_tp[SL_EV_WAKEUP] &&
-	    !pd->have_tp[SL_EV_WAKING] && !pd->have_tp[SL_EV_FORK] && !pd->have_tp[SL_EV_MIGRATE])
+	pd->have_tr = 1;
+	if (attrs_done(pd, aoff))
+		return -1;
+	if (no_sched(pd))
 		return sl_fail(pd->d, "%s:%llu: no sched tracepoints recorded (record with perf "
 				      "sched record, or perf record -e 'sched:*')",
 			       pd->path, (unsigned long long)aoff);
@@ -644,6 +688,32 @@ static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 			if (flush(pd, pd->round_max))
 				return -1;
 			pd->round_max = pd->buf.max_ts;
+		} else if (type == REC_HEADER_ATTR && pd->pipe) {
+			uint32_t asz = size >= 16 ? u32at(r + 12) : 0;
+			if (!asz)
+				asz = 64; /* PERF_ATTR_SIZE_VER0 */
+			if (asz < 48 || asz > (uint32_t)size - 8 || ((uint32_t)size - 8 - asz) % 8 ||
+			    add_attr(pd, r + 8, r + 8 + asz, ((uint32_t)size - 8 - asz) / 8))
+				return sl_fail(pd->d, "%s:%llu: bad attribute record", pd->path,
+					       (unsigned long long)pos);
+			if (attrs_done(pd, pos))
+				return -1;
+		} else if (type == REC_HEADER_TRACING_DATA && pd->pipe) {
+			/* the formats follow the record: u32 size at byte 8 */
+			uint64_t tsz = size >= 12 ? u32at(r + 8) : 0;
+			size_t bad;
+			if (tsz > end - pos - size)
+				return sl_fail(pd->d, "%s:%llu: file cut short inside the tracing data",
+					       pd->path, (unsigned long long)pd->fsize);
+			if (!pd->have_tr) {
+				if (pd_trace_parse(&pd->tr, r + size, (size_t)tsz, &bad))
+					return sl_fail(pd->d, "%s:%llu: %s", pd->path,
+						       (unsigned long long)(pos + size + bad), pd->tr.err);
+				pd->have_tr = 1;
+				if (attrs_done(pd, pos))
+					return -1;
+			}
+			pos += tsz;
 		} else if (type == REC_AUXTRACE) {
 			uint64_t extra = size >= 16 ? u64at(r + 8) : 0;
 			if (extra > end - pos - size)
@@ -712,9 +782,16 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		return sl_fail(d, "%s: mmap: %s", path, strerror(errno));
 	madvise((void *)pd.map, pd.fsize, MADV_SEQUENTIAL);
 
-	if (read_header(&pd, &doff, &dsize) == 0 && read_data(&pd, doff, dsize) == 0 &&
-	    flush(&pd, UINT64_MAX) == 0)
-		rc = 0;
+	if (read_header(&pd, &doff, &dsize) == 0 && read_data(&pd, doff, dsize) == 0) {
+		if (pd.pipe && !pd.have_tr)
+			sl_fail(d, "%s:%zu: no tracing data in this pipe-mode perf.data (record sched "
+				   "tracepoints: perf sched record, or perf record -e 'sched:*')",
+				path, pd.fsize);
+		else if (pd.pipe && no_sched(&pd))
+			sl_fail(d, "%s:%zu: no sched tracepoints recorded", path, pd.fsize);
+		else if (flush(&pd, UINT64_MAX) == 0)
+			rc = 0;
+	}
 	if (pd.stopped)
 		rc = -1;
 	if (pd.nclamped)

@@ -42,16 +42,23 @@ static int digits(const char *s, const char *e)
 	return 1;
 }
 
+/* a decimal int32; a '-' sign is allowed (perf prints tid -1 for samples
+ * of a thread it does not know) */
 static int to_i32(const char *s, const char *e, int32_t *out)
 {
 	uint64_t v = 0;
+	int neg = 0;
+	if (s < e && *s == '-') {
+		neg = 1;
+		s++;
+	}
 	if (!digits(s, e) || e - s > 10)
 		return -1;
 	for (; s < e; s++)
 		v = v * 10 + (uint64_t)(*s - '0');
 	if (v > INT32_MAX)
 		return -1;
-	*out = (int32_t)v;
+	*out = neg ? -(int32_t)v : (int32_t)v;
 	return 0;
 }
 
@@ -122,7 +129,8 @@ static int split(const char *s, const char *e, struct psline *l)
 			continue;
 		for (lb = rb - 1; lb > s && lb[-1] != '['; lb--)
 			;
-		if (lb > s && to_i32(lb, rb - 1, &l->cpu) == 0 && lb - 1 > s && lb[-2] == ' ')
+		if (lb > s && to_i32(lb, rb - 1, &l->cpu) == 0 && l->cpu >= 0 && lb - 1 > s &&
+		    lb[-2] == ' ')
 			break;
 	}
 	if (rb <= s)

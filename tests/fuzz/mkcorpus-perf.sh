@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fuzz/mkcorpus-perf.sh - regenerate the seed corpora of the perf.data
 # and perf script fuzz targets from the bundled traces (run from the top
-# folder after `make build/default/tools/perf_cut`). Seeds stay small: cut
+# folder after `make build/default/tools/perf_cut build/default/tools/perf_topipe`). Seeds stay small: cut
 # files keep 12 to 60 records and only the tracing-data feature section.
 set -eu
 C=build/default/tools/perf_cut
@@ -34,7 +34,8 @@ head -c 1024 "$B" > "$D/seed-bad-attrsize"; patch "$D/seed-bad-attrsize" 16 '\37
 cp "$B" "$D/seed-bad-datasize"; patch "$D/seed-bad-datasize" 48 '\377\377\377\377\377\000\000\000'
 cp "$B" "$D/seed-bad-recsize0"; patch "$D/seed-bad-recsize0" $((doff + 6)) '\000\000'
 cp "$B" "$D/seed-bad-tdmagic"; patch "$D/seed-bad-tdmagic" "$toff" 'X'
-cp "$B" "$D/seed-bad-tdcount"; patch "$D/seed-bad-tdcount" $((toff + 2000)) '\377\377\377\377\377\377\377\177'
+# pipe mode (perf record -o -), made from the same cut file
+build/default/tools/perf_topipe "$B" "$D/seed-ok-pipe"
 cp "$B" "$D/seed-bad-nofeat"; patch "$D/seed-bad-nofeat" 72 '\000'
 
 # perf script text
