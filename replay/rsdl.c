@@ -43,6 +43,7 @@ struct rt {                      /* per task */
 	int array;               /* physical array index 0/1, -1 not queued */
 	int charge_level;        /* level charged while it runs */
 	int first_time_slice;
+	int rt;                  /* SCHED_FIFO (1) or SCHED_RR (2), 0 normal */
 	int rot_cpu;             /* CPU of `rotation` */
 	uint64_t rotation;       /* epoch it last got quota in */
 	uint64_t bitmap;         /* levels it took quota from this epoch */
@@ -56,7 +57,12 @@ struct arr {
 	uint64_t bitmap;         /* bit L: list L may be non-empty (never a false 0) */
 };
 
+#define RTQ 100                  /* real-time queue index = 99 - rt_priority */
+#define ARR_RT 2                 /* rt->array value of a task on the RT queue */
+
 struct rq {
+	struct node rtq[RTQ];    /* SCHED_FIFO / SCHED_RR tasks, above every level */
+	uint64_t rtbm[2];
 	struct arr arrays[2];
 	int active;              /* physical index of the active array */
 	int prio_level;
@@ -108,6 +114,45 @@ static void list_splice_tail(struct node *from, struct node *to)
 	list_init(from);
 }
 
+/* ---- real-time tasks: FIFO lists by priority above the staircase (the
+ * announcement: "rt task management is straight forward"); SCHED_RR tasks
+ * round-robin with an RR_INTERVAL slice, SCHED_FIFO ones run until they
+ * sleep or a better RT task wakes ---- */
+
+static int rt_index(const struct sl_task *p)
+{
+	int rp = p->rt_prio < 1 ? 1 : p->rt_prio > 99 ? 99 : p->rt_prio;
+	return 99 - rp;
+}
+
+static void rt_queue(struct rq *rq, struct rt *ts)
+{
+	int i = rt_index(ts->t);
+	ts->level = i;
+	ts->array = ARR_RT;
+	list_add_tail(&ts->n, &rq->rtq[i]);
+	rq->rtbm[i / 64] |= 1ULL << (i % 64);
+	ts->t->prio = i; /* kernel prio of an RT task: 99 - rt_priority */
+}
+
+static void rt_unqueue(struct rq *rq, struct rt *ts)
+{
+	int i = ts->level;
+	list_del(&ts->n);
+	if (list_empty(&rq->rtq[i]))
+		rq->rtbm[i / 64] &= ~(1ULL << (i % 64));
+	ts->array = -1;
+}
+
+static int rt_first(const struct rq *rq)
+{
+	if (rq->rtbm[0])
+		return __builtin_ctzll(rq->rtbm[0]);
+	if (rq->rtbm[1])
+		return 64 + __builtin_ctzll(rq->rtbm[1]);
+	return -1;
+}
+
 static int64_t task_quota(const struct rsdl *r, int nice)
 {
 	if (nice >= 0)
@@ -145,6 +190,10 @@ static void unqueue(struct rq *rq, struct rt *ts)
 	struct arr *a;
 	if (ts->array < 0)
 		return;
+	if (ts->array == ARR_RT) {
+		rt_unqueue(rq, ts);
+		return;
+	}
 	a = &rq->arrays[ts->array];
 	list_del(&ts->n);
 	/* ts->level may be stale: only clear a bit whose list is empty */
@@ -197,6 +246,12 @@ static void queue_next_level(struct sl_engine *e, struct rq *rq, struct rt *ts, 
 static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
 {
 	struct rq *rq = &R(e)->rq[cpu];
+	if (ts->rt) {
+		if (ts->time_slice <= 0)
+			ts->time_slice = R(e)->rr;
+		rt_queue(rq, ts);
+		return;
+	}
 	if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
 		new_epoch_quota(rq, ts, cpu);
 		queue(e, rq, ts, ts->level, rq->active);
@@ -275,10 +330,13 @@ static int rsdl_init(struct sl_engine *e)
 	r->a8 = (int)sl_engine_param(e, P_A8);
 	r->acct = (int)sl_engine_param(e, P_ACCT);
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
-	for (c = 0; c < e->ncpus; c++)
+	for (c = 0; c < e->ncpus; c++) {
 		for (a = 0; a < 2; a++)
 			for (L = 0; L < NLEV; L++)
 				list_init(&r->rq[c].arrays[a].q[L]);
+		for (L = 0; L < RTQ; L++)
+			list_init(&r->rq[c].rtq[L]);
+	}
 	r->nrts = e->ntasks;
 	r->rts = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->rts));
 	e->pol = r;
@@ -307,8 +365,9 @@ static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
 	ts->rotation = UINT64_MAX;
 	ts->quota = task_quota(r, p->nice);
 	ts->level = static_level(p);
+	ts->rt = (p->sched_policy == SL_SCHED_FIFO || p->sched_policy == SL_SCHED_RR) ? p->sched_policy : 0;
 	p->pol = ts;
-	p->prio = 100 + ts->level;
+	p->prio = ts->rt ? rt_index(p) : 100 + ts->level;
 	/* load weight ~ CPU entitlement per epoch: levels x quota (in 0.1 ms) */
 	p->load_weight = (unsigned long)((20 - p->nice) * (ts->quota / 100000 + 1));
 }
@@ -329,7 +388,11 @@ static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
 {
 	struct rq *rq = &R(e)->rq[cpu];
 	struct sl_task *curr = e->cpus[cpu].curr;
-	if (!R(e)->a8 || !curr)
+	if (!curr)
+		return 0;
+	if (RT(p)->rt) /* an RT task preempts any normal task and worse RT ones */
+		return !RT(curr)->rt || RT(p)->level < RT(curr)->level;
+	if (!R(e)->a8 || RT(curr)->rt)
 		return 0;
 	return RT(p)->array == rq->active && RT(p)->level < RT(curr)->level;
 }
@@ -346,7 +409,13 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 	struct rsdl *r = R(e);
 	struct rq *rq = &r->rq[cpu];
 	size_t guard, limit = (size_t)NLEV * (r->nrts + 4) + 64;
+	int rti = rt_first(rq);
 
+	if (rti >= 0) { /* real-time tasks first */
+		struct rt *ts = (struct rt *)rq->rtq[rti].next;
+		ts->charge_level = -1;
+		return ts->t;
+	}
 	/* every pass clears a stale bit, rotates, grants an epoch's quota or
 	 * moves a task without slice one level down: bounded by the limit */
 	for (guard = 0; guard < limit; guard++) {
@@ -421,7 +490,11 @@ static void rsdl_put_prev(struct sl_engine *e, int cpu, struct sl_task *prev, st
 		return;
 	if (prev) {
 		struct rt *ts = RT(prev);
-		charge(rq, ts, (int64_t)(e->now - ts->last_charge));
+		int64_t ns = (int64_t)(e->now - ts->last_charge);
+		if (ts->rt)
+			ts->time_slice -= ns;
+		else
+			charge(rq, ts, ns);
 	}
 	if (next)
 		RT(next)->last_charge = e->now;
@@ -437,6 +510,20 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 	if (r->acct) {
 		ns = (int64_t)(e->now - ts->last_charge);
 		ts->last_charge = e->now;
+	}
+	if (ts->rt) {
+		/* SCHED_FIFO: never expires; SCHED_RR: round robin within its
+		 * priority every RR_INTERVAL */
+		if (ts->rt == SL_SCHED_RR) {
+			ts->time_slice -= ns;
+			if (ts->time_slice <= 0) {
+				ts->time_slice = r->rr;
+				rt_unqueue(rq, ts);
+				rt_queue(rq, ts);
+				sl_engine_resched(e, cpu);
+			}
+		}
+		return;
 	}
 	/* A7: the task first ... */
 	ts->time_slice -= ns;
@@ -464,7 +551,9 @@ static void rsdl_fork(struct sl_engine *e, struct sl_task *parent, struct sl_tas
 	struct rq *rq = &r->rq[cpu];
 	struct rt *pt = RT(parent), *ct = RT(child);
 
-	if (parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
+	if (ct->rt) {
+		enqueue_recalc(e, cpu, ct);
+	} else if (!pt->rt && parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
 	    pt->rot_cpu == cpu && pt->array == rq->active && pt->time_slice > 0) {
 		/* SD rules (§4.7): halve the parent's slice, the child gets the
 		 * same and inherits the epoch, the bitmap and the level */
@@ -504,6 +593,11 @@ static void rsdl_yield(struct sl_engine *e, int cpu, struct sl_task *p)
 {
 	struct rq *rq = &R(e)->rq[cpu];
 	struct rt *ts = RT(p);
+	if (ts->rt) { /* tail of its RT list */
+		rt_unqueue(rq, ts);
+		rt_queue(rq, ts);
+		return;
+	}
 	/* SD queue_expired: expired array, fresh entitlement after the swap */
 	unqueue(rq, ts);
 	ts->bitmap = 0;
@@ -525,7 +619,8 @@ static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
 	struct sl_task *curr = e->cpus[src].curr;
 	int pass;
 
-	/* expired array first, then active; best level first; from the tail */
+	/* expired array first, then active; best level first; from the tail;
+	 * then the RT lists */
 	for (pass = 0; pass < 2; pass++) {
 		struct arr *a = &rq->arrays[pass == 0 ? !rq->active : rq->active];
 		uint64_t bm = a->bitmap;
@@ -543,6 +638,16 @@ static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
 			}
 		}
 	}
+	for (pass = 0; pass < RTQ; pass++) {
+		struct node *n;
+		for (n = rq->rtq[pass].prev; n != &rq->rtq[pass]; n = n->prev) {
+			struct rt *ts = (struct rt *)n;
+			if (ts->t == curr || !sl_task_allowed(ts->t, dst))
+				continue;
+			rt_unqueue(rq, ts);
+			return ts->t;
+		}
+	}
 	return NULL;
 }
 
@@ -551,6 +656,18 @@ static long rsdl_debug_count(struct sl_engine *e, int cpu)
 	struct rq *rq = &R(e)->rq[cpu];
 	long n = 0;
 	int a, L;
+	for (L = 0; L < RTQ; L++) {
+		const struct node *h = &rq->rtq[L], *x;
+		if (!list_empty(h) != !!(rq->rtbm[L / 64] & (1ULL << (L % 64))))
+			return -1; /* RT bitmap out of step with its lists */
+		for (x = h->next; x != h; x = x->next) {
+			const struct rt *ts = (const struct rt *)x;
+			if (ts->array != ARR_RT || !ts->rt || ts->t->cpu != cpu || !ts->t->on_rq)
+				return -1;
+			if (++n > (long)R(e)->nrts)
+				return -1;
+		}
+	}
 	for (a = 0; a < 2; a++)
 		for (L = 0; L < NLEV; L++) {
 			const struct node *h = &rq->arrays[a].q[L], *x;

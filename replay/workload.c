@@ -88,17 +88,36 @@ static int parse_task(char **f, int nf, const char *name, unsigned line, struct 
 				return sl_fail(d, "%s:%u: count=%.40s: expected a positive integer", name,
 					       line, v);
 			t->count = (uint64_t)c;
+		} else if (!strcmp(k, "policy")) {
+			if (!strcmp(v, "normal") || !strcmp(v, "other"))
+				t->policy = SL_SCHED_NORMAL;
+			else if (!strcmp(v, "batch"))
+				t->policy = SL_SCHED_BATCH;
+			else if (!strcmp(v, "fifo"))
+				t->policy = SL_SCHED_FIFO;
+			else if (!strcmp(v, "rr"))
+				t->policy = SL_SCHED_RR;
+			else
+				return sl_fail(d, "%s:%u: policy=%.40s: expected normal, batch, fifo or rr",
+					       name, line, v);
+		} else if (!strcmp(k, "rtprio")) {
+			long long rp;
+			if (sl_parse_int(v, 1, 99, &rp))
+				return sl_fail(d, "%s:%u: rtprio=%.40s: expected 1..99", name, line, v);
+			t->rt_prio = (int)rp;
 		} else if (!strcmp(k, "cpus")) {
 			if (parse_cpus(v, &t->cpumask))
 				return sl_fail(d, "%s:%u: cpus=%.40s: expected a CPU list like 0,2-3", name,
 					       line, v);
 		} else {
-			return sl_fail(d, "%s:%u: unknown key '%.40s' (run, sleep, count, start, cpus)",
+			return sl_fail(d, "%s:%u: unknown key '%.40s' (run, sleep, count, start, cpus, policy, rtprio)",
 				       name, line, k);
 		}
 	}
 	if (!have_run)
 		return sl_fail(d, "%s:%u: run=T or run=inf is required", name, line);
+	if ((t->policy == SL_SCHED_FIFO || t->policy == SL_SCHED_RR) && !t->rt_prio)
+		t->rt_prio = 1;
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 /* replay/workload.h - the workload file of design.md §5: one task per line,
  *   NAME NICE run=T|inf [sleep=T] [count=N] [start=T] [cpus=LIST]
+ *             [policy=normal|batch|fifo|rr] [rtprio=1..99]
  * ('#' starts a comment; durations take units: 6ms, 1.5s, 250us, 100ns).
- * cpus=LIST (e.g. 0,2-3) pins the task (extension). */
+ * Extensions: cpus=LIST (e.g. 0,2-3) pins the task; policy/rtprio make it
+ * a real-time task (rtprio defaults to 1). */
 #ifndef SL_WORKLOAD_H
 #define SL_WORKLOAD_H
 

@@ -384,7 +384,7 @@ static const char *const models[] = { "rsdl", "o1", "sd" };
 SL_TEST(engine_property_random_workloads)
 {
 	/* 150 random workloads (1-3 CPUs, random nice, periods, counts, starts,
-	 * pins) per linked model, with every invariant checked after every
+	 * pins, some real-time tasks) per linked model, with every invariant checked after every
 	 * policy call; then the CPUs' busy time = Σ task CPU time, and busy +
 	 * idle = CPUs x duration. */
 	uint64_t seed = 12345;
@@ -416,6 +416,9 @@ SL_TEST(engine_property_random_workloads)
 			if (cpus > 1 && rnd(&seed) % 4 == 0)
 				off += (size_t)snprintf(w + off, sizeof(w) - off, " cpus=%d",
 							(int)(rnd(&seed) % (uint64_t)cpus));
+			if (rnd(&seed) % 8 == 0)
+				off += (size_t)snprintf(w + off, sizeof(w) - off, " policy=%s rtprio=%d",
+							rnd(&seed) % 2 ? "fifo" : "rr", 1 + (int)(rnd(&seed) % 99));
 			off += (size_t)snprintf(w + off, sizeof(w) - off, "\n");
 		}
 		if (!sl_policy_find(pol))
@@ -458,6 +461,10 @@ SL_TEST(engine_property_trace_conservation)
 			}
 			if (rnd(&seed) % 4 == 0)
 				t->cpumask = 1ULL << (rnd(&seed) % (uint64_t)b.cpus);
+			if (rnd(&seed) % 8 == 0) {
+				t->policy = rnd(&seed) % 2 ? SL_SCHED_FIFO : SL_SCHED_RR;
+				t->rt_prio = 1 + (int)(rnd(&seed) % 99);
+			}
 			for (k = 0; k < np; k++) {
 				uint64_t run = rnd(&seed) % (15 * TMS);
 				char end = k + 1 == np ? (rnd(&seed) % 2 ? SL_END_EXIT : SL_END_TRACE)

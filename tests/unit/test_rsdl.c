@@ -309,3 +309,51 @@ SL_TEST(rsdl_minor_rotations_with_a1_0)
 		CHECK(strcmp(r.r[i].kind, "minor") != 0);
 	trec_free(&r);
 }
+
+SL_TEST(rsdl_realtime_tasks)
+{
+	/* RT tasks sit above the staircase (FIFO lists by priority):
+	 * 1. a SCHED_FIFO task running 2 ms every 10 ms beside two nice-0 hogs
+	 *    preempts at once (delay 0) and gets exactly its 2 ms per 10 ms:
+	 *    2000 ms of 10 s; the hogs share the other 8000 ms equally (each
+	 *    epoch gives both 20 quotas; 8000 ms / 240 ms epochs leave a partial
+	 *    epoch inside which they still alternate 6 ms turns);
+	 * 2. a SCHED_FIFO hog starves a normal hog (0 ms);
+	 * 3. two SCHED_RR hogs of one priority alternate RR_INTERVAL turns,
+	 *    r1 first: 10000 ms = 1666 turns of 6 ms (833 each) + 4 ms of r1's
+	 *    next turn: 5002 and 4998 ms, longest wait 6 ms; a normal hog gets
+	 *    nothing;
+	 * 4. a better RT priority preempts a worse one at once. */
+	struct trec r;
+	uint64_t a, b;
+	CHECK_EQ_INT(trun_text("rt 0 run=2ms sleep=8ms policy=fifo rtprio=50\na 0 run=inf\nb 0 run=inf\n",
+			       "rsdl", 1, 10000 * TMS, NULL, &r, NULL), 0);
+	CHECK_EQ_INT(trun_max_delay(&r, 0), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 2000 * TMS);
+	a = trun_runtime(&r, 1);
+	b = trun_runtime(&r, 2);
+	CHECK_EQ_INT(a + b, 8000 * TMS);
+	CHECK(a >= b ? a - b <= 6 * TMS : b - a <= 6 * TMS);
+	CHECK_EQ_INT(r.s[0].prio, 49); /* kernel prio 99 - rt_priority */
+	trec_free(&r);
+
+	CHECK_EQ_INT(trun_text("f 0 run=inf policy=fifo\nn -20 run=inf\n", "rsdl", 1, 1000 * TMS, NULL, &r, NULL), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 1000 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 0);
+	trec_free(&r);
+
+	CHECK_EQ_INT(trun_text("r1 0 run=inf policy=rr rtprio=5\nr2 0 run=inf policy=rr rtprio=5\nn 0 run=inf\n",
+			       "rsdl", 1, 10000 * TMS, NULL, &r, NULL), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 5002 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 4998 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 2), 0);
+	CHECK_EQ_INT(trun_max_gap(&r, 0, 0), 6 * TMS);
+	trec_free(&r);
+
+	CHECK_EQ_INT(trun_text("lo 0 run=inf policy=fifo rtprio=10\nhi 0 run=1ms sleep=9ms policy=fifo rtprio=20\n",
+			       "rsdl", 1, 10000 * TMS, NULL, &r, NULL), 0);
+	CHECK_EQ_INT(trun_max_delay(&r, 1), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 1000 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 9000 * TMS);
+	trec_free(&r);
+}
