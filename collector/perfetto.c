@@ -436,7 +436,8 @@ static void finish_bundle(struct pf *f, int32_t cpu)
 {
 	struct cpust *c = cpu_at(f, cpu);
 	size_t i;
-	qsort(f->loc, f->nloc, sizeof(*f->loc), cmp_loc);
+	if (f->nloc)
+		qsort(f->loc, f->nloc, sizeof(*f->loc), cmp_loc);
 	for (i = 0; i < f->nloc; i++) {
 		struct sl_event *ev = &f->loc[i].ev;
 		if (c && f->loc[i].need == 1 && c->known) {
