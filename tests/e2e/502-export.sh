@@ -1,0 +1,47 @@
+#!/bin/sh
+# schedlab export: the JSON parses (python3 -m json.tool), has exactly one
+# "X" event per sched_slice row with the row's ts (us after the trace's
+# first_ts, exact to the ns), dur, cpu, end_state, pid = tgid and tid, and
+# names every thread that ran.
+. "$TOP/tests/e2e/lib.sh"
+command -v python3 > /dev/null || skip "python3 not installed"
+DB="$T/db"
+TAB=$(printf '\t')
+"$SCHEDLAB" --db "$DB" import "$TOP/traces/perf-sched-load-2cpu.perf.data" > /dev/null 2>&1 || fail "import"
+"$SCHEDLAB" --db "$DB" replay --trace 1 --sched rsdl,o1 > /dev/null 2>&1 || fail "replay"
+for run in 1 2 3; do
+	J="$T/run$run.json"
+	"$SCHEDLAB" --db "$DB" export --run $run -o "$J" > /dev/null || fail "export run $run"
+	python3 -m json.tool "$J" > /dev/null || fail "run $run: not JSON"
+	# the rows as SQL has them, and as the JSON has them (ts/dur back to ns
+	# exactly: decimals, never floats)
+	sqlite3 -batch -noheader -separator "$TAB" "$DB" "SELECT s.ts - tr.first_ts, s.dur, s.cpu, s.end_state,
+		CASE WHEN th.tgid > 0 THEN th.tgid ELSE th.tid END, th.tid, th.comm FROM sched_slice s
+		JOIN thread th USING (utid) JOIN run r ON r.id = s.run_id JOIN trace tr ON tr.id = r.trace_id
+		WHERE s.run_id = $run ORDER BY 1, 3, 6" > "$T/want"
+	python3 - "$J" > "$T/got" << 'PY' || fail "run $run: reading the JSON"
+import json, sys
+from decimal import Decimal
+d = json.load(open(sys.argv[1]), parse_float=Decimal)
+ev = d["traceEvents"]
+named = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
+rows = []
+for e in ev:
+    if e["ph"] != "X":
+        continue
+    assert named[(e["pid"], e["tid"])] == e["name"], e
+    ns = lambda v: int(Decimal(v) * 1000)
+    rows.append((ns(e["ts"]), ns(e["dur"]), e["args"]["cpu"], e["args"]["end_state"], e["pid"], e["tid"], e["name"]))
+for r in sorted(rows, key=lambda r: (r[0], r[2], r[5])):
+    print("\t".join(str(x) for x in r))
+PY
+	n=$(sq "$DB" "SELECT COUNT(*) FROM sched_slice WHERE run_id = $run")
+	expect_eq "$(wc -l < "$T/got" | tr -d ' ')" "$n" "run $run: X events"
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "run $run: events differ from sched_slice"; }
+done
+grep -q '"scheduler":"rsdl"' "$T/run2.json" || fail "run 2 scheduler in otherData"
+"$SCHEDLAB" --db "$DB" export --run 9 -o "$T/x.json" 2> "$T/err"; expect_eq $? 1 "missing run exit"
+[ ! -e "$T/x.json" ] || fail "file written for a missing run"
+"$SCHEDLAB" --db "$DB" export --run 1 -o "$T/nodir/x.json" 2> "$T/err"; expect_eq $? 1 "bad path exit"
+grep -q "^schedlab: error: $T/nodir/x.json: No such file or directory" "$T/err" || fail "bad path message: $(cat "$T/err")"
+echo ok
