@@ -1,8 +1,8 @@
 /* cmd/cmd-claims.c - `schedlab claims [-o DIR] [--no-sd] [--debug]`: re-run
  * the claims of the RSDL announcement and its thread as scenarios through
  * the models (analyze/claims.h) and print claim, source, predicted,
- * measured per model and verdict; with -o also DIR/claims.csv and
- * DIR/claims.md. */
+ * measured per model and verdict, then a note for every verdict other than
+ * "holds"; with -o also DIR/claims.csv and DIR/claims.md. */
 #include "cmd.h"
 #include "../common/util.h"
 #include "../analyze/claims.h"
@@ -250,6 +250,11 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 	for (m = 0; m < SL_CLAIM_NMODELS; m++)
 		on[m] = sl_claim_model_available(m) && !(m == SL_CLAIM_SD && o.no_sd);
 	print_table(stdout, c, n, on);
+	/* what a verdict other than "holds" means, one line each */
+	printf("\n");
+	for (i = 0; i < (int)n; i++)
+		if (c[i].verdict != SL_VERDICT_HOLDS)
+			printf("%s: %s\n", c[i].id, c[i].note);
 	if (dir && (write_file(dir, "claims.csv", c, n, on, write_csv) ||
 		    write_file(dir, "claims.md", c, n, on, write_md)))
 		rc = 1;
