@@ -19,5 +19,10 @@ echo "== schedlab analyze --top 10"
 if ./schedlab -h | grep -q '^  report '; then
 	./schedlab --db $DB report -o $OUT/report && echo "report: $OUT/report/index.html"
 fi
+if ./schedlab -h | grep -q '^  plot '; then
+	./schedlab --db $DB plot latency --trace 1 -o $OUT/latency.svg
+	./schedlab --db $DB plot staircase --trace 1 -o $OUT/staircase.pdf
+	./schedlab --db $DB plot timeline --trace 1 --to 60ms -o $OUT/timeline.png
+fi
 echo
 echo "database: $DB   (try: sqlite3 $DB 'SELECT * FROM task_summary LIMIT 10')"
