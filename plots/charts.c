@@ -25,6 +25,7 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 	struct sl_pruns p;
 	struct sl_gp g;
 	size_t i, k, plotted = 0;
+	int zeros = 0;
 	uint64_t minpos = UINT64_MAX, max = 0;
 	char (*paths)[1100] = NULL;
 	size_t *counts = NULL;
@@ -53,6 +54,8 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 			p.v[i].title);
 		for (k = 0; k < np; k++) {
 			fprintf(f, "%" PRIu64 "\t%" PRIu64 "\t%zu\n", pts[k].delay_ns, pts[k].cum, n);
+			if (!pts[k].delay_ns)
+				zeros = 1;
 			if (pts[k].delay_ns && pts[k].delay_ns < minpos)
 				minpos = pts[k].delay_ns;
 			if (pts[k].delay_ns > max)
@@ -74,6 +77,9 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		xmax = 10;
 	} else {
 		xmin = pow(10, floor(log10((double)minpos / 1e3)));
+		/* zero delays get a decade of their own at the left edge */
+		if (zeros)
+			xmin /= 10;
 		xmax = pow(10, ceil(log10((double)(max > minpos ? max : minpos) / 1e3 * 1.05)));
 		if (xmax <= xmin)
 			xmax = xmin * 10;
@@ -96,6 +102,8 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		for (v = xmin; v <= xmax * 1.001; v *= 10) {
 			char lab[24];
 			sl_fmt_ns_short(lab, sizeof(lab), (uint64_t)(v * 1000 + 0.5));
+			if (first && zeros)
+				snprintf(lab, sizeof(lab), "0");
 			fprintf(g.script, "%s'%s' %g", first ? "" : ", ", lab, v);
 			first = 0;
 		}
