@@ -104,6 +104,7 @@ struct pd {
 	struct comm_tab comms;
 	struct evq buf;
 	uint64_t round_max, last_flushed, last_ts, nclamped, nbad;
+	uint64_t nlost_rec, lost_summary; /* PERF_RECORD_LOST seen; LOST_SAMPLES totals */
 	int flushed_any, compressed_warned;
 	int pipe;    /* pipe-mode file: attrs and formats come as records */
 	int have_tr; /* tracing data parsed */
@@ -593,8 +594,19 @@ static void other_record(struct pd *pd, uint32_t type, uint16_t misc, const unsi
 		ev.type = SL_EV_LOST;
 		ev.count = u64at(p + at);
 		ev.cur_pid = ev.cur_tgid = -1;
-		if (ev.count)
-			push(pd, &ev);
+		if (!ev.count)
+			return;
+		if (type == REC_LOST) {
+			pd->nlost_rec++;
+		} else if ((pd->trailer_st & S_TIME) && ev.ts == 0) {
+			/* perf record's closing summary from each event's lost
+			 * counter (read_format LOST): the same losses the
+			 * PERF_RECORD_LOST records already gave with their time
+			 * and cpu. Kept only for a file without those. */
+			pd->lost_summary += ev.count;
+			return;
+		}
+		push(pd, &ev);
 		return;
 	}
 	case REC_COMM: {
@@ -789,8 +801,21 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 				path, pd.fsize);
 		else if (pd.pipe && no_sched(&pd))
 			sl_fail(d, "%s:%zu: no sched tracepoints recorded", path, pd.fsize);
-		else if (flush(&pd, UINT64_MAX) == 0)
-			rc = 0;
+		else {
+			if (pd.lost_summary && !pd.nlost_rec) {
+				struct sl_event ev;
+				sl_event_clear(&ev);
+				ev.type = SL_EV_LOST;
+				ev.count = pd.lost_summary;
+				ev.ts = pd.buf.max_ts > pd.last_flushed ? pd.buf.max_ts : pd.last_flushed;
+				ev.pos = pd.fsize;
+				push(&pd, &ev);
+				sl_warn(d, "%s: %llu events lost (from perf's closing counts; when and on "
+					   "which CPU is unknown)", path, (unsigned long long)pd.lost_summary);
+			}
+			if (flush(&pd, UINT64_MAX) == 0)
+				rc = 0;
+		}
 	}
 	if (pd.stopped)
 		rc = -1;

@@ -11,6 +11,9 @@
  * reader (collector/ftrace.h) decodes it: both the "prev_comm=x prev_pid=..."
  * form and the plugin form "comm:pid [prio] S ==> comm:pid [prio]".
  *
+ * With --show-lost-events, "PERF_RECORD_LOST lost N" lines (same columns)
+ * become SL_EV_LOST on that CPU.
+ *
  * perf script already prints events in time order (perf sorts them), so the
  * reader streams: one line in, at most one event out. */
 #include "event.h"
@@ -105,6 +108,16 @@ static int split(const char *s, const char *e, struct psline *l)
 			n++;
 		for (ne = n; ne < e && *ne != ' '; ne++)
 			;
+		if (ne - n == 16 && !memcmp(n, "PERF_RECORD_LOST", 16)) {
+			/* --show-lost-events: "PERF_RECORD_LOST lost N" */
+			l->sys = n;
+			l->sys_e = ne;
+			l->name = l->name_e = ne;
+			for (l->body = ne; l->body < e && *l->body == ' '; l->body++)
+				;
+			l->body_e = e;
+			break;
+		}
 		if (ne - n < 4 || ne[-1] != ':')
 			continue;
 		colon = memchr(n, ':', (size_t)(ne - 1 - n));
@@ -171,6 +184,21 @@ static int parse_line(struct sl_ftrace_parser *fp, const char *s, size_t n, stru
 
 	if (split(s, s + n, &l))
 		return 0;
+	if (l.sys_e - l.sys == 16) { /* PERF_RECORD_LOST lost N */
+		uint64_t cnt = 0;
+		const char *p = l.body;
+		if (l.body_e - p < 6 || memcmp(p, "lost ", 5) || !digits(p + 5, l.body_e) ||
+		    l.body_e - p > 5 + 19)
+			return sl_fail(ld, "malformed PERF_RECORD_LOST line");
+		for (p += 5; p < l.body_e; p++)
+			cnt = cnt * 10 + (uint64_t)(*p - '0');
+		sl_event_clear(ev);
+		ev->type = SL_EV_LOST;
+		ev->count = cnt;
+		ev->ts = l.ts;
+		ev->cpu = l.cpu;
+		return cnt ? 1 : 0;
+	}
 	if (l.sys_e - l.sys != 5 || memcmp(l.sys, "sched", 5))
 		return 0;
 	/* hand "x-1 [000] 0.000000: NAME: BODY" to the ftrace field parser */
