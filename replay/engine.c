@@ -650,7 +650,10 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	for (c = 0; c < ncpus; c++)
 		e->cpus[c].id = c;
 	e->ntasks = b->ntasks;
-	e->tasks = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*e->tasks));
+	e->tasks = aligned_alloc(64, (b->ntasks ? b->ntasks : 1) * sizeof(*e->tasks));
+	if (!e->tasks)
+		e->tasks = xmalloc(1); /* unreachable in practice; xmalloc aborts on OOM */
+	memset(e->tasks, 0, (b->ntasks ? b->ntasks : 1) * sizeof(*e->tasks));
 	for (i = 0; i < b->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
 		const struct sl_task_spec *s = &b->tasks[i];

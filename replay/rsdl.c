@@ -50,7 +50,7 @@ struct rt {                      /* per task */
 	int64_t quota;           /* ns per level */
 	int64_t time_slice;      /* ns left at its level */
 	uint64_t last_charge;    /* accounting=1: charged up to */
-};
+} __attribute__((aligned(128)));
 
 struct arr {
 	struct node q[NLEV];
@@ -338,7 +338,10 @@ static int rsdl_init(struct sl_engine *e)
 			list_init(&r->rq[c].rtq[L]);
 	}
 	r->nrts = e->ntasks;
-	r->rts = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->rts));
+	r->rts = aligned_alloc(128, (e->ntasks ? e->ntasks : 1) * sizeof(*r->rts));
+	if (!r->rts)
+		abort();
+	memset(r->rts, 0, (e->ntasks ? e->ntasks : 1) * sizeof(*r->rts));
 	e->pol = r;
 	return 0;
 }
