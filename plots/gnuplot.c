@@ -146,6 +146,9 @@ int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
 			fclose(lf);
 		}
 		line[strcspn(line, "\n")] = 0;
+		if (!g->keep)
+			return sl_fail(d, "%s: gnuplot failed (%s; --keep keeps its script)", g->out,
+				       line[0] ? line : "no output");
 		return sl_fail(d, "%s: gnuplot failed (%s; script %s)", g->out,
 			       line[0] ? line : "no output", script);
 	}
