@@ -97,7 +97,7 @@ struct sl_cpu {
 	uint64_t busy_ns;            /* CPU time given to tasks so far */
 	uint64_t charged_to;         /* curr's CPU time is accounted up to here */
 	uint64_t run_gen;            /* invalidates stale progress events */
-	uint64_t next_balance;       /* periodic balancing due at (ns) */
+	uint64_t last_balance;       /* last periodic balancing (ns) */
 };
 
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };

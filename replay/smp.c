@@ -7,39 +7,32 @@
 
 #include <string.h>
 
-static int cpu_idle(const struct sl_engine *e, int c)
-{
-	return !e->cpus[c].curr && !e->cpus[c].nr_running;
-}
-
 int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
 {
-	int prev = p->cpu, c, k, best = -1;
+	int prev = p->cpu, c, best = -1;
 
-	(void)waker_cpu;
 	if (e->ncpus == 1)
 		return 0;
 	/* woken in the same instant it blocked: still its CPU's curr, stays */
 	if (p->blocked)
 		return p->cpu;
-	if (prev < 0 || prev >= e->ncpus || !sl_task_allowed(p, prev))
-		prev = -1;
-	if (prev >= 0 && cpu_idle(e, prev))
-		return prev;
-	/* an idle allowed CPU, searching from the previous one */
-	for (k = 0; k < e->ncpus; k++) {
-		c = ((prev >= 0 ? prev : 0) + k) % e->ncpus;
-		if (sl_task_allowed(p, c) && cpu_idle(e, c))
-			return c;
+	if (prev < 0 || prev >= e->ncpus || !sl_task_allowed(p, prev)) {
+		/* its CPU is not allowed (any more): the least loaded allowed one */
+		for (c = 0; c < e->ncpus; c++)
+			if (sl_task_allowed(p, c) && (best < 0 || e->cpus[c].load < e->cpus[best].load))
+				best = c;
+		return best;
 	}
-	for (c = 0; c < e->ncpus; c++)
-		if (sl_task_allowed(p, c) && (best < 0 || e->cpus[c].load < e->cpus[best].load))
-			best = c;
-	/* stay where the cache is warm unless moving gains more than the
-	 * task's own weight (wake balance) */
-	if (prev >= 0 && e->cpus[prev].load <= e->cpus[best].load + p->load_weight)
-		return prev;
-	return best;
+	/* 2.6.20 try_to_wake_up, SD_WAKE_AFFINE (the only wake flag of the MC
+	 * and CPU domains): move to the waker's CPU when
+	 * 100 * (load there + the task's weight) <= imbalance * load here, with
+	 * imbalance = 100 + (125 - 100) / 2 = 112; otherwise stay. Idle CPUs
+	 * get work from balancing. Interrupt wakeups have no waker CPU here. */
+	if (waker_cpu >= 0 && waker_cpu < e->ncpus && waker_cpu != prev &&
+	    sl_task_allowed(p, waker_cpu) &&
+	    100 * (e->cpus[waker_cpu].load + p->load_weight) <= 112 * e->cpus[prev].load)
+		return waker_cpu;
+	return prev;
 }
 
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
@@ -114,8 +107,12 @@ void sl_smp_balance(struct sl_engine *e, int this, int newidle)
 void sl_smp_tick(struct sl_engine *e, int cpu)
 {
 	struct sl_cpu *c = &e->cpus[cpu];
-	if (e->ncpus == 1 || e->now < c->next_balance)
+	/* 2.6.20 rebalance_tick: the interval depends on whether the CPU is
+	 * idle now (1 ms) or busy (x busy_factor 64), counted from the last
+	 * balance, so a CPU that has just gone idle balances within 1 ms */
+	uint64_t interval = c->curr ? e->priv->busy_balance_ns : e->priv->idle_balance_ns;
+	if (e->ncpus == 1 || e->now - c->last_balance < interval)
 		return;
+	c->last_balance = e->now;
 	sl_smp_balance(e, cpu, 0);
-	c->next_balance = e->now + (c->curr ? e->priv->busy_balance_ns : e->priv->idle_balance_ns);
 }
