@@ -17,7 +17,7 @@ fi
 echo "== schedlab analyze --top 10"
 ./schedlab --db $DB analyze --top 10
 if ./schedlab -h | grep -q '^  report '; then
-	./schedlab --db $DB report -o $OUT/report && echo "report: $OUT/report/index.html"
+	./schedlab -q --db $DB report -o $OUT/report && echo "report: $OUT/report/index.html (charts beside it)"
 fi
 if ./schedlab -h | grep -q '^  plot '; then
 	./schedlab --db $DB plot latency --trace 1 -o $OUT/latency.svg
