@@ -582,3 +582,48 @@ SL_TEST(engine_hostile_behaviours)
 	CHECK(ok > 100);
 	fprintf(stderr, "  hostile: %d ran, %d refused\n", ok, refused);
 }
+
+SL_TEST(engine_smp_wake_affine)
+{
+	/* 2 CPUs. A (nice 0) starts first, on cpu 0; H1, H2 (nice 0) are
+	 * pinned to cpu 0, B (nice 19) to cpu 1. A runs 0-1 ms and sleeps until
+	 * B has run 10 ms. Causal: at 10 ms B, running on cpu 1, wakes A; loads
+	 * (RSDL weight = levels x (quota/0.1 ms + 1)): cpu 0 = 2 x 20 x 61 =
+	 * 2440, cpu 1 = 1 x 61 = 61, A 1220: 100 x (61 + 1220) <= 112 x 2440, so
+	 * A moves to B's CPU (wake affine), gets a fresh level 20 there, better
+	 * than B's 39: it runs at once, 10-11 ms on cpu 1.
+	 * Timed: A wakes at 1 + 50 ms, when B (done at 20 ms) wakes nobody from
+	 * a CPU: A stays on cpu 0 and preempts the hogs (fresh level 20 there,
+	 * they have descended): it runs at 51 ms on cpu 0. */
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct trec r;
+	uint64_t run;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "A", 0, 0);
+	add_phase(t, 1 * TMS, SL_END_SLEEP_S, 50 * TMS, SL_WAKER_TASK, 3, 10 * TMS);
+	add_phase(t, 1 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	t = add_task(&b, "H1", 0, 0);
+	t->cpumask = 1;
+	add_phase(t, 80 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	t = add_task(&b, "H2", 0, 0);
+	t->cpumask = 1;
+	add_phase(t, 80 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	t = add_task(&b, "B", 19, 0);
+	t->cpumask = 2;
+	add_phase(t, 20 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+
+	CHECK_EQ_INT(run_b(&b, 2, SL_MODE_CAUSAL, 0, &r, NULL), 0);
+	CHECK_EQ_INT(wake_ts(&r, 0, 0, &run), 10 * TMS);
+	CHECK_EQ_INT(run, 10 * TMS);
+	CHECK_EQ_INT(r.w[0].cpu, 1);
+	trec_free(&r);
+
+	CHECK_EQ_INT(run_b(&b, 2, SL_MODE_TIMED, 0, &r, NULL), 0);
+	CHECK_EQ_INT(wake_ts(&r, 0, 0, &run), 51 * TMS);
+	CHECK_EQ_INT(run, 51 * TMS);
+	CHECK_EQ_INT(r.w[0].cpu, 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
