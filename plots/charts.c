@@ -94,6 +94,13 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		"set key bottom right box opaque\nset grid xtics mxtics ytics lc rgb '#dddddd'\n"
 		"X0 = %g\n",
 		xmin, xmax, xmin);
+	for (i = 0; i < p.n && !counts[i]; i++)
+		;
+	if (i == p.n)
+		fputs("unset logscale x\nset xrange [0:1]\nunset xtics\nunset ytics\nunset grid\nunset key\n"
+		      "set label 1 'no wakeup ran in these runs' at graph 0.5, graph 0.5 center\n",
+		      g.script);
+	else {
 	/* decade ticks named in us, ms, s */
 	fputs("set xtics (", g.script);
 	{
@@ -109,6 +116,7 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		}
 	}
 	fputs(")\n", g.script);
+	}
 	fputs("plot ", g.script);
 	for (i = 0; i < p.n; i++) {
 		char t[200];
@@ -123,7 +131,7 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		plotted++;
 	}
 	if (!plotted)
-		fputs("NaN title 'no wakeups in these runs'", g.script);
+		fputs("NaN notitle", g.script);
 	fputs("\n", g.script);
 	rc = sl_gp_run(&g, d);
 out:
@@ -208,8 +216,9 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	      "set ylabel 'wakeups (log scale)'\nset key outside right top vertical\n",
 	      g.script);
 	if (first == last) {
-		fputs("set label 1 'no wakeups in these runs' at graph 0.5, graph 0.5 center\n"
-		      "set xrange [0:1]\nunset logscale y\nset yrange [0:1]\nplot NaN notitle\n",
+		fputs("set label 1 'no wakeup ran in these runs' at graph 0.5, graph 0.5 center\n"
+		      "set xrange [0:1]\nunset logscale y\nset yrange [0:1]\nunset xtics\n"
+		      "unset ytics\nunset grid\nplot NaN notitle\n",
 		      g.script);
 	} else {
 		fputs("plot ", g.script);

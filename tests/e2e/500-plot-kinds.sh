@@ -107,6 +107,16 @@ magic "$T/one.png" png
 "$SCHEDLAB" --db "$DB" plot timeline --run 1 --from 10ms --to 30ms -o "$T/win.pdf" > /dev/null || fail "timeline window"
 magic "$T/win.pdf" pdf
 
+# runs without a single wakeup (two CPU hogs): every kind still draws, the
+# CDF data file has its header only
+printf 'hog 0 run=inf\nhog2 5 run=inf\n' > "$T/hogs.txt"
+"$SCHEDLAB" --db "$T/hogs.db" replay --workload "$T/hogs.txt" --sched rsdl --duration 100ms > /dev/null || fail "hogs replay"
+for kind in staircase latency histogram timeline share compare; do
+	"$SCHEDLAB" --db "$T/hogs.db" plot $kind --run 1 -o "$T/hogs-$kind.png" --keep > /dev/null || fail "hogs: plot $kind"
+	magic "$T/hogs-$kind.png" png
+done
+expect_eq "$(grep -vc '^#' "$T/hogs-latency.png.run1.dat")" 0 "hogs: CDF rows"
+
 # errors: one line, exit 1 (2 for usage)
 "$SCHEDLAB" --db "$DB" plot latency --run 1 -o "$T/x.jpg" 2> "$T/err"; expect_eq $? 1 "jpg exit"
 grep -q "^schedlab: error: $T/x.jpg: unknown chart format" "$T/err" || fail "jpg message: $(cat "$T/err")"
