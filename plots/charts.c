@@ -208,12 +208,12 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		goto out;
 	}
 	gp_title(g.script, "set title", p.trace_title,
-		 "scheduling delay (wakeup to first run): wakeups per delay bin");
+		 "scheduling delay (wakeup to first run): wakeups per delay bin [from, to)");
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
 	      "set logscale y\nset yrange [0.8:*]\nset format y '%g'\n"
 	      "set xtics rotate by 35 right scale 0\n"
-	      "set xlabel 'scheduling delay bin (from <= delay < to)'\n"
-	      "set ylabel 'wakeups (log scale)'\nset key outside right top vertical\n",
+	      "unset xlabel\n"
+	      "set ylabel 'wakeups (log scale)'\nset key bmargin center horizontal\n",
 	      g.script);
 	if (first == last) {
 		fputs("set label 1 'no wakeup ran in these runs' at graph 0.5, graph 0.5 center\n"
