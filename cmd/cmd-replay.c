@@ -12,6 +12,22 @@
 #include <string.h>
 #include <time.h>
 
+/* The models' parameters (--opt), with defaults and ranges. */
+static void list_params(FILE *f)
+{
+	static const char *const names[] = { "rsdl", "o1", "sd" };
+	size_t k, i;
+	for (k = 0; k < SL_ARRAY_SIZE(names); k++) {
+		const struct sl_policy_ops *ops = sl_policy_find(names[k]);
+		if (!ops || !ops->params || !ops->params[0].name)
+			continue;
+		fprintf(f, "\nParameters of %s (--opt NAME=VALUE):\n", ops->name);
+		for (i = 0; ops->params[i].name; i++)
+			fprintf(f, "  %-12s %lld (%lld..%lld) %s\n", ops->params[i].name, ops->params[i].def,
+				ops->params[i].min, ops->params[i].max, ops->params[i].doc ? ops->params[i].doc : "");
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -38,6 +54,7 @@ static void usage(FILE *f)
 		"  --debug           check the engine's invariants after every model call\n"
 		"  --dry-run         store nothing; print each run's speed (decisions per second)\n",
 		sl_policy_names());
+	list_params(f);
 }
 
 struct ropts {
