@@ -125,7 +125,8 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		snprintf(t, sizeof(t), "%s, %zu wakeups", p.v[i].title, counts[i]);
 		fprintf(g.script, "%s", plotted ? ", \\\n     " : "");
 		sl_gp_str(g.script, paths[i]);
-		fprintf(g.script, " using ($1 > 0 ? $1 / 1000.0 : X0):($2 / $3) with steps lw 2 lt %zu title ",
+		fprintf(g.script,
+			" using ($1 > 0 ? $1 / 1000.0 : X0):($2 / $3) with steps lw 2 lt %zu title ",
 			i + 1);
 		sl_gp_str(g.script, t);
 		plotted++;

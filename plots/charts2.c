@@ -163,7 +163,7 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 		fprintf(g.script, "tot[%zu] = %" PRIu64 ".0 # run %" PRId64 ": window x CPUs, ns\n",
 			i + 1, tot[i] ? tot[i] : 1, p.v[i].r.run.id);
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
-	      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset key outside right top vertical\n"
+	      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset key bmargin center horizontal\n"
 	      "set ylabel \"CPU share (% of window x CPUs)\"\n"
 	      "set multiplot layout 2,1\n",
 	      g.script);

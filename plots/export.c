@@ -76,13 +76,15 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 				snprintf(name, sizeof(name), "%s", leader);
 			else
 				snprintf(name, sizeof(name), "tgid %d", pid);
-			fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+			fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,"
+				   "\"args\":{\"name\":",
 				first ? "" : ",\n", pid);
 			sl_json_str(f, name);
 			fputs("}}", f);
 			first = 0;
 		}
-		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
+		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+			   "\"args\":{\"name\":",
 			pid, t->tid);
 		sl_json_str(f, t->comm);
 		fputs("}}", f);

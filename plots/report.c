@@ -24,15 +24,12 @@ static void esc(FILE *f, const char *s)
 	sl_html_str(f, s);
 }
 
-static void num(FILE *f, double v, const char *fmt)
+static void num(FILE *f, double v, int decimals)
 {
 	if (isnan(v))
 		fputs("<td>-</td>", f);
-	else {
-		fputs("<td>", f);
-		fprintf(f, fmt, v);
-		fputs("</td>", f);
-	}
+	else
+		fprintf(f, "<td>%.*f</td>", decimals, v);
 }
 
 /* Embed the file at path as an <img>; on failure say so in the page. */
@@ -74,14 +71,15 @@ static const struct chart charts[] = {
 	{ "latency.png", "Scheduling delay: cumulative distribution", sl_plot_latency, 0 },
 	{ "histogram.png", "Scheduling delay: histogram", sl_plot_histogram, 0 },
 	{ "share.png", "CPU share by task and by nice level", sl_plot_share, 0 },
-	{ "staircase.png", "Dynamic priority levels (staircase) of the busiest tasks", sl_plot_staircase, 0 },
+	{ "staircase.png", "Dynamic priority levels (staircase) of the busiest tasks",
+	  sl_plot_staircase, 0 },
 	{ "timeline.png", "Per-CPU timeline, whole run", sl_plot_timeline, 0 },
 	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_plot_timeline, 1 },
 };
 
 struct mrow {
 	const char *name;
-	const char *fmt;
+	int decimals;
 	double (*get)(const struct sl_run_metrics *m);
 };
 static double g_span(const struct sl_run_metrics *m) { return (double)m->span_ns / 1e6; }
@@ -99,19 +97,19 @@ static double g_cons(const struct sl_run_metrics *m) { return m->conservation_ma
 static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
 
 static const struct mrow mrows[] = {
-	{ "span (ms)", "%.3f", g_span },
-	{ "CPU time of all tasks (ms)", "%.3f", g_rt },
-	{ "tasks", "%.0f", g_tasks },
-	{ "wakeups", "%.0f", g_wk },
-	{ "delay mean (us)", "%.1f", g_mean },
-	{ "delay p50 (us)", "%.1f", g_p50 },
-	{ "delay p95 (us)", "%.1f", g_p95 },
-	{ "delay p99 (us)", "%.1f", g_p99 },
-	{ "delay max (us)", "%.1f", g_max },
-	{ "longest runnable wait (us)", "%.1f", g_wait },
-	{ "Jain fairness index", "%.4f", g_jain },
-	{ "runtime error vs recorded, max (us)", "%.1f", g_cons },
-	{ "delay KS distance vs recorded", "%.4f", g_ks },
+	{ "span (ms)", 3, g_span },
+	{ "CPU time of all tasks (ms)", 3, g_rt },
+	{ "tasks", 0, g_tasks },
+	{ "wakeups", 0, g_wk },
+	{ "delay mean (us)", 1, g_mean },
+	{ "delay p50 (us)", 1, g_p50 },
+	{ "delay p95 (us)", 1, g_p95 },
+	{ "delay p99 (us)", 1, g_p99 },
+	{ "delay max (us)", 1, g_max },
+	{ "longest runnable wait (us)", 1, g_wait },
+	{ "Jain fairness index", 4, g_jain },
+	{ "runtime error vs recorded, max (us)", 1, g_cons },
+	{ "delay KS distance vs recorded", 4, g_ks },
 };
 
 static void run_section(FILE *f, const struct sl_run_metrics *m, const char *params)
@@ -207,7 +205,8 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	fprintf(f, "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">\n"
 		   "<title>schedlab report: trace %" PRId64 "</title>\n<style>%s</style></head><body>\n",
 		trace_id, css);
-	fprintf(f, "<h1>schedlab report: trace %" PRId64 "</h1>\n<table>\n<tr><th class=l>file</th><td class=l>",
+	fprintf(f, "<h1>schedlab report: trace %" PRId64 "</h1>\n<table>\n"
+		   "<tr><th class=l>file</th><td class=l>",
 		trace_id);
 	esc(f, ti.path);
 	fputs("</td></tr>\n<tr><th class=l>format</th><td class=l>", f);
@@ -242,9 +241,9 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		fprintf(f, "<tr><td class=l>%s</td>", mrows[k].name);
 		for (i = 0; i < n; i++) {
 			double v = mrows[k].get(&m[i]);
-			num(f, v, mrows[k].fmt);
+			num(f, v, mrows[k].decimals);
 			if (i)
-				num(f, v - base, mrows[k].fmt);
+				num(f, v - base, mrows[k].decimals);
 		}
 		fputs("</tr>\n", f);
 	}

@@ -141,7 +141,8 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	cairo_fill(cr);
 	if (lmax < 0) {
 		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-		snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s", nt == 1 ? "this task" : "these tasks",
+		snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s",
+			 nt == 1 ? "this task" : "these tasks",
 			 !strcmp(pr->r.run.scheduler, "recorded") ?
 				 " (a recorded run has no model levels)" : "");
 		sl_text(cr, x0 + w / 2, top + ph / 2 + 4, 1, 12, buf);
