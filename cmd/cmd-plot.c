@@ -20,8 +20,8 @@ static void usage(FILE *f)
 		   "--trace ID draws every run of the trace. --task TID: the staircase of this\n"
 		   "task only; --top N: how many tasks the staircase (3), share (12) and\n"
 		   "timeline (12) single out. --from/--to T (6ms, 1.5s; from the trace's start):\n"
-		   "the window of the timeline and the staircase. --keep: keep the gnuplot\n"
-		   "script and data files next to FILE (FILE.gp, FILE.*.dat).\n");
+		   "the window of the timeline, the staircase and the share. --keep: keep the\n"
+		   "gnuplot script and data files next to FILE (FILE.gp, FILE.*.dat).\n");
 }
 
 /* Append the ids in "1,2,3" to runs; -1 if one is not a number. */
