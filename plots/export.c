@@ -1,7 +1,8 @@
 /* plots/export.c - a run as a Chrome/Perfetto JSON trace: one "X" (complete)
  * event per sched_slice row, pid = the task's tgid and tid = its tid, so a
  * trace viewer shows one process row per thread group with a track per
- * thread; thread_name/process_name metadata name them. Times are
+ * thread; thread_name/process_name metadata name them; each wakeup row is
+ * an instant event ("i") on the woken task's track with its delay. Times are
  * microseconds after the trace's first_ts, printed exactly from the integer
  * nanoseconds (no rounding). */
 #include "plot_int.h"
@@ -45,6 +46,11 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 	used = xcalloc(r->nthreads ? r->nthreads : 1, 1);
 	for (k = 0; k < r->nslices; k++) {
 		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
+		if (t)
+			used[t - r->threads] = 1;
+	}
+	for (k = 0; k < r->nwakeups; k++) {
+		const struct sl_thread_row *t = sl_prun_thread(r, r->wakeups[k].utid);
 		if (t)
 			used[t - r->threads] = 1;
 	}
@@ -104,6 +110,24 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 			t ? pid_of(t) : 0, t ? t->tid : 0, sl->cpu);
 		sl_json_str(f, st);
 		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, sl->utid);
+	}
+	/* wakeups: an instant event on the woken task's track, with its delay */
+	for (k = 0; k < r->nwakeups; k++) {
+		const struct sl_wakeup_row *w = &r->wakeups[k];
+		const struct sl_thread_row *t = sl_prun_thread(r, w->utid);
+		const struct sl_thread_row *wk = sl_prun_thread(r, w->waker_utid);
+		fputs(first ? "{\"name\":\"wakeup\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":"
+			    : ",\n{\"name\":\"wakeup\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":",
+		      f);
+		first = 0;
+		put_us(f, w->ts >= p.trace.first_ts ? w->ts - p.trace.first_ts : 0);
+		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"delay_us\":",
+			t ? pid_of(t) : 0, t ? t->tid : 0, w->cpu);
+		if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts)
+			put_us(f, w->ts_run - w->ts);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"waker_tid\":%d}}", wk ? wk->tid : -1);
 	}
 	fputs("\n]}\n", f);
 	err = ferror(f);

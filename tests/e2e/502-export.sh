@@ -2,7 +2,7 @@
 # schedlab export: the JSON parses (python3 -m json.tool), has exactly one
 # "X" event per sched_slice row with the row's ts (us after the trace's
 # first_ts, exact to the ns), dur, cpu, end_state, pid = tgid and tid, and
-# names every thread that ran.
+# names every thread that ran; one "i" event per wakeup row.
 . "$TOP/tests/e2e/lib.sh"
 command -v python3 > /dev/null || skip "python3 not installed"
 DB="$T/db"
@@ -38,6 +38,26 @@ PY
 	n=$(sq "$DB" "SELECT COUNT(*) FROM sched_slice WHERE run_id = $run")
 	expect_eq "$(wc -l < "$T/got" | tr -d ' ')" "$n" "run $run: X events"
 	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "run $run: events differ from sched_slice"; }
+done
+# wakeups: one instant event per wakeup row, on the woken task's track,
+# delay_us = ts_run - ts (null when it never ran)
+for run in 1 2; do
+	sqlite3 -batch -noheader -separator "$TAB" "$DB" "SELECT w.ts - tr.first_ts, th.tid,
+		COALESCE(w.ts_run - w.ts, 'null') FROM wakeup w JOIN thread th USING (utid)
+		JOIN run r ON r.id = w.run_id JOIN trace tr ON tr.id = r.trace_id
+		WHERE w.run_id = $run ORDER BY 1, 2, 3" > "$T/want"
+	python3 - "$T/run$run.json" > "$T/got" << 'PY' || fail "run $run: wakeups in the JSON"
+import json, sys
+from decimal import Decimal
+d = json.load(open(sys.argv[1]), parse_float=Decimal)
+ns = lambda v: "null" if v is None else str(int(Decimal(v) * 1000))
+rows = [(int(ns(e["ts"])), e["tid"], ns(e["args"]["delay_us"])) for e in d["traceEvents"]
+        if e["ph"] == "i" and e["name"] == "wakeup"]
+for r in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
+    print("\t".join(str(x) for x in r))
+PY
+	[ -s "$T/want" ] || fail "run $run: no wakeups in SQL"
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "run $run: wakeup events differ from the wakeup table"; }
 done
 grep -q '"scheduler":"rsdl"' "$T/run2.json" || fail "run 2 scheduler in otherData"
 "$SCHEDLAB" --db "$DB" export --run 9 -o "$T/x.json" 2> "$T/err"; expect_eq $? 1 "missing run exit"
