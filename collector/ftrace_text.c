@@ -57,9 +57,10 @@ char sl_state_from_bits(int64_t bits, int64_t report_max)
 	/* Bit meanings differ by kernel. Since 4.14 the tracepoint reports
 	 * TASK_REPORT: S=1 D=2 T=4 t=8 X=16 Z=32 P=64 I=128 and "preempted"
 	 * is TASK_REPORT_MAX (0x100). Before, it reported the raw state with
-	 * TASK_STATE_MAX (0x400..0x1000) for preempted, and 64 = TASK_DEAD. */
+	 * TASK_STATE_MAX (0x400..0x1000) for preempted, 16 = EXIT_ZOMBIE,
+	 * 32 = EXIT_DEAD and 64 = TASK_DEAD (printed Z, X, x). */
 	static const char modern[] = { 'S', 'D', 'T', 't', 'X', 'Z', 'P', 'I' };
-	static const char old[] = { 'S', 'D', 'T', 't', 'X', 'Z', 'X', 'D', 'R', 'P', 'D' };
+	static const char old[] = { 'S', 'D', 'T', 't', 'Z', 'X', 'X', 'D', 'R', 'P', 'D' };
 	int i;
 
 	if (bits < 0)

@@ -100,7 +100,10 @@ SL_TEST(ftrace_state_bits)
 	CHECK_EQ_INT(sl_state_from_bits(0x40, 0x100), 'P');
 	CHECK_EQ_INT(sl_state_from_bits(0x10, 0x100), 'X');
 	CHECK_EQ_INT(sl_state_from_bits(0x2, 0x100), 'D');
-	/* before: 0x40 = TASK_DEAD, 0x800 = TASK_STATE_MAX */
+	/* before: 0x10 = EXIT_ZOMBIE "Z", 0x20 = EXIT_DEAD "X", 0x40 = TASK_DEAD,
+	 * 0x800 = TASK_STATE_MAX (the 4.x print fmt: {16,"Z"},{32,"X"},{64,"x"}) */
+	CHECK_EQ_INT(sl_state_from_bits(0x10, 0x800), 'Z');
+	CHECK_EQ_INT(sl_state_from_bits(0x20, 0x800), 'X');
 	CHECK_EQ_INT(sl_state_from_bits(0x40, 0x800), 'X');
 	CHECK_EQ_INT(sl_state_from_bits(0x801, 0x800), 'R');
 	CHECK_EQ_INT(sl_state_from_text("R+", 2), 'R');
