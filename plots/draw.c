@@ -130,3 +130,13 @@ void sl_time_axis(cairo_t *cr, double x0, double w, double y, uint64_t tmin, uin
 	}
 	sl_text(cr, x0 + w / 2, y + 34, 1, 12, label);
 }
+
+/* Under LeakSanitizer: fontconfig (loaded by cairo's text) keeps its
+ * configuration cache until exit by design; not our leak. Weak, so a
+ * program with its own list (the fuzz targets) keeps it; LSAN_OPTIONS
+ * suppressions (tests/lsan.supp) still apply on top. */
+const char *__lsan_default_suppressions(void) __attribute__((weak));
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libfontconfig.so\n";
+}
