@@ -631,11 +631,16 @@ static void other_record(struct pd *pd, uint32_t type, uint16_t misc, const unsi
 	case REC_EXIT: {
 		int32_t tid, ptid;
 		const char *c;
+		char pcomm[16];
 		if (e - p < 24)
 			return;
 		tid = (int32_t)u32at(p + 8);
 		ptid = (int32_t)u32at(p + 12);
 		c = comm_get(&pd->comms, ptid);
+		if (c) { /* a copy: comm_set may move the table */
+			snprintf(pcomm, sizeof(pcomm), "%s", c);
+			c = pcomm;
+		}
 		if (type == REC_FORK && c && !comm_get(&pd->comms, tid))
 			comm_set(&pd->comms, tid, c, strlen(c)); /* the child inherits it */
 		if (!u64at(p + 16))
