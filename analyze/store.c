@@ -265,6 +265,40 @@ static sqlite3_stmt *prep(struct sl_store *s, const char *sql, struct sl_diag *d
 	return q;
 }
 
+/* Step a one-off statement to completion and finalize it. */
+static int run_once(struct sl_store *s, sqlite3_stmt *q, struct sl_diag *d, const char *what)
+{
+	int rc = sqlite3_step(q);
+	if (rc != SQLITE_DONE) {
+		dberr(s, d, what);
+		sqlite3_finalize(q);
+		return -1;
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+/* Prepare sql with ?1 = id and step to its row: the statement, or NULL with
+ * d set ("no KIND with id N" when there is no such row). */
+static sqlite3_stmt *row_by_id(struct sl_store *s, const char *sql, int64_t id, const char *kind,
+			       struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, sql, d);
+	int rc;
+	if (!q)
+		return NULL;
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		return q;
+	if (rc == SQLITE_DONE)
+		sl_fail(d, "%s: no %s with id %" PRId64, s->path, kind, id);
+	else
+		dberr(s, d, kind);
+	sqlite3_finalize(q);
+	return NULL;
+}
+
 static void bind_u64(sqlite3_stmt *q, int i, uint64_t v)
 {
 	sqlite3_bind_int64(q, i, (sqlite3_int64)v);
@@ -307,11 +341,8 @@ int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_
 	bind_u64(q, 6, t->last_ts);
 	bind_u64(q, 7, t->events);
 	bind_u64(q, 8, t->lost_events);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return dberr(s, d, "adding a trace");
-	}
-	sqlite3_finalize(q);
+	if (run_once(s, q, d, "adding a trace"))
+		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
 	return 0;
 }
@@ -330,11 +361,8 @@ int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, str
 	bind_u64(q, 4, t->events);
 	bind_u64(q, 5, t->lost_events);
 	sqlite3_bind_int64(q, 6, t->id);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return dberr(s, d, "updating a trace");
-	}
-	sqlite3_finalize(q);
+	if (run_once(s, q, d, "updating a trace"))
+		return -1;
 	return 0;
 }
 
@@ -346,21 +374,12 @@ static void col_text(sqlite3_stmt *q, int i, char *dst, size_t n)
 
 int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, struct sl_diag *d)
 {
-	sqlite3_stmt *q = prep(s,
-			       "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
-			       " lost_events FROM trace WHERE id = ?",
-			       d);
-	int rc;
+	sqlite3_stmt *q = row_by_id(s,
+				    "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
+				    " lost_events FROM trace WHERE id = ?",
+				    id, "trace", d);
 	if (!q)
 		return -1;
-	sqlite3_bind_int64(q, 1, id);
-	rc = sqlite3_step(q);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(q);
-		if (rc == SQLITE_DONE)
-			return sl_fail(d, "%s: no trace with id %" PRId64, s->path, id);
-		return dberr(s, d, "reading a trace");
-	}
 	memset(t, 0, sizeof(*t));
 	t->id = sqlite3_column_int64(q, 0);
 	col_text(q, 1, t->path, sizeof(t->path));
@@ -384,11 +403,8 @@ int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lo
 	sqlite3_bind_int64(q, 1, trace_id);
 	sqlite3_bind_int(q, 2, cpu);
 	bind_u64(q, 3, lost);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return dberr(s, d, "adding lost events");
-	}
-	sqlite3_finalize(q);
+	if (run_once(s, q, d, "adding lost events"))
+		return -1;
 	return 0;
 }
 
@@ -651,11 +667,8 @@ int sl_store_add_run(struct sl_store *s, int64_t trace_id, const char *scheduler
 	sqlite3_bind_int(q, 4, cpus);
 	sqlite3_bind_text(q, 5, mode ? mode : "recorded", -1, SQLITE_STATIC);
 	bind_u64(q, 6, seed);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return dberr(s, d, "adding a run");
-	}
-	sqlite3_finalize(q);
+	if (run_once(s, q, d, "adding a run"))
+		return -1;
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	return 0;
 }
@@ -888,11 +901,8 @@ int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run_id);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return dberr(s, d, "clearing metrics");
-	}
-	sqlite3_finalize(q);
+	if (run_once(s, q, d, "clearing metrics"))
+		return -1;
 	return 0;
 }
 
@@ -903,31 +913,19 @@ int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct s
 		return -1;
 	sqlite3_bind_int(q, 1, cpus);
 	sqlite3_bind_int64(q, 2, run_id);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return dberr(s, d, "updating a run");
-	}
-	sqlite3_finalize(q);
+	if (run_once(s, q, d, "updating a run"))
+		return -1;
 	return 0;
 }
 
 int sl_store_get_run(struct sl_store *s, int64_t run_id, struct sl_run_info *r, struct sl_diag *d)
 {
-	sqlite3_stmt *q = prep(s,
-			       "SELECT id, trace_id, scheduler, mode, params, cpus, seed FROM run"
-			       " WHERE id = ?",
-			       d);
-	int rc;
+	sqlite3_stmt *q = row_by_id(s,
+				    "SELECT id, trace_id, scheduler, mode, params, cpus, seed FROM run"
+				    " WHERE id = ?",
+				    run_id, "run", d);
 	if (!q)
 		return -1;
-	sqlite3_bind_int64(q, 1, run_id);
-	rc = sqlite3_step(q);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(q);
-		if (rc == SQLITE_DONE)
-			return sl_fail(d, "%s: no run with id %" PRId64, s->path, run_id);
-		return dberr(s, d, "reading a run");
-	}
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(q, 0);
 	r->trace_id = sqlite3_column_int64(q, 1);
