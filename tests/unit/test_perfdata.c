@@ -180,6 +180,43 @@ static void finished_round(struct bb *b)
 	p16(b, 8);
 }
 
+/* COMM records for n_extra parents (tids 1000+i, comm "p<i>"), then their
+ * FORK records (children 5000+i at time 500), at the start of round 1 */
+static int n_extra;
+
+static void extra_records(struct bb *b)
+{
+	int i;
+	for (i = 0; i < n_extra; i++) {
+		char c[16];
+		memset(c, 0, sizeof(c));
+		snprintf(c, sizeof(c), "p%d", i);
+		p32(b, 3); /* COMM: pid, tid, comm[8], trailer */
+		p16(b, 0);
+		p16(b, 8 + 8 + 8 + 32);
+		p32(b, (uint32_t)(1000 + i));
+		p32(b, (uint32_t)(1000 + i));
+		put(b, c, 8);
+		pzero(b, 32); /* trailer: synthesized, time 0 */
+	}
+	for (i = 0; i < n_extra; i++) {
+		p32(b, 7); /* FORK: pid, ppid, tid, ptid, time, trailer */
+		p16(b, 0);
+		p16(b, 8 + 24 + 32);
+		p32(b, (uint32_t)(5000 + i));
+		p32(b, (uint32_t)(1000 + i));
+		p32(b, (uint32_t)(5000 + i));
+		p32(b, (uint32_t)(1000 + i));
+		p64(b, 500);
+		p32(b, (uint32_t)(1000 + i));
+		p32(b, (uint32_t)(1000 + i));
+		p64(b, 500);
+		p32(b, 0);
+		p32(b, 0);
+		p64(b, 101);
+	}
+}
+
 /* Builds the file described in perfdata_built_file below; *last_rec is
  * the offset of its last record (a switch), *data_off the data section's. */
 static void build(struct bb *b, size_t *last_rec, size_t *data_off)
@@ -224,6 +261,7 @@ static void build(struct bb *b, size_t *last_rec, size_t *data_off)
 	d = b->n;
 	*data_off = d;
 	/* round 1 */
+	extra_records(b);
 	rec_switch(b, 101, 1000, 0, 100, "a b", 0x100, 200, "w");
 	rec_switch(b, 101, 3000, 0, 200, "w", 1, 0, "swapper/0");
 	rec_waking(b, 202, 2000, 1, 300, 0x48, 200, "w", 0);
@@ -486,4 +524,39 @@ SL_TEST(perfscript_line_forms)
 	CHECK(!strcmp(g.ev[2].comm, "a [1] b"));
 	CHECK_EQ_INT(g.ev[2].state, 'R');
 	CHECK_EQ_INT(g.ev[2].pid2, 0);
+}
+
+/* 300 parents' COMM records then their FORK records (no fork tracepoint was
+ * recorded, so PERF_RECORD_FORK becomes SL_EV_FORK): the tid -> comm table
+ * (256 slots, doubled at half full) grows at the 513th tid, a child's, in
+ * the middle of copying its parent's comm; every fork must come
+ * out at time 500 (before the first sample at 1000) with the child named
+ * after its parent. */
+SL_TEST(perfdata_fork_records_grow_comm_table)
+{
+	struct bb b;
+	struct got g;
+	struct sl_diag d;
+	char path[64];
+	size_t last, doff;
+	int i, nfork = 0, bad = 0;
+
+	n_extra = 300;
+	build(&b, &last, &doff);
+	n_extra = 0;
+	CHECK_EQ_INT(run(&sl_reader_perfdata, b.p, b.n, &g, &d, path), 0);
+	CHECK_EQ_INT(g.n, 307);
+	/* g keeps only the first 16: they are forks 0..15 in file order */
+	for (i = 0; i < 16 && i < g.n; i++) {
+		char want[16];
+		snprintf(want, sizeof(want), "p%d", i);
+		if (g.ev[i].type == SL_EV_FORK && g.ev[i].ts == 500 && g.ev[i].pid == 1000 + i &&
+		    g.ev[i].pid2 == 5000 + i && !strcmp(g.ev[i].comm2, want))
+			nfork++;
+		else
+			bad++;
+	}
+	CHECK_EQ_INT(nfork, 16);
+	CHECK_EQ_INT(bad, 0);
+	free(b.p);
 }
