@@ -182,8 +182,12 @@ static int parse_line(struct sl_ftrace_parser *fp, const char *s, size_t n, stru
 	size_t nl, bl;
 	int r;
 
-	if (split(s, s + n, &l))
+	if (split(s, s + n, &l)) {
+		if (memmem(s, n, " sched:sched_", 13))
+			return sl_fail(ld, "a sched event line without the [CPU] column (print it: "
+					   "perf script -F +cpu)");
 		return 0;
+	}
 	if (l.sys_e - l.sys == 16) { /* PERF_RECORD_LOST lost N */
 		uint64_t cnt = 0;
 		const char *p = l.body;

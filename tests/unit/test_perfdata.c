@@ -524,6 +524,13 @@ SL_TEST(perfscript_line_forms)
 	CHECK(!strcmp(g.ev[2].comm, "a [1] b"));
 	CHECK_EQ_INT(g.ev[2].state, 'R');
 	CHECK_EQ_INT(g.ev[2].pid2, 0);
+	{ /* perf script -F comm,tid,time,event,trace: no CPU, refused by name */
+		static const char nocpu[] = "            perf  9961  1242.426014:       "
+					    "sched:sched_waking: comm=migration/0 pid=18 prio=0 "
+					    "target_cpu=000\n";
+		CHECK_EQ_INT(run(&sl_reader_perfscript, nocpu, sizeof(nocpu) - 1, &g, &d, path), -1);
+		CHECK(strstr(d.msg, ":1: a sched event line without the [CPU] column") != NULL);
+	}
 }
 
 /* 300 parents' COMM records then their FORK records (no fork tracepoint was
