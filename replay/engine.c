@@ -284,6 +284,16 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 			parent = q;
 	}
 	p->parent = parent;
+	/* a task forked or first woken inside the trace became runnable by a
+	 * wakeup (sched_wakeup_new / sched_wakeup) in the recorded run: give
+	 * the replay the same wakeup row, so that delay distributions and
+	 * counts compare like with like */
+	if ((s->flags & SL_TASK_FORKED) || (s->parent >= 0 && !(s->flags & SL_TASK_AT_START))) {
+		p->wake_pending = 1;
+		p->wake_ts = e->now;
+		p->wake_waker = s->parent >= 0 && (size_t)s->parent < e->ntasks ? s->parent : -1;
+		e->priv->st.wakeups++;
+	}
 	if (parent) {
 		struct sl_cpu *c;
 		cpu = sl_smp_fork_cpu(e, p, parent->cpu);
