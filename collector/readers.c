@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const struct sl_reader sl_reader_ftrace;
 extern const struct sl_reader sl_reader_tracedat __attribute__((weak));
@@ -38,6 +39,7 @@ const struct sl_reader *sl_reader_detect(const char *path, const char *force,
 	const struct sl_reader *best = NULL;
 	int best_score = 0;
 	size_t i, n;
+	struct stat sb;
 	FILE *f;
 
 	if (force) {
@@ -45,6 +47,10 @@ const struct sl_reader *sl_reader_detect(const char *path, const char *force,
 		if (!best)
 			sl_fail(d, "%s: unknown format '%s'", path, force);
 		return best;
+	}
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
+		sl_fail(d, "%s: not a regular file", path);
+		return NULL;
 	}
 	f = fopen(path, "rb");
 	if (!f) {
