@@ -84,8 +84,8 @@ struct evkey {
 struct evq {
 	struct sl_event *ev;
 	size_t n, cap;
-	struct evkey *key;
-	size_t kcap;
+	struct evkey *key, *tmp;
+	size_t kcap, tcap;
 	uint64_t max_ts;
 };
 
@@ -165,10 +165,7 @@ static void comm_set(struct comm_tab *t, int32_t tid, const char *s, size_t n)
 		t->key[h] = tid + 1;
 		t->n++;
 	}
-	if (n > 15)
-		n = 15;
-	memcpy(t->comm[h], s, n);
-	t->comm[h][n] = 0;
+	sl_copy_comm(t->comm[h], sizeof(t->comm[h]), s, n); /* stored clean */
 }
 
 static const char *comm_get(const struct comm_tab *t, int32_t tid)
@@ -190,8 +187,8 @@ static void push(struct pd *pd, struct sl_event *ev)
 	}
 	if (!ev->cur_comm[0] && ev->cur_pid >= 0) {
 		const char *c = ev->cur_pid == 0 ? "swapper" : comm_get(&pd->comms, ev->cur_pid);
-		if (c)
-			sl_copy_comm(ev->cur_comm, SL_COMM_LEN, c, strlen(c));
+		if (c) /* already clean and NUL-terminated (comm_set) */
+			memcpy(ev->cur_comm, c, 16);
 	}
 	SL_GROW(pd->buf.ev, pd->buf.cap, pd->buf.n + 1);
 	pd->buf.ev[pd->buf.n++] = *ev;
@@ -205,6 +202,54 @@ static int cmp_key(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Sort keys[0..m) by (time, index). They come as a few long sorted runs
+ * (one per CPU buffer drained in the round, plus the carried-over rest), so
+ * merge the natural runs pairwise: O(m log runs). */
+static void sort_keys(struct evq *q, size_t m)
+{
+	struct evkey *src = q->key, *dst;
+	size_t *run = NULL, nrun = 0, rcap = 0, i;
+
+	SL_GROW(run, rcap, 2);
+	run[nrun++] = 0;
+	for (i = 1; i < m; i++)
+		if (cmp_key(&src[i - 1], &src[i]) > 0) {
+			SL_GROW(run, rcap, nrun + 2);
+			run[nrun++] = i;
+		}
+	run[nrun] = m; /* run r is [run[r], run[r + 1]) */
+	if (nrun == 1) {
+		free(run);
+		return;
+	}
+	SL_GROW(q->tmp, q->tcap, m);
+	dst = q->tmp;
+	while (nrun > 1) {
+		size_t r, w = 0;
+		for (r = 0; r < nrun; r += 2) {
+			size_t a = run[r], ae = run[r + 1], b = ae,
+			       be = r + 1 < nrun ? run[r + 2] : ae, o = a;
+			while (a < ae && b < be)
+				dst[o++] = cmp_key(&src[b], &src[a]) < 0 ? src[b++] : src[a++];
+			while (a < ae)
+				dst[o++] = src[a++];
+			while (b < be)
+				dst[o++] = src[b++];
+			run[w++] = run[r];
+		}
+		run[w] = m;
+		nrun = w;
+		{
+			struct evkey *t = src;
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != q->key)
+		memcpy(q->key, src, m * sizeof(*src));
+	free(run);
 }
 
 /* Deliver, in (time, file order), the pending events at or before upto. */
@@ -229,7 +274,7 @@ static int flush(struct pd *pd, uint64_t upto)
 	if (!m)
 		return 0;
 	if (!sorted)
-		qsort(q->key, m, sizeof(*q->key), cmp_key);
+		sort_keys(q, m);
 	for (i = 0; i < m; i++)
 		if (pd->fn(pd->ctx, &q->ev[q->key[i].idx])) {
 			pd->stopped = 1;
@@ -833,6 +878,7 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	munmap((void *)pd.map, pd.fsize);
 	free(pd.buf.ev);
 	free(pd.buf.key);
+	free(pd.buf.tmp);
 	pd_trace_release(&pd.tr);
 	free(pd.attr);
 	free(pd.ids);

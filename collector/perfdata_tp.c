@@ -603,6 +603,16 @@ static void str(const struct pd_field *f, const unsigned char *raw, size_t n, ch
 		if (len > 15)
 			len = 15;
 	}
+	{ /* plain printable ASCII, the usual case, needs no cleaning */
+		size_t i;
+		for (i = 0; i < len && i < SL_COMM_LEN - 1 && s[i] >= 0x20 && s[i] < 0x7f; i++)
+			;
+		if (i == len) {
+			memcpy(dst, s, len);
+			dst[len] = 0;
+			return;
+		}
+	}
 	sl_copy_comm(dst, SL_COMM_LEN, (const char *)s, len);
 }
 
