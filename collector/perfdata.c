@@ -186,8 +186,9 @@ static void push(struct pd *pd, struct sl_event *ev)
 		pd->nclamped++;
 	}
 	if (!ev->cur_comm[0] && ev->cur_pid >= 0) {
-		const char *c = ev->cur_pid == 0 ? "swapper" : comm_get(&pd->comms, ev->cur_pid);
-		if (c) /* already clean and NUL-terminated (comm_set) */
+		static const char swapper[16] = "swapper";
+		const char *c = ev->cur_pid == 0 ? swapper : comm_get(&pd->comms, ev->cur_pid);
+		if (c) /* 16 bytes, clean and NUL-terminated (comm_set) */
 			memcpy(ev->cur_comm, c, 16);
 	}
 	SL_GROW(pd->buf.ev, pd->buf.cap, pd->buf.n + 1);

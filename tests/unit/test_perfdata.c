@@ -267,7 +267,7 @@ static void build(struct bb *b, size_t *last_rec, size_t *data_off)
 	rec_waking(b, 202, 2000, 1, 300, 0x48, 200, "w", 0);
 	finished_round(b);
 	/* round 2 */
-	rec_waking(b, 201, 2500, 1, 300, 0x10, 201, "v", 1);
+	rec_waking(b, 201, 2500, 1, 0, 0x10, 201, "v", 1); /* from idle */
 	{
 		const char *fn = "/usr/bin/some-long-program-name";
 		uint32_t len = (uint32_t)strlen(fn) + 1, raw = 20 + len;
@@ -390,7 +390,8 @@ static int run(const struct sl_reader *r, const void *data, size_t n, struct got
  * reader must deliver, in time order (ties in file order):
  *   1000 switch cpu0 100 "a b" -> 200 "w", prev_state 0x100 = preempted 'R'
  *   2000 waking cpu1 of 200 "w" target 0, cur 300, flags 0x48 = hardirq+NMI
- *   2500 waking cpu1 of 201 "v" target 1, flags 0x10 = softirq
+ *   2500 waking cpu1 of 201 "v" target 1, flags 0x10 = softirq, from the
+ *        idle task (tid 0: cur_comm "swapper", as perf script shows it)
  *   3000 switch cpu0 200 -> 0, prev_state 1 = 'S'   (first in file of the 3000s)
  *   3000 exec cpu1 pid 300, basename cut to 15 chars: "some-long-progr"
  *   3500 lost 7 on cpu1 (PERF_RECORD_LOST, time and cpu from the trailer)
@@ -429,6 +430,8 @@ SL_TEST(perfdata_built_file)
 		CHECK_EQ_INT(g.ev[2].ts, 2500);
 		CHECK_EQ_INT(g.ev[2].pid, 201);
 		CHECK_EQ_INT(g.ev[2].ctx, SL_CTX_KNOWN | SL_CTX_SOFTIRQ);
+		CHECK_EQ_INT(g.ev[2].cur_pid, 0);
+		CHECK(!strcmp(g.ev[2].cur_comm, "swapper"));
 		CHECK_EQ_INT(g.ev[3].ts, 3000);
 		CHECK_EQ_INT(g.ev[3].type, SL_EV_SWITCH);
 		CHECK_EQ_INT(g.ev[3].state, 'S');
