@@ -3,47 +3,13 @@
  * aborts when the reader breaks its promises (time order, event types).
  * Seeds: pieces of traces/perf-sched-load-2cpu.perfscript.txt, the -F +pid
  * and microsecond forms, and cut / mangled lines (tests/fuzz/mkcorpus-perf.sh). */
-#include "../../collector/event.h"
-
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#include "fuzz_reader.h"
 
 extern const struct sl_reader sl_reader_perfscript;
-
-struct chk {
-	uint64_t last, n;
-};
-
-static int on_event(void *ctx, const struct sl_event *ev)
-{
-	struct chk *c = ctx;
-	if (ev->ts < c->last || ev->type == SL_EV_NONE || ev->type >= SL_EV_NTYPES)
-		abort();
-	c->last = ev->ts;
-	c->n++;
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct chk c = { 0, 0 };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	char path[64];
-	int fd = memfd_create("fuzz", 0);
-	if (fd < 0)
-		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	(void)sl_reader_perfscript.probe(data, size);
-	(void)sl_reader_perfscript.read(path, on_event, &c, &d);
-	close(fd);
-	return 0;
+	return fuzz_reader(&sl_reader_perfscript, data, size);
 }
