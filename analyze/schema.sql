@@ -1,4 +1,4 @@
--- schedlab database schema, version 1 (PRAGMA user_version).
+-- schedlab database schema, version 2 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -42,21 +42,19 @@ CREATE TABLE IF NOT EXISTS task_model (
 	initially_runnable INTEGER NOT NULL DEFAULT 1,
 	run_ns INTEGER NOT NULL DEFAULT 0,
 	sleep_ns INTEGER NOT NULL DEFAULT 0,
-	count INTEGER NOT NULL DEFAULT 0
+	count INTEGER NOT NULL DEFAULT 0,
+	-- the task's phases as a JSON array, one [run_ns, sleep_ns, end_state,
+	-- waker_kind, waker_utid, waker_progress_ns, pipe, lost] per burst
+	-- (view burst below gives one row each)
+	phases TEXT NOT NULL DEFAULT '[]'
 );
-CREATE TABLE IF NOT EXISTS burst (
-	utid INTEGER NOT NULL REFERENCES thread(utid),
-	seq INTEGER NOT NULL,
-	run_ns INTEGER NOT NULL,
-	sleep_ns INTEGER NOT NULL,
-	end_state TEXT NOT NULL,
-	waker_kind TEXT NOT NULL,
-	waker_utid INTEGER,
-	waker_progress_ns INTEGER NOT NULL DEFAULT 0,
-	pipe INTEGER NOT NULL DEFAULT 0,
-	lost INTEGER NOT NULL DEFAULT 0,
-	PRIMARY KEY (utid, seq)
-) WITHOUT ROWID;
+CREATE VIEW IF NOT EXISTS burst AS
+SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
+	json_extract(j.value, '$[0]') AS run_ns, json_extract(j.value, '$[1]') AS sleep_ns,
+	json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
+	json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
+	json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost
+FROM task_model m, json_each(m.phases) j;
 CREATE TABLE IF NOT EXISTS run (
 	id INTEGER PRIMARY KEY,
 	trace_id INTEGER NOT NULL REFERENCES trace(id),
@@ -67,6 +65,19 @@ CREATE TABLE IF NOT EXISTS run (
 	seed INTEGER NOT NULL DEFAULT 0,
 	created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );
+-- Where a run's rows are: the rows a run adds to sched_slice, wakeup,
+-- staircase and rotation have rowids in [first_rowid, last_rowid] (written in
+-- one transaction, so a contiguous range). These four tables have no index on
+-- run_id (an index costs as much as the rows themselves to write); schedlab
+-- reads a run by this range, and WHERE run_id = N in the sqlite3 shell scans.
+CREATE TABLE IF NOT EXISTS run_rows (
+	run_id INTEGER NOT NULL REFERENCES run(id),
+	tbl TEXT NOT NULL,
+	first_rowid INTEGER NOT NULL,
+	last_rowid INTEGER NOT NULL,
+	rows INTEGER NOT NULL,
+	PRIMARY KEY (run_id, tbl)
+);
 CREATE TABLE IF NOT EXISTS sched_slice (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	ts INTEGER NOT NULL,
@@ -76,7 +87,6 @@ CREATE TABLE IF NOT EXISTS sched_slice (
 	end_state TEXT NOT NULL,
 	priority INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS sched_slice_run ON sched_slice(run_id);
 CREATE TABLE IF NOT EXISTS wakeup (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	utid INTEGER NOT NULL REFERENCES thread(utid),
@@ -85,7 +95,6 @@ CREATE TABLE IF NOT EXISTS wakeup (
 	waker_utid INTEGER,
 	cpu INTEGER
 );
-CREATE INDEX IF NOT EXISTS wakeup_run ON wakeup(run_id);
 CREATE TABLE IF NOT EXISTS staircase (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	utid INTEGER NOT NULL,
@@ -93,7 +102,6 @@ CREATE TABLE IF NOT EXISTS staircase (
 	level INTEGER NOT NULL,
 	array INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS staircase_run ON staircase(run_id);
 CREATE TABLE IF NOT EXISTS rotation (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	cpu INTEGER NOT NULL,
@@ -101,7 +109,6 @@ CREATE TABLE IF NOT EXISTS rotation (
 	kind TEXT NOT NULL,
 	level INTEGER
 );
-CREATE INDEX IF NOT EXISTS rotation_run ON rotation(run_id);
 CREATE TABLE IF NOT EXISTS metric (
 	run_id INTEGER NOT NULL REFERENCES run(id),
 	utid INTEGER,

@@ -23,7 +23,6 @@ enum {
 	ST_METRIC,
 	ST_THREAD,
 	ST_MODEL,
-	ST_BURST,
 	ST_COUNT
 };
 
@@ -36,9 +35,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO thread(utid, trace_id, tid, tgid, comm, nice, policy, rt_priority, first_ts, last_ts)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task_model(utid, start_ns, parent_utid, parent_progress_ns, flags, cpumask,"
-	" initially_runnable, run_ns, sleep_ns, count) VALUES (?,?,?,?,?,?,?,?,?,?)",
-	"INSERT INTO burst(utid, seq, run_ns, sleep_ns, end_state, waker_kind, waker_utid,"
-	" waker_progress_ns, pipe, lost) VALUES (?,?,?,?,?,?,?,?,?,?)",
+	" initially_runnable, run_ns, sleep_ns, count, phases) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 /* Rows of a run are buffered per bind and inserted BATCH at a time with
@@ -48,28 +45,31 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define MAX_BINDS 8
 #define NULL_VAL INT64_MIN
 
-enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_BURST, RB_COUNT };
-#define MAX_COLS 10
+enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_COUNT };
+#define MAX_COLS 7
 
 static const struct {
 	int stmt;      /* single-row statement */
 	const char *head; /* multi-row INSERT up to VALUES */
 	int ncol;
 	unsigned txtmask; /* columns bound as text */
+	const char *table;
 } rb_kind[RB_COUNT] = {
 	{ ST_SLICE, "INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES ", 7,
-	  1u << 5 },
-	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, 0 },
-	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, 0 },
-	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 1u << 3 },
-	{ ST_BURST, "INSERT INTO burst(utid, seq, run_ns, sleep_ns, end_state, waker_kind, waker_utid,"
-		    " waker_progress_ns, pipe, lost) VALUES ", 10, (1u << 4) | (1u << 5) },
+	  1u << 5, "sched_slice" },
+	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, 0,
+	  "wakeup" },
+	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, 0, "staircase" },
+	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 1u << 3,
+	  "rotation" },
 };
 
 struct rowbuf {
 	int n;
 	int64_t v[BATCH][MAX_COLS];
 	char txt[BATCH][MAX_COLS][8];
+	/* rowids of the rows inserted so far (for run_rows); lo = 0: none */
+	int64_t lo, hi, rows;
 };
 
 struct sl_store {
@@ -132,6 +132,34 @@ static int table_count(struct sl_store *s, int *n, struct sl_diag *d)
 	return 0;
 }
 
+/* Schema 1 -> 2: bursts move into task_model.phases (view burst keeps
+ * the old shape), run_rows is new, and the run_id indexes go. Runs of a
+ * version 1 database have no run_rows: they are read by run_id (scans). */
+static int migrate_v1(struct sl_store *s, struct sl_diag *d)
+{
+	static const char sql[] =
+		"ALTER TABLE task_model ADD COLUMN phases TEXT NOT NULL DEFAULT '[]';"
+		"UPDATE task_model SET phases = COALESCE((SELECT json_group_array(json_array("
+		" run_ns, sleep_ns, end_state, waker_kind, waker_utid, waker_progress_ns, pipe, lost))"
+		" FROM (SELECT * FROM burst b WHERE b.utid = task_model.utid ORDER BY seq)), '[]');"
+		"DROP TABLE burst;"
+		"DROP INDEX IF EXISTS sched_slice_run;"
+		"DROP INDEX IF EXISTS wakeup_run;"
+		"DROP INDEX IF EXISTS staircase_run;"
+		"DROP INDEX IF EXISTS rotation_run;";
+	char pragma[64];
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SL_SCHEMA_VERSION);
+	if (exec(s, "BEGIN IMMEDIATE", d))
+		return -1;
+	if (exec(s, sql, d) || exec(s, schema_sql, d) || exec(s, pragma, d) || exec(s, "COMMIT", d)) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s", d->msg);
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return sl_fail(d, "cannot upgrade a version 1 database: %s", why);
+	}
+	return 0;
+}
+
 int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d)
 {
 	struct sl_store *s;
@@ -181,7 +209,13 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 			return -1;
 		}
 	}
-	exec(s, "PRAGMA journal_mode = WAL", NULL);
+	if (v == 1 && migrate_v1(s, d)) {
+		sl_store_close(s);
+		return -1;
+	}
+	/* a rollback journal: an import or replay only appends pages, which it
+	 * does not journal, where WAL writes every page twice */
+	exec(s, "PRAGMA journal_mode = DELETE", NULL);
 	exec(s, "PRAGMA synchronous = NORMAL", NULL);
 	exec(s, "PRAGMA cache_size = -65536", NULL); /* 64 MiB */
 	for (i = 0; i < ST_COUNT; i++)
@@ -452,12 +486,110 @@ static uint64_t col_dur(sqlite3_stmt *q, int i)
 	return v < 0 ? SL_INF : (uint64_t)v;
 }
 
+/* index of utid in the sorted utid array, -1 if absent */
+static int32_t utid_index(const int64_t *utids, size_t n, int64_t utid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (utids[mid] < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && utids[lo] == utid ? (int32_t)lo : -1;
+}
+
+/* A growing text buffer for the phases JSON. */
+struct jbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void jb_need(struct jbuf *j, size_t more)
+{
+	if (j->n + more + 1 > j->cap) {
+		j->cap = (j->n + more + 1) * 2;
+		j->p = xrealloc(j->p, j->cap);
+	}
+}
+
+static void jb_ch(struct jbuf *j, char c)
+{
+	jb_need(j, 1);
+	j->p[j->n++] = c;
+	j->p[j->n] = 0;
+}
+
+static void jb_str(struct jbuf *j, const char *s)
+{
+	size_t l = strlen(s);
+	jb_need(j, l);
+	memcpy(j->p + j->n, s, l + 1);
+	j->n += l;
+}
+
+/* decimal without printf: a burst table has ~10^5 phases of 8 numbers */
+static void jb_int(struct jbuf *j, int64_t v)
+{
+	char tmp[24];
+	int k = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	jb_need(j, (size_t)k + 1);
+	if (v < 0)
+		j->p[j->n++] = '-';
+	while (k)
+		j->p[j->n++] = tmp[--k];
+	j->p[j->n] = 0;
+}
+
+/* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
+ * waker_utid|null, waker_progress_ns, pipe, lost], ...]; SL_INF is -1. */
+static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
+{
+	size_t k;
+	char end[2] = { 0, 0 };
+	j->n = 0;
+	jb_ch(j, '[');
+	for (k = 0; k < t->nphases; k++) {
+		const struct sl_phase *p = &t->phases[k];
+		if (k)
+			jb_ch(j, ',');
+		jb_ch(j, '[');
+		jb_int(j, p->run_ns == SL_INF ? -1 : (int64_t)p->run_ns);
+		jb_ch(j, ',');
+		jb_int(j, p->sleep_ns == SL_INF ? -1 : (int64_t)p->sleep_ns);
+		jb_str(j, ",\"");
+		end[0] = p->end >= 'A' && p->end <= 'Z' ? p->end : '?';
+		jb_str(j, end);
+		jb_str(j, "\",\"");
+		jb_str(j, name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind));
+		jb_str(j, "\",");
+		if (p->waker >= 0 && (size_t)p->waker < b->ntasks)
+			jb_int(j, b->tasks[p->waker].utid);
+		else
+			jb_str(j, "null");
+		jb_ch(j, ',');
+		jb_int(j, (int64_t)p->waker_progress_ns);
+		jb_ch(j, ',');
+		jb_int(j, p->pipe);
+		jb_ch(j, ',');
+		jb_int(j, p->lost);
+		jb_ch(j, ']');
+	}
+	jb_ch(j, ']');
+}
+
 int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
 			   const uint64_t *first_ts, const uint64_t *last_ts, struct sl_diag *d)
 {
 	int64_t base = sl_store_next_utid(s);
-	struct rowbuf *bursts = xcalloc(1, sizeof(*bursts));
-	size_t i, j;
+	struct jbuf j = { 0 };
+	size_t i;
 	for (i = 0; i < b->ntasks; i++)
 		b->tasks[i].utid = base + (int64_t)i;
 	for (i = 0; i < b->ntasks; i++) {
@@ -489,50 +621,143 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 		bind_dur(q, 8, t->run_ns);
 		bind_dur(q, 9, t->sleep_ns);
 		bind_u64(q, 10, t->count);
+		phases_json(&j, b, t);
+		sqlite3_bind_text(q, 11, j.p, (int)j.n, SQLITE_STATIC);
 		if (step_done(s, q, d, "adding a task model"))
 			goto fail;
-		for (j = 0; j < t->nphases; j++) {
-			const struct sl_phase *p = &t->phases[j];
-			char(*tx)[8];
-			int64_t *v = next_row(s, bursts, RB_BURST, &tx, d);
-			if (!v)
-				goto fail;
-			v[0] = t->utid;
-			v[1] = (int64_t)j;
-			v[2] = p->run_ns == SL_INF ? -1 : (int64_t)p->run_ns;
-			v[3] = p->sleep_ns == SL_INF ? -1 : (int64_t)p->sleep_ns;
-			tx[4][0] = p->end;
-			tx[4][1] = 0;
-			snprintf(tx[5], 8, "%s",
-				 name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind));
-			v[6] = p->waker >= 0 && (size_t)p->waker < b->ntasks ? b->tasks[p->waker].utid
-									      : NULL_VAL;
-			v[7] = (int64_t)p->waker_progress_ns;
-			v[8] = p->pipe;
-			v[9] = p->lost;
-		}
 	}
-	if (flush_rows(s, bursts, RB_BURST, d))
-		goto fail;
-	free(bursts);
+	free(j.p);
 	return 0;
 fail:
-	free(bursts);
+	free(j.p);
 	return -1;
 }
 
-/* index of utid in the sorted utid array, -1 if absent */
-static int32_t utid_index(const int64_t *utids, size_t n, int64_t utid)
+/* A reader of the phases JSON (ours, but the database may have been edited:
+ * anything unexpected is an error, never a crash). */
+struct jrd {
+	const char *p, *start;
+};
+
+static void jr_ws(struct jrd *r)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (utids[mid] < utid)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while (*r->p == ' ' || *r->p == '\n' || *r->p == '\t' || *r->p == '\r')
+		r->p++;
+}
+
+static int jr_ch(struct jrd *r, char c)
+{
+	jr_ws(r);
+	if (*r->p != c)
+		return -1;
+	r->p++;
+	return 0;
+}
+
+/* an integer (null gives *isnull = 1 when isnull is given) */
+static int jr_int(struct jrd *r, int64_t *v, int *isnull)
+{
+	uint64_t u = 0;
+	int neg = 0, digits = 0;
+	jr_ws(r);
+	if (isnull) {
+		*isnull = 0;
+		if (!strncmp(r->p, "null", 4)) {
+			r->p += 4;
+			*isnull = 1;
+			*v = 0;
+			return 0;
+		}
 	}
-	return lo < n && utids[lo] == utid ? (int32_t)lo : -1;
+	if (*r->p == '-') {
+		neg = 1;
+		r->p++;
+	}
+	while (*r->p >= '0' && *r->p <= '9') {
+		if (u > (UINT64_MAX - 9) / 10)
+			return -1;
+		u = u * 10 + (uint64_t)(*r->p++ - '0');
+		digits++;
+	}
+	if (!digits || u > (uint64_t)INT64_MAX)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int jr_str(struct jrd *r, char *out, size_t n)
+{
+	size_t k = 0;
+	if (jr_ch(r, '"'))
+		return -1;
+	while (*r->p && *r->p != '"') {
+		if (*r->p == '\\' || k + 1 >= n)
+			return -1;
+		out[k++] = *r->p++;
+	}
+	if (*r->p != '"')
+		return -1;
+	r->p++;
+	out[k] = 0;
+	return 0;
+}
+
+/* Parse a task's phases (waker utids mapped to task indexes). 0, or -1
+ * with *off the byte offset where it went wrong. */
+static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t *utids, size_t n,
+			size_t *off)
+{
+	struct jrd r = { json, json };
+	size_t cap = 0;
+	if (jr_ch(&r, '['))
+		goto bad;
+	jr_ws(&r);
+	if (*r.p == ']') {
+		r.p++;
+		goto done;
+	}
+	for (;;) {
+		struct sl_phase *p;
+		int64_t run, sleep, waker, prog, pipe, lost;
+		char end[4], wk[8];
+		int wnull;
+		if (jr_ch(&r, '[') || jr_int(&r, &run, NULL) || jr_ch(&r, ',') ||
+		    jr_int(&r, &sleep, NULL) || jr_ch(&r, ',') || jr_str(&r, end, sizeof(end)) ||
+		    jr_ch(&r, ',') || jr_str(&r, wk, sizeof(wk)) || jr_ch(&r, ',') ||
+		    jr_int(&r, &waker, &wnull) || jr_ch(&r, ',') || jr_int(&r, &prog, NULL) ||
+		    jr_ch(&r, ',') || jr_int(&r, &pipe, NULL) || jr_ch(&r, ',') ||
+		    jr_int(&r, &lost, NULL) || jr_ch(&r, ']'))
+			goto bad;
+		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1)
+			goto bad;
+		SL_GROW(t->phases, cap, t->nphases + 1);
+		p = &t->phases[t->nphases++];
+		memset(p, 0, sizeof(*p));
+		p->run_ns = run < 0 ? SL_INF : (uint64_t)run;
+		p->sleep_ns = sleep < 0 ? SL_INF : (uint64_t)sleep;
+		p->end = end[0];
+		p->waker_kind = (uint8_t)index_of(waker_names, SL_ARRAY_SIZE(waker_names), wk);
+		p->waker = wnull ? -1 : utid_index(utids, n, waker);
+		p->waker_progress_ns = (uint64_t)prog;
+		p->pipe = pipe != 0;
+		p->lost = lost != 0;
+		jr_ws(&r);
+		if (*r.p == ',') {
+			r.p++;
+			continue;
+		}
+		if (jr_ch(&r, ']'))
+			goto bad;
+		break;
+	}
+done:
+	jr_ws(&r);
+	if (*r.p)
+		goto bad;
+	return 0;
+bad:
+	*off = (size_t)(r.p - r.start);
+	return -1;
 }
 
 int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
@@ -541,7 +766,8 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	struct sl_trace_info tr;
 	sqlite3_stmt *q;
 	int64_t *utids = NULL, *parents = NULL;
-	size_t n = 0, cap = 0, i;
+	char **phases = NULL;
+	size_t n = 0, cap = 0, i, off;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
@@ -550,7 +776,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	q = prep(s,
 		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
 		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
-		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count"
+		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count, m.phases"
 		 " FROM thread t JOIN task_model m ON m.utid = t.utid"
 		 " WHERE t.trace_id = ? ORDER BY t.utid",
 		 d);
@@ -559,10 +785,12 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	sqlite3_bind_int64(q, 1, trace_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct sl_task_spec *t;
+		const unsigned char *ph;
 		char pol[16];
 		SL_GROW(b->tasks, cap, n + 1);
 		utids = xrealloc(utids, cap * sizeof(*utids));
 		parents = xrealloc(parents, cap * sizeof(*parents));
+		phases = xrealloc(phases, cap * sizeof(*phases));
 		t = &b->tasks[n];
 		memset(t, 0, sizeof(*t));
 		t->idx = (int32_t)n;
@@ -585,70 +813,42 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		t->run_ns = col_dur(q, 13);
 		t->sleep_ns = col_dur(q, 14);
 		t->count = (uint64_t)sqlite3_column_int64(q, 15);
+		ph = sqlite3_column_text(q, 16);
+		phases[n] = xstrdup(ph ? (const char *)ph : "[]");
 		n++;
 	}
 	sqlite3_finalize(q);
 	b->ntasks = n;
 	if (rc != SQLITE_DONE) {
-		free(utids);
-		free(parents);
-		sl_behaviour_release(b);
-		return dberr(s, d, "loading threads");
+		dberr(s, d, "loading threads");
+		goto fail;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (parents[i] >= 0)
 			b->tasks[i].parent = utid_index(utids, n, parents[i]);
-	free(parents);
-	q = prep(s,
-		 "SELECT b.utid, b.run_ns, b.sleep_ns, b.end_state, b.waker_kind, b.waker_utid,"
-		 " b.waker_progress_ns, b.pipe, b.lost FROM burst b JOIN thread t ON t.utid = b.utid"
-		 " WHERE t.trace_id = ? ORDER BY b.utid, b.seq",
-		 d);
-	if (!q) {
-		free(utids);
-		sl_behaviour_release(b);
-		return -1;
-	}
-	sqlite3_bind_int64(q, 1, trace_id);
-	{
-		size_t *caps = xcalloc(n ? n : 1, sizeof(size_t));
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			int32_t ti = utid_index(utids, n, sqlite3_column_int64(q, 0));
-			struct sl_task_spec *t;
-			struct sl_phase *p;
-			char end[4];
-			char wk[8];
-			if (ti < 0)
-				continue;
-			t = &b->tasks[ti];
-			SL_GROW(t->phases, caps[ti], t->nphases + 1);
-			p = &t->phases[t->nphases++];
-			memset(p, 0, sizeof(*p));
-			p->run_ns = col_dur(q, 1);
-			p->sleep_ns = col_dur(q, 2);
-			col_text(q, 3, end, sizeof(end));
-			p->end = end[0];
-			col_text(q, 4, wk, sizeof(wk));
-			p->waker_kind = (uint8_t)index_of(waker_names, SL_ARRAY_SIZE(waker_names), wk);
-			p->waker = sqlite3_column_type(q, 5) == SQLITE_NULL
-					   ? -1
-					   : utid_index(utids, n, sqlite3_column_int64(q, 5));
-			p->waker_progress_ns = (uint64_t)sqlite3_column_int64(q, 6);
-			p->pipe = (uint8_t)sqlite3_column_int(q, 7);
-			p->lost = (uint8_t)sqlite3_column_int(q, 8);
+		if (parse_phases(phases[i], &b->tasks[i], utids, n, &off)) {
+			sl_fail(d, "%s: task_model.phases of utid %" PRId64 " is malformed at offset %zu",
+				s->path, utids[i], off);
+			goto fail;
 		}
-		free(caps);
 	}
-	sqlite3_finalize(q);
+	for (i = 0; i < n; i++)
+		free(phases[i]);
+	free(phases);
+	free(parents);
 	free(utids);
-	if (rc != SQLITE_DONE) {
-		sl_behaviour_release(b);
-		return dberr(s, d, "loading bursts");
-	}
 	b->cpus = tr.cpus;
 	b->t0 = tr.first_ts;
 	b->span_ns = tr.last_ts - tr.first_ts;
 	return 0;
+fail:
+	for (i = 0; i < n; i++)
+		free(phases[i]);
+	free(phases);
+	free(parents);
+	free(utids);
+	sl_behaviour_release(b);
+	return -1;
 }
 
 int sl_store_add_run(struct sl_store *s, int64_t trace_id, const char *scheduler,
@@ -728,8 +928,42 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl
 			}
 		if (step_done(s, q, d, "adding rows of a run"))
 			return -1;
+		{
+			int64_t last = sqlite3_last_insert_rowid(s->db), first = last - rows + 1;
+			if (!rb->rows || first < rb->lo)
+				rb->lo = first;
+			if (!rb->rows || last > rb->hi)
+				rb->hi = last;
+			rb->rows += rows;
+		}
 	}
 	rb->n = 0;
+	return 0;
+}
+
+/* Where the rows of run_id in each table are (see run_rows in schema.sql). */
+static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowbuf *rb,
+		      struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s,
+			       "INSERT OR REPLACE INTO run_rows(run_id, tbl, first_rowid, last_rowid, rows)"
+			       " VALUES (?,?,?,?,?)",
+			       d);
+	int k;
+	if (!q)
+		return -1;
+	for (k = 0; k < RB_COUNT; k++) {
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_text(q, 2, rb_kind[k].table, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 3, rb[k].rows ? rb[k].lo : 1);
+		sqlite3_bind_int64(q, 4, rb[k].rows ? rb[k].hi : 0);
+		sqlite3_bind_int64(q, 5, rb[k].rows);
+		if (step_done(s, q, d, "adding run_rows")) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
 	return 0;
 }
 
@@ -783,6 +1017,8 @@ static int flush_binds(struct sl_store *s, struct sl_diag *d)
 			continue;
 		for (k = 0; k < RB_COUNT && !rc; k++)
 			rc = flush_rows(s, &((struct rowbuf *)b->pend)[k], k, d);
+		if (!rc)
+			rc = put_ranges(s, b->run_id, b->pend, d);
 		if (rc)
 			break;
 		free(b->pend);
@@ -967,6 +1203,37 @@ int sl_store_list_runs(struct sl_store *s, int64_t trace_id, int64_t **ids, size
 	return 0;
 }
 
+#define CMP(a, b)                  \
+	do {                       \
+		if ((a) != (b))    \
+			return (a) < (b) ? -1 : 1; \
+	} while (0)
+
+/* by ts, cpu, then every other column: a total order on distinct rows */
+static int cmp_slice(const void *pa, const void *pb)
+{
+	const struct sl_slice_row *a = pa, *b = pb;
+	CMP(a->ts, b->ts);
+	CMP(a->cpu, b->cpu);
+	CMP(a->dur, b->dur);
+	CMP(a->utid, b->utid);
+	CMP(a->priority, b->priority);
+	CMP(a->end_state, b->end_state);
+	return 0;
+}
+
+/* by ts, utid, then every other column */
+static int cmp_wakeup(const void *pa, const void *pb)
+{
+	const struct sl_wakeup_row *a = pa, *b = pb;
+	CMP(a->ts, b->ts);
+	CMP(a->utid, b->utid);
+	CMP(a->ts_run, b->ts_run);
+	CMP(a->waker_utid, b->waker_utid);
+	CMP(a->cpu, b->cpu);
+	return 0;
+}
+
 int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out,
 		      struct sl_diag *d)
 {
@@ -1000,8 +1267,8 @@ int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *ou
 	if (rc != SQLITE_DONE)
 		goto fail;
 	q = prep(s,
-		 "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE run_id = ?"
-		 " ORDER BY ts, cpu",
+		 "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
+		 SL_RUN_ROWS("sched_slice", "?1"),
 		 d);
 	if (!q)
 		goto fail_noerr;
@@ -1024,8 +1291,8 @@ int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *ou
 	if (rc != SQLITE_DONE)
 		goto fail;
 	q = prep(s,
-		 "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE run_id = ?"
-		 " ORDER BY ts, utid",
+		 "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
+		 SL_RUN_ROWS("wakeup", "?1"),
 		 d);
 	if (!q)
 		goto fail_noerr;
@@ -1047,6 +1314,11 @@ int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *ou
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		goto fail;
+	/* ordered here rather than by SQL: the tables have no index to order by */
+	if (out->nslices)
+		qsort(out->slices, out->nslices, sizeof(*out->slices), cmp_slice);
+	if (out->nwakeups)
+		qsort(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup);
 	return 0;
 fail:
 	dberr(s, d, "loading a run");

@@ -15,7 +15,17 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 1
+#define SL_SCHEMA_VERSION 2
+
+/* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
+ * sched_slice, wakeup, staircase, rotation: a rowid range from run_rows
+ * (those tables have no run_id index), the whole table for a run without
+ * run_rows (written by schema version 1), and run_id = PARAM. Use it on
+ * the table alone (rowid must be TBL's). */
+#define SL_RUN_ROWS(tbl, param)                                                                   \
+	"rowid BETWEEN COALESCE((SELECT first_rowid FROM run_rows WHERE run_id = " param            \
+	" AND tbl = '" tbl "'), 1) AND COALESCE((SELECT last_rowid FROM run_rows WHERE run_id = "  \
+	param " AND tbl = '" tbl "'), 9223372036854775807) AND run_id = " param
 
 struct sl_store;
 

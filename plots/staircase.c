@@ -268,10 +268,12 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	rows = xcalloc(p.n, sizeof(*rows));
 	for (i = 0; i < p.n; i++) {
 		int64_t id = p.v[i].r.run.id;
-		if (sl_store_query(s, "SELECT utid, ts, level, array FROM staircase WHERE run_id = ?1 "
-				      "ORDER BY utid, ts", &id, 1, step_row, &rows[i], d) ||
-		    sl_store_query(s, "SELECT ts, kind FROM rotation WHERE run_id = ?1 ORDER BY ts", &id,
-				   1, rot_row, &rows[i], d))
+		if (sl_store_query(s, "SELECT utid, ts, level, array FROM staircase WHERE "
+				      SL_RUN_ROWS("staircase", "?1") " ORDER BY utid, ts, rowid",
+				   &id, 1, step_row, &rows[i], d) ||
+		    sl_store_query(s, "SELECT ts, kind FROM rotation WHERE "
+				      SL_RUN_ROWS("rotation", "?1") " ORDER BY ts, rowid",
+				   &id, 1, rot_row, &rows[i], d))
 			goto out;
 	}
 	if (!o->to)
