@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +65,35 @@ static const struct {
 	  "rotation" },
 };
 
+/* Rows of a run are staged JOB rows at a time; a full stage goes to the
+ * writer thread, which inserts it BATCH rows per statement while the caller
+ * goes on computing (an import's decoding or a replay's engine). The
+ * connection is never used by two threads at once: every other use of it
+ * first waits for the writer to be idle (quiesce). */
+#define JOB (16 * BATCH)
+#define QUEUE 8
+
 struct rowbuf {
 	int n;
-	int64_t v[BATCH][MAX_COLS];
-	char txt[BATCH][MAX_COLS][8];
-	/* rowids of the rows inserted so far (for run_rows); lo = 0: none */
+	int64_t v[JOB][MAX_COLS];
+	char txt[JOB][MAX_COLS][8];
+};
+
+/* rowids a run has written to one table so far (for run_rows) */
+struct rowstat {
 	int64_t lo, hi, rows;
+};
+
+/* what a bind has pending: a stage per table, and its row ranges */
+struct pend {
+	struct rowbuf *stage[RB_COUNT];
+	struct rowstat stat[RB_COUNT];
+};
+
+struct job {
+	struct rowbuf *rb;
+	struct rowstat *stat;
+	int kind;
 };
 
 struct sl_store {
@@ -79,11 +103,22 @@ struct sl_store {
 	sqlite3_stmt *multi[RB_COUNT];
 	struct sl_store_bind *binds[MAX_BINDS];
 	int in_tx;
+	/* the writer thread */
+	pthread_t thr;
+	int have_thr, stop, busy;
+	pthread_mutex_t mu;
+	pthread_cond_t work, idle;
+	struct job q[QUEUE];
+	int qhead, qlen;
+	struct rowbuf *spare[QUEUE + 2];
+	int nspare;
+	int werr;              /* the writer failed: werrmsg; later rows are dropped */
+	char werrmsg[512];
 };
 
-static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl_diag *d);
-static int64_t *next_row(struct sl_store *s, struct rowbuf *rb, int kind, char (**txt)[8],
-			 struct sl_diag *d);
+static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
+		      struct sl_diag *d);
+static int quiesce(struct sl_store *s, struct sl_diag *d);
 
 static int dberr(struct sl_store *s, struct sl_diag *d, const char *what)
 {
@@ -93,6 +128,7 @@ static int dberr(struct sl_store *s, struct sl_diag *d, const char *what)
 static int exec(struct sl_store *s, const char *sql, struct sl_diag *d)
 {
 	char *msg = NULL;
+	quiesce(s, NULL);
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		sl_fail(d, "%s: %s", s->path, msg ? msg : "SQL error");
 		sqlite3_free(msg);
@@ -176,6 +212,9 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->idle, NULL);
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		sl_fail(d, "%s: cannot open database: %s", path,
 			s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -236,6 +275,18 @@ void sl_store_close(struct sl_store *s)
 		return;
 	if (s->in_tx)
 		sl_store_rollback(s);
+	if (s->have_thr) {
+		pthread_mutex_lock(&s->mu);
+		s->stop = 1;
+		pthread_cond_signal(&s->work);
+		pthread_mutex_unlock(&s->mu);
+		pthread_join(s->thr, NULL);
+	}
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->work);
+	pthread_cond_destroy(&s->idle);
+	for (i = 0; i < s->nspare; i++)
+		free(s->spare[i]);
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
 	for (i = 0; i < RB_COUNT; i++)
@@ -273,7 +324,9 @@ int sl_store_commit(struct sl_store *s, struct sl_diag *d)
 
 void sl_store_rollback(struct sl_store *s)
 {
+	quiesce(s, NULL);
 	drop_binds(s);
+	s->werr = 0;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->in_tx = 0;
 }
@@ -292,6 +345,7 @@ static int step_done(struct sl_store *s, sqlite3_stmt *q, struct sl_diag *d, con
 static sqlite3_stmt *prep(struct sl_store *s, const char *sql, struct sl_diag *d)
 {
 	sqlite3_stmt *q = NULL;
+	quiesce(s, NULL);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) {
 		dberr(s, d, "query");
 		return NULL;
@@ -882,16 +936,16 @@ static int64_t bind_utid(const struct sl_store_bind *b, int task)
 	return b->utid_base + task;
 }
 
-static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl_diag *d)
+/* Insert the rows of rb (BATCH per statement, the rest one by one). */
+static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
+		      struct sl_diag *d)
 {
 	const int ncol = rb_kind[kind].ncol;
 	const unsigned tm = rb_kind[kind].txtmask;
 	sqlite3_stmt *q;
 	int r, c, rows, base;
 
-	if (!rb->n)
-		return 0;
-	if (rb->n == BATCH && !s->multi[kind]) {
+	if (rb->n >= BATCH && !s->multi[kind]) {
 		size_t len = strlen(rb_kind[kind].head) + (size_t)BATCH * (2 + 2 * (size_t)ncol) + 1, o;
 		char *sql = xmalloc(len);
 		o = (size_t)snprintf(sql, len, "%s", rb_kind[kind].head);
@@ -912,9 +966,9 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl
 		}
 		free(sql);
 	}
-	rows = rb->n == BATCH ? BATCH : 1;
-	q = rb->n == BATCH ? s->multi[kind] : s->st[rb_kind[kind].stmt];
 	for (base = 0; base < rb->n; base += rows) {
+		rows = rb->n - base >= BATCH ? BATCH : 1;
+		q = rows == BATCH ? s->multi[kind] : s->st[rb_kind[kind].stmt];
 		for (r = 0; r < rows; r++)
 			for (c = 0; c < ncol; c++) {
 				int p = r * ncol + c + 1;
@@ -930,11 +984,11 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl
 			return -1;
 		{
 			int64_t last = sqlite3_last_insert_rowid(s->db), first = last - rows + 1;
-			if (!rb->rows || first < rb->lo)
-				rb->lo = first;
-			if (!rb->rows || last > rb->hi)
-				rb->hi = last;
-			rb->rows += rows;
+			if (!st->rows || first < st->lo)
+				st->lo = first;
+			if (!st->rows || last > st->hi)
+				st->hi = last;
+			st->rows += rows;
 		}
 	}
 	rb->n = 0;
@@ -942,7 +996,7 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct sl
 }
 
 /* Where the rows of run_id in each table are (see run_rows in schema.sql). */
-static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowbuf *rb,
+static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowstat *st,
 		      struct sl_diag *d)
 {
 	sqlite3_stmt *q = prep(s,
@@ -955,9 +1009,9 @@ static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowbuf *r
 	for (k = 0; k < RB_COUNT; k++) {
 		sqlite3_bind_int64(q, 1, run_id);
 		sqlite3_bind_text(q, 2, rb_kind[k].table, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 3, rb[k].rows ? rb[k].lo : 1);
-		sqlite3_bind_int64(q, 4, rb[k].rows ? rb[k].hi : 0);
-		sqlite3_bind_int64(q, 5, rb[k].rows);
+		sqlite3_bind_int64(q, 3, st[k].rows ? st[k].lo : 1);
+		sqlite3_bind_int64(q, 4, st[k].rows ? st[k].hi : 0);
+		sqlite3_bind_int64(q, 5, st[k].rows);
 		if (step_done(s, q, d, "adding run_rows")) {
 			sqlite3_finalize(q);
 			return -1;
@@ -967,14 +1021,106 @@ static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowbuf *r
 	return 0;
 }
 
+/* ---- the writer thread ---------------------------------------------------- */
+
+static void *writer_main(void *arg)
+{
+	struct sl_store *s = arg;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		struct job j;
+		struct sl_diag wd;
+		int failed = 0;
+		while (!s->stop && !s->qlen)
+			pthread_cond_wait(&s->work, &s->mu);
+		if (!s->qlen)
+			break;
+		j = s->q[s->qhead];
+		s->qhead = (s->qhead + 1) % QUEUE;
+		s->qlen--;
+		s->busy = 1;
+		if (!s->werr) {
+			pthread_mutex_unlock(&s->mu);
+			memset(&wd, 0, sizeof(wd));
+			failed = flush_rows(s, j.rb, j.kind, j.stat, &wd) < 0;
+			pthread_mutex_lock(&s->mu);
+			if (failed) {
+				s->werr = 1;
+				memcpy(s->werrmsg, wd.msg, sizeof(s->werrmsg));
+			}
+		}
+		j.rb->n = 0;
+		if (s->nspare < (int)SL_ARRAY_SIZE(s->spare))
+			s->spare[s->nspare++] = j.rb;
+		else
+			free(j.rb);
+		s->busy = 0;
+		pthread_cond_broadcast(&s->idle);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Wait until the writer has nothing queued or running. 0, or -1 (d set
+ * when given) if it failed since the last rollback. */
+static int quiesce(struct sl_store *s, struct sl_diag *d)
+{
+	int err;
+	if (!s->have_thr)
+		return s->werr ? sl_fail(d, "%s", s->werrmsg) : 0;
+	pthread_mutex_lock(&s->mu);
+	while (s->qlen || s->busy)
+		pthread_cond_wait(&s->idle, &s->mu);
+	err = s->werr;
+	pthread_mutex_unlock(&s->mu);
+	return err ? sl_fail(d, "%s", s->werrmsg) : 0;
+}
+
+/* Hand a stage of rows to the writer (or write it here when there is no
+ * thread); returns an empty stage to fill next. NULL with d set when rows
+ * can no longer be written. */
+static struct rowbuf *submit(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
+			     struct sl_diag *d)
+{
+	struct rowbuf *fresh;
+	if (!s->have_thr && !s->werr) {
+		if (pthread_create(&s->thr, NULL, writer_main, s) == 0)
+			s->have_thr = 1;
+	}
+	if (!s->have_thr) {
+		if (s->werr)
+			return sl_fail(d, "%s", s->werrmsg), NULL;
+		if (flush_rows(s, rb, kind, st, d) < 0)
+			return NULL;
+		return rb;
+	}
+	pthread_mutex_lock(&s->mu);
+	while (s->qlen == QUEUE)
+		pthread_cond_wait(&s->idle, &s->mu);
+	if (s->werr) {
+		pthread_mutex_unlock(&s->mu);
+		sl_fail(d, "%s", s->werrmsg);
+		return NULL;
+	}
+	s->q[(s->qhead + s->qlen) % QUEUE] = (struct job){ rb, st, kind };
+	s->qlen++;
+	pthread_cond_signal(&s->work);
+	fresh = s->nspare ? s->spare[--s->nspare] : NULL;
+	pthread_mutex_unlock(&s->mu);
+	if (!fresh)
+		fresh = xmalloc(sizeof(*fresh));
+	fresh->n = 0;
+	return fresh;
+}
+
 /* The pending rows of a bind (allocated on first use, registered with the
  * store so that commit flushes them). */
-static struct rowbuf *pending(struct sl_store_bind *b, int kind)
+static struct pend *pending(struct sl_store_bind *b)
 {
-	struct rowbuf *rb = b->pend;
+	struct pend *p = b->pend;
 	int i;
-	if (!rb) {
-		rb = b->pend = xcalloc(RB_COUNT, sizeof(*rb));
+	if (!p) {
+		p = b->pend = xcalloc(1, sizeof(*p));
 		for (i = 0; i < MAX_BINDS; i++)
 			if (!b->s->binds[i]) {
 				b->s->binds[i] = b;
@@ -983,57 +1129,61 @@ static struct rowbuf *pending(struct sl_store_bind *b, int kind)
 		if (i == MAX_BINDS)
 			abort(); /* more than MAX_BINDS runs written in one transaction */
 	}
-	return &rb[kind];
+	return p;
 }
 
-/* A new row in rb (flushing it first when full): its values, and its text
- * columns in *txt (txt[col] holds up to 7 chars). */
-static int64_t *next_row(struct sl_store *s, struct rowbuf *rb, int kind, char (**txt)[8],
-			 struct sl_diag *d)
-{
-	if (rb->n == BATCH && flush_rows(s, rb, kind, d))
-		return NULL;
-	*txt = rb->txt[rb->n];
-	return rb->v[rb->n++];
-}
-
+/* A new row of the given kind for bind b: its values, and its (first) text
+ * column in *txt (up to 7 chars). */
 static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
 {
-	char(*t)[8];
-	int64_t *v = next_row(b->s, pending(b, kind), kind, &t, b->d);
-	if (!v)
-		return NULL;
+	struct pend *p = pending(b);
+	struct rowbuf *rb = p->stage[kind];
+	if (!rb) {
+		rb = p->stage[kind] = xmalloc(sizeof(*rb));
+		rb->n = 0;
+	} else if (rb->n == JOB) {
+		rb = submit(b->s, rb, kind, &p->stat[kind], b->d);
+		if (!rb) {
+			p->stage[kind] = NULL;
+			return NULL;
+		}
+		p->stage[kind] = rb;
+	}
 	b->rows++;
-	*txt = t[rb_kind[kind].txtmask ? __builtin_ctz(rb_kind[kind].txtmask) : 0];
-	return v;
+	*txt = rb->txt[rb->n][rb_kind[kind].txtmask ? __builtin_ctz(rb_kind[kind].txtmask) : 0];
+	return rb->v[rb->n++];
 }
 
 static int flush_binds(struct sl_store *s, struct sl_diag *d)
 {
 	int i, k, rc = 0;
-	for (i = 0; i < MAX_BINDS; i++) {
+	if (quiesce(s, d))
+		return -1;
+	for (i = 0; i < MAX_BINDS && !rc; i++) {
 		struct sl_store_bind *b = s->binds[i];
+		struct pend *p;
 		if (!b)
 			continue;
+		p = b->pend;
 		for (k = 0; k < RB_COUNT && !rc; k++)
-			rc = flush_rows(s, &((struct rowbuf *)b->pend)[k], k, d);
+			if (p->stage[k])
+				rc = flush_rows(s, p->stage[k], k, &p->stat[k], d);
 		if (!rc)
-			rc = put_ranges(s, b->run_id, b->pend, d);
-		if (rc)
-			break;
-		free(b->pend);
-		b->pend = NULL;
-		s->binds[i] = NULL;
+			rc = put_ranges(s, b->run_id, p->stat, d);
 	}
+	drop_binds(s);
 	return rc;
 }
 
 static void drop_binds(struct sl_store *s)
 {
-	int i;
+	int i, k;
 	for (i = 0; i < MAX_BINDS; i++)
 		if (s->binds[i]) {
-			free(s->binds[i]->pend);
+			struct pend *p = s->binds[i]->pend;
+			for (k = 0; p && k < RB_COUNT; k++)
+				free(p->stage[k]);
+			free(p);
 			s->binds[i]->pend = NULL;
 			s->binds[i] = NULL;
 		}
@@ -1123,6 +1273,7 @@ int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const 
 			double value, struct sl_diag *d)
 {
 	sqlite3_stmt *q = s->st[ST_METRIC];
+	quiesce(s, NULL);
 	sqlite3_bind_int64(q, 1, run_id);
 	if (utid >= 0)
 		sqlite3_bind_int64(q, 2, utid);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
@@ -537,15 +538,31 @@ static int decode_file(int fd, const struct sl_tdhdr *hdr, const char *path,
 /* ---- the decoding child ------------------------------------------------- *
  * libtracecmd/libtraceevent 3.1/1.7 trust what they read: on some corrupt
  * files they dereference NULL in their own clean-up or read past a page. So
- * the decoding runs in a child process that sends its results through a
- * pipe: 'E' + struct sl_event, 'W' / 'F' + u16 length + text (warning /
- * failure), 'D' (done). If the child dies, the events it sent are kept and
- * the file's reading stops there with a warning giving the byte offset. */
+ * the decoding runs in a child process. Events travel through a ring of
+ * slots in memory shared with the parent (no copying through the kernel);
+ * the message pipe carries, in order: 'B' + u32 count (the next slot holds
+ * count events), 'W' / 'F' + u16 length + text (warning / failure), 'D'
+ * (done). The parent gives a slot back by writing a byte on a second pipe;
+ * the child starts with NSLOT of them. If the child dies, the events of the
+ * slots it announced are kept and the file's reading stops there with a
+ * warning giving the byte offset. */
+
+#define NSLOT 8
+#define SLOT_EV 2048
+
+struct ring {
+	struct sl_event ev[NSLOT][SLOT_EV];
+};
 
 struct pipew {
-	int fd;
+	int fd, ackfd;
+	struct ring *ring;
+	unsigned slot;  /* the slot being filled (sequence number) */
+	unsigned nfill; /* events in it */
+	unsigned credit;
 	size_t n;
-	unsigned char buf[65536];
+	unsigned char buf[4096];
+	int dead;       /* the parent went away */
 };
 
 static int pw_flush(struct pipew *w)
@@ -555,8 +572,10 @@ static int pw_flush(struct pipew *w)
 		ssize_t k = write(w->fd, w->buf + off, w->n - off);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0)
+		if (k <= 0) {
+			w->dead = 1;
 			return -1;
+		}
 		off += (size_t)k;
 	}
 	w->n = 0;
@@ -579,18 +598,54 @@ static int pw_put(struct pipew *w, char tag, const void *p, size_t len, int with
 	return 0;
 }
 
+/* Announce the slot being filled (if it has events) and move to the next,
+ * waiting for the parent to give one back when all are in use. */
+static int pw_ship(struct pipew *w)
+{
+	uint32_t n = w->nfill;
+	if (!n)
+		return 0;
+	if (pw_put(w, 'B', &n, sizeof(n), 0) < 0 || pw_flush(w) < 0)
+		return -1;
+	w->slot++;
+	w->nfill = 0;
+	if (w->credit) {
+		w->credit--;
+		return 0;
+	}
+	for (;;) {
+		char c;
+		ssize_t k = read(w->ackfd, &c, 1);
+		if (k == 1)
+			return 0;
+		if (k < 0 && errno == EINTR)
+			continue;
+		w->dead = 1;
+		return -1;
+	}
+}
+
 static int pw_event(void *ctx, const struct sl_event *ev)
 {
-	return pw_put(ctx, 'E', ev, sizeof(*ev), 0);
+	struct pipew *w = ctx;
+	if (w->dead)
+		return -1;
+	w->ring->ev[w->slot % NSLOT][w->nfill++] = *ev;
+	if (w->nfill == SLOT_EV)
+		return pw_ship(w);
+	return 0;
 }
 
 static void pw_warn(void *ctx, const char *msg)
 {
+	struct pipew *w = ctx;
 	size_t n = strnlen(msg, 1000);
-	pw_put(ctx, 'W', msg, n, 1);
+	if (pw_ship(w) == 0) /* the events before the warning first */
+		pw_put(w, 'W', msg, n, 1);
 }
 
-static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path, int wfd)
+static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path, int wfd,
+			    int ackfd, struct ring *ring)
 {
 	static struct pipew w;
 	struct sl_diag cd;
@@ -603,15 +658,20 @@ static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path
 		close(null);
 	}
 	w.fd = wfd;
+	w.ackfd = ackfd;
+	w.ring = ring;
+	w.credit = NSLOT - 1; /* the slot being filled is the first */
 	memset(&cd, 0, sizeof(cd));
 	cd.warn = pw_warn;
 	cd.warn_ctx = &w;
 	rc = decode_file(fd, hdr, path, pw_event, &w, &cd);
-	if (rc < 0)
-		pw_put(&w, 'F', cd.msg, strnlen(cd.msg, sizeof(cd.msg)), 1);
-	else
-		pw_put(&w, 'D', "", 0, 0);
-	pw_flush(&w);
+	if (!w.dead && pw_ship(&w) == 0) {
+		if (rc < 0)
+			pw_put(&w, 'F', cd.msg, strnlen(cd.msg, sizeof(cd.msg)), 1);
+		else
+			pw_put(&w, 'D', "", 0, 0);
+		pw_flush(&w);
+	}
 	_exit(0);
 }
 
@@ -622,24 +682,32 @@ static int get(FILE *f, void *p, size_t n)
 
 /* Read the child's messages; returns 0, -1 (d set), or -2 when the
  * callback stopped us. */
-static int parent(FILE *f, const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d,
-		  pid_t pid, int *reaped)
+static int parent(FILE *f, int ackfd, const struct ring *ring, const char *path, sl_event_fn fn,
+		  void *ctx, struct sl_diag *d, pid_t pid, int *reaped)
 {
-	struct sl_event ev;
 	uint64_t nev = 0, last_pos = 0;
+	unsigned slot = 0;
 	int status = 0;
 
 	for (;;) {
-		int tag = fgetc(f);
+		int tag = getc_unlocked(f);
 		char msg[1001];
 		uint16_t l;
-		if (tag == 'E') {
-			if (get(f, &ev, sizeof(ev)) < 0)
+		uint32_t n, i;
+		if (tag == 'B') {
+			const struct sl_event *ev = ring->ev[slot % NSLOT];
+			if (get(f, &n, sizeof(n)) < 0 || n > SLOT_EV)
 				break;
-			nev++;
-			last_pos = ev.pos;
-			if (fn(ctx, &ev) != 0)
-				return -2;
+			for (i = 0; i < n; i++) {
+				nev++;
+				last_pos = ev[i].pos;
+				if (fn(ctx, &ev[i]) != 0)
+					return -2;
+			}
+			slot++;
+			/* fails once the child has sent everything and gone:
+			 * what matters is the message pipe */
+			(void)!send(ackfd, "", 1, MSG_NOSIGNAL);
 		} else if (tag == 'W' || tag == 'F') {
 			if (get(f, &l, 2) < 0 || l > 1000 || get(f, msg, l) < 0)
 				break;
@@ -670,7 +738,8 @@ static int parent(FILE *f, const char *path, sl_event_fn fn, void *ctx, struct s
 static int read_fd(int fd, struct sl_tdhdr *hdr, const char *path, sl_event_fn fn,
 		   void *ctx, struct sl_diag *d)
 {
-	int p[2], rc, status, reaped = 0;
+	int p[2] = { -1, -1 }, ack[2], rc, status, reaped = 0;
+	struct ring *ring;
 	pid_t pid;
 	FILE *f;
 
@@ -689,40 +758,60 @@ static int read_fd(int fd, struct sl_tdhdr *hdr, const char *path, sl_event_fn f
 			return sl_fail(d, "%s: cannot make a trimmed copy: %s", path, strerror(errno));
 		fd = m;
 	}
-	if (pipe2(p, O_CLOEXEC) < 0) {
+	ring = mmap(NULL, sizeof(*ring), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ring == MAP_FAILED) {
+		close(fd);
+		return sl_fail(d, "%s: mmap: %s", path, strerror(errno));
+	}
+	/* acks go through a socket: send() to a child that died fails with
+	 * MSG_NOSIGNAL instead of raising SIGPIPE */
+	if (pipe2(p, O_CLOEXEC) < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ack) < 0) {
+		if (p[0] >= 0) {
+			close(p[0]);
+			close(p[1]);
+		}
+		munmap(ring, sizeof(*ring));
 		close(fd);
 		return sl_fail(d, "%s: pipe: %s", path, strerror(errno));
 	}
-	fcntl(p[1], F_SETPIPE_SZ, 1 << 20); /* fewer switches between the two; may fail */
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
 		close(p[0]);
 		close(p[1]);
+		close(ack[0]);
+		close(ack[1]);
+		munmap(ring, sizeof(*ring));
 		return sl_fail(d, "%s: fork: %s", path, strerror(errno));
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child(fd, hdr, path, p[1]);
+		close(ack[1]);
+		child(fd, hdr, path, p[1], ack[0], ring);
 	}
 	close(p[1]);
+	close(ack[0]);
 	close(fd);
 	f = fdopen(p[0], "rb");
 	if (!f) {
 		close(p[0]);
+		close(ack[1]);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
+		munmap(ring, sizeof(*ring));
 		return sl_fail(d, "%s: fdopen: %s", path, strerror(errno));
 	}
-	rc = parent(f, path, fn, ctx, d, pid, &reaped);
+	rc = parent(f, ack[1], ring, path, fn, ctx, d, pid, &reaped);
 	if (rc == -2) { /* the callback said stop */
 		kill(pid, SIGKILL);
 		rc = -1;
 	}
 	fclose(f);
+	close(ack[1]);
 	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	munmap(ring, sizeof(*ring));
 	return rc;
 }
 
