@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char schema_sql[] =
 #include "schema.inc"
@@ -439,7 +442,7 @@ int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, str
 {
 	sqlite3_stmt *q = prep(s,
 			       "UPDATE trace SET cpus = ?, first_ts = ?, last_ts = ?, events = ?,"
-			       " lost_events = ? WHERE id = ?",
+			       " lost_events = ?, sha256 = ? WHERE id = ?",
 			       d);
 	if (!q)
 		return -1;
@@ -448,7 +451,8 @@ int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, str
 	bind_u64(q, 3, t->last_ts);
 	bind_u64(q, 4, t->events);
 	bind_u64(q, 5, t->lost_events);
-	sqlite3_bind_int64(q, 6, t->id);
+	sqlite3_bind_text(q, 6, t->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 7, t->id);
 	if (run_once(s, q, d, "updating a trace"))
 		return -1;
 	return 0;
@@ -587,6 +591,11 @@ static void jb_str(struct jbuf *j, const char *s)
 static void jb_int(struct jbuf *j, int64_t v)
 {
 	char tmp[24];
+	if (v >= 0 && v < 10 && j->n + 2 < j->cap) {
+		j->p[j->n++] = (char)('0' + v);
+		j->p[j->n] = 0;
+		return;
+	}
 	int k = 0;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	do {
@@ -980,8 +989,13 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct ro
 				else
 					sqlite3_bind_int64(q, p, v);
 			}
-		if (step_done(s, q, d, "adding rows of a run"))
+		/* every parameter is bound again next time: no clear_bindings */
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			dberr(s, d, "adding rows of a run");
+			sqlite3_reset(q);
 			return -1;
+		}
+		sqlite3_reset(q);
 		{
 			int64_t last = sqlite3_last_insert_rowid(s->db), first = last - rows + 1;
 			if (!st->rows || first < st->lo)
@@ -1521,22 +1535,36 @@ int sl_sha256_file(const char *path, char out[65], struct sl_diag *d)
 	unsigned char buf[1 << 16], md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0, i;
 	EVP_MD_CTX *ctx;
-	FILE *f = fopen(path, "rb");
-	size_t n;
-	int ok = 1;
-	if (!f)
+	struct stat sb;
+	void *map = MAP_FAILED;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 1;
+	ssize_t n;
+	if (fd < 0)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
 		ok = 0;
-	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		ok = EVP_DigestUpdate(ctx, buf, n);
-	if (ferror(f))
-		ok = 0;
+	/* mapped when it can be (no copy), read otherwise (pipes, /proc) */
+	if (ok && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map != MAP_FAILED) {
+		madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
+		ok = EVP_DigestUpdate(ctx, map, (size_t)sb.st_size);
+		munmap(map, (size_t)sb.st_size);
+	} else {
+		while (ok && (n = read(fd, buf, sizeof(buf))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				ok = 0;
+			else
+				ok = EVP_DigestUpdate(ctx, buf, (size_t)n);
+		}
+	}
 	if (ok)
 		ok = EVP_DigestFinal_ex(ctx, md, &mdlen);
 	EVP_MD_CTX_free(ctx);
-	fclose(f);
+	close(fd);
 	if (!ok || mdlen != 32)
 		return sl_fail(d, "%s: cannot compute sha256 (read error)", path);
 	for (i = 0; i < 32; i++)

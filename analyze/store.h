@@ -53,7 +53,7 @@ struct sl_trace_info {
 int sl_store_trace_by_sha(struct sl_store *s, const char *sha, int64_t *id, struct sl_diag *d);
 /* Insert a trace row (t->id ignored); returns its id in *id. */
 int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_t *id, struct sl_diag *d);
-/* Update the statistics (cpus, first/last ts, events, lost) of trace t->id. */
+/* Update the statistics (cpus, first/last ts, events, lost) and sha256 of trace t->id. */
 int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, struct sl_diag *d);
 int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, struct sl_diag *d);
 /* Lost events of one CPU of a trace. */

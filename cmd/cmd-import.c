@@ -6,6 +6,7 @@
 #include "../collector/model.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +45,44 @@ static int count_event(void *ctx, const struct sl_event *ev)
 	return c->fn(c->ctx, ev);
 }
 
+/* The file's sha256, computed by a thread while the file is decoded (it is
+ * a pass over the whole file); the duplicate check comes at the end. */
+struct shajob {
+	const char *path;
+	char sha[65];
+	struct sl_diag d;
+	int rc, started;
+	pthread_t th;
+};
+
+static void *sha_main(void *arg)
+{
+	struct shajob *j = arg;
+	j->rc = sl_sha256_file(j->path, j->sha, &j->d);
+	return NULL;
+}
+
+static void sha_start(struct shajob *j, const char *path)
+{
+	memset(j, 0, sizeof(*j));
+	j->path = path;
+	j->started = pthread_create(&j->th, NULL, sha_main, j) == 0;
+	if (!j->started)
+		sha_main(j);
+}
+
+static int sha_wait(struct shajob *j)
+{
+	if (j->started) {
+		pthread_join(j->th, NULL);
+		j->started = 0;
+	}
+	return j->rc;
+}
+
 static int import_one(struct sl_store *st, const char *path, const char *force, int quiet)
 {
+	struct shajob sha;
 	struct sl_diag d = { { 0 }, print_warning, NULL };
 	const struct sl_reader *rd;
 	struct sl_trace_info tr;
@@ -67,20 +104,10 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		sl_err("%s", d.msg);
 		return 1;
 	}
-	if (sl_sha256_file(path, tr.sha256, &d)) {
-		sl_err("%s", d.msg);
-		return 1;
-	}
-	rc = sl_store_trace_by_sha(st, tr.sha256, &existing, &d);
-	if (rc < 0) {
-		sl_err("%s", d.msg);
-		return 1;
-	}
-	if (rc == 1) {
-		printf("%s: already imported as trace %" PRId64 " (same sha256); nothing added\n",
-		       path, existing);
-		return 0;
-	}
+	sha_start(&sha, path);
+	/* a placeholder until the hash is known (the column is UNIQUE; one
+	 * import is in its transaction at a time) */
+	snprintf(tr.sha256, sizeof(tr.sha256), "pending");
 	snprintf(tr.path, sizeof(tr.path), "%s", path);
 	snprintf(tr.format, sizeof(tr.format), "%s", rd->name);
 	if (sl_store_begin(st, &d))
@@ -106,6 +133,21 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	if (cnt.n == 0) {
 		sl_fail(&d, "%s: no scheduler events found", path);
 		goto fail;
+	}
+	if (sha_wait(&sha)) {
+		snprintf(d.msg, sizeof(d.msg), "%s", sha.d.msg);
+		goto fail;
+	}
+	snprintf(tr.sha256, sizeof(tr.sha256), "%s", sha.sha);
+	rc = sl_store_trace_by_sha(st, tr.sha256, &existing, &d);
+	if (rc < 0)
+		goto fail;
+	if (rc == 1) {
+		sl_store_rollback(st);
+		printf("%s: already imported as trace %" PRId64 " (same sha256); nothing added\n",
+		       path, existing);
+		sl_model_free(m);
+		return 0;
 	}
 	if (sl_model_finish(m, &b, &first, &last, &ms))
 		goto fail;
@@ -152,6 +194,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	sl_model_free(m);
 	return 0;
 fail:
+	sha_wait(&sha);
 	sl_store_rollback(st);
 	sl_err("%s", d.msg);
 	free(ms.lost_per_cpu);

@@ -65,6 +65,7 @@ struct tdreader {
 		int32_t pid;
 		char comm[SL_COMM_LEN];
 	} cc[512];
+	char stmemo[1024]; /* prev_state value -> letter, 0 = not yet known */
 };
 
 /* ---- probe ---------------------------------------------------------- */
@@ -304,7 +305,14 @@ static int decode(struct tdreader *t, struct tep_record *r, struct sl_event *ev,
 		num32(r, d->f[2], &ev->prio);
 		str(r, t->tep, d->f[4], ev->comm2, sizeof(ev->comm2), 0);
 		num32(r, d->f[6], &ev->prio2);
-		ev->state = sl_tdstate_letter(&t->st, (uint64_t)st);
+		if ((uint64_t)st < sizeof(t->stmemo)) {
+			char *m = &t->stmemo[st];
+			if (!*m)
+				*m = sl_tdstate_letter(&t->st, (uint64_t)st);
+			ev->state = *m;
+		} else {
+			ev->state = sl_tdstate_letter(&t->st, (uint64_t)st);
+		}
 		break;
 	case SL_EV_WAKEUP:
 	case SL_EV_WAKING:
