@@ -85,24 +85,44 @@ static int tracedat_probe(const unsigned char *head, size_t n)
  * reader runs at a time, in its own process). */
 static int file_le = 1;
 
-static int num(const struct tep_record *r, struct tep_format_field *f, int64_t *out)
+static inline int num(const struct tep_record *r, struct tep_format_field *f, int64_t *out)
 {
 	const unsigned char *p;
-	uint64_t v = 0;
-	int i, n;
-	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
-	    f->offset + f->size > r->size)
+	uint64_t v;
+	int n;
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 || f->offset + f->size > r->size)
 		return -1;
 	p = (const unsigned char *)r->data + f->offset;
 	n = f->size;
-	if (n != 1 && n != 2 && n != 4 && n != 8)
-		return -1;
 	/* what tep_read_number_field does, without its per-call overhead */
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[file_le ? i : n - 1 - i] << (8 * i);
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
-		int sh = 64 - 8 * f->size;
-		*out = (int64_t)((uint64_t)v << sh) >> sh;
+	switch (n) {
+	case 1:
+		v = p[0];
+		break;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		v = file_le ? x : __builtin_bswap16(x);
+		break;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		v = file_le ? x : __builtin_bswap32(x);
+		break;
+	}
+	case 8: {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		v = file_le ? x : __builtin_bswap64(x);
+		break;
+	}
+	default:
+		return -1;
+	}
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && n < 8) {
+		int sh = 64 - 8 * n;
+		*out = (int64_t)(v << sh) >> sh;
 	} else {
 		*out = (int64_t)v;
 	}
