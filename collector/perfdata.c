@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <zstd.h>
 #include <unistd.h>
 
 /* sample_type bits (include/uapi/linux/perf_event.h) */
@@ -47,7 +48,7 @@ enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
 enum {
 	REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
 	REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64, REC_HEADER_TRACING_DATA = 66,
-	REC_FINISHED_ROUND = 68, REC_AUXTRACE = 71, REC_COMPRESSED = 81,
+	REC_FINISHED_ROUND = 68, REC_AUXTRACE = 71, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
 };
 #define MISC_COMM_EXEC (1 << 13)
 #define ATTR_SAMPLE_ID_ALL (1ULL << 18)
@@ -106,6 +107,11 @@ struct pd {
 	uint64_t round_max, last_flushed, last_ts, nclamped, nbad;
 	uint64_t nlost_rec, lost_summary; /* PERF_RECORD_LOST seen; LOST_SAMPLES totals */
 	int flushed_any, compressed_warned;
+	/* perf record -z: one zstd stream across the COMPRESSED records; a
+	 * record may continue in the next one's output (zrem bytes kept) */
+	ZSTD_DStream *zs;
+	unsigned char *zbuf;
+	size_t zcap, zrem;
 	int pipe;    /* pipe-mode file: attrs and formats come as records */
 	int have_tr; /* tracing data parsed */
 	sl_event_fn fn;
@@ -717,6 +723,86 @@ static void other_record(struct pd *pd, uint32_t type, uint16_t misc, const unsi
 	}
 }
 
+/* A record that needs nothing beyond itself: a sample, the end of a round,
+ * or one of other_record's. */
+static int simple_record(struct pd *pd, const unsigned char *r, uint32_t type, uint16_t misc,
+			 uint16_t size, uint64_t pos)
+{
+	if (type == REC_SAMPLE) {
+		if (sample(pd, r + 8, r + size, pos) && pd->nbad++ == 0)
+			sl_warn(pd->d, "%s:%llu: sample too short for its format; skipped",
+				pd->path, (unsigned long long)pos);
+	} else if (type == REC_FINISHED_ROUND) {
+		if (flush(pd, pd->round_max))
+			return -1;
+		pd->round_max = pd->buf.max_ts;
+	} else {
+		other_record(pd, type, misc, r + 8, r + size, pos);
+	}
+	return 0;
+}
+
+/* A COMPRESSED record at file offset pos (perf record -z): src is its zstd
+ * data, the next piece of one stream; what comes out is a run of records
+ * (the last one possibly finished by the next COMPRESSED record). */
+static int compressed(struct pd *pd, const unsigned char *src, size_t len, uint64_t pos)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+	size_t off = 0;
+
+	if (!pd->zs) {
+		pd->zs = ZSTD_createDStream();
+		if (!pd->zs || ZSTD_isError(ZSTD_initDStream(pd->zs)))
+			return sl_fail(pd->d, "%s:%llu: cannot start zstd decompression", pd->path,
+				       (unsigned long long)pos);
+	}
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t rc;
+		if (pd->zcap - pd->zrem < 65536) {
+			if (pd->zcap > (256u << 20))
+				return sl_fail(pd->d, "%s:%llu: a compressed record that does not end "
+						      "(corrupt data)", pd->path, (unsigned long long)pos);
+			pd->zcap = pd->zcap ? pd->zcap * 2 : 1u << 20;
+			pd->zbuf = xrealloc(pd->zbuf, pd->zcap);
+		}
+		out.dst = pd->zbuf + pd->zrem;
+		out.size = pd->zcap - pd->zrem;
+		out.pos = 0;
+		rc = ZSTD_decompressStream(pd->zs, &out, &in);
+		if (ZSTD_isError(rc))
+			return sl_fail(pd->d, "%s:%llu: compressed data: %s", pd->path,
+				       (unsigned long long)pos, ZSTD_getErrorName(rc));
+		pd->zrem += out.pos;
+		if (!out.pos && in.pos < in.size && out.size)
+			return sl_fail(pd->d, "%s:%llu: compressed data makes no progress (corrupt)",
+				       pd->path, (unsigned long long)pos);
+	}
+	/* the whole records decompressed so far */
+	while (pd->zrem - off >= 8) {
+		const unsigned char *r = pd->zbuf + off;
+		uint32_t type = u32at(r);
+		uint16_t misc, size;
+		memcpy(&misc, r + 4, 2);
+		memcpy(&size, r + 6, 2);
+		if (size < 8)
+			return sl_fail(pd->d, "%s:%llu: record of size %u inside compressed data "
+					      "(corrupt)", pd->path, (unsigned long long)pos, size);
+		if (size > pd->zrem - off)
+			break;
+		if (type == REC_COMPRESSED || type == REC_COMPRESSED2 || type == REC_AUXTRACE ||
+		    type == REC_HEADER_ATTR || type == REC_HEADER_TRACING_DATA)
+			return sl_fail(pd->d, "%s:%llu: record type %u inside compressed data (corrupt)",
+				       pd->path, (unsigned long long)pos, type);
+		if (simple_record(pd, r, type, misc, size, pos))
+			return -1;
+		off += size;
+	}
+	memmove(pd->zbuf, pd->zbuf + off, pd->zrem - off);
+	pd->zrem -= off;
+	return 0;
+}
+
 static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 {
 	uint64_t pos = doff, end = doff + dsize, released = 0;
@@ -743,14 +829,9 @@ static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 				pd->path, (unsigned long long)pos);
 			break;
 		}
-		if (type == REC_SAMPLE) {
-			if (sample(pd, r + 8, r + size, pos) && pd->nbad++ == 0)
-				sl_warn(pd->d, "%s:%llu: sample too short for its format; skipped",
-					pd->path, (unsigned long long)pos);
-		} else if (type == REC_FINISHED_ROUND) {
-			if (flush(pd, pd->round_max))
+		if (type == REC_SAMPLE || type == REC_FINISHED_ROUND) {
+			if (simple_record(pd, r, type, misc, size, pos))
 				return -1;
-			pd->round_max = pd->buf.max_ts;
 		} else if (type == REC_HEADER_ATTR && pd->pipe) {
 			uint32_t asz = size >= 16 ? u32at(r + 12) : 0;
 			if (!asz)
@@ -784,9 +865,16 @@ static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 					       pd->path, (unsigned long long)pos);
 			pos += extra;
 		} else if (type == REC_COMPRESSED) {
-			return sl_fail(pd->d, "%s:%llu: compressed perf.data (perf record -z) is not "
-					      "supported; decompress it with perf inject -o",
-				       pd->path, (unsigned long long)pos);
+			if (compressed(pd, r + 8, (size_t)size - 8, pos))
+				return -1;
+		} else if (type == REC_COMPRESSED2) {
+			/* u64 data_size, then the data padded to 8 bytes */
+			uint64_t dsz = size >= 16 ? u64at(r + 8) : UINT64_MAX;
+			if (dsz > (uint64_t)size - 16)
+				return sl_fail(pd->d, "%s:%llu: compressed record with a bad size",
+					       pd->path, (unsigned long long)pos);
+			if (compressed(pd, r + 16, (size_t)dsz, pos))
+				return -1;
 		} else {
 			other_record(pd, type, misc, r + 8, r + size, pos);
 		}
@@ -876,7 +964,12 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	if (pd.nbad > 1)
 		sl_warn(d, "%s: %llu samples in all were too short for their format and skipped",
 			path, (unsigned long long)pd.nbad);
+	if (rc == 0 && pd.zrem)
+		sl_warn(d, "%s: compressed data ends inside a record (%zu bytes left over); "
+			   "imported what came before", path, pd.zrem);
 	munmap((void *)pd.map, pd.fsize);
+	ZSTD_freeDStream(pd.zs);
+	free(pd.zbuf);
 	free(pd.buf.ev);
 	free(pd.buf.key);
 	free(pd.buf.tmp);
