@@ -2,6 +2,7 @@
  * See store.h for the contract and schema.sql for the tables. */
 #include "store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <openssl/evp.h>
@@ -1530,37 +1531,78 @@ int sl_store_query(struct sl_store *s, const char *sql, const int64_t *params, i
 	return 0;
 }
 
+/* Feed one file to ctx: mapped when it can be (no copy), read otherwise. */
+static int sha_feed(EVP_MD_CTX *ctx, int fd)
+{
+	unsigned char buf[1 << 16];
+	struct stat sb;
+	void *map = MAP_FAILED;
+	ssize_t n;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map != MAP_FAILED) {
+		int ok;
+		madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
+		ok = EVP_DigestUpdate(ctx, map, (size_t)sb.st_size);
+		munmap(map, (size_t)sb.st_size);
+		return ok;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || !EVP_DigestUpdate(ctx, buf, (size_t)n))
+			return 0;
+	}
+	return 1;
+}
+
+static int not_dot(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* A directory (a perf.data directory): each regular file in name order,
+ * its name and a NUL, then its bytes. */
+static int sha_dir(EVP_MD_CTX *ctx, const char *path)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(path, &ents, not_dot, alphasort), i, ok = n >= 0;
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(path) + strlen(ents[i]->d_name) + 2;
+		char *f = xmalloc(l);
+		struct stat sb;
+		int fd;
+		snprintf(f, l, "%s/%s", path, ents[i]->d_name);
+		if (ok && stat(f, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			fd = open(f, O_RDONLY | O_CLOEXEC);
+			ok = fd >= 0 && EVP_DigestUpdate(ctx, ents[i]->d_name, strlen(ents[i]->d_name) + 1) &&
+			     sha_feed(ctx, fd);
+			if (fd >= 0)
+				close(fd);
+		}
+		free(f);
+		free(ents[i]);
+	}
+	free(ents);
+	return ok;
+}
+
 int sl_sha256_file(const char *path, char out[65], struct sl_diag *d)
 {
-	unsigned char buf[1 << 16], md[EVP_MAX_MD_SIZE];
+	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0, i;
 	EVP_MD_CTX *ctx;
 	struct stat sb;
-	void *map = MAP_FAILED;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 1;
-	ssize_t n;
 	if (fd < 0)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
 		ok = 0;
-	/* mapped when it can be (no copy), read otherwise (pipes, /proc) */
-	if (ok && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
-		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map != MAP_FAILED) {
-		madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
-		ok = EVP_DigestUpdate(ctx, map, (size_t)sb.st_size);
-		munmap(map, (size_t)sb.st_size);
-	} else {
-		while (ok && (n = read(fd, buf, sizeof(buf))) != 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				ok = 0;
-			else
-				ok = EVP_DigestUpdate(ctx, buf, (size_t)n);
-		}
-	}
+	if (ok && fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode))
+		ok = sha_dir(ctx, path);
+	else if (ok)
+		ok = sha_feed(ctx, fd);
 	if (ok)
 		ok = EVP_DigestFinal_ex(ctx, md, &mdlen);
 	EVP_MD_CTX_free(ctx);

@@ -113,6 +113,7 @@ struct pd {
 	unsigned char *zbuf;
 	size_t zcap, zrem;
 	int pipe;    /* pipe-mode file: attrs and formats come as records */
+	int dir;     /* perf.data directory: FINISHED_ROUND does not order across files */
 	int have_tr; /* tracing data parsed */
 	sl_event_fn fn;
 	void *ctx;
@@ -733,6 +734,8 @@ static int simple_record(struct pd *pd, const unsigned char *r, uint32_t type, u
 			sl_warn(pd->d, "%s:%llu: sample too short for its format; skipped",
 				pd->path, (unsigned long long)pos);
 	} else if (type == REC_FINISHED_ROUND) {
+		if (pd->dir)
+			return 0; /* a round of one file says nothing of the others */
 		if (flush(pd, pd->round_max))
 			return -1;
 		pd->round_max = pd->buf.max_ts;
@@ -900,40 +903,96 @@ static int probe_perfdata(const unsigned char *head, size_t n)
 	return 0;
 }
 
+/* mmap path into pd->map / pd->fsize (empty = 1 allows an empty file). */
+static int map_file(struct pd *pd, const char *path, int empty)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	pd->map = NULL;
+	pd->fsize = 0;
+	if (fd < 0)
+		return sl_fail(pd->d, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return sl_fail(pd->d, "%s: not a regular file", path);
+	}
+	if (sb.st_size == 0) {
+		close(fd);
+		return empty ? 0 : sl_fail(pd->d, "%s:0: empty file", path);
+	}
+	pd->fsize = (size_t)sb.st_size;
+	pd->map = mmap(NULL, pd->fsize, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (pd->map == MAP_FAILED) {
+		pd->map = NULL;
+		return sl_fail(pd->d, "%s: mmap: %s", path, strerror(errno));
+	}
+	madvise((void *)pd->map, pd->fsize, MADV_SEQUENTIAL);
+	return 0;
+}
+
+/* perf record --threads: DIR/data holds the header, the attrs, the
+ * features and a data section (maybe empty); DIR/data.0, data.1, ... hold
+ * the records each writer thread took from its CPUs' ring buffers. Events
+ * of different files interleave in time with no round marks between them,
+ * so all are held and sorted at the end. The header file is mapped in
+ * pd->map on entry and on return. */
+static int read_dir_files(struct pd *pd, const char *dir)
+{
+	const unsigned char *hmap = pd->map;
+	size_t hsize = pd->fsize;
+	size_t sublen = strlen(dir) + 32;
+	char *sub = xmalloc(sublen);
+	int i, rc = 0;
+
+	pd->dir = 1;
+	for (i = 0; rc == 0; i++) {
+		struct stat sb;
+		snprintf(sub, sublen, "%s/data.%d", dir, i);
+		if (stat(sub, &sb) != 0)
+			break;
+		pd->path = sub;
+		if (map_file(pd, sub, 1))
+			rc = -1;
+		else if (pd->fsize)
+			rc = read_data(pd, 0, pd->fsize);
+		if (pd->map)
+			munmap((void *)pd->map, pd->fsize);
+	}
+	if (rc == 0 && i == 1)
+		sl_warn(pd->d, "%s: a perf.data directory without data.N files", dir);
+	pd->path = dir;
+	pd->map = hmap;
+	pd->fsize = hsize;
+	free(sub);
+	return rc;
+}
+
 static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
 {
 	struct pd pd;
 	struct stat sb;
 	uint64_t doff = 0, dsize = 0;
-	int fd, rc = -1;
+	char *hpath = NULL;
+	int rc = -1, isdir = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 
 	memset(&pd, 0, sizeof(pd));
 	pd.path = path;
 	pd.fn = fn;
 	pd.ctx = ctx;
 	pd.d = d;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sl_fail(d, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		if (S_ISDIR(sb.st_mode))
-			return sl_fail(d, "%s: a perf.data directory (perf record --threads) is not "
-					  "supported", path);
-		return sl_fail(d, "%s: not a regular file", path);
+	if (isdir) {
+		size_t hl = strlen(path) + 8;
+		hpath = xmalloc(hl);
+		snprintf(hpath, hl, "%s/data", path);
+		pd.path = hpath;
 	}
-	pd.fsize = (size_t)sb.st_size;
-	if (pd.fsize == 0) {
-		close(fd);
-		return sl_fail(d, "%s:0: empty file", path);
+	if (map_file(&pd, pd.path, 0)) {
+		free(hpath);
+		return -1;
 	}
-	pd.map = mmap(NULL, pd.fsize, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (pd.map == MAP_FAILED)
-		return sl_fail(d, "%s: mmap: %s", path, strerror(errno));
-	madvise((void *)pd.map, pd.fsize, MADV_SEQUENTIAL);
-
-	if (read_header(&pd, &doff, &dsize) == 0 && read_data(&pd, doff, dsize) == 0) {
+	if (read_header(&pd, &doff, &dsize) == 0 && read_data(&pd, doff, dsize) == 0 &&
+	    (!isdir || (!pd.pipe && read_dir_files(&pd, path) == 0))) {
 		if (pd.pipe && !pd.have_tr)
 			sl_fail(d, "%s:%zu: no tracing data in this pipe-mode perf.data (record sched "
 				   "tracepoints: perf sched record, or perf record -e 'sched:*')",
@@ -968,6 +1027,7 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		sl_warn(d, "%s: compressed data ends inside a record (%zu bytes left over); "
 			   "imported what came before", path, pd.zrem);
 	munmap((void *)pd.map, pd.fsize);
+	free(hpath);
 	ZSTD_freeDStream(pd.zs);
 	free(pd.zbuf);
 	free(pd.buf.ev);

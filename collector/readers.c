@@ -48,6 +48,22 @@ const struct sl_reader *sl_reader_detect(const char *path, const char *force,
 			sl_fail(d, "%s: unknown format '%s'", path, force);
 		return best;
 	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		/* perf record --threads writes a directory: data (the header)
+		 * and data.N; it goes to the perf.data reader, and nothing
+		 * else is read from a directory */
+		char sub[4096];
+		const struct sl_reader *pd = sl_reader_find("perfdata");
+		snprintf(sub, sizeof(sub), "%s/data", path);
+		f = fopen(sub, "rb");
+		n = f ? fread(head, 1, 8, f) : 0;
+		if (f)
+			fclose(f);
+		if (pd && pd->probe && pd->probe(head, n) > 0)
+			return pd;
+		sl_fail(d, "%s: not a regular file (nor a perf.data directory)", path);
+		return NULL;
+	}
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
 		sl_fail(d, "%s: not a regular file", path);
 		return NULL;
