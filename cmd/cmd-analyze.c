@@ -166,18 +166,14 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "--run") && val) {
-			if (sl_parse_int(val, 1, INT64_MAX, &v)) {
-				sl_err("analyze: bad run id '%s'", val);
+			if (sl_opt_id("analyze", "run", val, &v))
 				return 2;
-			}
 			SL_GROW(runs, cap, nruns + 1);
 			runs[nruns++] = v;
 			i++;
 		} else if (!strcmp(a, "--trace") && val) {
-			if (sl_parse_int(val, 1, INT64_MAX, &v)) {
-				sl_err("analyze: bad trace id '%s'", val);
+			if (sl_opt_id("analyze", "trace", val, &v))
 				return 2;
-			}
 			trace = v;
 			i++;
 		} else if (!strcmp(a, "--top") && val) {

@@ -26,10 +26,8 @@ int cmd_export(int argc, char **argv, const struct sl_globals *g)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "--run") && val) {
-			if (sl_parse_int(val, 1, INT64_MAX, &run)) {
-				sl_err("export: bad run id '%s'", val);
+			if (sl_opt_id("export", "run", val, &run))
 				return 2;
-			}
 			i++;
 		} else if (!strcmp(a, "-o") && val) {
 			out = val;

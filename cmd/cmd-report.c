@@ -33,10 +33,8 @@ int cmd_report(int argc, char **argv, const struct sl_globals *g)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "--trace") && val) {
-			if (sl_parse_int(val, 1, INT64_MAX, &trace)) {
-				sl_err("report: bad trace id '%s'", val);
+			if (sl_opt_id("report", "trace", val, &trace))
 				return 2;
-			}
 			i++;
 		} else if (!strcmp(a, "-o") && val) {
 			out = val;

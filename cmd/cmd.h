@@ -26,5 +26,8 @@ int cmd_export(int argc, char **argv, const struct sl_globals *g) __attribute__(
 
 /* True if argv[i] is -h or --help. */
 int sl_is_help(const char *arg);
+/* Parse the id after --run/--trace into *out; on a bad one print
+ * "CMD: bad WHAT id 'VAL'" and return -1. */
+int sl_opt_id(const char *cmd, const char *what, const char *val, long long *out);
 
 #endif
