@@ -272,6 +272,23 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	return 0;
 }
 
+/* End the writer thread (after its queue is done). A transaction's end
+ * ends it: the process then has no other thread, so that a reader may fork
+ * (a child forked while another thread holds an allocator lock, ASan's for
+ * one, inherits the lock held and hangs). */
+static void stop_writer(struct sl_store *s)
+{
+	if (!s->have_thr)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	pthread_cond_signal(&s->work);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->thr, NULL);
+	s->have_thr = 0;
+	s->stop = 0;
+}
+
 void sl_store_close(struct sl_store *s)
 {
 	int i;
@@ -279,13 +296,7 @@ void sl_store_close(struct sl_store *s)
 		return;
 	if (s->in_tx)
 		sl_store_rollback(s);
-	if (s->have_thr) {
-		pthread_mutex_lock(&s->mu);
-		s->stop = 1;
-		pthread_cond_signal(&s->work);
-		pthread_mutex_unlock(&s->mu);
-		pthread_join(s->thr, NULL);
-	}
+	stop_writer(s);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->work);
 	pthread_cond_destroy(&s->idle);
@@ -318,6 +329,7 @@ int sl_store_commit(struct sl_store *s, struct sl_diag *d)
 		sl_store_rollback(s);
 		return -1;
 	}
+	stop_writer(s);
 	if (exec(s, "COMMIT", d)) {
 		sl_store_rollback(s);
 		return -1;
@@ -329,6 +341,7 @@ int sl_store_commit(struct sl_store *s, struct sl_diag *d)
 void sl_store_rollback(struct sl_store *s)
 {
 	quiesce(s, NULL);
+	stop_writer(s);
 	drop_binds(s);
 	s->werr = 0;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);

@@ -6,10 +6,13 @@
 #include "../collector/model.h"
 
 #include <inttypes.h>
-#include <pthread.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -45,37 +48,92 @@ static int count_event(void *ctx, const struct sl_event *ev)
 	return c->fn(c->ctx, ev);
 }
 
-/* The file's sha256, computed by a thread while the file is decoded (it is
- * a pass over the whole file); the duplicate check comes at the end. */
+/* The file's sha256, computed by a child process while the file is decoded
+ * (it is a pass over the whole file); the duplicate check comes at the end.
+ * A process, not a thread: the trace.dat reader forks its decoder, and a
+ * fork while another thread runs can hand the child a lock that is held
+ * forever (seen with ASan's allocator). The child writes '0' and the hex
+ * digest, or '1' and the error message, on a pipe. */
 struct shajob {
 	const char *path;
 	char sha[65];
 	struct sl_diag d;
-	int rc, started;
-	pthread_t th;
+	int rc, fd;
+	pid_t pid;
 };
-
-static void *sha_main(void *arg)
-{
-	struct shajob *j = arg;
-	j->rc = sl_sha256_file(j->path, j->sha, &j->d);
-	return NULL;
-}
 
 static void sha_start(struct shajob *j, const char *path)
 {
+	int p[2];
 	memset(j, 0, sizeof(*j));
 	j->path = path;
-	j->started = pthread_create(&j->th, NULL, sha_main, j) == 0;
-	if (!j->started)
-		sha_main(j);
+	j->fd = -1;
+	j->pid = -1;
+	fflush(NULL);
+	if (pipe2(p, O_CLOEXEC) == 0) {
+		j->pid = fork();
+		if (j->pid == 0) {
+			char out[1 + sizeof(j->d.msg)];
+			size_t n, off = 0;
+			close(p[0]);
+			out[0] = sl_sha256_file(path, out + 1, &j->d) ? '1' : '0';
+			if (out[0] == '1')
+				memcpy(out + 1, j->d.msg, sizeof(j->d.msg));
+			n = 1 + strnlen(out + 1, sizeof(out) - 1);
+			while (off < n) {
+				ssize_t k = write(p[1], out + off, n - off);
+				if (k < 0 && errno == EINTR)
+					continue;
+				if (k <= 0)
+					break;
+				off += (size_t)k;
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		if (j->pid > 0) {
+			j->fd = p[0];
+			return;
+		}
+		close(p[0]);
+	}
+	/* no process: hash here */
+	j->rc = sl_sha256_file(path, j->sha, &j->d);
 }
 
-static int sha_wait(struct shajob *j)
+/* The digest (0) or -1 with j->d set. abandon: the import failed, the
+ * digest is not needed. */
+static int sha_wait(struct shajob *j, int abandon)
 {
-	if (j->started) {
-		pthread_join(j->th, NULL);
-		j->started = 0;
+	char buf[1 + sizeof(j->d.msg)];
+	size_t n = 0;
+	int status;
+	if (j->pid <= 0)
+		return j->rc;
+	if (abandon)
+		kill(j->pid, SIGKILL);
+	while (n < sizeof(buf) - 1) {
+		ssize_t k = read(j->fd, buf + n, sizeof(buf) - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = 0;
+	close(j->fd);
+	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	j->pid = -1;
+	if (n == 65 && buf[0] == '0') {
+		memcpy(j->sha, buf + 1, 65);
+		j->rc = 0;
+	} else if (n > 1 && buf[0] == '1') {
+		snprintf(j->d.msg, sizeof(j->d.msg), "%s", buf + 1);
+		j->rc = -1;
+	} else {
+		snprintf(j->d.msg, sizeof(j->d.msg), "%s: the sha256 process failed", j->path);
+		j->rc = -1;
 	}
 	return j->rc;
 }
@@ -134,7 +192,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		sl_fail(&d, "%s: no scheduler events found", path);
 		goto fail;
 	}
-	if (sha_wait(&sha)) {
+	if (sha_wait(&sha, 0)) {
 		snprintf(d.msg, sizeof(d.msg), "%s", sha.d.msg);
 		goto fail;
 	}
@@ -194,7 +252,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	sl_model_free(m);
 	return 0;
 fail:
-	sha_wait(&sha);
+	sha_wait(&sha, 1);
 	sl_store_rollback(st);
 	sl_err("%s", d.msg);
 	free(ms.lost_per_cpu);
