@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bench part (issue 6): import a 2-CPU trace.dat of about 100 000 switches
+# Bench part (issue 6): import a 2-CPU trace.dat of about 120 000 switches
 # and replay it through rsdl and o1, against `trace-cmd report > /dev/null`
 # on the same file, in the same run. The trace is recorded here (needs root
 # and tracefs; skipped otherwise) with `schedlab record` while
@@ -13,7 +13,7 @@ ms() { date +%s%N | awk '{printf "%d\n", $1 / 1000000}'; }
 command -v trace-cmd > /dev/null || { echo "replay-trace bench: skipped (no trace-cmd)"; exit 0; }
 command -v perf > /dev/null || { echo "replay-trace bench: skipped (no perf)"; exit 0; }
 if ! "$SCHEDLAB" record -o "$W/t.dat" --duration 20s -- \
-	sh -c 'perf bench sched messaging -g 10 -l 900 > /dev/null 2>&1' > "$W/rec" 2>&1; then
+	sh -c 'perf bench sched messaging -g 10 -l 1200 > /dev/null 2>&1' > "$W/rec" 2>&1; then
 	echo "replay-trace bench: skipped (cannot record: $(tail -1 "$W/rec"))"
 	exit 0
 fi
