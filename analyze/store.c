@@ -1545,20 +1545,34 @@ int sl_store_query(struct sl_store *s, const char *sql, const int64_t *params, i
 }
 
 /* Feed one file to ctx: mapped when it can be (no copy), read otherwise. */
+/* The file's bytes into ctx: a regular file through mmap'd windows of
+ * 8 MB, each unmapped once digested, so that hashing a 1 GB trace does not
+ * hold 1 GB of it resident; anything else through read(). */
 static int sha_feed(EVP_MD_CTX *ctx, int fd)
 {
+	enum { WIN = 8 << 20 };
 	unsigned char buf[1 << 16];
 	struct stat sb;
-	void *map = MAP_FAILED;
 	ssize_t n;
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
-		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map != MAP_FAILED) {
-		int ok;
-		madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
-		ok = EVP_DigestUpdate(ctx, map, (size_t)sb.st_size);
-		munmap(map, (size_t)sb.st_size);
-		return ok;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		off_t off = 0;
+		while (off < sb.st_size) {
+			size_t len = sb.st_size - off < WIN ? (size_t)(sb.st_size - off) : WIN;
+			void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, off);
+			int ok;
+			if (map == MAP_FAILED)
+				break; /* read() the rest */
+			madvise(map, len, MADV_SEQUENTIAL);
+			ok = EVP_DigestUpdate(ctx, map, len);
+			munmap(map, len);
+			if (!ok)
+				return 0;
+			off += (off_t)len;
+		}
+		if (off == sb.st_size)
+			return 1;
+		if (lseek(fd, off, SEEK_SET) != off)
+			return 0;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
