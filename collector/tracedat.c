@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <unistd.h>
@@ -584,6 +585,9 @@ struct ring {
 
 struct pipew {
 	int fd, ackfd;
+	dev_t dev;      /* the trace file, to find libtracecmd's maps of it */
+	ino_t ino;
+	unsigned since_drop;
 	struct ring *ring;
 	unsigned slot;  /* the slot being filled (sequence number) */
 	unsigned nfill; /* events in it */
@@ -653,11 +657,43 @@ static int pw_ship(struct pipew *w)
 	}
 }
 
+/* libtracecmd maps each CPU's data whole (its "page map" is sized after
+ * the largest CPU), so the pages it has read stay resident and a 1 GB file
+ * ends with 1 GB of RSS. Every DROP_EVERY events we tell the kernel to drop
+ * the pages of every read-only private mapping of the trace file: they are
+ * never written, so a later touch (the pages in use) faults the same bytes
+ * back in from the page cache. */
+enum { DROP_EVERY = 1 << 17 };
+
+static void drop_file_pages(const struct pipew *w)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off, maj, mnr, ino;
+		char perms[8];
+		if (sscanf(line, "%lx-%lx %7s %lx %lx:%lx %lu", &lo, &hi, perms, &off, &maj, &mnr,
+			   &ino) != 7)
+			continue;
+		if (ino == (unsigned long)w->ino && maj == major(w->dev) && mnr == minor(w->dev) &&
+		    !strcmp(perms, "r--p"))
+			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	}
+	fclose(f);
+}
+
 static int pw_event(void *ctx, const struct sl_event *ev)
 {
 	struct pipew *w = ctx;
 	if (w->dead)
 		return -1;
+	if (++w->since_drop == DROP_EVERY) {
+		w->since_drop = 0;
+		if (w->ino)
+			drop_file_pages(w);
+	}
 	w->ring->ev[w->slot % NSLOT][w->nfill++] = *ev;
 	if (w->nfill == SLOT_EV)
 		return pw_ship(w);
@@ -687,6 +723,13 @@ static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path
 	}
 	w.fd = wfd;
 	w.ackfd = ackfd;
+	{
+		struct stat sb;
+		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			w.dev = sb.st_dev;
+			w.ino = sb.st_ino;
+		}
+	}
 	w.ring = ring;
 	w.credit = NSLOT - 1; /* the slot being filled is the first */
 	memset(&cd, 0, sizeof(cd));
