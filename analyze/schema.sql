@@ -1,4 +1,4 @@
--- schedlab database schema, version 2 (PRAGMA user_version).
+-- schedlab database schema, version 3 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -116,17 +116,26 @@ CREATE TABLE IF NOT EXISTS metric (
 	value REAL
 );
 CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id, utid, name);
+-- Per run and task, the sums task_summary shows, written with the run's rows
+-- (so that a summary does not aggregate every run's slices). delayed counts
+-- the wakeups that were followed by a run (wakeup.ts_run not NULL);
+-- delay_sum_ns and max_delay_ns are over those (max NULL when there are none).
+CREATE TABLE IF NOT EXISTS task_stat (
+	run_id INTEGER NOT NULL REFERENCES run(id),
+	utid INTEGER NOT NULL REFERENCES thread(utid),
+	runtime_ns INTEGER NOT NULL,
+	switches INTEGER NOT NULL,
+	wakeups INTEGER NOT NULL,
+	delayed INTEGER NOT NULL,
+	delay_sum_ns INTEGER NOT NULL,
+	max_delay_ns INTEGER,
+	PRIMARY KEY (run_id, utid)
+) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS task_summary AS
-SELECT r.id AS run_id, th.utid AS utid, th.tid AS tid, th.comm AS comm, th.nice AS nice,
-	COALESCE(s.runtime_ns, 0) AS runtime_ns, COALESCE(s.switches, 0) AS switches,
-	COALESCE(w.wakeups, 0) AS wakeups, w.avg_delay_ns AS avg_delay_ns,
-	w.max_delay_ns AS max_delay_ns
-FROM run r
-JOIN thread th ON th.trace_id = r.trace_id
-LEFT JOIN (SELECT run_id, utid, SUM(dur) AS runtime_ns, COUNT(*) AS switches
-	   FROM sched_slice GROUP BY run_id, utid) s ON s.run_id = r.id AND s.utid = th.utid
-LEFT JOIN (SELECT run_id, utid, COUNT(*) AS wakeups,
-		  AVG(CASE WHEN ts_run IS NOT NULL THEN ts_run - ts END) AS avg_delay_ns,
-		  MAX(CASE WHEN ts_run IS NOT NULL THEN ts_run - ts END) AS max_delay_ns
-	   FROM wakeup GROUP BY run_id, utid) w ON w.run_id = r.id AND w.utid = th.utid
-WHERE s.switches IS NOT NULL OR w.wakeups IS NOT NULL;
+SELECT t.run_id AS run_id, th.utid AS utid, th.tid AS tid, th.comm AS comm, th.nice AS nice,
+	t.runtime_ns AS runtime_ns, t.switches AS switches, t.wakeups AS wakeups,
+	CASE WHEN t.delayed > 0 THEN CAST(t.delay_sum_ns AS REAL) / t.delayed END AS avg_delay_ns,
+	t.max_delay_ns AS max_delay_ns
+FROM task_stat t
+JOIN run r ON r.id = t.run_id
+JOIN thread th ON th.utid = t.utid AND th.trace_id = r.trace_id;

@@ -89,9 +89,16 @@ struct rowstat {
 };
 
 /* what a bind has pending: a stage per table, and its row ranges */
+/* A task's sums for task_stat (indexed by the sink's task number). */
+struct tstat {
+	int64_t runtime, switches, wakeups, delayed, dsum, dmax;
+};
+
 struct pend {
 	struct rowbuf *stage[RB_COUNT];
 	struct rowstat stat[RB_COUNT];
+	struct tstat *ts;
+	size_t nts;
 };
 
 struct job {
@@ -187,15 +194,42 @@ static int migrate_v1(struct sl_store *s, struct sl_diag *d)
 		"DROP INDEX IF EXISTS wakeup_run;"
 		"DROP INDEX IF EXISTS staircase_run;"
 		"DROP INDEX IF EXISTS rotation_run;";
-	char pragma[64];
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SL_SCHEMA_VERSION);
 	if (exec(s, "BEGIN IMMEDIATE", d))
 		return -1;
-	if (exec(s, sql, d) || exec(s, schema_sql, d) || exec(s, pragma, d) || exec(s, "COMMIT", d)) {
+	if (exec(s, sql, d) || exec(s, schema_sql, d) || exec(s, "PRAGMA user_version = 2", d) ||
+	    exec(s, "COMMIT", d)) {
 		char why[512];
 		snprintf(why, sizeof(why), "%s", d->msg);
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return sl_fail(d, "cannot upgrade a version 1 database: %s", why);
+	}
+	return 0;
+}
+
+/* Schema 2 -> 3: task_stat holds each run's per-task sums, computed here
+ * once from the rows (the same aggregates the old task_summary view
+ * computed on every query), and task_summary reads it. */
+static int migrate_v2(struct sl_store *s, struct sl_diag *d)
+{
+	static const char sql[] =
+		"INSERT INTO task_stat "
+		"SELECT run_id, utid, SUM(rt), SUM(sw), SUM(wk), SUM(dn), SUM(ds), MAX(dm) FROM ("
+		" SELECT run_id, utid, SUM(dur) AS rt, COUNT(*) AS sw, 0 AS wk, 0 AS dn, 0 AS ds,"
+		"  NULL AS dm FROM sched_slice GROUP BY run_id, utid"
+		" UNION ALL"
+		" SELECT run_id, utid, 0, 0, COUNT(*), COUNT(ts_run), COALESCE(SUM(ts_run - ts), 0),"
+		"  MAX(ts_run - ts) FROM wakeup GROUP BY run_id, utid)"
+		" GROUP BY run_id, utid;";
+	char pragma[64];
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SL_SCHEMA_VERSION);
+	if (exec(s, "BEGIN IMMEDIATE", d))
+		return -1;
+	if (exec(s, "DROP VIEW IF EXISTS task_summary", d) || exec(s, schema_sql, d) ||
+	    exec(s, sql, d) || exec(s, pragma, d) || exec(s, "COMMIT", d)) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s", d->msg);
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return sl_fail(d, "cannot upgrade a version 2 database: %s", why);
 	}
 	return 0;
 }
@@ -252,7 +286,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 			return -1;
 		}
 	}
-	if (v == 1 && migrate_v1(s, d)) {
+	if ((v == 1 && migrate_v1(s, d)) || ((v == 1 || v == 2) && migrate_v2(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -1182,6 +1216,47 @@ static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
 	return rb->v[rb->n++];
 }
 
+/* The task_stat rows of bind b's run: one per task with a slice or a
+ * wakeup (the tasks with no thread row, utid < 0, are left out as the
+ * view's join would). */
+static int put_task_stats(struct sl_store *s, struct sl_store_bind *b, const struct pend *p,
+			  struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	size_t i;
+	if (!p->nts)
+		return 0;
+	q = prep(s, "INSERT INTO task_stat VALUES (?, ?, ?, ?, ?, ?, ?, ?)", d);
+	if (!q)
+		return -1;
+	for (i = 0; i < p->nts; i++) {
+		const struct tstat *t = &p->ts[i];
+		int64_t utid;
+		if (!t->switches && !t->wakeups)
+			continue;
+		utid = bind_utid(b, (int)i);
+		if (utid < 0)
+			continue;
+		sqlite3_bind_int64(q, 1, b->run_id);
+		sqlite3_bind_int64(q, 2, utid);
+		sqlite3_bind_int64(q, 3, t->runtime);
+		sqlite3_bind_int64(q, 4, t->switches);
+		sqlite3_bind_int64(q, 5, t->wakeups);
+		sqlite3_bind_int64(q, 6, t->delayed);
+		sqlite3_bind_int64(q, 7, t->dsum);
+		if (t->delayed)
+			sqlite3_bind_int64(q, 8, t->dmax);
+		else
+			sqlite3_bind_null(q, 8);
+		if (step_done(s, q, d, "adding task_stat")) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
 static int flush_binds(struct sl_store *s, struct sl_diag *d)
 {
 	int i, k, rc = 0;
@@ -1198,6 +1273,8 @@ static int flush_binds(struct sl_store *s, struct sl_diag *d)
 				rc = flush_rows(s, p->stage[k], k, &p->stat[k], d);
 		if (!rc)
 			rc = put_ranges(s, b->run_id, p->stat, d);
+		if (!rc)
+			rc = put_task_stats(s, b, p, d);
 	}
 	drop_binds(s);
 	return rc;
@@ -1211,6 +1288,8 @@ static void drop_binds(struct sl_store *s)
 			struct pend *p = s->binds[i]->pend;
 			for (k = 0; p && k < RB_COUNT; k++)
 				free(p->stage[k]);
+			if (p)
+				free(p->ts);
 			free(p);
 			s->binds[i]->pend = NULL;
 			s->binds[i] = NULL;
@@ -1222,14 +1301,36 @@ static int64_t i64(uint64_t v)
 	return (int64_t)v;
 }
 
+/* The task_stat sums of a task of bind b (NULL for no task). */
+static struct tstat *tstat_of(struct sl_store_bind *b, int task)
+{
+	struct pend *p = b->pend;
+	if (task < 0 || !p)
+		return NULL;
+	if ((size_t)task >= p->nts) {
+		size_t n = p->nts ? p->nts : 64;
+		while (n <= (size_t)task)
+			n *= 2;
+		p->ts = xrealloc(p->ts, n * sizeof(*p->ts));
+		memset(p->ts + p->nts, 0, (n - p->nts) * sizeof(*p->ts));
+		p->nts = n;
+	}
+	return &p->ts[task];
+}
+
 static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
 		      int priority)
 {
 	struct sl_store_bind *b = ctx;
+	struct tstat *t;
 	char *txt;
 	int64_t *v = add_row(b, RB_SLICE, &txt);
 	if (!v)
 		return -1;
+	if ((t = tstat_of(b, task))) {
+		t->runtime += i64(dur);
+		t->switches++;
+	}
 	v[0] = b->run_id;
 	v[1] = i64(ts + b->ts_offset);
 	v[2] = i64(dur);
@@ -1244,10 +1345,21 @@ static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, c
 static int sink_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
 {
 	struct sl_store_bind *b = ctx;
+	struct tstat *t;
 	char *txt;
 	int64_t *v = add_row(b, RB_WAKEUP, &txt);
 	if (!v)
 		return -1;
+	if ((t = tstat_of(b, task))) {
+		t->wakeups++;
+		if (ts_run != UINT64_MAX) {
+			int64_t delay = i64(ts_run) - i64(ts);
+			if (!t->delayed || delay > t->dmax)
+				t->dmax = delay;
+			t->delayed++;
+			t->dsum += delay;
+		}
+	}
 	v[0] = b->run_id;
 	v[1] = bind_utid(b, task);
 	v[2] = i64(ts + b->ts_offset);

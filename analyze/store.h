@@ -15,7 +15,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 2
+#define SL_SCHEMA_VERSION 3
 
 /* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
  * sched_slice, wakeup, staircase, rotation: a rowid range from run_rows

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Schema version 2: run_rows ranges, the burst view over task_model.phases,
-# a malformed phases document, and the upgrade of a version 1 database.
+# Schema versions 2 and 3: run_rows ranges, the burst view over
+# task_model.phases, a malformed phases document, task_stat against the
+# aggregates of the rows, and the upgrades of version 1 and 2 databases.
 #
 # tests/fixtures/schema-v1.db was written by schedlab at commit ad4c20a
 # (schema 1: burst a real table, run_id indexes): import of
@@ -57,7 +58,7 @@ expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a fa
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 2 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 3 "user_version after the upgrade"
 sq "$T/v1.db" "SELECT * FROM burst ORDER BY utid, seq" > "$T/burst.txt"
 diff -u "$TOP/tests/golden/schema-v1-burst.txt" "$T/burst.txt" || fail "bursts after the upgrade"
 "$SCHEDLAB" -q --db "$T/v1.db" replay --trace 1 --sched o1 > /dev/null || fail "replay on an upgraded database"
@@ -67,4 +68,42 @@ expect_eq "$(sq "$T/v1.db" "SELECT rows = (SELECT count(*) FROM sched_slice WHER
 "$SCHEDLAB" -q --db "$T/fresh.db" import "$TOP/traces/panopticon-desktop.ftrace.txt" > /dev/null || fail "fresh import"
 sq "$T/fresh.db" "SELECT * FROM burst ORDER BY utid, seq" > "$T/burst2.txt"
 diff -u "$TOP/tests/golden/schema-v1-burst.txt" "$T/burst2.txt" || fail "bursts of a fresh import"
-echo "schema 2: ranges, burst view, malformed phases, v1 upgrade: ok"
+
+# 5. task_stat (schema 3): task_summary equals, row for row, the version 2
+# view's definition (aggregates over sched_slice and wakeup, evaluated by
+# SQLite here) on fresh imports and replays of several formats and modes
+OLDVIEW="SELECT r.id, th.utid, th.tid, th.comm, th.nice, COALESCE(s.rt, 0), COALESCE(s.sw, 0),
+	COALESCE(w.wk, 0), w.av, w.mx FROM run r JOIN thread th ON th.trace_id = r.trace_id
+	LEFT JOIN (SELECT run_id, utid, SUM(dur) AS rt, COUNT(*) AS sw FROM sched_slice
+		   GROUP BY run_id, utid) s ON s.run_id = r.id AND s.utid = th.utid
+	LEFT JOIN (SELECT run_id, utid, COUNT(*) AS wk,
+		   AVG(CASE WHEN ts_run IS NOT NULL THEN ts_run - ts END) AS av,
+		   MAX(CASE WHEN ts_run IS NOT NULL THEN ts_run - ts END) AS mx
+		   FROM wakeup GROUP BY run_id, utid) w ON w.run_id = r.id AND w.utid = th.utid
+	WHERE s.sw IS NOT NULL OR w.wk IS NOT NULL ORDER BY 1, 2"
+N=$T/n.db
+"$SCHEDLAB" -q --db "$N" import "$TOP/traces/perf-sched-load-2cpu.perf.data" "$TOP/traces/rec-pipes-lost.dat" \
+	> /dev/null 2>&1 || fail "imports for task_stat"
+"$SCHEDLAB" -q --db "$N" replay --trace 1 --sched rsdl,o1,sd > /dev/null || fail "replay timed"
+"$SCHEDLAB" -q --db "$N" replay --trace 2 --sched rsdl --mode causal > /dev/null || fail "replay causal"
+sq "$N" "$OLDVIEW" > "$T/old.txt"
+sq "$N" "SELECT * FROM task_summary ORDER BY 1, 2" > "$T/new.txt"
+[ "$(wc -l < "$T/old.txt")" -gt 200 ] || fail "too few summary rows: $(wc -l < "$T/old.txt")"
+diff -u "$T/old.txt" "$T/new.txt" || fail "task_summary differs from the aggregates of the rows"
+expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs with task_stat rows"
+
+# 6. a version 2 database is upgraded: tests/fixtures/schema-v2.db was
+# written by schedlab at commit 5180a09 (schema 2): imports of
+# traces/local-2cpu-hogs.ftrace.txt and traces/rec-sleep.dat, then
+# `replay --trace 2 --sched rsdl,o1`; tests/golden/schema-v2-task-summary.txt
+# is that schedlab's task_summary view (`SELECT * ... ORDER BY run_id,
+# utid`). After the upgrade the new view gives the same text.
+cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
+"$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 3 "user_version after the v2 upgrade"
+sqlite3 -batch "$T/v2.db" "SELECT * FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
+diff -u "$TOP/tests/golden/schema-v2-task-summary.txt" "$T/v2sum.txt" || fail "task_summary after the v2 upgrade"
+"$SCHEDLAB" -q --db "$T/v2.db" replay --trace 1 --sched rsdl > /dev/null || fail "replay on an upgraded v2 database"
+expect_eq "$(sq "$T/v2.db" "SELECT count(*) FROM task_stat WHERE run_id = 5")" \
+	"$(sq "$T/v2.db" "SELECT count(DISTINCT utid) FROM sched_slice WHERE run_id = 5")" "task_stat rows of a new run"
+echo "schema 3: ranges, burst view, malformed phases, task_stat, v1 and v2 upgrades: ok"
