@@ -16,7 +16,7 @@
 #define ISO_PRIO 99
 #define NPRIO 140 /* MAX_PRIO: also the "no slot" answer */
 
-enum { P_INTERACTIVE, P_ACCOUNTING, P_SMP_SCALE };
+enum { P_INTERACTIVE, P_ACCOUNTING, P_SMP_SCALE, P_FIRST_SLOT_REUSE };
 
 static const struct sl_policy_param sd_params[] = {
 	{ "interactive", 1, 0, 1,
@@ -27,6 +27,10 @@ static const struct sl_policy_param sd_params[] = {
 	  "jiffies and switch charges over 1 jiffy become 1 jiffy / 1 us); 1: exact run time" },
 	{ "smp_scale", 1, 0, 1,
 	  "1: rr_interval *= 1 + ilog2(cpus) as at SMP boot; 0: use --rr-interval as given" },
+	{ "first_slot_reuse", 1, 0, 1,
+	  "1: the kernel's quirk: a task queued on the expired array does not mark its first slot, "
+	  "so it gets that slot's quota twice per rotation (nice 0: 21 quotas); 0: the slot is "
+	  "marked (20 quotas, as the design says)" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -71,6 +75,7 @@ struct sd_run {
 	struct sd_rq *rq;
 	int rr_ms;              /* rr_interval after SMP scaling */
 	int interactive, exact;
+	int mark_first;         /* first_slot_reuse = 0: mark the first slot */
 	uint64_t matrix[RANGE]; /* bit set = slot forbidden for that nice */
 };
 
@@ -278,6 +283,8 @@ static void queue_expired(struct sd_run *r, struct sd_task *p, struct sd_rq *rq)
 {
 	task_new_array(r, p, rq, !rq->active);
 	p->prio = p->normal_prio = (int16_t)first_prio_slot(r, p);
+	if (r->mark_first && p->prio >= MAX_RT && p->prio < NPRIO)
+		p->bitmap |= 1ULL << (p->prio - MAX_RT);
 	if (p->static_prio < rq->arrays[!rq->active].best_static_prio)
 		rq->arrays[!rq->active].best_static_prio = p->static_prio;
 	p->first_time_slice = 0;
@@ -439,6 +446,7 @@ static int sd_init(struct sl_engine *e)
 	r->e = e;
 	r->interactive = (int)sl_engine_param(e, P_INTERACTIVE);
 	r->exact = (int)sl_engine_param(e, P_ACCOUNTING);
+	r->mark_first = !sl_engine_param(e, P_FIRST_SLOT_REUSE);
 	r->rr_ms = (int)(e->rr_interval_ns / 1000000);
 	if (r->rr_ms < 1 || r->rr_ms > 5000) {
 		free(r);

@@ -7,6 +7,8 @@
 #   the nice-10 one at levels 3, 7, ..., 39 (level = 4k + 3);
 # - every array swap is a 'major' rotation row: 30 rotations of 318 ms at rr 12 ms;
 # - with --rr-interval 12ms the quotas double and the shares stay the same;
+# - --opt first_slot_reuse=0 (the quirk off): 20 quotas of 6 ms = 120 ms
+#   against 10 of 3 ms = 30 ms per rotation: 120/150 = 80.00 % (within 0.5 %);
 # - the params record the sd options.
 . "$TOP/tests/e2e/lib.sh"
 
@@ -31,9 +33,16 @@ majors=$(sq "$T/db" "SELECT COUNT(*) FROM rotation WHERE run_id = $run AND kind 
 [ "$majors" -ge 29 ] || fail "only $majors major rotations (rr 12 ms: a rotation is 318 ms, 30 in 9.54 s)"
 got=$(sq "$T/db" "SELECT params FROM run WHERE id = $run")
 case $got in
-*'"scheduler":"sd"'*'"interactive":1'*'"accounting":0'*'"smp_scale":1'*) ;;
+*'"scheduler":"sd"'*'"interactive":1'*'"accounting":0'*'"smp_scale":1'*'"first_slot_reuse":1'*) ;;
 *) fail "params: $got" ;;
 esac
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w" --sched sd --duration 1s --opt accounting=1 \
 	--opt interactive=0 > "$T/out" || fail "sd with options"
+"$SCHEDLAB" --db "$T/db" replay --workload "$T/w" --sched sd --duration 9.54s --opt first_slot_reuse=0 \
+	> "$T/out" || fail "sd without the first-slot reuse"
+run=$(sed -n 's/^run \([0-9]*\) sd:.*/\1/p' "$T/out")
+share=$(sq "$T/db" "SELECT SUM(CASE WHEN th.comm = 'n0' THEN s.dur ELSE 0 END) * 10000 / SUM(s.dur)
+	FROM sched_slice s JOIN thread th ON th.utid = s.utid WHERE s.run_id = $run")
+[ "$share" -ge 7950 ] && [ "$share" -le 8050 ] || fail "first_slot_reuse=0: nice 0 share $share / 10000, expected 8000 +- 50"
+echo "first_slot_reuse=0: nice 0 share $share / 10000"
 exit 0
