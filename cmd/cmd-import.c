@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: schedlab [--db FILE] import [--format NAME] FILE...\n\n"
-		   "Import scheduler traces: ftrace text (raw or trace-cmd report), trace.dat,\n"
+		   "Import scheduler traces: ftrace text (raw, trace-cmd report, atrace), trace.dat,\n"
 		   "perf.data, perf script text, systrace HTML. The format is detected by\n"
 		   "content; --format forces one (ftrace, tracedat, perfdata, perfscript,\n"
 		   "systrace, perfetto). Each file becomes a trace with its tasks, their\n"

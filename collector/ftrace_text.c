@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 struct sl_ftrace_parser {
 	unsigned long other;
@@ -321,7 +322,9 @@ static const struct {
 static int is_header(const char *s, const char *e)
 {
 	static const char *const prefixes[] = { "#", "version = ", "cpus=", "CPU ",
-						"trace-cmd version", "##### CPU " };
+						"trace-cmd version", "##### CPU ",
+						/* Android's atrace, before the ftrace text */
+						"capturing trace", "TRACE:" };
 	size_t i;
 	if (s == e)
 		return 1;
@@ -518,6 +521,9 @@ static int probe_ftrace(const unsigned char *head, size_t n)
 		return 90;
 	if (n >= 10 && !memcmp(head, "version = ", 10))
 		return 80;
+	if ((n >= 15 && !memcmp(head, "capturing trace", 15)) || (n >= 7 && !memcmp(head, "TRACE:", 6) &&
+					  (head[6] == '\n' || head[6] == '\r')))
+		return 85; /* atrace's own output (plain or -z) */
 	while (s < e && good + bad < 40) {
 		nl = memchr(s, '\n', (size_t)(e - s));
 		if (!nl)
@@ -539,9 +545,97 @@ static int probe_ftrace(const unsigned char *head, size_t n)
 	return 0;
 }
 
+/* ---- atrace -z: the text after "TRACE:\n" is one zlib stream ---------------
+ * A stdio stream (fopencookie) that inflates it, so that the line loop
+ * below reads it like any text. A corrupt stream is a read error naming the
+ * compressed offset. */
+struct zin {
+	FILE *raw;
+	z_stream z;
+	unsigned char in[65536];
+	uint64_t off;      /* file offset of in[0] */
+	size_t fill;       /* bytes in in[] */
+	int end, err;      /* err: 1 cut short, 2 corrupt */
+};
+
+static ssize_t zin_read(void *cookie, char *buf, size_t size)
+{
+	struct zin *zi = cookie;
+	size_t got;
+	zi->z.next_out = (unsigned char *)buf;
+	zi->z.avail_out = (uInt)(size < (1u << 30) ? size : (1u << 30));
+	while (zi->z.avail_out && !zi->end && !zi->err) {
+		int r;
+		if (!zi->z.avail_in) {
+			size_t n = fread(zi->in, 1, sizeof(zi->in), zi->raw);
+			if (!n) {
+				zi->err = 1; /* no end marker */
+				break;
+			}
+			zi->off += zi->fill;
+			zi->fill = n;
+			zi->z.next_in = zi->in;
+			zi->z.avail_in = (uInt)n;
+		}
+		r = inflate(&zi->z, Z_NO_FLUSH);
+		if (r == Z_STREAM_END)
+			zi->end = 1;
+		else if (r != Z_OK && r != Z_BUF_ERROR)
+			zi->err = 2;
+	}
+	got = (size_t)(zi->z.next_out - (unsigned char *)buf);
+	if (!got && zi->err) {
+		errno = EIO;
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+static int zin_close(void *cookie)
+{
+	struct zin *zi = cookie;
+	inflateEnd(&zi->z);
+	fclose(zi->raw);
+	free(zi);
+	return 0;
+}
+
+/* f positioned after "TRACE:\n": if a zlib stream follows, a stream of its
+ * inflated text (f then belongs to it); else f itself. */
+static FILE *maybe_inflate(FILE *f, struct zin **zout)
+{
+	unsigned char h[2];
+	long at = ftell(f);
+	struct zin *zi;
+	FILE *z;
+	cookie_io_functions_t io = { zin_read, NULL, NULL, zin_close };
+	*zout = NULL;
+	if (at < 0 || fread(h, 1, 2, f) != 2 || (h[0] & 0x0f) != 8 || (h[0] * 256 + h[1]) % 31) {
+		fseek(f, at, SEEK_SET);
+		return f;
+	}
+	fseek(f, at, SEEK_SET);
+	zi = xcalloc(1, sizeof(*zi));
+	zi->raw = f;
+	zi->off = (uint64_t)at;
+	if (inflateInit(&zi->z) != Z_OK) {
+		free(zi);
+		return f;
+	}
+	z = fopencookie(zi, "r", io);
+	if (!z) {
+		inflateEnd(&zi->z);
+		free(zi);
+		return f;
+	}
+	*zout = zi;
+	return z;
+}
+
 static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
 {
 	FILE *f = fopen(path, "rb");
+	struct zin *zi = NULL;
 	struct sl_ftrace_parser *p;
 	struct sl_evstream buf;
 	struct sl_diag ld = { { 0 }, NULL, NULL };
@@ -555,6 +649,24 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 		return sl_fail(d, "%s: %s", path, strerror(errno));
 	p = sl_ftrace_parser_new();
 	sl_evstream_init(&buf, fn, ctx);
+	{
+		/* atrace output: its preamble up to "TRACE:", then text or zlib */
+		char head[64] = "";
+		int k;
+		for (k = 0; k < 3 && fgets(head, sizeof(head), f); k++) {
+			lineno++;
+			if (!strcmp(head, "TRACE:\n") || !strcmp(head, "TRACE:\r\n")) {
+				f = maybe_inflate(f, &zi);
+				break;
+			}
+			if (strncmp(head, "capturing trace", 15))
+				break;
+		}
+		if (!zi && (k == 3 || strncmp(head, "TRACE:", 6))) {
+			rewind(f);
+			lineno = 0;
+		}
+	}
 	while ((n = getline(&line, &cap, f)) > 0) {
 		struct sl_event ev;
 		int r, last;
@@ -569,12 +681,18 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 		}
 		r = sl_ftrace_parse_line(p, line, (size_t)n, &ev, &ld);
 		if (r < 0) {
+			if (last && zi && zi->err)
+				break; /* the stream's fault: said below */
 			if (last && lineno > 1) {
 				sl_warn(d, "%s:%llu: last line is cut off; ignored", path,
 					(unsigned long long)lineno);
 				break;
 			}
-			rc = sl_fail(d, "%s:%llu: %s", path, (unsigned long long)lineno, ld.msg);
+			if (zi)
+				rc = sl_fail(d, "%s: line %llu of the inflated atrace -z text: %s", path,
+					     (unsigned long long)lineno, ld.msg);
+			else
+				rc = sl_fail(d, "%s:%llu: %s", path, (unsigned long long)lineno, ld.msg);
 			break;
 		}
 		if (r > 0) {
@@ -587,7 +705,16 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 			}
 		}
 	}
-	if (!rc && ferror(f))
+	if (!rc && zi && zi->err == 2)
+		rc = sl_fail(d, "%s:%llu: atrace -z data: corrupt zlib stream", path,
+			     (unsigned long long)(zi->off + (uint64_t)(zi->z.next_in - zi->in)));
+	else if (!rc && zi && zi->err == 1 && nev)
+		sl_warn(d, "%s:%llu: atrace -z data cut short here; the events before it are imported",
+			path, (unsigned long long)(zi->off + zi->fill));
+	else if (!rc && zi && zi->err == 1)
+		rc = sl_fail(d, "%s:%llu: atrace -z data cut short before the first event", path,
+			     (unsigned long long)(zi->off + zi->fill));
+	else if (!rc && ferror(f))
 		rc = sl_fail(d, "%s: read error: %s", path, strerror(errno));
 	if (!rc && nev == 0)
 		rc = sl_fail(d, "%s:%llu: no scheduler events (sched_switch, sched_wakeup...) found",
