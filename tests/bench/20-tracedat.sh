@@ -43,3 +43,11 @@ echo "input: $F ($(wc -c <"$F") bytes, $n sched events)"
 echo "trace-cmd report >/dev/null: $(ms $rep)"
 echo "tracedat import (DB included): $(ms $imp): ratio $(ratio $imp $rep) x trace-cmd report (goal <= 0.2)"
 echo "tracedat reader alone (decode): $(ms $rdr): ratio $(ratio $rdr $rep) x trace-cmd report"
+# peak memory (RSS of the process and its children: schedlab's decoding child
+# and sha256 process), beside trace-cmd report's on the same file
+if [ -x /usr/bin/time ]; then
+	rss() { rm -f "$T/b.db"; /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+	m1=$(rss trace-cmd report "$F")
+	m2=$(rss "$SCHEDLAB" -q --db "$T/b.db" import "$F")
+	echo "peak RSS: import $((m2 / 1024)) MB, trace-cmd report $((m1 / 1024)) MB, file $(($(wc -c <"$F") / 1048576)) MB"
+fi
