@@ -383,8 +383,12 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 			goto fail;
 		}
 		cpus = r.o.cpus ? r.o.cpus : (b.cpus > 0 ? b.cpus : 1);
-		if (cpus > SL_ENGINE_MAX_CPUS)
+		if (cpus > SL_ENGINE_MAX_CPUS) {
+			sl_warnx("trace %" PRId64 " was recorded on %d CPUs; replaying on %d, the most "
+				 "the models support (--cpus N to choose)",
+				 trace_id, cpus, SL_ENGINE_MAX_CPUS);
 			cpus = SL_ENGINE_MAX_CPUS;
+		}
 	}
 	r.o.cpus = cpus;
 	if (r.dry) {

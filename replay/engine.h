@@ -23,7 +23,7 @@
 #include "../common/sink.h"
 #include "../common/util.h"
 
-#define SL_ENGINE_MAX_CPUS 64
+#define SL_ENGINE_MAX_CPUS 1024
 #define SL_ENGINE_MAX_PARAMS 16
 
 /* Engine task states. */
@@ -54,7 +54,7 @@ struct sl_task {
 				      * rows (100 + level); keep current */
 	int static_prio;             /* 120 + nice */
 	void *pol;                   /* policy: its per-task data */
-	uint64_t cpumask;            /* allowed CPUs, never 0 */
+	uint64_t cpumask;            /* allowed CPUs 0..63, never 0; all ones = any CPU */
 	unsigned long load_weight;   /* policy: SMP load weight (2.6.20 load_weight) */
 	uint64_t sum_exec_ns;        /* CPU time consumed so far */
 	uint64_t exec_start_ns;      /* when it last went on a CPU */
@@ -159,10 +159,12 @@ static inline long long sl_engine_param(const struct sl_engine *e, int i)
 {
 	return e->param[i];
 }
-/* 1 if p may run on cpu (its cpumask). */
+/* 1 if p may run on cpu. Masks name CPUs 0..63; on more CPUs a task whose
+ * mask is all ones (any CPU) may run anywhere, and one pinned to some of
+ * the first 64 stays there. */
 static inline int sl_task_allowed(const struct sl_task *p, int cpu)
 {
-	return (int)((p->cpumask >> cpu) & 1);
+	return cpu < 64 ? (int)((p->cpumask >> cpu) & 1) : p->cpumask == UINT64_MAX;
 }
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
