@@ -179,60 +179,53 @@ static int table_count(struct sl_store *s, int *n, struct sl_diag *d)
 	return 0;
 }
 
-/* Schema 1 -> 2: bursts move into task_model.phases (view burst keeps
- * the old shape), run_rows is new, and the run_id indexes go. Runs of a
- * version 1 database have no run_rows: they are read by run_id (scans). */
-static int migrate_v1(struct sl_store *s, struct sl_diag *d)
+/* Run the upgrade statements sql of a version `from` database in one
+ * transaction, then the current schema (new tables, views), and set the
+ * version to from + 1. Nothing changes if any of it fails. */
+static int migrate(struct sl_store *s, int from, const char *pre, const char *sql,
+		   struct sl_diag *d)
 {
-	static const char sql[] =
-		"ALTER TABLE task_model ADD COLUMN phases TEXT NOT NULL DEFAULT '[]';"
-		"UPDATE task_model SET phases = COALESCE((SELECT json_group_array(json_array("
-		" run_ns, sleep_ns, end_state, waker_kind, waker_utid, waker_progress_ns, pipe, lost))"
-		" FROM (SELECT * FROM burst b WHERE b.utid = task_model.utid ORDER BY seq)), '[]');"
-		"DROP TABLE burst;"
-		"DROP INDEX IF EXISTS sched_slice_run;"
-		"DROP INDEX IF EXISTS wakeup_run;"
-		"DROP INDEX IF EXISTS staircase_run;"
-		"DROP INDEX IF EXISTS rotation_run;";
+	char pragma[64];
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", from + 1);
 	if (exec(s, "BEGIN IMMEDIATE", d))
 		return -1;
-	if (exec(s, sql, d) || exec(s, schema_sql, d) || exec(s, "PRAGMA user_version = 2", d) ||
+	if (exec(s, pre, d) || exec(s, schema_sql, d) || exec(s, sql, d) || exec(s, pragma, d) ||
 	    exec(s, "COMMIT", d)) {
 		char why[512];
 		snprintf(why, sizeof(why), "%s", d->msg);
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return sl_fail(d, "cannot upgrade a version 1 database: %s", why);
+		return sl_fail(d, "cannot upgrade a version %d database: %s", from, why);
 	}
 	return 0;
 }
 
+/* Schema 1 -> 2: bursts move into task_model.phases (view burst keeps
+ * the old shape), run_rows is new, and the run_id indexes go. Runs of a
+ * version 1 database have no run_rows: they are read by run_id (scans). */
+static const char migrate_v1_sql[] =
+	"ALTER TABLE task_model ADD COLUMN phases TEXT NOT NULL DEFAULT '[]';"
+	"UPDATE task_model SET phases = COALESCE((SELECT json_group_array(json_array("
+	" run_ns, sleep_ns, end_state, waker_kind, waker_utid, waker_progress_ns, pipe, lost))"
+	" FROM (SELECT * FROM burst b WHERE b.utid = task_model.utid ORDER BY seq)), '[]');"
+	"DROP TABLE burst;"
+	"DROP INDEX IF EXISTS sched_slice_run;"
+	"DROP INDEX IF EXISTS wakeup_run;"
+	"DROP INDEX IF EXISTS staircase_run;"
+	"DROP INDEX IF EXISTS rotation_run;";
+
 /* Schema 2 -> 3: task_stat holds each run's per-task sums, computed here
  * once from the rows (the same aggregates the old task_summary view
- * computed on every query), and task_summary reads it. */
-static int migrate_v2(struct sl_store *s, struct sl_diag *d)
-{
-	static const char sql[] =
-		"INSERT INTO task_stat "
-		"SELECT run_id, utid, SUM(rt), SUM(sw), SUM(wk), SUM(dn), SUM(ds), MAX(dm) FROM ("
-		" SELECT run_id, utid, SUM(dur) AS rt, COUNT(*) AS sw, 0 AS wk, 0 AS dn, 0 AS ds,"
-		"  NULL AS dm FROM sched_slice GROUP BY run_id, utid"
-		" UNION ALL"
-		" SELECT run_id, utid, 0, 0, COUNT(*), COUNT(ts_run), COALESCE(SUM(ts_run - ts), 0),"
-		"  MAX(ts_run - ts) FROM wakeup GROUP BY run_id, utid)"
-		" GROUP BY run_id, utid;";
-	char pragma[64];
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SL_SCHEMA_VERSION);
-	if (exec(s, "BEGIN IMMEDIATE", d))
-		return -1;
-	if (exec(s, "DROP VIEW IF EXISTS task_summary", d) || exec(s, schema_sql, d) ||
-	    exec(s, sql, d) || exec(s, pragma, d) || exec(s, "COMMIT", d)) {
-		char why[512];
-		snprintf(why, sizeof(why), "%s", d->msg);
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return sl_fail(d, "cannot upgrade a version 2 database: %s", why);
-	}
-	return 0;
-}
+ * computed on every query), and task_summary reads it (the old view is
+ * dropped first so that the schema's CREATE VIEW makes the new one). */
+static const char migrate_v2_sql[] =
+	"INSERT INTO task_stat "
+	"SELECT run_id, utid, SUM(rt), SUM(sw), SUM(wk), SUM(dn), SUM(ds), MAX(dm) FROM ("
+	" SELECT run_id, utid, SUM(dur) AS rt, COUNT(*) AS sw, 0 AS wk, 0 AS dn, 0 AS ds,"
+	"  NULL AS dm FROM sched_slice GROUP BY run_id, utid"
+	" UNION ALL"
+	" SELECT run_id, utid, 0, 0, COUNT(*), COUNT(ts_run), COALESCE(SUM(ts_run - ts), 0),"
+	"  MAX(ts_run - ts) FROM wakeup GROUP BY run_id, utid)"
+	" GROUP BY run_id, utid;";
 
 int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d)
 {
@@ -286,7 +279,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 			return -1;
 		}
 	}
-	if ((v == 1 && migrate_v1(s, d)) || ((v == 1 || v == 2) && migrate_v2(s, d))) {
+	if ((v == 1 && migrate(s, 1, migrate_v1_sql, "", d)) ||
+	    ((v == 1 || v == 2) && migrate(s, 2, "DROP VIEW IF EXISTS task_summary", migrate_v2_sql, d))) {
 		sl_store_close(s);
 		return -1;
 	}
