@@ -98,14 +98,14 @@ demo: deps
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory schedlab $(B)/unit_tests $(TOOLS) $(FUZZ_NAMES:%=$(B)/fuzz/replay_%)
-	$(Q)B=$(B) sh tests/run-all.sh
+	$(Q)B=$(B) SL_LDLIBS="$(LDLIBS)" sh tests/run-all.sh
 
 unit: schedlab $(B)/unit_tests
 	$(Q)$(B)/unit_tests
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory schedlab $(B)/unit_tests $(TOOLS)
-	$(Q)B=$(B) sh tests/bench/run.sh
+	$(Q)B=$(B) SL_LDLIBS="$(LDLIBS)" sh tests/bench/run.sh
 
 fuzz:
 	$(Q)mkdir -p build/fuzz

@@ -102,6 +102,7 @@ lib="$B/libschedlab.a"
 [ -f "$lib" ] || { echo "o1 bench: no $lib (run make first)"; exit 1; }
 cc -std=c11 -D_GNU_SOURCE -O2 -I"$TOP" -include "$TOP/common/banned.h" -o "$W/o1bench" "$W/o1bench.c" \
 	"$lib" \
-	$(pkg-config --libs libtraceevent libtracecmd libtracefs sqlite3 cairo 2>/dev/null) -lm -lpthread ||
+	${SL_LDLIBS:-$(pkg-config --libs libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto libzstd zlib 2>/dev/null) -lm -lpthread} ||
 	{ echo "o1 bench: cannot build the driver"; exit 1; }
+[ "${BENCH_BUILD_ONLY:-0}" = 1 ] && { echo "o1 bench: driver built"; exit 0; }
 "$W/o1bench"
