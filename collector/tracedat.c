@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <linux/fs.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -416,19 +418,58 @@ static int lost_rest(struct tdreader *t)
 
 /* ---- read --------------------------------------------------------------- */
 
-/* A copy of the file in memory with the size fields of CPU data that runs
- * past the end rewritten, so libtracecmd reads only what is there. */
-static int patched_copy(int fd, const struct sl_tdhdr *hdr)
+/* An unnamed scratch file for the patched copy: beside the trace (where a
+ * reflink can share its blocks), else in $TMPDIR or /tmp, else in memory
+ * (memfd) as the last resort: a cut 1 GB trace is not copied into RAM when
+ * a disk will do. */
+static int scratch_file(const char *path)
+{
+	char dir[4096];
+	const char *t = getenv("TMPDIR");
+	char *sl;
+	int m;
+	snprintf(dir, sizeof(dir), "%s", path);
+	sl = strrchr(dir, '/');
+	if (!sl)
+		snprintf(dir, sizeof(dir), ".");
+	else if (sl == dir)
+		sl[1] = 0;
+	else
+		*sl = 0;
+	m = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (m < 0)
+		m = open(t && *t ? t : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (m < 0)
+		m = memfd_create("schedlab-tracedat", MFD_CLOEXEC);
+	return m;
+}
+
+/* A copy of the file with the size fields of CPU data that runs past the
+ * end rewritten, so libtracecmd reads only what is there. The copy is a
+ * reflink where the file system has them, else copy_file_range, else
+ * read/write. */
+static int patched_copy(int fd, const struct sl_tdhdr *hdr, const char *path)
 {
 	char buf[65536];
 	uint64_t off = 0;
-	int m = memfd_create("schedlab-tracedat", MFD_CLOEXEC), i;
+	int m = scratch_file(path), i;
 
 	if (m < 0)
 		return -1;
+	if (ioctl(m, FICLONE, fd) == 0) {
+		off = hdr->file_size;
+		if (ftruncate(m, (off_t)off) < 0)
+			goto fail;
+	}
 	while (off < hdr->file_size) {
-		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
-		if (n <= 0 || write(m, buf, (size_t)n) != n)
+		loff_t in = (loff_t)off;
+		ssize_t n = copy_file_range(fd, &in, m, NULL, hdr->file_size - off, 0);
+		if (n > 0) {
+			off += (uint64_t)n;
+			continue;
+		}
+		n = pread(fd, buf, sizeof(buf), (off_t)off);
+		if (n <= 0 || pwrite(m, buf, (size_t)n, (off_t)off) != n)
 			goto fail;
 		off += (uint64_t)n;
 	}
@@ -823,7 +864,7 @@ static int read_fd(int fd, struct sl_tdhdr *hdr, const char *path, sl_event_fn f
 	if (hdr->warn[0])
 		sl_warn(d, "%s:%llu: %s", path, (unsigned long long)hdr->bad_off, hdr->warn);
 	if (hdr->npatch) {
-		int m = patched_copy(fd, hdr);
+		int m = patched_copy(fd, hdr, path);
 		close(fd);
 		if (m < 0)
 			return sl_fail(d, "%s: cannot make a trimmed copy: %s", path, strerror(errno));
