@@ -147,11 +147,23 @@ struct evkey {
 	size_t idx;
 };
 
+/* One ftrace bundle found by the first pass: where it is, its CPU, the
+ * report_max in force when it came, its time range, and the next bundle of
+ * the same CPU (index, or SIZE_MAX). */
+struct bref {
+	struct pb b;
+	uint64_t pos, tmin, tmax;
+	int64_t report_max;
+	int32_t cpu;
+	size_t next;
+};
+
 struct pf {
 	const char *path;
 	struct sl_diag *d;
-	struct sl_event *ev; /* all events, file order */
-	size_t n, cap;
+	struct bref *br;     /* the good ftrace bundles, file order */
+	size_t nbr, brcap;
+	uint64_t nev;        /* events in them */
 	struct pev *loc;     /* one bundle's events */
 	size_t nloc, locap;
 	struct cpust *cpu;
@@ -430,12 +442,22 @@ static int cmp_loc(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* A list of events (a CPU's current bundle, or the whole trace). */
+struct evlist {
+	struct sl_event *ev;
+	size_t n, cap, next;
+};
+
 /* Order a bundle's events, infer prev of compact switches and the current
- * task of events without one, and append them to the trace. */
-static void finish_bundle(struct pf *f, int32_t cpu)
+ * task of events without one, and append them to out. A lost-events mark
+ * makes the CPU's current task unknown. */
+static void finish_bundle(struct pf *f, int32_t cpu, struct evlist *out)
 {
 	struct cpust *c = cpu_at(f, cpu);
 	size_t i;
+	for (i = 0; c && i < f->nloc; i++)
+		if (f->loc[i].ev.type == SL_EV_LOST)
+			c->known = 0;
 	if (f->nloc)
 		qsort(f->loc, f->nloc, sizeof(*f->loc), cmp_loc);
 	for (i = 0; i < f->nloc; i++) {
@@ -459,13 +481,15 @@ static void finish_bundle(struct pf *f, int32_t cpu)
 			c->prio = ev->prio2;
 			memcpy(c->comm, ev->comm2, SL_COMM_LEN);
 		}
-		SL_GROW(f->ev, f->cap, f->n + 1);
-		f->ev[f->n++] = *ev;
+		SL_GROW(out->ev, out->cap, out->n + 1);
+		out->ev[out->n++] = *ev;
 	}
 	f->nloc = 0;
 }
 
-static int bundle(struct pf *f, struct pb *b, uint64_t pos)
+/* Decode a bundle's events into f->loc (its CPU in *cpu_out); nothing else
+ * changes. */
+static int decode_bundle(struct pf *f, struct pb *b, uint64_t pos, int32_t *cpu_out)
 {
 	struct pb sub, scan = *b;
 	uint32_t num;
@@ -493,7 +517,6 @@ static int bundle(struct pf *f, struct pb *b, uint64_t pos)
 			struct pev *e = loc_new(f, pos, cpu);
 			e->ev.type = SL_EV_LOST;
 			e->ev.count = 1;
-			f->nlost_flags++;
 		}
 	}
 	if (r < 0)
@@ -506,14 +529,10 @@ static int bundle(struct pf *f, struct pb *b, uint64_t pos)
 			if (f->loc[i].ev.type != SL_EV_LOST && f->loc[i].ev.ts < first)
 				first = f->loc[i].ev.ts;
 		for (i = 0; i < f->nloc; i++)
-			if (f->loc[i].ev.type == SL_EV_LOST) {
-				struct cpust *c = cpu_at(f, cpu);
+			if (f->loc[i].ev.type == SL_EV_LOST)
 				f->loc[i].ev.ts = first == UINT64_MAX ? 0 : first;
-				if (c)
-					c->known = 0;
-			}
 	}
-	finish_bundle(f, cpu);
+	*cpu_out = cpu;
 	return 0;
 }
 
@@ -550,6 +569,168 @@ static int cmp_key(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx; /* file order */
+}
+
+/* Decode bundle k again (second pass) into the CPU's list. */
+static int redecode(struct pf *f, size_t k, struct evlist *out)
+{
+	struct bref *r = &f->br[k];
+	struct pb b = r->b;
+	int32_t cpu;
+	f->report_max = r->report_max;
+	f->nloc = 0;
+	if (decode_bundle(f, &b, r->pos, &cpu) < 0)
+		return -1; /* it decoded the first time: cannot happen */
+	out->n = out->next = 0;
+	finish_bundle(f, cpu, out);
+	return 0;
+}
+
+/* The events of every bundle in time order, ties in file order, as if all
+ * were decoded and sorted (deliver_sorted), but holding only the bundles
+ * that overlap the time reached: bundles are opened (decoded, finished) in
+ * the order of their first time, and the open ones merged through a heap by
+ * their next event. A CPU's bundles must open in file order (the inference
+ * of compact switches' prev task runs through them in that order); a trace
+ * where they would not falls back to deliver_sorted. */
+struct obundle {
+	size_t k;              /* bundle index (file order) */
+	struct evlist buf;
+};
+
+static int heap_less(struct obundle *const *h, int a, int b)
+{
+	const struct sl_event *x = &h[a]->buf.ev[h[a]->buf.next];
+	const struct sl_event *y = &h[b]->buf.ev[h[b]->buf.next];
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return h[a]->k < h[b]->k;
+}
+
+static void heap_down(struct obundle **h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+		struct obundle *t;
+		if (l < n && heap_less(h, l, m))
+			m = l;
+		if (l + 1 < n && heap_less(h, l + 1, m))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i], h[i] = h[m], h[m] = t;
+		i = m;
+	}
+}
+
+static void heap_up(struct obundle **h, int i)
+{
+	while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
+		struct obundle *t = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static const struct bref *sort_br;
+static int cmp_open(const void *a, const void *b)
+{
+	const struct bref *x = &sort_br[*(const size_t *)a], *y = &sort_br[*(const size_t *)b];
+	if (x->tmin != y->tmin)
+		return x->tmin < y->tmin ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : *(const size_t *)a > *(const size_t *)b;
+}
+
+static int deliver_sorted(struct pf *f, sl_event_fn fn, void *ctx)
+{
+	struct evlist all = { 0 };
+	struct evkey *k;
+	size_t i;
+	int rc = 0;
+	memset(f->cpu, 0, f->ncpu * sizeof(*f->cpu));
+	for (i = 0; i < f->nbr; i++) {
+		struct evlist one = { 0 };
+		redecode(f, i, &one);
+		SL_GROW(all.ev, all.cap, all.n + one.n);
+		memcpy(all.ev + all.n, one.ev, one.n * sizeof(*one.ev));
+		all.n += one.n;
+		free(one.ev);
+	}
+	k = xmalloc((all.n ? all.n : 1) * sizeof(*k));
+	for (i = 0; i < all.n; i++) {
+		k[i].ts = all.ev[i].ts;
+		k[i].idx = i;
+	}
+	qsort(k, all.n, sizeof(*k), cmp_key);
+	for (i = 0; i < all.n && !rc; i++)
+		if (fn(ctx, &all.ev[k[i].idx]))
+			rc = -1;
+	free(k);
+	free(all.ev);
+	return rc;
+}
+
+static int deliver_merged(struct pf *f, sl_event_fn fn, void *ctx)
+{
+	size_t *order = xmalloc((f->nbr ? f->nbr : 1) * sizeof(*order));
+	size_t *lastk = xmalloc((f->ncpu ? f->ncpu : 1) * sizeof(*lastk));
+	struct obundle **h = xmalloc((f->nbr ? f->nbr : 1) * sizeof(*h));
+	size_t i, nexto = 0;
+	int n = 0, rc = 0;
+
+	for (i = 0; i < f->nbr; i++)
+		order[i] = i;
+	sort_br = f->br;
+	qsort(order, f->nbr, sizeof(*order), cmp_open);
+	for (i = 0; i < f->ncpu; i++)
+		lastk[i] = SIZE_MAX;
+	for (i = 0; i < f->nbr; i++) {
+		int32_t cpu = f->br[order[i]].cpu;
+		if (lastk[cpu] != SIZE_MAX && lastk[cpu] > order[i]) {
+			free(order);
+			free(lastk);
+			free(h);
+			return deliver_sorted(f, fn, ctx);
+		}
+		lastk[cpu] = order[i];
+	}
+	memset(f->cpu, 0, f->ncpu * sizeof(*f->cpu));
+	for (;;) {
+		while (nexto < f->nbr &&
+		       (!n || f->br[order[nexto]].tmin <= h[0]->buf.ev[h[0]->buf.next].ts)) {
+			struct obundle *o = xcalloc(1, sizeof(*o));
+			o->k = order[nexto++];
+			redecode(f, o->k, &o->buf);
+			if (o->buf.n == 0) {
+				free(o->buf.ev);
+				free(o);
+				continue;
+			}
+			h[n] = o;
+			heap_up(h, n++);
+		}
+		if (!n || rc)
+			break;
+		if (fn(ctx, &h[0]->buf.ev[h[0]->buf.next++])) {
+			rc = -1;
+			break;
+		}
+		if (h[0]->buf.next >= h[0]->buf.n) {
+			free(h[0]->buf.ev);
+			free(h[0]);
+			h[0] = h[--n];
+		}
+		heap_down(h, n, 0);
+	}
+	while (n > 0) {
+		free(h[--n]->buf.ev);
+		free(h[n]);
+	}
+	free(order);
+	free(lastk);
+	free(h);
+	return rc;
 }
 
 /* Is this the start of a Perfetto trace: packets (field 1, bytes) whose
@@ -613,7 +794,7 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		if (r == 0)
 			break;
 		if (r < 0 || num != 1 || wt != 2) {
-			if (f.n == 0) {
+			if (f.nbr == 0) {
 				rc = sl_fail(d, "%s:%llu: not a Perfetto trace packet", path,
 					     (unsigned long long)pos);
 				break;
@@ -625,10 +806,43 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		{
 			struct pb in = sub, x;
 			while (pb_next(&in, &num, &wt, &v, &x) > 0) {
-				if (num == 45 && wt == 2)
+				struct pb keep = x;
+				int32_t cpu;
+				size_t k;
+				struct bref *br;
+				if (num == 45 && wt == 2) {
 					system_info(&f, &x);
-				else if (num == 1 && wt == 2 && bundle(&f, &x, pos))
+					continue;
+				}
+				if (num != 1 || wt != 2)
+					continue;
+				/* first pass: decode to learn the bundle's CPU, its
+				 * events and time range; keep where it is */
+				f.nloc = 0;
+				if (decode_bundle(&f, &x, pos, &cpu) < 0) {
 					f.nbad++;
+					continue;
+				}
+				for (k = 0; k < f.nloc; k++)
+					if (f.loc[k].ev.type == SL_EV_LOST)
+						f.nlost_flags++;
+				if (!f.nloc)
+					continue;
+				SL_GROW(f.br, f.brcap, f.nbr + 1);
+				br = &f.br[f.nbr++];
+				br->b = keep;
+				br->pos = pos;
+				br->cpu = cpu;
+				br->report_max = f.report_max;
+				br->tmin = UINT64_MAX;
+				br->tmax = 0;
+				for (k = 0; k < f.nloc; k++) {
+					uint64_t t = f.loc[k].ev.ts;
+					br->tmin = t < br->tmin ? t : br->tmin;
+					br->tmax = t > br->tmax ? t : br->tmax;
+				}
+				f.nev += f.nloc;
+				cpu_at(&f, cpu);
 			}
 		}
 	}
@@ -638,25 +852,13 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	if (f.nlost_flags)
 		sl_warn(d, "%s: the kernel lost events before %llu bundles (counts unknown)", path,
 			(unsigned long long)f.nlost_flags);
-	if (!rc && f.n == 0)
+	if (!rc && f.nev == 0)
 		rc = sl_fail(d, "%s:%zu: no scheduler events (ftrace sched_switch / compact_sched) "
 				"in this Perfetto trace", path, fsize);
-	if (!rc) {
-		struct evkey *k = xmalloc((f.n ? f.n : 1) * sizeof(*k));
-		for (i = 0; i < f.n; i++) {
-			k[i].ts = f.ev[i].ts;
-			k[i].idx = i;
-		}
-		qsort(k, f.n, sizeof(*k), cmp_key);
-		for (i = 0; i < f.n; i++)
-			if (fn(ctx, &f.ev[k[i].idx])) {
-				rc = -1;
-				break;
-			}
-		free(k);
-	}
+	if (!rc)
+		rc = deliver_merged(&f, fn, ctx);
 	munmap((void *)map, fsize);
-	free(f.ev);
+	free(f.br);
 	free(f.loc);
 	free(f.cpu);
 	free(f.intern);
