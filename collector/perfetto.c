@@ -161,6 +161,10 @@ struct bref {
 struct pf {
 	const char *path;
 	struct sl_diag *d;
+	const uint8_t *map;  /* the file */
+	size_t fsize;
+	uint64_t dropped;    /* drop_pages: first pass up to here */
+	unsigned opened;     /* bundles decoded by the second pass */
 	struct bref *br;     /* the good ftrace bundles, file order */
 	size_t nbr, brcap;
 	uint64_t nev;        /* events in them */
@@ -572,11 +576,23 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* Decode bundle k again (second pass) into the CPU's list. */
+/* The file's pages that were read are dropped now and then (the decoded
+ * events are copies; nothing points into the map between decodes), so
+ * that resident memory does not grow to the file's size. */
+static void drop_pages(struct pf *f, size_t upto)
+{
+	size_t n = upto & ~(size_t)4095;
+	if (n)
+		madvise((void *)f->map, n, MADV_DONTNEED);
+}
+
 static int redecode(struct pf *f, size_t k, struct evlist *out)
 {
 	struct bref *r = &f->br[k];
 	struct pb b = r->b;
 	int32_t cpu;
+	if ((++f->opened & 1023) == 0)
+		drop_pages(f, f->fsize);
 	f->report_max = r->report_max;
 	f->nloc = 0;
 	if (decode_bundle(f, &b, r->pos, &cpu) < 0)
@@ -788,8 +804,14 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 		return sl_fail(d, "%s: mmap: %s", path, strerror(errno));
 	b.p = map;
 	b.e = map + fsize;
+	f.map = map;
+	f.fsize = fsize;
 	for (;;) {
 		uint64_t pos = (uint64_t)(b.p - map);
+		if (pos - f.dropped > (16u << 20)) {
+			drop_pages(&f, (size_t)pos);
+			f.dropped = pos;
+		}
 		r = pb_next(&b, &num, &wt, &v, &sub);
 		if (r == 0)
 			break;
