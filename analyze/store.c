@@ -88,12 +88,12 @@ struct rowstat {
 	int64_t lo, hi, rows;
 };
 
-/* what a bind has pending: a stage per table, and its row ranges */
 /* A task's sums for task_stat (indexed by the sink's task number). */
 struct tstat {
 	int64_t runtime, switches, wakeups, delayed, dsum, dmax;
 };
 
+/* what a bind has pending: a stage per table, its row ranges, its tasks' sums */
 struct pend {
 	struct rowbuf *stage[RB_COUNT];
 	struct rowstat stat[RB_COUNT];
@@ -179,9 +179,9 @@ static int table_count(struct sl_store *s, int *n, struct sl_diag *d)
 	return 0;
 }
 
-/* Run the upgrade statements sql of a version `from` database in one
- * transaction, then the current schema (new tables, views), and set the
- * version to from + 1. Nothing changes if any of it fails. */
+/* Upgrade a version `from` database to from + 1 in one transaction: the
+ * statements pre, the current schema (its new tables and views), then the
+ * statements sql. Nothing changes if any of it fails. */
 static int migrate(struct sl_store *s, int from, const char *pre, const char *sql,
 		   struct sl_diag *d)
 {
