@@ -19,10 +19,10 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: schedlab [--db FILE] import [--format NAME] FILE...\n\n"
 		   "Import scheduler traces: ftrace text (raw, trace-cmd report, atrace), trace.dat,\n"
-		   "perf.data, perf script text, systrace HTML. The format is detected by\n"
-		   "content; --format forces one (ftrace, tracedat, perfdata, perfscript,\n"
-		   "systrace, perfetto). Each file becomes a trace with its tasks, their\n"
-		   "behaviour model and the recorded run (scheduler 'recorded').\n"
+		   "perf.data, perf script text, systrace HTML, Perfetto protobuf. The format is\n"
+		   "detected by content; --format forces one (ftrace, tracedat, perfdata,\n"
+		   "perfscript, systrace, perfetto). Each file becomes a trace with its tasks,\n"
+		   "their behaviour model and the recorded run (scheduler 'recorded').\n"
 		   "A file already imported (same sha256) is not imported again.\n");
 }
 

@@ -23,7 +23,7 @@ static void list_params(FILE *f)
 			continue;
 		fprintf(f, "\nParameters of %s (--opt NAME=VALUE):\n", ops->name);
 		for (i = 0; ops->params[i].name; i++)
-			fprintf(f, "  %-12s %lld (%lld..%lld) %s\n", ops->params[i].name, ops->params[i].def,
+			fprintf(f, "  %-16s %lld (%lld..%lld) %s\n", ops->params[i].name, ops->params[i].def,
 				ops->params[i].min, ops->params[i].max, ops->params[i].doc ? ops->params[i].doc : "");
 	}
 }
