@@ -5,6 +5,7 @@
 #include "../replay/engine.h"
 #include "../replay/workload.h"
 #include "../replay/bound.h"
+#include "metrics.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -145,12 +146,6 @@ int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
 	return rc;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
 uint64_t sl_scen_delay_pct(const struct sl_scen_task *t, double p)
 {
 	uint64_t *s, v;
@@ -159,7 +154,7 @@ uint64_t sl_scen_delay_pct(const struct sl_scen_task *t, double p)
 		return 0;
 	s = xmalloc(t->ndelays * sizeof(*s));
 	memcpy(s, t->delays, t->ndelays * sizeof(*s));
-	qsort(s, t->ndelays, sizeof(*s), cmp_u64);
+	sl_sort_u64(s, t->ndelays);
 	/* nearest rank: the smallest value with at least p % of values <= it */
 	rank = (size_t)((p / 100.0) * (double)t->ndelays + 0.999999);
 	if (rank < 1)

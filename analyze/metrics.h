@@ -49,6 +49,8 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 /* Delays (ts_run - ts) of a run's wakeups that ran, sorted ascending;
  * malloc'd, caller frees. */
 uint64_t *sl_run_delays(const struct sl_run_data *r, size_t *n);
+/* Sort n values ascending (radix; linear). */
+void sl_sort_u64(uint64_t *v, size_t n);
 
 /* Percentile p (0..100) of a sorted array, nearest-rank. 0 if n == 0. */
 uint64_t sl_percentile(const uint64_t *sorted, size_t n, double p);
