@@ -131,17 +131,51 @@ static double ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_
 	return d;
 }
 
-static uint64_t runtime_of(const struct sl_run_data *r, int64_t utid)
+int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d)
 {
-	uint64_t t = 0;
+	struct sl_run_data r;
 	size_t i;
-	for (i = 0; i < r->nslices; i++)
-		if (r->slices[i].utid == utid)
-			t += r->slices[i].dur;
-	return t;
+	memset(ref, 0, sizeof(*ref));
+	if (sl_store_load_run(s, run_id, &r, d))
+		return -1;
+	ref->run_id = run_id;
+	ref->delays = sl_run_delays(&r, &ref->ndelays);
+	ref->ntasks = r.nthreads;
+	ref->utid = xmalloc((r.nthreads ? r.nthreads : 1) * sizeof(*ref->utid));
+	ref->runtime = xcalloc(r.nthreads ? r.nthreads : 1, sizeof(*ref->runtime));
+	for (i = 0; i < r.nthreads; i++)
+		ref->utid[i] = r.threads[i].utid; /* sorted by utid (thread_index) */
+	for (i = 0; i < r.nslices; i++) {
+		size_t k = thread_index(&r, r.slices[i].utid);
+		if (k < r.nthreads && r.threads[k].utid == r.slices[i].utid)
+			ref->runtime[k] += r.slices[i].dur;
+	}
+	sl_run_data_release(&r);
+	return 0;
 }
 
-void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *ref,
+void sl_run_ref_release(struct sl_run_ref *ref)
+{
+	free(ref->delays);
+	free(ref->utid);
+	free(ref->runtime);
+	memset(ref, 0, sizeof(*ref));
+}
+
+static uint64_t runtime_of(const struct sl_run_ref *ref, int64_t utid)
+{
+	size_t lo = 0, hi = ref->ntasks;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ref->utid[mid] < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ref->ntasks && ref->utid[lo] == utid ? ref->runtime[lo] : 0;
+}
+
+void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *ref,
 			struct sl_run_metrics *m)
 {
 	struct acc *a = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*a));
@@ -240,9 +274,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *r
 	m->delay_max_ns = nall ? all[nall - 1] : 0;
 	m->conservation_max_err_ns = NAN;
 	m->delay_ks = NAN;
-	if (ref && ref->run.id != r->run.id) {
-		size_t nref;
-		uint64_t *rd = sl_run_delays(ref, &nref);
+	if (ref && ref->run_id != r->run.id) {
 		double maxerr = 0;
 		for (i = 0; i < m->ntasks; i++) {
 			double e = fabs((double)m->tasks[i].runtime_ns -
@@ -251,8 +283,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *r
 				maxerr = e;
 		}
 		m->conservation_max_err_ns = maxerr;
-		m->delay_ks = ks_distance(all, nall, rd, nref);
-		free(rd);
+		m->delay_ks = ks_distance(all, nall, ref->delays, ref->ndelays);
 	}
 	free(all);
 }

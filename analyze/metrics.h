@@ -37,9 +37,23 @@ struct sl_run_metrics {
 	double delay_ks;         /* Kolmogorov-Smirnov distance of delay distributions */
 };
 
+/* What fidelity needs of the reference (recorded) run: its delays sorted
+ * and each task's runtime (by utid, ascending), not its rows. */
+struct sl_run_ref {
+	int64_t run_id;
+	uint64_t *delays;
+	size_t ndelays;
+	int64_t *utid;
+	uint64_t *runtime;
+	size_t ntasks;
+};
+/* Load run_id and keep its summary. 0, or -1 with d set. */
+int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d);
+void sl_run_ref_release(struct sl_run_ref *ref);
+
 /* Compute the metrics of a loaded run; ref (may be NULL) is the recorded run
  * of the same trace for fidelity. The caller releases *m. */
-void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_data *ref,
+void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *ref,
 			struct sl_run_metrics *m);
 void sl_run_metrics_release(struct sl_run_metrics *m);
 

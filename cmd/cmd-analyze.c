@@ -211,19 +211,25 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 	if (!strcmp(fmt, "json"))
 		printf("[");
 	for (i = 0; i < nruns; i++) {
-		struct sl_run_data r, ref;
+		struct sl_run_data r;
+		struct sl_run_ref ref;
 		struct sl_run_metrics m;
 		int64_t rec;
+		struct sl_run_info ri;
 		int have_ref = 0;
-		if (sl_store_load_run(st, runs[i], &r, &d))
+		/* the reference first: its rows are gone before this run's come */
+		if (sl_store_get_run(st, runs[i], &ri, &d))
 			goto out;
-		rec = recorded_run(st, r.run.trace_id, &d);
-		if (rec > 0 && rec != r.run.id) {
-			if (sl_store_load_run(st, rec, &ref, &d)) {
-				sl_run_data_release(&r);
+		rec = recorded_run(st, ri.trace_id, &d);
+		if (rec > 0 && rec != runs[i]) {
+			if (sl_run_ref_load(st, rec, &ref, &d))
 				goto out;
-			}
 			have_ref = 1;
+		}
+		if (sl_store_load_run(st, runs[i], &r, &d)) {
+			if (have_ref)
+				sl_run_ref_release(&ref);
+			goto out;
 		}
 		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m);
 		if (sl_store_begin(st, &d) || sl_metrics_store(st, &m, &d) ||
@@ -232,7 +238,7 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 			sl_run_metrics_release(&m);
 			sl_run_data_release(&r);
 			if (have_ref)
-				sl_run_data_release(&ref);
+				sl_run_ref_release(&ref);
 			goto out;
 		}
 		if (!strcmp(fmt, "table")) {
@@ -247,7 +253,7 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 		sl_run_metrics_release(&m);
 		sl_run_data_release(&r);
 		if (have_ref)
-			sl_run_data_release(&ref);
+			sl_run_ref_release(&ref);
 	}
 	if (!strcmp(fmt, "json"))
 		printf("]\n");

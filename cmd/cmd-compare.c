@@ -75,7 +75,7 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st = NULL;
 	struct sl_run_metrics *m = NULL;
-	struct sl_run_data ref;
+	struct sl_run_ref ref;
 	int64_t *runs = NULL, trace = 0, rec = 0;
 	size_t n = 0, cap = 0, i, k;
 	long long v, top = 20;
@@ -121,26 +121,27 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		goto out;
 	}
 	m = xcalloc(n, sizeof(*m));
+	{
+		/* the recorded run's summary first, before any run's rows */
+		int64_t *all;
+		size_t na, j;
+		struct sl_run_info ri;
+		if (sl_store_get_run(st, runs[0], &ri, &d) ||
+		    sl_store_list_runs(st, ri.trace_id, &all, &na, &d))
+			goto out;
+		for (j = 0; j < na && !rec; j++)
+			if (sl_store_get_run(st, all[j], &ri, &d) == 0 &&
+			    !strcmp(ri.scheduler, "recorded"))
+				rec = all[j];
+		free(all);
+		if (rec && sl_run_ref_load(st, rec, &ref, &d) == 0)
+			have_ref = 1;
+	}
 	for (i = 0; i < n; i++) {
 		struct sl_run_data r;
 		if (sl_store_load_run(st, runs[i], &r, &d))
 			goto out;
-		if (i == 0) {
-			int64_t *all;
-			size_t na, j;
-			struct sl_run_info ri;
-			if (sl_store_list_runs(st, r.run.trace_id, &all, &na, &d)) {
-				sl_run_data_release(&r);
-				goto out;
-			}
-			for (j = 0; j < na && !rec; j++)
-				if (sl_store_get_run(st, all[j], &ri, &d) == 0 &&
-				    !strcmp(ri.scheduler, "recorded"))
-					rec = all[j];
-			free(all);
-			if (rec && sl_store_load_run(st, rec, &ref, &d) == 0)
-				have_ref = 1;
-		} else if (r.run.trace_id != m[0].run.trace_id) {
+		if (i > 0 && r.run.trace_id != m[0].run.trace_id) {
 			sl_fail(&d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
 				    " of trace %" PRId64 ": compare runs of one trace",
 				runs[i], r.run.trace_id, runs[0], m[0].run.trace_id);
@@ -200,7 +201,7 @@ out:
 			sl_run_metrics_release(&m[i]);
 	free(m);
 	if (have_ref)
-		sl_run_data_release(&ref);
+		sl_run_ref_release(&ref);
 	free(runs);
 	sl_store_close(st);
 	return rc;

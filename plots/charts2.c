@@ -212,7 +212,7 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 {
 	struct sl_pruns p;
 	struct sl_gp g;
-	struct sl_run_data ref;
+	struct sl_run_ref ref;
 	int64_t *all = NULL;
 	size_t na = 0, i, k;
 	int have_ref = 0, rc = -1;
@@ -226,7 +226,7 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	for (i = 0; i < na && !have_ref; i++) {
 		struct sl_run_info ri;
 		if (sl_store_get_run(s, all[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded") &&
-		    sl_store_load_run(s, all[i], &ref, d) == 0)
+		    sl_run_ref_load(s, all[i], &ref, d) == 0)
 			have_ref = 1;
 	}
 	free(all);
@@ -274,7 +274,7 @@ out:
 	sl_gp_end(&g);
 out_runs:
 	if (have_ref)
-		sl_run_data_release(&ref);
+		sl_run_ref_release(&ref);
 	sl_pruns_release(&p);
 	return rc;
 }

@@ -154,7 +154,7 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	struct sl_trace_info ti;
 	struct sl_plot_opts o;
 	struct sl_run_metrics *m = NULL;
-	struct sl_run_data ref;
+	struct sl_run_ref ref;
 	int64_t *runs = NULL;
 	size_t n = 0, i, k;
 	int have_ref = 0, rc = -1;
@@ -180,7 +180,7 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	for (i = 0; i < n && !have_ref; i++) {
 		struct sl_run_info ri;
 		if (sl_store_get_run(s, runs[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded")) {
-			if (sl_store_load_run(s, runs[i], &ref, d))
+			if (sl_run_ref_load(s, runs[i], &ref, d))
 				goto out;
 			have_ref = 1;
 		}
@@ -292,7 +292,7 @@ out:
 		remove(tmp);
 	}
 	if (have_ref)
-		sl_run_data_release(&ref);
+		sl_run_ref_release(&ref);
 	for (i = 0; i < n; i++)
 		sl_run_metrics_release(&m[i]);
 	free(m);
