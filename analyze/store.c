@@ -1522,6 +1522,12 @@ static int cmp_wakeup(const void *pa, const void *pb)
 int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out,
 		      struct sl_diag *d)
 {
+	return sl_store_load_run_parts(s, run_id, SL_LOAD_ALL, out, d);
+}
+
+int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struct sl_run_data *out,
+			    struct sl_diag *d)
+{
 	sqlite3_stmt *q;
 	size_t cap = 0;
 	int rc;
@@ -1552,8 +1558,10 @@ int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *ou
 	if (rc != SQLITE_DONE)
 		goto fail;
 	q = prep(s,
-		 "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
-		 SL_RUN_ROWS("sched_slice", "?1"),
+		 (parts & SL_LOAD_SLICES)
+			 ? "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
+			   SL_RUN_ROWS("sched_slice", "?1")
+			 : "SELECT 0, 0, 0, 0, '', 0 WHERE 0 AND ?1",
 		 d);
 	if (!q)
 		goto fail_noerr;
@@ -1576,8 +1584,10 @@ int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *ou
 	if (rc != SQLITE_DONE)
 		goto fail;
 	q = prep(s,
-		 "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
-		 SL_RUN_ROWS("wakeup", "?1"),
+		 (parts & SL_LOAD_WAKEUPS)
+			 ? "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
+			   SL_RUN_ROWS("wakeup", "?1")
+			 : "SELECT 0, NULL, 0, NULL, NULL WHERE 0 AND ?1",
 		 d);
 	if (!q)
 		goto fail_noerr;

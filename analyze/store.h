@@ -129,6 +129,11 @@ int sl_store_get_run(struct sl_store *s, int64_t run_id, struct sl_run_info *r, 
 int sl_store_list_runs(struct sl_store *s, int64_t trace_id, int64_t **ids, size_t *n,
 		       struct sl_diag *d);
 int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out, struct sl_diag *d);
+/* The same, with only some of the rows (threads always): a chart of delays
+ * needs no slices. */
+enum { SL_LOAD_SLICES = 1, SL_LOAD_WAKEUPS = 2, SL_LOAD_ALL = 3 };
+int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struct sl_run_data *out,
+			    struct sl_diag *d);
 void sl_run_data_release(struct sl_run_data *r);
 
 /* Generic read-only query for reports/plots: calls row(ctx, ncols, values)

@@ -31,7 +31,7 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 	size_t *counts = NULL;
 	double xmin, xmax;
 	int rc = -1;
-	if (sl_pruns_load(s, o, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_WAKEUPS, &p, d))
 		return -1;
 	if (sl_gp_begin(&g, out, o->keep, 1000, 620, d))
 		goto out_runs;
@@ -154,7 +154,7 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	char path[1100];
 	FILE *f;
 	int rc = -1;
-	if (sl_pruns_load(s, o, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_WAKEUPS, &p, d))
 		return -1;
 	cnt = xcalloc(p.n, sizeof(*cnt));
 	for (i = 0; i < p.n; i++) {

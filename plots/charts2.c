@@ -55,7 +55,7 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	char tpath[1100], npath[1100], label[40], tt[200], win[80];
 	FILE *f;
 	int rc = -1;
-	if (sl_pruns_load(s, o, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_SLICES, &p, d))
 		return -1;
 	nt = p.v[0].r.nthreads;
 	t = xcalloc(nt ? nt : 1, sizeof(*t));
@@ -218,7 +218,7 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	int have_ref = 0, rc = -1;
 	char path[1100], tt[200];
 	FILE *f;
-	if (sl_pruns_load(s, o, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
 		return -1;
 	/* fidelity and the same numbers as analyze: against the recorded run */
 	if (sl_store_list_runs(s, p.trace.id, &all, &na, d))

@@ -35,7 +35,7 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 	memset(&o, 0, sizeof(o));
 	o.runs = &run_id;
 	o.nruns = 1;
-	if (sl_pruns_load(s, &o, &p, d))
+	if (sl_pruns_load(s, &o, SL_LOAD_ALL, &p, d))
 		return -1;
 	r = &p.v[0].r;
 	f = fopen(path, "w");

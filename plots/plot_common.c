@@ -89,7 +89,7 @@ void sl_pruns_release(struct sl_pruns *p)
 	p->n = 0;
 }
 
-int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pruns *p,
+int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
 		  struct sl_diag *d)
 {
 	size_t i, j;
@@ -101,7 +101,7 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pr
 	p->v = xcalloc(o->nruns, sizeof(*p->v));
 	for (i = 0; i < o->nruns; i++) {
 		struct sl_prun *pr = &p->v[i];
-		if (sl_store_load_run(s, o->runs[i], &pr->r, d))
+		if (sl_store_load_run_parts(s, o->runs[i], parts, &pr->r, d))
 			goto fail;
 		p->n++;
 		if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id) {

@@ -18,8 +18,9 @@ struct sl_pruns {
 	struct sl_trace_info trace;
 	char trace_title[160]; /* "trace 1: file.dat (perfdata, 1 CPU)" (sanitised) */
 };
-/* Load o->runs (must all be of one trace). Release with sl_pruns_release. */
-int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pruns *p,
+/* Load o->runs (must all be of one trace), with the rows parts names
+ * (SL_LOAD_*). Release with sl_pruns_release. */
+int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
 		  struct sl_diag *d);
 void sl_pruns_release(struct sl_pruns *p);
 /* The thread row of utid in r, or NULL. */

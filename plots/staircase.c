@@ -263,7 +263,7 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	double x, y;
 	int rc = -1;
 	char buf[200];
-	if (sl_pruns_load(s, o, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_SLICES, &p, d))
 		return -1;
 	rows = xcalloc(p.n, sizeof(*rows));
 	for (i = 0; i < p.n; i++) {

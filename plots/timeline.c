@@ -47,7 +47,7 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 	double y, w = W - LEFT - RIGHT, lx;
 	int rc = -1, h;
 	char buf[200];
-	if (sl_pruns_load(s, o, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_SLICES, &p, d))
 		return -1;
 	if (!tmax)
 		for (i = 0; i < p.n; i++)
