@@ -120,32 +120,42 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 			snprintf(buf, sizeof(buf), "CPU %d", cpu);
 			sl_text(c.cr, LEFT - 6, y + cpu * ROW + ROW / 2.0 + 2, 2, 11, buf);
 		}
+		int cur_col = -2; /* the colour set last (set again only on a change) */
+		/* crisp edges: a 1 ms slice on a 6 s axis stays its colour */
+		cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_NONE);
 		for (k = 0; k < pr->r.nslices; k++) {
 			const struct sl_slice_row *sl = &pr->r.slices[k];
 			const struct sl_thread_row *t;
 			double xa, xb, ry;
+			int col;
 			if (sl->cpu < 0 || sl->cpu >= pr->r.run.cpus ||
 			    !overlap(sl, pr->t0 + tmin, pr->t0 + tmax))
 				continue;
 			xa = sl_tx(sl->ts - pr->t0, tmin, tmax, LEFT, w);
 			xb = sl_tx(sl->ts + sl->dur - pr->t0, tmin, tmax, LEFT, w);
 			ry = y + sl->cpu * ROW;
-			sl_color(c.cr, color_of(b, ntop, sl->utid));
-			/* crisp edges: a 1 ms slice on a 6 s axis stays its colour */
-			cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_NONE);
+			col = color_of(b, ntop, sl->utid);
+			if (col != cur_col) {
+				sl_color(c.cr, col);
+				cur_col = col;
+			}
 			cairo_rectangle(c.cr, xa, ry, xb - xa < 1 ? 1 : xb - xa, ROW - 4);
 			cairo_fill(c.cr);
-			cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_DEFAULT);
-			t = sl_prun_thread(&pr->r, sl->utid);
-			if (t && xb - xa > 50) {
+			if (xb - xa <= 50 || !(t = sl_prun_thread(&pr->r, sl->utid)))
+				continue;
+			{
 				char comm[40];
 				sl_label_clean(comm, sizeof(comm), t->comm);
 				if (sl_text_w(c.cr, 10, comm) < xb - xa - 4) {
+					cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_DEFAULT);
 					cairo_set_source_rgb(c.cr, 1, 1, 1);
 					sl_text(c.cr, xa + 3, ry + ROW / 2.0 + 2, 0, 10, comm);
+					cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_NONE);
+					cur_col = -2;
 				}
 			}
 		}
+		cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_DEFAULT);
 		y += pr->r.run.cpus * ROW;
 		sl_time_axis(c.cr, LEFT, w, y, tmin, tmax, "time since the start of the trace (ms)");
 		y += 45;
