@@ -79,11 +79,55 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 	return rt;
 }
 
+static struct {
+	int on;
+	struct sl_store *s;
+	size_t n;
+	struct sl_run_data *r;
+} cache;
+
+void sl_pruns_cache(int on)
+{
+	size_t i;
+	for (i = 0; i < cache.n; i++)
+		sl_run_data_release(&cache.r[i]);
+	free(cache.r);
+	memset(&cache, 0, sizeof(cache));
+	cache.on = on;
+}
+
+/* Run id for a chart: from the cache when it is on (loaded whole the first
+ * time), else only the parts asked for. */
+static int load_run(struct sl_store *s, int64_t id, int parts, struct sl_prun *pr,
+		    struct sl_diag *d)
+{
+	size_t i;
+	if (!cache.on)
+		return sl_store_load_run_parts(s, id, parts, &pr->r, d);
+	if (cache.s != s) {
+		sl_pruns_cache(1);
+		cache.s = s;
+	}
+	for (i = 0; i < cache.n && cache.r[i].run.id != id; i++)
+		;
+	if (i == cache.n) {
+		struct sl_run_data r;
+		if (sl_store_load_run(s, id, &r, d))
+			return -1;
+		cache.r = xrealloc(cache.r, (cache.n + 1) * sizeof(*cache.r));
+		cache.r[cache.n++] = r;
+	}
+	pr->r = cache.r[i];
+	pr->cached = 1;
+	return 0;
+}
+
 void sl_pruns_release(struct sl_pruns *p)
 {
 	size_t i;
 	for (i = 0; i < p->n; i++)
-		sl_run_data_release(&p->v[i].r);
+		if (!p->v[i].cached)
+			sl_run_data_release(&p->v[i].r);
 	free(p->v);
 	p->v = NULL;
 	p->n = 0;
@@ -101,7 +145,7 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 	p->v = xcalloc(o->nruns, sizeof(*p->v));
 	for (i = 0; i < o->nruns; i++) {
 		struct sl_prun *pr = &p->v[i];
-		if (sl_store_load_run_parts(s, o->runs[i], parts, &pr->r, d))
+		if (load_run(s, o->runs[i], parts, pr, d))
 			goto fail;
 		p->n++;
 		if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id) {

@@ -8,6 +8,7 @@
 /* A loaded run with what a chart needs around it. */
 struct sl_prun {
 	struct sl_run_data r;
+	int cached;        /* r belongs to the run cache (sl_pruns_cache) */
 	char title[128];   /* "run 2: rsdl (timed)" */
 	uint64_t t0;       /* the trace's first_ts: charts put time 0 there */
 	uint64_t end;      /* last slice end (absolute ns), t0 if none */
@@ -23,6 +24,10 @@ struct sl_pruns {
 int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
 		  struct sl_diag *d);
 void sl_pruns_release(struct sl_pruns *p);
+/* on = 1: from now on, runs loaded for charts are kept whole and shared by
+ * the charts that follow (a report draws several charts of the same runs);
+ * on = 0: the kept runs are freed. Charts only read their runs. */
+void sl_pruns_cache(int on);
 /* The thread row of utid in r, or NULL. */
 const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid);
 /* Copy s into dst keeping only printable ASCII other than quotes and

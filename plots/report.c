@@ -192,7 +192,8 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m[i]);
 		sl_run_data_release(&r);
 	}
-	/* the charts first, as files in dir */
+	/* the charts first, as files in dir; they share the runs they load */
+	sl_pruns_cache(1);
 	memset(&o, 0, sizeof(o));
 	o.runs = runs;
 	o.nruns = n;
@@ -287,6 +288,7 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	}
 	rc = 0;
 out:
+	sl_pruns_cache(0);
 	if (f) {
 		fclose(f);
 		remove(tmp);
