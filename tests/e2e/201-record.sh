@@ -9,6 +9,7 @@
 #  - the tracing state is as it was (top-level tracing_on, set_event,
 #    buffer_size_kb, instances list) and no instance is left behind.
 . "$(dirname "$0")/lib.sh"
+tracefs_setup
 [ "$(id -u)" = 0 ] || skip "recording needs root"
 TR=/sys/kernel/tracing
 [ -w $TR/instances ] || skip "no writable tracefs at $TR"

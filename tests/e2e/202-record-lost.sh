@@ -6,6 +6,7 @@
 # events (from the pages' missed-events marks, or from the file's CPUSTAT
 # option) whose counts add up, per CPU, to exactly that number.
 . "$(dirname "$0")/lib.sh"
+tracefs_setup
 [ "$(id -u)" = 0 ] || skip "recording needs root"
 [ -w /sys/kernel/tracing/instances ] || skip "no writable tracefs"
 "$SCHEDLAB" -h 2>&1 | grep -q record || skip "schedlab has no record command linked in"

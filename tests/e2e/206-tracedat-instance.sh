@@ -4,6 +4,7 @@
 # buffer): the reader falls back to the instance, says so in a warning, and
 # agrees with `trace-cmd report` (200-tracedat-peer.sh on the file).
 . "$(dirname "$0")/lib.sh"
+tracefs_setup
 [ "$(id -u)" = 0 ] || skip "needs root"
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed"
 TR=/sys/kernel/tracing

@@ -16,3 +16,14 @@ golden() {
 	diff -u "$TOP/tests/golden/$1" "$2" || fail "output differs from tests/golden/$1"
 }
 sq() { sqlite3 -batch -noheader "$1" "$2"; }
+# tracefs_setup: as root, mount tracefs at /sys/kernel/tracing when it is not
+# (a fresh machine boots without it; trace-cmd and libtracefs do the same),
+# then hold /tmp/schedlab-tracefs.lock for the rest of the test: the kernel's
+# tracing state is one for the machine, so two test runs that record at once
+# (two checkouts, CI beside a developer) would see each other's events.
+tracefs_setup() {
+	[ "$(id -u)" = 0 ] || return 0
+	[ -d /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	exec 9>/tmp/schedlab-tracefs.lock
+	flock 9
+}
