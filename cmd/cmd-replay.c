@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"Prints one line per run: its id, the model and a summary.\n\n"
 		"  --trace ID        an imported trace (see 'schedlab import')\n"
 		"  --workload FILE   a workload file (docs/replay.md); stored as a trace too\n"
-		"  --sched NAMES     models, comma-separated: %s\n"
+		"  --sched NAMES     models, comma-separated: %s; or all\n"
 		"  --duration T      simulated time (required for a workload; limits a trace)\n"
 		"  --cpus N          CPUs (default: as recorded; 1 for a workload)\n"
 		"  --hz N            scheduler ticks per second (default 1000)\n"
@@ -324,8 +324,9 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	rc = parse_args(argc, argv, &r);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	snprintf(names, sizeof(names), "%s", r.sched);
-	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* "all": every model this build has, in the policy table's order */
+	snprintf(names, sizeof(names), "%s", strcmp(r.sched, "all") ? r.sched : sl_policy_names());
+	for (tok = strtok_r(names, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		const struct sl_policy_ops *ops = sl_policy_find(tok);
 		if (!ops) {
 			sl_err("replay: unknown scheduler '%s' (models: %s)", tok, sl_policy_names());

@@ -10,9 +10,8 @@ rm -f $DB $DB-wal $DB-shm
 echo "== schedlab import $TRACE"
 ./schedlab --db $DB import $TRACE
 if ./schedlab -h | grep -q '^  replay '; then
-	echo "== schedlab replay --trace 1 --sched rsdl,o1"
-	./schedlab --db $DB replay --trace 1 --sched rsdl,o1 ||
-		./schedlab --db $DB replay --trace 1 --sched rsdl
+	echo "== schedlab replay --trace 1 --sched all"
+	./schedlab --db $DB replay --trace 1 --sched all
 fi
 echo "== schedlab analyze --top 10"
 ./schedlab --db $DB analyze --top 10
@@ -25,4 +24,8 @@ if ./schedlab -h | grep -q '^  plot '; then
 	./schedlab --db $DB plot timeline --trace 1 --to 60ms -o $OUT/timeline.png
 fi
 echo
-echo "database: $DB   (try: sqlite3 $DB 'SELECT * FROM task_summary LIMIT 10')"
+echo "database: $DB. Next, from this folder (README, 'A short tour'):"
+echo "  ./schedlab --db $DB compare --trace 1"
+echo "  ./schedlab --db $DB analyze --run 2 --format json"
+echo "  sqlite3 $DB 'SELECT * FROM task_summary LIMIT 10'"
+echo "  ./schedlab -h    (every command has -h; make install puts schedlab on the PATH)"

@@ -6,7 +6,7 @@
 # same page with its <img> lines cut out: 396 kB; the test wants the full
 # page 1.3 times heavier). The window is tall enough for the whole page, so
 # cutting the images out does not pull more text into view. Skipped when chromium is
-# not installed (it is not in DEB_PKGS: make deps stays small).
+# not installed (make deps installs it: it is in DEB_PKGS).
 . "$TOP/tests/e2e/lib.sh"
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 [ -n "$CHROME" ] || skip "chromium not installed"
