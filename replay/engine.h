@@ -196,13 +196,18 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 
 /* ---- the policy table (replay/policies.c) ---- */
 
-/* The policy called name, or NULL (policies not linked in are absent). */
+/* Every model, in listing order: walk this (never a list of names) so that
+ * a new model appears everywhere by itself. */
+extern const struct sl_policy_ops *const sl_policies[];
+extern const size_t sl_npolicies;
+/* The policy called name, or NULL. */
 const struct sl_policy_ops *sl_policy_find(const char *name);
-/* Comma-separated names of the linked policies, for messages. */
+/* Comma-separated names of the models, for messages. */
 const char *sl_policy_names(void);
 
+/* The models of the table, by name (tests and benches). */
 extern const struct sl_policy_ops sl_policy_rsdl;
-extern const struct sl_policy_ops sl_policy_o1 __attribute__((weak));
-extern const struct sl_policy_ops sl_policy_sd __attribute__((weak));
+extern const struct sl_policy_ops sl_policy_o1;
+extern const struct sl_policy_ops sl_policy_sd;
 
 #endif

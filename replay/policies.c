@@ -1,44 +1,50 @@
-/* replay/policies.c - the table of scheduler models. A model not linked
- * into the program (weak symbol left NULL) is simply absent. */
+/* replay/policies.c - the table of scheduler models, one static const
+ * array as git's command table is: every entry is a strong reference, so a
+ * model whose file is missing fails the link instead of vanishing.
+ *
+ * Adding a model: write replay/NAME.c defining
+ *	const struct sl_policy_ops sl_policy_NAME = { .name = "NAME", ... };
+ * and add one line X(NAME) to SL_POLICY_TABLE below (docs/replay.md). The
+ * macro both declares sl_policy_NAME and puts it in sl_policies[], so the
+ * model appears in replay, claims, report and every listing by itself. */
 #include "engine.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const struct sl_policy_ops *const *table(size_t *n)
-{
-	static const struct sl_policy_ops *tab[8];
-	static size_t cnt;
-	if (!cnt) {
-		tab[cnt++] = &sl_policy_rsdl;
-		if (&sl_policy_o1)
-			tab[cnt++] = &sl_policy_o1;
-		if (&sl_policy_sd)
-			tab[cnt++] = &sl_policy_sd;
-	}
-	*n = cnt;
-	return tab;
-}
+/* One line per model, in listing order (--sched NAME, `replay -h`). */
+#define SL_POLICY_TABLE(X) \
+	X(rsdl) \
+	X(o1) \
+	X(sd) \
+	/* end of the table */
+
+#define SL_POLICY_DECLARE(n) extern const struct sl_policy_ops sl_policy_##n;
+#define SL_POLICY_ENTRY(n) &sl_policy_##n,
+
+SL_POLICY_TABLE(SL_POLICY_DECLARE)
+
+const struct sl_policy_ops *const sl_policies[] = { SL_POLICY_TABLE(SL_POLICY_ENTRY) };
+const size_t sl_npolicies = sizeof(sl_policies) / sizeof(sl_policies[0]);
 
 const struct sl_policy_ops *sl_policy_find(const char *name)
 {
-	size_t i, n;
-	const struct sl_policy_ops *const *tab = table(&n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(tab[i]->name, name))
-			return tab[i];
+	size_t i;
+	for (i = 0; i < sl_npolicies; i++)
+		if (!strcmp(sl_policies[i]->name, name))
+			return sl_policies[i];
 	return NULL;
 }
 
 const char *sl_policy_names(void)
 {
-	static char buf[128];
-	size_t i, n, off = 0;
-	const struct sl_policy_ops *const *tab = table(&n);
+	static char buf[256];
+	size_t i, off = 0;
 	if (buf[0])
 		return buf;
-	for (i = 0; i < n; i++) {
-		int k = snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? ", " : "", tab[i]->name);
+	for (i = 0; i < sl_npolicies; i++) {
+		int k = snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? ", " : "",
+				 sl_policies[i]->name);
 		if (k < 0 || (size_t)k >= sizeof(buf) - off)
 			break;
 		off += (size_t)k;

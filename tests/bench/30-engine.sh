@@ -75,11 +75,9 @@ int main(void)
 {
 	static const size_t ns[] = { 10, 100, 1000, 10000 };
 	static const char *kinds[] = { "hogs", "periodic", "parked" };
-	const struct sl_policy_ops *pols[2] = { &sl_policy_rsdl, &sl_policy_o1 ? &sl_policy_o1 : NULL };
+	const struct sl_policy_ops *pols[2] = { &sl_policy_rsdl, &sl_policy_o1 };
 	int p, kind, i, round;
 	for (p = 0; p < 2; p++) {
-		if (!pols[p])
-			continue;
 		for (kind = 0; kind < 3; kind++) {
 			struct sl_behaviour b[4];
 			double best[4], lo = 1e30, hi = 0;
