@@ -36,9 +36,10 @@ static double us(double ns)
 static void print_table(const struct sl_run_metrics *m, size_t top)
 {
 	size_t i, n = top && top < m->ntasks ? top : m->ntasks;
-	printf("run %" PRId64 ": trace %" PRId64 ", %s (%s), %d CPUs, %zu tasks, span %.3f ms, "
+	printf("run %" PRId64 ": trace %" PRId64 ", %s (%s), %d CPU%s, %zu tasks, span %.3f ms, "
 	       "runtime %.3f ms, %" PRIu64 " wakeups\n",
-	       m->run.id, m->run.trace_id, m->run.scheduler, m->run.mode, m->run.cpus, m->ntasks,
+	       m->run.id, m->run.trace_id, m->run.scheduler, m->run.mode, m->run.cpus,
+	       m->run.cpus == 1 ? "" : "s", m->ntasks,
 	       ms(m->span_ns), ms(m->runtime_ns), m->wakeups);
 	printf("  delay us: mean %.1f p50 %.1f p95 %.1f p99 %.1f max %.1f; longest wait %.1f us; "
 	       "Jain %.3f",

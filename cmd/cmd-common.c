@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 int sl_is_help(const char *arg)
 {
@@ -17,4 +18,19 @@ int sl_opt_id(const char *cmd, const char *what, const char *val, long long *out
 		return -1;
 	}
 	return 0;
+}
+
+int sl_db_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+void sl_db_discard(const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	char buf[4096];
+	size_t i;
+	for (i = 0; i < SL_ARRAY_SIZE(suffix); i++)
+		if (snprintf(buf, sizeof(buf), "%s%s", path, suffix[i]) < (int)sizeof(buf))
+			unlink(buf);
 }

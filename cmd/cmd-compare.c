@@ -23,6 +23,7 @@ static void usage(FILE *f)
 struct row {
 	const char *name;
 	double (*get)(const struct sl_run_metrics *m);
+	int prec;               /* digits after the point: 0 for counts */
 };
 
 static double g_runtime(const struct sl_run_metrics *m) { return (double)m->runtime_ns / 1e6; }
@@ -39,18 +40,18 @@ static double g_cons(const struct sl_run_metrics *m) { return m->conservation_ma
 static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
 
 static const struct row rows[] = {
-	{ "span_ms", g_span },
-	{ "runtime_ms", g_runtime },
-	{ "wakeups", g_wakeups },
-	{ "delay_mean_us", g_dmean },
-	{ "delay_p50_us", g_d50 },
-	{ "delay_p95_us", g_d95 },
-	{ "delay_p99_us", g_d99 },
-	{ "delay_max_us", g_dmax },
-	{ "longest_wait_us", g_wait },
-	{ "jain_index", g_jain },
-	{ "runtime_err_max_us", g_cons },
-	{ "delay_ks_vs_recorded", g_ks },
+	{ "span_ms", g_span, 3 },
+	{ "runtime_ms", g_runtime, 3 },
+	{ "wakeups", g_wakeups, 0 },
+	{ "delay_mean_us", g_dmean, 3 },
+	{ "delay_p50_us", g_d50, 3 },
+	{ "delay_p95_us", g_d95, 3 },
+	{ "delay_p99_us", g_d99, 3 },
+	{ "delay_max_us", g_dmax, 3 },
+	{ "longest_wait_us", g_wait, 3 },
+	{ "jain_index", g_jain, 3 },
+	{ "runtime_err_max_us", g_cons, 3 },
+	{ "delay_ks_vs_recorded", g_ks, 3 },
 };
 
 static const struct sl_task_metrics *find_task(const struct sl_run_metrics *m, int64_t utid)
@@ -62,12 +63,29 @@ static const struct sl_task_metrics *find_task(const struct sl_run_metrics *m, i
 	return NULL;
 }
 
-static void print_num(double v)
+static void print_num(double v, int prec)
 {
 	if (isnan(v))
 		printf(" %12s", "-");
 	else
-		printf(" %12.3f", v);
+		printf(" %12.*f", prec, v);
+}
+
+/* 1 if every task of the baseline has the same runtime in every run (a
+ * replay gives each task its recorded CPU time, so this is the usual case):
+ * the task table then shows the runtime once. */
+static int same_runtimes(const struct sl_run_metrics *m, size_t n);
+
+static int same_runtimes(const struct sl_run_metrics *m, size_t n)
+{
+	size_t i, k;
+	for (k = 0; k < m[0].ntasks; k++)
+		for (i = 1; i < n; i++) {
+			const struct sl_task_metrics *t = find_task(&m[i], m[0].tasks[k].utid);
+			if (!t || t->runtime_ns != m[0].tasks[k].runtime_ns)
+				return 0;
+		}
+	return 1;
 }
 
 int cmd_compare(int argc, char **argv, const struct sl_globals *g)
@@ -79,7 +97,7 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	int64_t *runs = NULL, trace = 0, rec = 0;
 	size_t n = 0, cap = 0, i, k;
 	long long v, top = 20;
-	int rc = 1, have_ref = 0;
+	int rc = 1, have_ref = 0, same;
 
 	for (i = 1; i < (size_t)argc; i++) {
 		const char *a = argv[i], *val = i + 1 < (size_t)argc ? argv[i + 1] : NULL;
@@ -169,22 +187,34 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		printf("%-22s", rows[k].name);
 		for (i = 0; i < n; i++) {
 			double x = rows[k].get(&m[i]);
-			print_num(x);
+			print_num(x, rows[k].prec);
 			if (i)
-				print_num(x - base);
+				print_num(x - base, rows[k].prec);
 		}
 		printf("\n");
 	}
+	same = same_runtimes(m, n);
 	printf("\n%7s %-16s %4s", "TID", "COMM", "NICE");
+	if (same)
+		printf(" %11s", "runtime_ms");
 	for (i = 0; i < n; i++)
-		printf("  run%-4" PRId64 "ms  maxdly_us", m[i].run.id);
+		if (same) {
+			char h[40];
+			snprintf(h, sizeof(h), "run%" PRId64 " maxdly_us", m[i].run.id);
+			printf("  %13s", h);
+		} else
+			printf("  run%-4" PRId64 "ms  maxdly_us", m[i].run.id);
 	printf("\n");
 	for (k = 0; k < m[0].ntasks && (top == 0 || k < (size_t)top); k++) {
 		const struct sl_task_metrics *t0 = &m[0].tasks[k];
 		printf("%7d %-16.16s %4d", t0->tid, t0->comm, t0->nice);
+		if (same)
+			printf(" %11.3f", (double)t0->runtime_ns / 1e6);
 		for (i = 0; i < n; i++) {
 			const struct sl_task_metrics *t = find_task(&m[i], t0->utid);
-			if (t)
+			if (same)
+				printf("  %13.1f", t ? (double)t->delay_max_ns / 1e3 : NAN);
+			else if (t)
 				printf("  %9.3f %10.1f", (double)t->runtime_ns / 1e6,
 				       (double)t->delay_max_ns / 1e3);
 			else
@@ -192,6 +222,9 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		}
 		printf("\n");
 	}
+	if (same)
+		printf("(runtime_ms: the same in every run, to the ns: each replay gives a task its "
+		       "recorded CPU time)\n");
 	rc = 0;
 out:
 	if (rc)

@@ -232,9 +232,9 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		if (b.tasks[i].nphases)
 			ntasks++;
 	printf("trace %" PRId64 ": %s (%s), %zu tasks (%zu with work), %" PRIu64
-	       " events, %d CPUs, span %.6f s, %" PRIu64 " lost events; recorded run %" PRId64
+	       " events, %d CPU%s, span %.6f s, %" PRIu64 " lost events; recorded run %" PRId64
 	       "\n",
-	       tr.id, path, rd->name, b.ntasks, ntasks, ms.events, ms.cpus,
+	       tr.id, path, rd->name, b.ntasks, ntasks, ms.events, ms.cpus, ms.cpus == 1 ? "" : "s",
 	       (double)(ms.last_ts - ms.first_ts) / 1e9, ms.lost_events, run_id);
 	if (ms.lost_events)
 		for (i = 0; i < (size_t)ms.cpus; i++)
@@ -268,7 +268,7 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st;
 	const char *force = NULL;
-	int i, rc = 0, nfiles = 0;
+	int i, rc = 0, nfiles = 0, existed, imported = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (sl_is_help(argv[i])) {
@@ -296,8 +296,11 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 		sl_err("import: unknown format '%s'", force);
 		return 2;
 	}
+	existed = sl_db_exists(g->db);
 	if (sl_store_open(g->db, 1, &st, &d)) {
 		sl_err("%s", d.msg);
+		if (!existed)
+			sl_db_discard(g->db);
 		return 1;
 	}
 	for (i = 1; i < argc; i++) {
@@ -309,7 +312,11 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 			continue;
 		if (import_one(st, argv[i], force, g->quiet))
 			rc = 1;
+		else
+			imported++;
 	}
 	sl_store_close(st);
+	if (!existed && !imported)
+		sl_db_discard(g->db);
 	return rc;
 }

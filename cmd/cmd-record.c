@@ -111,8 +111,9 @@ int cmd_record(int argc, char **argv, const struct sl_globals *g)
 			       (unsigned long long)res.cpu[c].events,
 			       (unsigned long long)(res.cpu[c].overrun + res.cpu[c].dropped),
 			       (unsigned long long)res.cpu[c].bytes);
-		printf("recorded %llu events (%llu lost) on %d CPUs in %llu.%03llu s into %s\n",
+		printf("recorded %llu events (%llu lost) on %d CPU%s in %llu.%03llu s into %s\n",
 		       (unsigned long long)total, (unsigned long long)lost, res.ncpus,
+		       res.ncpus == 1 ? "" : "s",
 		       (unsigned long long)(res.elapsed / SL_NS_PER_SEC),
 		       (unsigned long long)(res.elapsed % SL_NS_PER_SEC / SL_NS_PER_MS), o.out);
 	}

@@ -316,7 +316,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	struct sl_behaviour b;
 	struct sl_diag d = { { 0 }, 0, 0 };
 	int64_t trace_id = 0;
-	int rc, cpus;
+	int rc, cpus, existed = 1;
+	size_t nruns = 0;
 	char names[256], *save = NULL, *tok;
 
 	memset(&r, 0, sizeof(r));
@@ -363,6 +364,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	if (r.dry && r.workload)
 		return dry_run(&r, pols, np, &b);
 	/* a trace must already be in the database: do not create one */
+	existed = sl_db_exists(g->db);
 	if (sl_store_open(g->db, r.workload != NULL, &st, &d))
 		goto fail;
 	if (r.workload) {
@@ -427,6 +429,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 			sl_store_rollback(st);
 			goto fail;
 		}
+		nruns++;
 		summary(run_id, pols[i]->name, &b, cpus, o.mode, r.trace != NULL, &s, bind.rows);
 		fflush(stdout);
 	}
@@ -437,5 +440,7 @@ fail:
 	sl_err("%s", d.msg[0] ? d.msg : "replay failed");
 	sl_behaviour_release(&b);
 	sl_store_close(st);
+	if (!existed && !nruns)
+		sl_db_discard(g->db);
 	return 1;
 }

@@ -29,5 +29,11 @@ int sl_is_help(const char *arg);
 /* Parse the id after --run/--trace into *out; on a bad one print
  * "CMD: bad WHAT id 'VAL'" and return -1. */
 int sl_opt_id(const char *cmd, const char *what, const char *val, long long *out);
+/* A command that may create the database (import, replay --workload) asks
+ * sl_db_exists() first; if it created the file and then failed with nothing
+ * committed, sl_db_discard() removes the file (and its -wal, -shm, -journal)
+ * so a failed command leaves no empty database behind. */
+int sl_db_exists(const char *path);
+void sl_db_discard(const char *path);
 
 #endif

@@ -59,6 +59,21 @@ grep -q "schema version 99 is newer" "$T/err" || fail "newer db message: $(cat "
 "$SCHEDLAB" --db "$T/nothere.db" analyze 2> "$T/err"; [ $? -eq 1 ] || fail "analyze without db"
 [ ! -e "$T/nothere.db" ] || fail "analyze created a database"
 
+# a failed import or workload replay into a database that did not exist
+# leaves no file behind (not even the empty schema, nor -wal/-shm)
+printf 'garbage\n' > "$T/garbage"
+"$SCHEDLAB" --db "$T/fresh.db" import "$T/garbage" 2> "$T/err"; [ $? -eq 1 ] || fail "garbage import status"
+[ -z "$(ls "$T" | grep '^fresh\.db')" ] || fail "failed import left $(ls "$T" | grep '^fresh\.db')"
+printf 'a 0 run=inf\n' > "$T/w.txt"
+"$SCHEDLAB" --db "$T/fresh.db" replay --workload "$T/w.txt" --sched rsdl --duration 1s --cpus 99999 2> "$T/err"
+[ $? -ne 0 ] || fail "replay on 99999 CPUs accepted"
+[ -z "$(ls "$T" | grep '^fresh\.db')" ] || fail "failed replay left $(ls "$T" | grep '^fresh\.db')"
+# ...while a database that existed stays, unchanged
+"$SCHEDLAB" --db "$T/fresh.db" import "$TOP/traces/massive-intr-10x-1cpu.ftrace.txt" > /dev/null || fail "import"
+before=$(sqlite3 "$T/fresh.db" .dump | cksum)
+"$SCHEDLAB" --db "$T/fresh.db" import "$T/garbage" 2> /dev/null && fail "garbage import into existing db"
+expect_eq "$(sqlite3 "$T/fresh.db" .dump | cksum)" "$before" "existing database after a failed import"
+
 # hostile comms: control characters and very long names are sanitised
 printf '# tracer: nop\n' > "$T/hostile"
 printf '  ev\033[31mil-5 [000] d..2 1.000000: sched_switch: prev_comm=ev\033[31mil prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=6 next_prio=120\n' "$(head -c 300 /dev/zero | tr '\0' x)" >> "$T/hostile"

@@ -270,10 +270,14 @@ SL_TEST(rsdl_rr_interval_option)
 
 SL_TEST(rsdl_bad_option_rejected)
 {
+	/* refused with a message naming the option (checked, not printed) */
 	struct trec r;
-	CHECK(trun_text("a 0 run=inf\n", "rsdl", 1, 10 * TMS, "a9=1", &r, NULL) != 0);
+	struct sl_diag d = { { 0 }, 0, 0 };
+	CHECK(trun_text_d("a 0 run=inf\n", "rsdl", 1, 10 * TMS, "a9=1", &r, NULL, &d) != 0);
+	CHECK(strstr(d.msg, "rsdl has no option 'a9'") != NULL);
 	trec_free(&r);
-	CHECK(trun_text("a 0 run=inf\n", "rsdl", 1, 10 * TMS, "a1=2", &r, NULL) != 0);
+	CHECK(trun_text_d("a 0 run=inf\n", "rsdl", 1, 10 * TMS, "a1=2", &r, NULL, &d) != 0);
+	CHECK(strstr(d.msg, "option a1: '2' is not an integer in 0..1") != NULL);
 	trec_free(&r);
 }
 
