@@ -1,6 +1,7 @@
 /* cmd/cmd-analyze.c - schedlab analyze: compute and store metrics, print a
  * per-run and per-task table (or CSV, JSON). */
 #include "cmd.h"
+#include "../analyze/fidelity.h"
 #include "../analyze/metrics.h"
 #include "../analyze/store.h"
 
@@ -136,19 +137,11 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	printf("]}");
 }
 
-/* the recorded run of a trace, or 0 */
+/* the recorded run of a trace, or 0 (-1 on error) */
 static int64_t recorded_run(struct sl_store *st, int64_t trace_id, struct sl_diag *d)
 {
-	int64_t *ids, found = 0;
-	size_t n, i;
-	struct sl_run_info ri;
-	if (sl_store_list_runs(st, trace_id, &ids, &n, d))
-		return -1;
-	for (i = 0; i < n && !found; i++)
-		if (sl_store_get_run(st, ids[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded"))
-			found = ids[i];
-	free(ids);
-	return found;
+	int64_t id;
+	return sl_recorded_run(st, trace_id, &id, d) ? -1 : id;
 }
 
 int cmd_analyze(int argc, char **argv, const struct sl_globals *g)

@@ -2,6 +2,7 @@
  * synthetic workload through one or more scheduler models; each model's
  * run is stored in one transaction. */
 #include "cmd.h"
+#include "../analyze/fidelity.h"
 #include "../analyze/store.h"
 #include "../replay/engine.h"
 #include "../replay/workload.h"
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
 		"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
-		"                [--mode timed|causal] [--seed N] [--opt NAME=VALUE]... [--debug]\n"
+		"                [--mode timed|causal] [--overhead auto|none|DUR[,DUR]] [--seed N]\n"
+		"                [--opt NAME=VALUE]... [--debug]\n"
 		"                [--dry-run]\n\n"
 		"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
 		"its recorded work) or a workload file (for --duration) through each model.\n"
@@ -48,6 +50,11 @@ static void usage(FILE *f)
 		"  --mode M          timed (default): sleeps last as recorded; causal: a task\n"
 		"                    woken by a task wakes when that task reaches the recorded\n"
 		"                    point of its own CPU work\n"
+		"  --overhead O      the kernel's own costs (docs/replay.md): auto (default for a\n"
+		"                    trace) measures them on the recorded run; none (default for\n"
+		"                    a workload); WAKE[,SWITCH] durations (default unit us):\n"
+		"                    wakeup onto an idle CPU to running, and a preempting\n"
+		"                    wakeup to the switch (one value: both)\n"
 		"  --seed N          recorded with the run (the replay itself is deterministic)\n"
 		"  --opt NAME=VALUE  a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
 		"                    accounting; see docs/rsdl.md); given to each model that has it\n"
@@ -58,7 +65,7 @@ static void usage(FILE *f)
 }
 
 struct ropts {
-	const char *trace, *workload, *sched;
+	const char *trace, *workload, *sched, *overhead;
 	int dry;
 	char popts[512];
 	struct sl_replay_opts o;
@@ -229,6 +236,13 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 				sl_err("replay: --mode '%s': expected timed or causal", v);
 				return 2;
 			}
+		} else if (!strcmp(a, "--overhead")) {
+			if (sl_overhead_parse(v, &r->o)) {
+				sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "
+				       "durations up to 1s like 20us,5us", v);
+				return 2;
+			}
+			r->overhead = v;
 		} else if (!strcmp(a, "--seed")) {
 			if (sl_parse_int(v, 0, INT64_MAX, &n)) {
 				sl_err("replay: --seed '%s': expected a non-negative integer", v);
@@ -258,6 +272,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	}
 	if (!r->sched) {
 		sl_err("replay: --sched NAME[,NAME...] is required (models: %s)", sl_policy_names());
+		return 2;
+	}
+	if (r->workload && r->overhead && !strcmp(r->overhead, "auto")) {
+		sl_err("replay: --overhead auto measures a trace's recorded run: a workload has none");
 		return 2;
 	}
 	if (r->workload && !r->o.duration_ns) {
@@ -394,6 +412,9 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		}
 	}
 	r.o.cpus = cpus;
+	if (r.trace && (!r.overhead || !strcmp(r.overhead, "auto")) &&
+	    sl_overhead_auto(st, trace_id, &r.o, NULL, &d))
+		goto fail;
 	if (r.dry) {
 		sl_store_close(st);
 		return dry_run(&r, pols, np, &b);
@@ -404,7 +425,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		struct sl_replay_stats s;
 		struct sl_store_bind bind;
 		struct sl_run_sink sink;
-		char popts[512], params[1024];
+		char popts[512], params[2048];
 		int64_t run_id;
 
 		filter_opts(pols[i], r.popts, popts, sizeof(popts));

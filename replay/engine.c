@@ -145,9 +145,45 @@ void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
 
 /* ---- runqueue bookkeeping ---- */
 
+/* The next draw of an overhead distribution q (o->nq values): splitmix64
+ * (Steele, Lea, Flood 2014) over a state seeded by --seed, so the same
+ * options give the same draws. 0 without overheads. */
+static uint64_t draw_lat(struct sl_engine *e, const uint64_t *q)
+{
+	uint64_t z;
+	int n = e->priv->o->nq;
+	if (n <= 0)
+		return 0;
+	if (n == 1)
+		return q[0];
+	z = (e->priv->lat_state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return q[z % (uint64_t)n];
+}
+
+/* Reschedule cpu c lat ns from now: the kernel's own cost between a
+ * wakeup and the switch to the woken task (docs/replay.md "Kernel
+ * overheads"). lat 0 is an ordinary need_resched. An earlier pending one
+ * stands; schedule() cancels it (resched_gen). */
+static void resched_after(struct sl_engine *e, int c, uint64_t lat)
+{
+	struct sl_cpu *cpu = &e->cpus[c];
+	if (!lat) {
+		cpu->need_resched = 1;
+		return;
+	}
+	if (cpu->resched_pending || cpu->need_resched)
+		return;
+	cpu->resched_pending = 1;
+	sl_evq_push(&e->priv->q, e->now + lat, EV_RESCHED, (uint32_t)c, cpu->resched_gen);
+}
+
 void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struct sl_enq_info *w)
 {
 	struct sl_cpu *c = &e->cpus[cpu];
+	int over;
 	p->cpu = cpu;
 	p->on_rq = 1;
 	p->state = SL_TS_RUNNABLE;
@@ -156,10 +192,14 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struc
 	e->priv->nrunnable++;
 	e->ops->enqueue(e, cpu, p, w);
 	CHECK_AFTER(e, "enqueue");
+	/* the overheads apply to wakeups (a start with a wakeup row is one:
+	 * sched_wakeup_new); a task present from the start and a balancing
+	 * CPU pulling for itself switch at once */
+	over = w->kind == SL_ENQ_WAKE || (w->kind == SL_ENQ_START && p->wake_pending);
 	if (!c->curr)
-		c->need_resched = 1;
+		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->wake_lat_ns) : 0);
 	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
-		c->need_resched = 1;
+		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->switch_lat_ns) : 0);
 	CHECK_AFTER(e, "check_preempt");
 }
 
@@ -307,7 +347,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		e->ops->fork(e, parent, p, cpu);
 		CHECK_AFTER(e, "fork");
 		if (!c->curr)
-			c->need_resched = 1;
+			resched_after(e, cpu, draw_lat(e, e->priv->o->wake_lat_ns));
 	} else {
 		struct sl_enq_info w;
 		memset(&w, 0, sizeof(w));
@@ -380,6 +420,8 @@ static void schedule(struct sl_engine *e, int c)
 
 	sl_eng_account(e, c);
 	cpu->need_resched = 0;
+	cpu->resched_pending = 0;
+	cpu->resched_gen++;
 	e->priv->in_schedule = 1;
 	if (e->ncpus > 1 && cpu->nr_running == 0)
 		sl_smp_balance(e, c, 1);
@@ -476,6 +518,13 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 			return;
 		appear(e, p);
 		return;
+	case EV_RESCHED:
+		cpu = &e->cpus[ev->id];
+		if (ev->gen == cpu->resched_gen && cpu->resched_pending) {
+			cpu->resched_pending = 0;
+			cpu->need_resched = 1;
+		}
+		return;
 	}
 }
 
@@ -560,19 +609,39 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 {
 	long long vals[SL_ENGINE_MAX_PARAMS];
 	size_t i, off;
-	int n;
+	int n, k;
 
 	if (parse_policy_opts(ops, o->policy_opts, vals, d))
 		return -1;
 	n = snprintf(buf, len,
 		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
-		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu",
+		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\"",
 		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
 		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
-		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns);
+		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
+		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none");
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
+	for (k = 0; k < 2 && o->nq > 0; k++) {
+		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
+		int j;
+		n = snprintf(buf + off, len - off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",
+			     o->nq > 1 ? "[" : "");
+		for (j = 0; j < o->nq && n >= 0 && (size_t)n < len - off; j++) {
+			off += (size_t)n;
+			n = snprintf(buf + off, len - off, "%s%llu", j ? "," : "", (unsigned long long)q[j]);
+		}
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+		if (o->nq > 1) {
+			if (off + 1 >= len)
+				return sl_fail(d, "params too long");
+			buf[off++] = ']';
+			buf[off] = 0;
+		}
+	}
 	for (i = 0; ops->params && ops->params[i].name && i < SL_ENGINE_MAX_PARAMS; i++) {
 		n = snprintf(buf + off, len - off, ",\"%s\":%lld", ops->params[i].name, vals[i]);
 		if (n < 0 || (size_t)n >= len - off)
@@ -634,6 +703,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		return sl_fail(d, "%d CPUs: at most %d supported", ncpus, SL_ENGINE_MAX_CPUS);
 	if (o->hz < 10 || o->hz > 100000)
 		return sl_fail(d, "--hz %d: expected 10..100000", o->hz);
+	if (o->nq < 0 || o->nq > SL_OVERHEAD_Q)
+		return sl_fail(d, "%d overhead values: at most %d", o->nq, SL_OVERHEAD_Q);
 	if (o->rr_interval_ns < 1000 || o->rr_interval_ns > 10 * SL_NS_PER_SEC)
 		return sl_fail(d, "rr interval %llu ns: expected 1us..10s",
 			       (unsigned long long)o->rr_interval_ns);
@@ -653,6 +724,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	e->mode = o->mode;
 	priv.idle_balance_ns = e->tick_ns > SL_NS_PER_MS ? e->tick_ns : SL_NS_PER_MS;
 	priv.busy_balance_ns = 64 * SL_NS_PER_MS;
+	priv.o = o;
+	priv.lat_state = o->seed;
 	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
 		return -1;
 	allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);

@@ -25,6 +25,7 @@
 
 #define SL_ENGINE_MAX_CPUS 1024
 #define SL_ENGINE_MAX_PARAMS 16
+#define SL_OVERHEAD_Q 16 /* values of an overhead distribution */
 
 /* Engine task states. */
 enum sl_task_state {
@@ -98,6 +99,8 @@ struct sl_cpu {
 	uint64_t charged_to;         /* curr's CPU time is accounted up to here */
 	uint64_t run_gen;            /* invalidates stale progress events */
 	uint64_t last_balance;       /* last periodic balancing (ns) */
+	int resched_pending;         /* engine: a delayed reschedule is queued */
+	uint64_t resched_gen;        /* engine: invalidates it (bumped by schedule) */
 };
 
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };
@@ -114,6 +117,17 @@ struct sl_replay_opts {
 	int debug;                   /* 1: invariant checks after every policy
 				      * call (also env SCHEDLAB_DEBUG=1) */
 	const char *policy_opts;     /* "name=value,name=value" for ops->params */
+	/* Kernel overheads (docs/replay.md "Kernel overheads"); nq 0 = none.
+	 * wake_lat: a task woken (or started) onto an idle CPU runs this long
+	 * after its wakeup; switch_lat: a wakeup that preempts the running
+	 * task switches this long after it (the running task keeps the CPU
+	 * meanwhile). Each is nq equally likely values (quantiles of a
+	 * recorded distribution, or one fixed value), drawn in turn from a
+	 * sequence seeded by seed. overhead names how they were chosen, for
+	 * the run's params ("none", "auto", "fixed"; NULL = "none"). */
+	int nq;
+	uint64_t wake_lat_ns[SL_OVERHEAD_Q], switch_lat_ns[SL_OVERHEAD_Q];
+	const char *overhead;
 };
 /* Fill o with the defaults above. */
 void sl_replay_opts_init(struct sl_replay_opts *o);

@@ -14,6 +14,7 @@ enum {
 	EV_PROGRESS = 2, /* a running task reaches its burst end / a waiter's point */
 	EV_WAKE = 3,     /* a timed sleep ends (or a causal fallback) */
 	EV_START = 4,    /* a task appears */
+	EV_RESCHED = 5,  /* a delayed reschedule (kernel overheads) is due */
 };
 
 struct sl_engine_priv {
@@ -32,6 +33,8 @@ struct sl_engine_priv {
 	uint64_t next_tick;      /* time of the next tick of every CPU */
 	uint64_t busy_balance_ns;/* periodic balance interval of a busy CPU */
 	uint64_t idle_balance_ns;/* ... of an idle CPU */
+	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
+	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 };
 
 /* engine.c */

@@ -1,0 +1,151 @@
+/* tests/unit/test_overhead.c - the kernel overheads of the replay engine
+ * (--overhead, docs/replay.md "Kernel overheads") and their calibration
+ * from a recorded run (analyze/fidelity.c). */
+#include "harness.h"
+#include "test_engine_util.h"
+#include "../../analyze/fidelity.h"
+
+/* Run text through pol with fixed overheads wake/sw (ns). */
+static int run_over(const char *text, const char *pol, uint64_t dur, uint64_t wake, uint64_t sw,
+		    struct trec *rec)
+{
+	struct sl_behaviour b;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct sl_run_sink k = trec_sink(rec);
+	int rc;
+	memset(rec, 0, sizeof(*rec));
+	if (sl_workload_parse_text(text, strlen(text), "test", &b, &d))
+		return -1;
+	sl_replay_opts_init(&o);
+	o.cpus = 1;
+	o.duration_ns = dur;
+	o.debug = 1;
+	o.nq = 1;
+	o.wake_lat_ns[0] = wake;
+	o.switch_lat_ns[0] = sw;
+	rc = sl_replay_run(&b, sl_policy_find(pol), &o, &k, NULL, &d);
+	if (rc)
+		fprintf(stderr, "  replay: %s\n", d.msg);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+/* A lone sleeper (1 ms run, 10 ms sleep) on 1 CPU with a 50 us wake
+ * latency: every wakeup finds the CPU idle, so by the rule (the CPU
+ * reschedules 50 us after the wakeup) each delay is exactly 50 us, and the
+ * periods become 1 + 10 + 0.05 ms: wakeups at 11, 22.05, 33.1 ms. */
+SL_TEST(overhead_wake_latency_idle_cpu)
+{
+	struct trec r;
+	size_t i, n = 0;
+	CHECK(run_over("s 0 run=1ms sleep=10ms\n", "rsdl", 100 * TMS, 50000, 0, &r) == 0);
+	for (i = 0; i < r.nw; i++) {
+		if (r.w[i].ts_run == UINT64_MAX)
+			continue;
+		CHECK_EQ_INT(r.w[i].ts_run - r.w[i].ts, 50000);
+		n++;
+	}
+	CHECK(n >= 8); /* 100 ms / 11.05 ms = 9 periods */
+	CHECK(r.nw >= 2 && r.w[0].ts == 11 * TMS && r.w[1].ts == 22 * TMS + 50000);
+	trec_free(&r);
+}
+
+/* A SCHED_FIFO sleeper beside a nice-0 hog on 1 CPU, with a 30 us switch
+ * latency and no wake latency: the FIFO task preempts the hog at every
+ * wakeup (RT above normal, docs/rsdl.md), 30 us after it; the hog runs
+ * until then, so its slice ends exactly at ts_run of the wakeup. */
+SL_TEST(overhead_switch_latency_preempt)
+{
+	struct trec r;
+	size_t i, j, n = 0;
+	CHECK(run_over("h 0 run=inf\nrt 0 run=1ms sleep=9ms policy=fifo rtprio=50 start=1ms\n", "rsdl",
+		       60 * TMS, 0, 30000, &r) == 0);
+	for (i = 0; i < r.nw; i++) {
+		int hog_until = 0;
+		if (r.w[i].task != 1 || r.w[i].ts_run == UINT64_MAX)
+			continue;
+		CHECK_EQ_INT(r.w[i].ts_run - r.w[i].ts, 30000);
+		for (j = 0; j < r.ns; j++)
+			if (r.s[j].task == 0 && r.s[j].ts + r.s[j].dur == r.w[i].ts_run && r.s[j].end == 'R')
+				hog_until = 1;
+		CHECK(hog_until);
+		n++;
+	}
+	CHECK(n >= 5);
+	/* conservation: the hog and the FIFO task together kept the CPU busy */
+	CHECK_EQ_INT(trun_runtime(&r, 0) + trun_runtime(&r, 1), 60 * TMS);
+	trec_free(&r);
+}
+
+/* Overheads 0 change nothing: the same rows as without them. */
+SL_TEST(overhead_zero_is_none)
+{
+	struct trec a, b;
+	size_t i, diff = 0;
+	const char *w = "h 0 run=inf\nx 0 run=2ms sleep=18ms\nau -5 run=0.5ms sleep=5ms\n";
+	CHECK(run_over(w, "rsdl", 200 * TMS, 0, 0, &a) == 0);
+	CHECK(trun_text(w, "rsdl", 1, 200 * TMS, NULL, &b, NULL) == 0);
+	CHECK(a.ns == b.ns && a.nw == b.nw);
+	for (i = 0; i < a.ns && i < b.ns; i++)
+		diff += a.s[i].ts != b.s[i].ts || a.s[i].dur != b.s[i].dur || a.s[i].task != b.s[i].task ||
+			a.s[i].end != b.s[i].end;
+	for (i = 0; i < a.nw && i < b.nw; i++)
+		diff += a.w[i].ts != b.w[i].ts || a.w[i].ts_run != b.w[i].ts_run || a.w[i].task != b.w[i].task;
+	CHECK_EQ_INT(diff, 0);
+	trec_free(&a);
+	trec_free(&b);
+}
+
+/* Calibration on a recorded run built by hand (one CPU, utids 1..7):
+ *   A [0,100) S
+ *   B woken at 150, runs [170,300) R   -> CPU idle at 150, B first: wake 20
+ *   C woken at 290, runs [300,400) S   -> B preempted at 300 for C: switch 10
+ *   D woken at 350, runs [420,450) S   -> C blocked (S) at 400: neither
+ *   E woken at 500, F runs [510,520) S first, E [600,610) S: neither
+ *   G woken at 700, runs [705,800) R   -> idle, first: wake 5
+ *   F woken at 505 (idle), ran at 510, first: wake 5
+ * wake samples {20, 5, 5}: median (nearest rank 2 of 3) = 5; switch {10}. */
+SL_TEST(overhead_calibrate_by_hand)
+{
+	struct sl_slice_row sl[] = {
+		{ 0, 100, 1, 0, 'S', 120 },   { 170, 130, 2, 0, 'R', 120 }, { 300, 100, 3, 0, 'S', 120 },
+		{ 420, 30, 4, 0, 'S', 120 },  { 510, 10, 6, 0, 'S', 120 },  { 600, 10, 5, 0, 'S', 120 },
+		{ 705, 95, 7, 0, 'R', 120 },
+	};
+	struct sl_wakeup_row wk[] = {
+		{ 150, 170, 2, -1, 0 }, { 290, 300, 3, -1, 0 }, { 350, 420, 4, -1, 0 },
+		{ 500, 600, 5, -1, 0 }, { 505, 510, 6, -1, 0 }, { 700, 705, 7, -1, 0 },
+	};
+	struct sl_run_data r;
+	struct sl_overheads o;
+	memset(&r, 0, sizeof(r));
+	r.slices = sl;
+	r.nslices = SL_ARRAY_SIZE(sl);
+	r.wakeups = wk;
+	r.nwakeups = SL_ARRAY_SIZE(wk);
+	sl_overheads_calibrate(&r, &o);
+	CHECK_EQ_INT(o.nwake, 3);
+	CHECK_EQ_INT(o.nswitch, 1);
+	CHECK_EQ_INT(o.wake_ns, 5);
+	CHECK_EQ_INT(o.switch_ns, 10);
+	/* the quantiles: (2i+1)/32 of {5,5,20}: rank ceil(p*3) -> 5 up to
+	 * p = 2/3 (i <= 10: 21/32 = 0.656), 20 above (i = 11: 23/32 = 0.72) */
+	CHECK_EQ_INT(o.wake_q[10], 5);
+	CHECK_EQ_INT(o.wake_q[11], 20);
+	CHECK_EQ_INT(o.switch_q[0], 10);
+}
+
+SL_TEST(overhead_parse)
+{
+	struct sl_replay_opts o;
+	sl_replay_opts_init(&o);
+	CHECK(sl_overhead_parse("20us,5us", &o) == 0 && o.nq == 1 && o.wake_lat_ns[0] == 20000 &&
+	      o.switch_lat_ns[0] == 5000);
+	CHECK(sl_overhead_parse("7", &o) == 0 && o.wake_lat_ns[0] == 7000 && o.switch_lat_ns[0] == 7000);
+	CHECK(sl_overhead_parse("none", &o) == 0 && o.nq == 0);
+	CHECK(sl_overhead_parse("auto", &o) == 0 && !strcmp(o.overhead, "auto"));
+	CHECK(sl_overhead_parse("2s", &o) == -1);
+	CHECK(sl_overhead_parse("1us,", &o) == -1);
+	CHECK(sl_overhead_parse("x", &o) == -1);
+}
