@@ -16,11 +16,10 @@
 /* The models' parameters (--opt), with defaults and ranges. */
 static void list_params(FILE *f)
 {
-	static const char *const names[] = { "rsdl", "o1", "sd" };
 	size_t k, i;
-	for (k = 0; k < SL_ARRAY_SIZE(names); k++) {
-		const struct sl_policy_ops *ops = sl_policy_find(names[k]);
-		if (!ops || !ops->params || !ops->params[0].name)
+	for (k = 0; k < sl_npolicies; k++) {
+		const struct sl_policy_ops *ops = sl_policies[k];
+		if (!ops->params || !ops->params[0].name)
 			continue;
 		fprintf(f, "\nParameters of %s (--opt NAME=VALUE):\n", ops->name);
 		for (i = 0; ops->params[i].name; i++)

@@ -17,6 +17,7 @@
 	X(rsdl) \
 	X(o1) \
 	X(sd) \
+	X(eevdf) \
 	/* end of the table */
 
 #define SL_POLICY_DECLARE(n) extern const struct sl_policy_ops sl_policy_##n;

@@ -379,7 +379,7 @@ static uint64_t rnd(uint64_t *s)
 }
 
 /* Every linked model: the property tests check the engine/policy contract. */
-static const char *const models[] = { "rsdl", "o1", "sd" };
+static const char *const models[] = { "rsdl", "o1", "sd", "eevdf" };
 
 SL_TEST(engine_property_random_workloads)
 {

@@ -1,0 +1,840 @@
+/* replay/eevdf.c - Linux's EEVDF fair class (kernel/sched/fair.c, v6.6 and
+ * later) as a replay policy (`--sched eevdf`): sched_prio_to_weight,
+ * vruntime, the load-weighted average vruntime V kept relative to
+ * min_vruntime, lag kept across sleep and migration and re-placed on
+ * wakeup (PLACE_LAG, with the (W + w) / W inflation), virtual deadlines
+ * vruntime + slice / w, the pick of the eligible entity with the earliest
+ * deadline, RUN_TO_PARITY, wakeup preemption through the pick, slice
+ * expiry at the tick, new tasks with half a slice (PLACE_DEADLINE_INITIAL),
+ * yield, nice changes; SCHED_FIFO / SCHED_RR above it (kernel/sched/rt.c).
+ * Flat: no cgroup hierarchy. The rules, their kernel functions and every
+ * simplification are in docs/eevdf.md.
+ *
+ * The queue of a CPU is an array scanned in O(n) at each pick (n = its
+ * runnable tasks) where the kernel keeps an augmented rbtree: the same
+ * choice, ties broken by the order of insertion as the tree does. */
+#include "engine.h"
+#include "eevdf.h"
+#include "fair_weights.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+#define NRT 100 /* rt queue index = 99 - rt_priority */
+
+enum { P_BASE_SLICE_US, P_RUN_TO_PARITY, P_PLACE_LAG, P_DEADLINE_INITIAL, P_WAKEUP_PREEMPTION };
+
+static const struct sl_policy_param eevdf_params[] = {
+	{ "base_slice_us", 0, 0, 1000000,
+	  "sysctl_sched_base_slice in us; 0 (default): 750 * (1 + ilog2(min(cpus, 8))) as the kernel "
+	  "scales it at boot (SCHED_TUNABLESCALING_LOG)" },
+	{ "run_to_parity", 1, 0, 1,
+	  "sched_feat(RUN_TO_PARITY): the running task keeps the CPU while eligible until its "
+	  "deadline changes (1, the kernel's default)" },
+	{ "place_lag", 1, 0, 1,
+	  "sched_feat(PLACE_LAG): a woken or moved task keeps its lag (1); 0: placed at V" },
+	{ "deadline_initial", 1, 0, 1,
+	  "sched_feat(PLACE_DEADLINE_INITIAL): a new task's first deadline is half a slice away (1)" },
+	{ "wakeup_preemption", 1, 0, 1,
+	  "sched_feat(WAKEUP_PREEMPTION): a woken task preempts when it is the pick (1)" },
+	{ NULL, 0, 0, 0, NULL },
+};
+
+/* ---- the arithmetic (kernel/sched/fair.c, v6.6) ---- */
+
+uint64_t sl_eevdf_base_slice(int ncpus)
+{
+	int c = ncpus < 1 ? 1 : ncpus > 8 ? 8 : ncpus, lg = 0;
+	while (c > 1) {
+		c >>= 1;
+		lg++;
+	}
+	return 750000ULL * (uint64_t)(1 + lg);
+}
+
+uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se)
+{
+	/* __calc_delta(delta, NICE_0_LOAD, &se->load): fact = 1024 * inv_weight,
+	 * shifted down to 32 bits, then (delta * fact) >> shift in 128 bits */
+	uint64_t fact;
+	int shift = 32;
+	if (se->weight == SL_NICE_0_LOAD)
+		return delta;
+	fact = (uint64_t)SL_NICE_0_LOAD * se->wmult;
+	while (fact >> 32) {
+		fact >>= 1;
+		shift--;
+	}
+	return (uint64_t)(((u128)delta * fact) >> shift);
+}
+
+void sl_eevdf_se_set_nice(struct sl_eevdf_se *se, int nice)
+{
+	se->weight = sl_fair_weight(nice);
+	se->wmult = sl_fair_wmult(nice);
+}
+
+void sl_eevdf_se_init(struct sl_eevdf_se *se, int idx, int nice)
+{
+	memset(se, 0, sizeof(*se));
+	se->idx = idx;
+	se->pos = -1;
+	sl_eevdf_se_set_nice(se, nice);
+}
+
+void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick_ns)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->base_slice = base_slice;
+	rq->tick_ns = tick_ns;
+	rq->place_lag = 1;
+	rq->deadline_initial = 1;
+	rq->run_to_parity = 1;
+}
+
+void sl_eevdf_rq_release(struct sl_eevdf_rq *rq)
+{
+	free(rq->q);
+	rq->q = NULL;
+	rq->n = rq->cap = 0;
+}
+
+static int64_t entity_key(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se)
+{
+	return (int64_t)(se->vruntime - rq->min_vruntime);
+}
+
+static const struct sl_eevdf_se *queued_curr(const struct sl_eevdf_rq *rq)
+{
+	return rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+}
+
+/* __enqueue_entity / __dequeue_entity with avg_vruntime_add / _sub */
+static void tree_add(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	if (rq->n == rq->cap) {
+		rq->cap = rq->cap ? 2 * rq->cap : 8;
+		rq->q = xrealloc(rq->q, (size_t)rq->cap * sizeof(*rq->q));
+	}
+	se->pos = rq->n;
+	se->seq = ++rq->seq;
+	rq->q[rq->n++] = se;
+	rq->avg_vruntime += entity_key(rq, se) * (int64_t)se->weight;
+	rq->avg_load += (long)se->weight;
+}
+
+static void tree_del(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	int i = se->pos;
+	rq->avg_vruntime -= entity_key(rq, se) * (int64_t)se->weight;
+	rq->avg_load -= (long)se->weight;
+	rq->q[i] = rq->q[--rq->n];
+	rq->q[i]->pos = i;
+	se->pos = -1;
+}
+
+/* The tree's sums with curr added when it is queued: Σ key * w and Σ w. */
+static long full_sums(const struct sl_eevdf_rq *rq, int64_t *avg)
+{
+	const struct sl_eevdf_se *curr = queued_curr(rq);
+	long load = rq->avg_load;
+	*avg = rq->avg_vruntime;
+	if (curr) {
+		*avg += entity_key(rq, curr) * (int64_t)curr->weight;
+		load += (long)curr->weight;
+	}
+	return load;
+}
+
+uint64_t sl_eevdf_avg_vruntime(const struct sl_eevdf_rq *rq)
+{
+	int64_t avg;
+	long load = full_sums(rq, &avg);
+	if (load) {
+		/* sign flips effective floor / ceil */
+		if (avg < 0)
+			avg -= load - 1;
+		avg /= load;
+	}
+	return rq->min_vruntime + (uint64_t)avg;
+}
+
+int sl_eevdf_vruntime_eligible(const struct sl_eevdf_rq *rq, uint64_t vruntime)
+{
+	int64_t avg;
+	long load = full_sums(rq, &avg);
+	return avg >= (int64_t)(vruntime - rq->min_vruntime) * load;
+}
+
+static void update_min_vruntime(struct sl_eevdf_rq *rq)
+{
+	const struct sl_eevdf_se *curr = queued_curr(rq);
+	uint64_t v = rq->min_vruntime;
+	int64_t delta;
+	int i;
+	if (curr)
+		v = curr->vruntime;
+	for (i = 0; i < rq->n; i++)
+		if ((!curr && i == 0) || (int64_t)(rq->q[i]->vruntime - v) < 0)
+			v = rq->q[i]->vruntime;
+	/* ensure we never gain time by being placed backwards
+	 * (__update_min_vruntime: avg_vruntime follows the new origin) */
+	delta = (int64_t)(v - rq->min_vruntime);
+	if (delta > 0) {
+		rq->avg_vruntime -= rq->avg_load * delta;
+		rq->min_vruntime = v;
+	}
+}
+
+/* update_deadline(): returns 1 when the slice is used up (resched) */
+static int update_deadline(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	if ((int64_t)(se->vruntime - se->deadline) < 0)
+		return 0;
+	se->slice = rq->base_slice;
+	se->deadline = se->vruntime + sl_eevdf_calc_delta_fair(se->slice, se);
+	return rq->nr_running > 1;
+}
+
+int sl_eevdf_update_curr(struct sl_eevdf_rq *rq, uint64_t delta_exec)
+{
+	struct sl_eevdf_se *curr = rq->curr;
+	int resched;
+	if (!curr || !delta_exec)
+		return 0;
+	curr->vruntime += sl_eevdf_calc_delta_fair(delta_exec, curr);
+	resched = update_deadline(rq, curr);
+	update_min_vruntime(rq);
+	return resched;
+}
+
+void sl_eevdf_place(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial)
+{
+	uint64_t vslice, vruntime = sl_eevdf_avg_vruntime(rq);
+	int64_t lag = 0;
+
+	se->slice = rq->base_slice;
+	vslice = sl_eevdf_calc_delta_fair(se->slice, se);
+	if (rq->place_lag && rq->nr_running) {
+		/* keep the lag across the join: V moves by -w*vlag/(W+w) when se
+		 * joins, so place it at vlag * (W + w) / W (place_entity) */
+		const struct sl_eevdf_se *curr = queued_curr(rq);
+		long load = rq->avg_load;
+		if (curr)
+			load += (long)curr->weight;
+		lag = se->vlag * (load + (long)se->weight);
+		if (!load)
+			load = 1;
+		lag /= load;
+	}
+	se->vruntime = vruntime - (uint64_t)lag;
+	/* joining the competition: the others are on average halfway through
+	 * their slice */
+	if (rq->deadline_initial && initial)
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+void sl_eevdf_enqueue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial)
+{
+	sl_eevdf_place(rq, se, initial);
+	rq->nr_running++;
+	if (se != rq->curr)
+		tree_add(rq, se);
+	se->on_rq = 1;
+}
+
+static int64_t entity_lag(uint64_t avruntime, const struct sl_eevdf_se *se, uint64_t tick_ns)
+{
+	int64_t vlag = (int64_t)(avruntime - se->vruntime), limit;
+	uint64_t span = 2 * se->slice > tick_ns ? 2 * se->slice : tick_ns;
+	limit = (int64_t)sl_eevdf_calc_delta_fair(span, se);
+	return vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+}
+
+void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	se->vlag = entity_lag(sl_eevdf_avg_vruntime(rq), se, rq->tick_ns);
+	if (se != rq->curr)
+		tree_del(rq, se);
+	se->on_rq = 0;
+	se->parity = 0;
+	rq->nr_running--;
+	update_min_vruntime(rq);
+}
+
+/* earlier deadline; ties: the earlier insertion (rbtree order) */
+static int before(const struct sl_eevdf_se *a, const struct sl_eevdf_se *b)
+{
+	int64_t d = (int64_t)(a->deadline - b->deadline);
+	return d < 0 || (d == 0 && a->seq < b->seq);
+}
+
+struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
+{
+	struct sl_eevdf_se *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+	struct sl_eevdf_se *best = NULL, *left = NULL;
+	int64_t avg;
+	long load = full_sums(rq, &avg);
+	int i;
+
+	if (curr && avg < entity_key(rq, curr) * load)
+		curr = NULL; /* not eligible */
+	/* once selected, run a task until it either becomes non-eligible or
+	 * until it gets a new slice */
+	if (rq->run_to_parity && curr && curr->parity && curr->parity_deadline == curr->deadline)
+		return curr;
+	for (i = 0; i < rq->n; i++) {
+		struct sl_eevdf_se *se = rq->q[i];
+		if (!left || (int64_t)(se->vruntime - left->vruntime) < 0 ||
+		    (se->vruntime == left->vruntime && se->seq < left->seq))
+			left = se;
+		if (avg >= entity_key(rq, se) * load && (!best || before(se, best)))
+			best = se;
+	}
+	if (!best || (curr && (int64_t)(curr->deadline - best->deadline) < 0))
+		best = curr;
+	if (!best) /* cannot happen: the smallest vruntime is always eligible */
+		best = left ? left : rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+	return best;
+}
+
+void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	if (se->on_rq && se->pos >= 0)
+		tree_del(rq, se);
+	/* 6.6 stashes the deadline at pick in se->vlag (unused until dequeue) */
+	se->parity = 1;
+	se->parity_deadline = se->deadline;
+	rq->curr = se;
+}
+
+void sl_eevdf_put_prev(struct sl_eevdf_rq *rq)
+{
+	struct sl_eevdf_se *prev = rq->curr;
+	if (!prev)
+		return;
+	if (prev->on_rq)
+		tree_add(rq, prev);
+	rq->curr = NULL;
+}
+
+void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	(void)rq;
+	se->deadline += sl_eevdf_calc_delta_fair(se->slice, se);
+}
+
+void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice)
+{
+	unsigned long old = se->weight;
+	sl_eevdf_se_set_nice(se, nice);
+	se->vlag = se->vlag * (int64_t)old / (int64_t)se->weight;
+}
+
+/* ---- the policy ---- */
+
+struct ev_task {
+	struct sl_eevdf_se se;
+	int cpu;                /* runqueue it is on / last ran on */
+	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair */
+	int rtq;                /* 99 - rt_priority */
+	int batch;              /* SCHED_BATCH: never wakeup-preempts */
+	int rt_queued;
+	int32_t rt_next, rt_prev;
+	int rr_left;            /* SCHED_RR: ticks left of its time slice */
+};
+
+struct ev_rq {
+	struct sl_eevdf_rq cfs;
+	int32_t rt_head[NRT], rt_tail[NRT];
+	uint64_t rt_bits[2];
+	int rt_nr;
+};
+
+struct ev_run {
+	struct sl_engine *e;
+	struct ev_task *t;
+	struct ev_rq *rq;
+	uint64_t mru;
+	int rr_ticks;           /* sched_rr_timeslice: 100 ms in ticks */
+	int wakeup_preemption;
+};
+
+static struct ev_run *R(struct sl_engine *e)
+{
+	return e->pol;
+}
+
+static struct ev_task *T(struct ev_run *r, const struct sl_task *et)
+{
+	return &r->t[et->idx];
+}
+
+static struct sl_task *task_of(struct ev_run *r, const struct sl_eevdf_se *se)
+{
+	return &r->e->tasks[se->idx];
+}
+
+/* ---- real-time queue: FIFO list per priority (kernel/sched/rt.c) ---- */
+
+static void rt_add(struct ev_run *r, struct ev_rq *rq, int pi, int head)
+{
+	struct ev_task *p = &r->t[pi];
+	int q = p->rtq;
+	if (head && rq->rt_head[q] >= 0) {
+		p->rt_prev = -1;
+		p->rt_next = rq->rt_head[q];
+		r->t[rq->rt_head[q]].rt_prev = pi;
+		rq->rt_head[q] = pi;
+	} else {
+		p->rt_next = -1;
+		p->rt_prev = rq->rt_tail[q];
+		if (rq->rt_tail[q] >= 0)
+			r->t[rq->rt_tail[q]].rt_next = pi;
+		else
+			rq->rt_head[q] = pi;
+		rq->rt_tail[q] = pi;
+	}
+	rq->rt_bits[q >> 6] |= 1ULL << (q & 63);
+	p->rt_queued = 1;
+	rq->rt_nr++;
+}
+
+static void rt_del(struct ev_run *r, struct ev_rq *rq, int pi)
+{
+	struct ev_task *p = &r->t[pi];
+	int q = p->rtq;
+	if (p->rt_prev >= 0)
+		r->t[p->rt_prev].rt_next = p->rt_next;
+	else
+		rq->rt_head[q] = p->rt_next;
+	if (p->rt_next >= 0)
+		r->t[p->rt_next].rt_prev = p->rt_prev;
+	else
+		rq->rt_tail[q] = p->rt_prev;
+	if (rq->rt_head[q] < 0)
+		rq->rt_bits[q >> 6] &= ~(1ULL << (q & 63));
+	p->rt_next = p->rt_prev = -1;
+	p->rt_queued = 0;
+	rq->rt_nr--;
+}
+
+static int rt_first(const struct ev_rq *rq)
+{
+	if (rq->rt_bits[0])
+		return __builtin_ctzll(rq->rt_bits[0]);
+	if (rq->rt_bits[1])
+		return 64 + __builtin_ctzll(rq->rt_bits[1]);
+	return -1;
+}
+
+/* ---- the fair class on the engine's CPUs ---- */
+
+/* The CPU time of et up to now, including a slice in progress. */
+static uint64_t exec_now(const struct sl_engine *e, const struct sl_task *et)
+{
+	const struct sl_cpu *c = &e->cpus[et->cpu];
+	if (c->curr == et && e->now > c->charged_to)
+		return et->sum_exec_ns + (e->now - c->charged_to);
+	return et->sum_exec_ns;
+}
+
+/* update_curr() of cpu's fair runqueue from the engine's CPU time. */
+static int rq_update_curr(struct ev_run *r, int cpu)
+{
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	struct sl_eevdf_se *se = cfs->curr;
+	uint64_t now, delta;
+	if (!se)
+		return 0;
+	now = exec_now(r->e, task_of(r, se));
+	if (now <= se->exec_seen)
+		return 0;
+	delta = now - se->exec_seen;
+	se->exec_seen = now;
+	return sl_eevdf_update_curr(cfs, delta);
+}
+
+static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
+{
+	sl_eevdf_set_next(&r->rq[cpu].cfs, se);
+	se->exec_seen = exec_now(r->e, task_of(r, se));
+	se->mru = ++r->mru;
+}
+
+static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initial)
+{
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	/* woken in the same instant it blocked: still curr, no longer queued */
+	if (cfs->curr == &p->se && !p->se.on_rq)
+		sl_eevdf_put_prev(cfs);
+	if (rq_update_curr(r, cpu))
+		sl_engine_resched(r->e, cpu);
+	sl_eevdf_enqueue(cfs, &p->se, initial);
+	p->se.mru = ++r->mru;
+}
+
+/* check_preempt_wakeup_fair / wakeup_preempt: does p, queued on busy cpu,
+ * preempt its running task? */
+static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
+{
+	struct sl_engine *e = r->e;
+	struct sl_task *cur = e->cpus[cpu].curr;
+	struct ev_task *c;
+	if (!cur)
+		return 1;
+	c = T(r, cur);
+	if (c == p)
+		return 0;
+	if (p->rt)
+		return !c->rt || p->rtq < c->rtq;
+	if (c->rt)
+		return 0;
+	if (e->cpus[cpu].need_resched || cur->state != SL_TS_RUNNING)
+		return 0;
+	/* batch (and idle) tasks do not preempt: the tick does */
+	if (p->batch || !r->wakeup_preemption)
+		return 0;
+	if (rq_update_curr(r, cpu))
+		sl_engine_resched(e, cpu);
+	return sl_eevdf_pick(&r->rq[cpu].cfs) == &p->se;
+}
+
+static int eevdf_init(struct sl_engine *e)
+{
+	struct ev_run *r = xcalloc(1, sizeof(*r));
+	uint64_t slice;
+	int c, q;
+	r->e = e;
+	slice = sl_engine_param(e, P_BASE_SLICE_US) ? (uint64_t)sl_engine_param(e, P_BASE_SLICE_US) * 1000
+						    : sl_eevdf_base_slice(e->ncpus);
+	r->rr_ticks = e->hz / 10 > 0 ? e->hz / 10 : 1; /* RR_TIMESLICE = 100 ms */
+	r->wakeup_preemption = (int)sl_engine_param(e, P_WAKEUP_PREEMPTION);
+	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));
+	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
+	for (c = 0; c < e->ncpus; c++) {
+		struct ev_rq *rq = &r->rq[c];
+		sl_eevdf_rq_init(&rq->cfs, slice, e->tick_ns);
+		rq->cfs.run_to_parity = (int)sl_engine_param(e, P_RUN_TO_PARITY);
+		rq->cfs.place_lag = (int)sl_engine_param(e, P_PLACE_LAG);
+		rq->cfs.deadline_initial = (int)sl_engine_param(e, P_DEADLINE_INITIAL);
+		for (q = 0; q < NRT; q++)
+			rq->rt_head[q] = rq->rt_tail[q] = -1;
+	}
+	e->pol = r;
+	return 0;
+}
+
+static void eevdf_release(struct sl_engine *e)
+{
+	struct ev_run *r = R(e);
+	size_t i;
+	int c;
+	if (!r)
+		return;
+	for (i = 0; i < e->ntasks; i++)
+		e->tasks[i].pol = NULL;
+	for (c = 0; c < e->ncpus; c++)
+		sl_eevdf_rq_release(&r->rq[c].cfs);
+	free(r->t);
+	free(r->rq);
+	free(r);
+	e->pol = NULL;
+}
+
+static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	memset(p, 0, sizeof(*p));
+	sl_eevdf_se_init(&p->se, et->idx, et->nice);
+	p->cpu = et->cpu;
+	p->rt_next = p->rt_prev = -1;
+	if (et->sched_policy == SL_SCHED_FIFO || et->sched_policy == SL_SCHED_RR) {
+		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
+		p->rt = et->sched_policy;
+		p->rtq = 99 - rp;
+		p->rr_left = r->rr_ticks;
+		et->prio = p->rtq; /* kernel prio of an RT task: 99 - rt_priority */
+	} else {
+		p->batch = et->sched_policy == SL_SCHED_BATCH;
+		et->prio = et->static_prio;
+	}
+	p->se.slice = r->rq[0].cfs.base_slice;
+	p->se.pos = -1;
+	p->se.exec_seen = 0;
+	et->pol = p;
+	/* the SMP layer balances by this: the task's nice weight (also for
+	 * RT tasks, whose se.load the kernel sets from static_prio too) */
+	et->load_weight = p->se.weight;
+}
+
+static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, const struct sl_enq_info *w)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	p->cpu = cpu;
+	if (p->rt) {
+		rt_add(r, &r->rq[cpu], et->idx, 0);
+		return;
+	}
+	/* a task appearing (trace or workload start) joins like a new one:
+	 * placed at V with half a slice (ENQUEUE_INITIAL); a wakeup or a move
+	 * re-places it with the lag it left with */
+	fair_enqueue(r, cpu, p, w->kind == SL_ENQ_START);
+}
+
+static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char state)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	(void)state;
+	if (p->rt) {
+		if (p->rt_queued)
+			rt_del(r, &r->rq[cpu], et->idx);
+		return;
+	}
+	if (!p->se.on_rq)
+		return;
+	rq_update_curr(r, cpu);
+	sl_eevdf_dequeue(&r->rq[cpu].cfs, &p->se);
+}
+
+static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct ev_run *r = R(e);
+	return preempts(r, cpu, T(r, et));
+}
+
+static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_task *prev)
+{
+	struct ev_run *r = R(e);
+	struct ev_rq *rq = &r->rq[cpu];
+	struct sl_eevdf_rq *cfs = &rq->cfs;
+	struct sl_eevdf_se *se;
+	int q;
+	(void)prev;
+
+	rq_update_curr(r, cpu);
+	q = rt_first(rq);
+	if (q >= 0) {
+		/* pick_next_task_rt: the first task of the best list; a fair
+		 * curr goes back to its queue (put_prev_entity) */
+		sl_eevdf_put_prev(cfs);
+		return &e->tasks[rq->rt_head[q]];
+	}
+	if (cfs->curr && !cfs->curr->on_rq)
+		sl_eevdf_put_prev(cfs);
+	se = sl_eevdf_pick(cfs);
+	if (se != cfs->curr) {
+		sl_eevdf_put_prev(cfs);
+		if (se)
+			set_next(r, cpu, se);
+	}
+	return se ? task_of(r, se) : NULL;
+}
+
+static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	struct ev_rq *rq = &r->rq[cpu];
+	if (p->rt) {
+		/* task_tick_rt: SCHED_RR loses the CPU to its equals every
+		 * RR_TIMESLICE; SCHED_FIFO runs on */
+		if (p->rt != SL_SCHED_RR || --p->rr_left > 0)
+			return;
+		p->rr_left = r->rr_ticks;
+		if (p->rt_queued && (p->rt_prev >= 0 || p->rt_next >= 0)) {
+			rt_del(r, rq, et->idx);
+			rt_add(r, rq, et->idx, 0);
+			sl_engine_resched(e, cpu);
+		}
+		return;
+	}
+	/* entity_tick -> update_curr -> update_deadline: resched when the
+	 * slice is used up and others wait */
+	if (rq->cfs.curr == &p->se && rq_update_curr(r, cpu))
+		sl_engine_resched(e, cpu);
+}
+
+static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task *child, int cpu)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *c = T(r, child);
+	(void)parent;
+	c->cpu = cpu;
+	/* task_fork_fair + wake_up_new_task: placed at V of its CPU with half
+	 * a slice (ENQUEUE_INITIAL), then wakeup_preempt(WF_FORK) */
+	if (c->rt)
+		rt_add(r, &r->rq[cpu], child->idx, 0);
+	else
+		fair_enqueue(r, cpu, c, 1);
+	if (e->cpus[cpu].curr && preempts(r, cpu, c))
+		sl_engine_resched(e, cpu);
+}
+
+static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	struct ev_rq *rq = &r->rq[cpu];
+	if (e->cpus[cpu].nr_running == 1)
+		return;
+	if (p->rt) {
+		/* yield_task_rt: to the tail of its list */
+		if (p->rt_queued) {
+			rt_del(r, rq, et->idx);
+			rt_add(r, rq, et->idx, 0);
+		}
+		return;
+	}
+	if (rq->cfs.curr != &p->se)
+		return;
+	rq_update_curr(r, cpu);
+	sl_eevdf_yield(&rq->cfs, &p->se);
+}
+
+static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	struct sl_eevdf_rq *cfs = &r->rq[p->cpu].cfs;
+	int running, cpu = p->cpu;
+	(void)old_nice;
+	if (p->rt || !p->se.on_rq) {
+		/* reweight_entity of a sleeping entity: w * vlag is kept */
+		sl_eevdf_reweight_sleeping(&p->se, et->nice);
+		et->load_weight = p->se.weight;
+		if (!p->rt)
+			et->prio = et->static_prio;
+		return;
+	}
+	/* set_user_nice: dequeue (lag), put_prev, reweight (vlag scaled by
+	 * old / new weight), enqueue (re-placed with that lag), set_next,
+	 * prio_changed_fair */
+	running = cfs->curr == &p->se;
+	rq_update_curr(r, cpu);
+	sl_eevdf_dequeue(cfs, &p->se);
+	if (running)
+		sl_eevdf_put_prev(cfs);
+	sl_eevdf_reweight_sleeping(&p->se, et->nice);
+	sl_eevdf_enqueue(cfs, &p->se, 0);
+	if (running)
+		set_next(r, cpu, &p->se);
+	et->load_weight = p->se.weight;
+	et->prio = et->static_prio;
+	if (running) {
+		if (et->nice > old_nice)
+			sl_engine_resched(e, cpu);
+	} else if (e->cpus[cpu].curr && preempts(r, cpu, p)) {
+		sl_engine_resched(e, cpu);
+	}
+}
+
+static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
+{
+	struct ev_run *r = R(e);
+	struct ev_rq *rq = &r->rq[src];
+	struct sl_eevdf_rq *cfs = &rq->cfs;
+	struct sl_eevdf_se *best = NULL, *cold = NULL;
+	const uint64_t hot_ns = 500000; /* sysctl_sched_migration_cost */
+	int i, q;
+
+	/* detach_tasks: the fair tasks from the tail of cfs_tasks (least
+	 * recently queued or picked first), cache-hot ones (ran in the last
+	 * 0.5 ms) only if nothing else can go */
+	for (i = 0; i < cfs->n; i++) {
+		struct sl_eevdf_se *se = cfs->q[i];
+		struct sl_task *et = task_of(r, se);
+		if (!sl_task_allowed(et, dst) || et->state == SL_TS_RUNNING)
+			continue;
+		if (!best || se->mru < best->mru)
+			best = se;
+		if ((e->now - et->last_ran_ns >= hot_ns || !et->last_ran_ns) &&
+		    (!cold || se->mru < cold->mru))
+			cold = se;
+	}
+	if (cold)
+		best = cold;
+	if (best) {
+		rq_update_curr(r, src);
+		sl_eevdf_dequeue(cfs, best);
+		return task_of(r, best);
+	}
+	/* no fair task: a waiting RT task (as the RT class's push/pull would) */
+	for (q = 0; q < NRT; q++) {
+		int pi;
+		for (pi = rq->rt_head[q]; pi >= 0; pi = r->t[pi].rt_next) {
+			struct sl_task *et = &e->tasks[pi];
+			if (et == e->cpus[src].curr || !sl_task_allowed(et, dst))
+				continue;
+			rt_del(r, rq, pi);
+			return et;
+		}
+	}
+	return NULL;
+}
+
+static long eevdf_debug_count(struct sl_engine *e, int cpu)
+{
+	struct ev_run *r = R(e);
+	struct ev_rq *rq = &r->rq[cpu];
+	struct sl_eevdf_rq *cfs = &rq->cfs;
+	int64_t avg = 0;
+	long load = 0, n = 0;
+	int i, q;
+	for (i = 0; i < cfs->n; i++) {
+		const struct sl_eevdf_se *se = cfs->q[i];
+		if (se->pos != i || !se->on_rq || se == cfs->curr || r->t[se->idx].cpu != cpu)
+			return -1;
+		avg += entity_key(cfs, se) * (int64_t)se->weight;
+		load += (long)se->weight;
+	}
+	if (avg != cfs->avg_vruntime || load != cfs->avg_load)
+		return -1;
+	n = cfs->n + (cfs->curr && cfs->curr->on_rq);
+	if ((unsigned)n != cfs->nr_running)
+		return -1;
+	if (cfs->curr && cfs->curr->pos >= 0)
+		return -1;
+	for (q = 0; q < NRT; q++) {
+		int pi, set = !!(rq->rt_bits[q >> 6] & (1ULL << (q & 63)));
+		if (set != (rq->rt_head[q] >= 0))
+			return -1;
+		for (pi = rq->rt_head[q]; pi >= 0; pi = r->t[pi].rt_next) {
+			if (!r->t[pi].rt_queued || r->t[pi].rtq != q || ++n > (long)e->ntasks)
+				return -1;
+		}
+	}
+	return n;
+}
+
+const struct sl_policy_ops sl_policy_eevdf = {
+	.name = "eevdf",
+	.doc = "Linux EEVDF fair class (6.6+): lag, virtual deadlines, eligibility, RUN_TO_PARITY; FIFO/RR above",
+	.params = eevdf_params,
+	.init = eevdf_init,
+	.release = eevdf_release,
+	.task_init = eevdf_task_init,
+	.enqueue = eevdf_enqueue,
+	.dequeue = eevdf_dequeue,
+	.check_preempt = eevdf_check_preempt,
+	.pick_next = eevdf_pick_next,
+	.put_prev = NULL,
+	.tick = eevdf_tick,
+	.fork = eevdf_fork,
+	.task_exit = NULL,
+	.yield = eevdf_yield,
+	.set_nice = eevdf_set_nice,
+	.steal = eevdf_steal,
+	.debug_count = eevdf_debug_count,
+};
+
+const struct sl_policy_ops *sl_eevdf_policy(void)
+{
+	return &sl_policy_eevdf;
+}

@@ -1,0 +1,100 @@
+/* replay/eevdf.h - the arithmetic of the EEVDF model (replay/eevdf.c),
+ * exposed so that unit tests can check it against values worked out by
+ * hand. One fair runqueue of entities, as kernel/sched/fair.c keeps it
+ * (v6.6): the running entity (curr) is not in the "tree" and not in the
+ * sums; avg_vruntime / avg_load are kept relative to min_vruntime. See
+ * docs/eevdf.md. */
+#ifndef SL_EEVDF_H
+#define SL_EEVDF_H
+
+#include <stdint.h>
+
+struct sl_policy_ops;
+
+/* One schedulable entity (struct sched_entity, flat: tasks only). */
+struct sl_eevdf_se {
+	uint64_t vruntime;      /* virtual runtime (ns at nice-0 speed) */
+	uint64_t deadline;      /* virtual deadline */
+	uint64_t slice;         /* request size r_i (ns of CPU time) */
+	int64_t vlag;           /* V - vruntime, kept while not queued */
+	unsigned long weight;   /* sched_prio_to_weight[nice] */
+	uint32_t wmult;         /* sched_prio_to_wmult[nice] */
+	int on_rq;              /* queued in the fair class (curr included) */
+	int pos;                /* index in rq->q, -1: not in the tree */
+	int idx;                /* task index (the engine's) */
+	int parity;             /* RUN_TO_PARITY: deadline unchanged since pick */
+	uint64_t parity_deadline;/* the deadline at pick (6.6 stashes it in vlag) */
+	uint64_t seq;           /* order of insertion into the tree (ties) */
+	uint64_t mru;           /* last enqueue or pick (cfs_tasks order) */
+	uint64_t exec_seen;     /* the task's CPU time already in vruntime */
+};
+
+/* One CPU's fair runqueue (struct cfs_rq, flat). */
+struct sl_eevdf_rq {
+	struct sl_eevdf_se **q; /* queued entities except curr: the "tree" */
+	int n, cap;
+	struct sl_eevdf_se *curr;/* the entity picked to run (may be !on_rq) */
+	unsigned nr_running;    /* queued fair entities, curr included */
+	int64_t avg_vruntime;   /* Σ (v_i - min_vruntime) * w_i over the tree */
+	long avg_load;          /* Σ w_i over the tree */
+	uint64_t min_vruntime;
+	uint64_t seq;           /* insertion counter */
+	/* configuration (the policy's parameters) */
+	uint64_t base_slice;    /* sysctl_sched_base_slice, ns */
+	uint64_t tick_ns;       /* TICK_NSEC: floor of the lag limit */
+	int place_lag;          /* sched_feat(PLACE_LAG) */
+	int deadline_initial;   /* sched_feat(PLACE_DEADLINE_INITIAL) */
+	int run_to_parity;      /* sched_feat(RUN_TO_PARITY) */
+};
+
+/* sysctl_sched_base_slice for ncpus CPUs: 0.75 ms * (1 + ilog2(min(ncpus, 8)))
+ * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c get_update_sysctl_factor). */
+uint64_t sl_eevdf_base_slice(int ncpus);
+/* calc_delta_fair(delta, se): delta * NICE_0_LOAD / w, computed as the
+ * kernel's __calc_delta does (wmult table, 32-bit fixed point). */
+uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se);
+
+/* An entity of nice level nice, not queued, vlag 0. */
+void sl_eevdf_se_init(struct sl_eevdf_se *se, int idx, int nice);
+/* Set its weight to that of nice (the table values only). */
+void sl_eevdf_se_set_nice(struct sl_eevdf_se *se, int nice);
+/* An empty runqueue with the given configuration; free with _rq_release. */
+void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick_ns);
+void sl_eevdf_rq_release(struct sl_eevdf_rq *rq);
+
+/* avg_vruntime(): V, the load-weighted average vruntime (curr included
+ * when queued), rounded towards -infinity. */
+uint64_t sl_eevdf_avg_vruntime(const struct sl_eevdf_rq *rq);
+/* vruntime_eligible(): V >= vruntime, without the division's loss. */
+int sl_eevdf_vruntime_eligible(const struct sl_eevdf_rq *rq, uint64_t vruntime);
+/* update_curr() for delta_exec ns of curr's CPU time: vruntime += delta
+ * scaled by weight, a new deadline when it is reached (update_deadline),
+ * min_vruntime. Returns 1 when the slice ran out with others queued
+ * (resched). */
+int sl_eevdf_update_curr(struct sl_eevdf_rq *rq, uint64_t delta_exec);
+/* place_entity(): vruntime = V - vlag * (W + w) / W (PLACE_LAG), deadline
+ * = vruntime + calc_delta_fair(slice) (half of it when initial and
+ * PLACE_DEADLINE_INITIAL). se not queued yet. */
+void sl_eevdf_place(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial);
+/* enqueue_entity(): place se (see above) and queue it. Call
+ * sl_eevdf_update_curr() first (as the kernel does). */
+void sl_eevdf_enqueue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial);
+/* dequeue_entity(): vlag = clamp(V - vruntime) (update_entity_lag), then
+ * out of the runqueue. se may be curr (it stays curr, !on_rq, until put). */
+void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+/* pick_eevdf(): the eligible entity with the earliest deadline, curr kept
+ * under RUN_TO_PARITY. NULL only when nothing is queued. */
+struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);
+/* set_next_entity() / put_prev_entity(). */
+void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+void sl_eevdf_put_prev(struct sl_eevdf_rq *rq);
+/* yield_task_fair(): deadline += calc_delta_fair(slice) (update_curr first). */
+void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+/* A nice change of se while not queued: the lag w * vlag is kept, so vlag
+ * scales by old / new weight (reweight_entity). */
+void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice);
+
+/* The policy (same object as sl_policy_eevdf). */
+const struct sl_policy_ops *sl_eevdf_policy(void);
+
+#endif

@@ -1,0 +1,293 @@
+/* tests/unit/test_eevdf.c - the EEVDF model (replay/eevdf.c, docs/eevdf.md)
+ * against values worked out by hand from the rules of kernel/sched/fair.c
+ * (v6.6): the fixed-point weight scaling, the base slice, V (avg_vruntime),
+ * eligibility, lag on dequeue and its clamp, placement with the lag
+ * inflation (W + w) / W, deadlines, yield, reweight; then small replays
+ * through the engine (1 CPU, HZ 1000, invariants on). */
+#include "harness.h"
+#include "test_o1.h"
+#include "../../replay/eevdf.h"
+
+#include <stdlib.h>
+
+#define EV sl_eevdf_policy()
+
+SL_TEST(eevdf_base_slice)
+{
+	/* 0.75 ms * (1 + ilog2(min(cpus, 8))): 1 -> 1x, 2..3 -> 2x, 4..7 -> 3x,
+	 * 8 and more -> 4x */
+	CHECK_EQ_INT(sl_eevdf_base_slice(1), 750000);
+	CHECK_EQ_INT(sl_eevdf_base_slice(2), 1500000);
+	CHECK_EQ_INT(sl_eevdf_base_slice(3), 1500000);
+	CHECK_EQ_INT(sl_eevdf_base_slice(4), 2250000);
+	CHECK_EQ_INT(sl_eevdf_base_slice(7), 2250000);
+	CHECK_EQ_INT(sl_eevdf_base_slice(8), 3000000);
+	CHECK_EQ_INT(sl_eevdf_base_slice(100), 3000000);
+}
+
+SL_TEST(eevdf_calc_delta_fair)
+{
+	struct sl_eevdf_se se;
+	/* nice 0: delta unchanged */
+	sl_eevdf_se_init(&se, 0, 0);
+	CHECK_EQ_INT(sl_eevdf_calc_delta_fair(1000000, &se), 1000000);
+	/* nice 5 (w 335, wmult 12820798): fact = 1024 * 12820798 =
+	 * 13128497152 >= 2^32, halved twice -> 3282124288, shift 30:
+	 * 1e6 * 3282124288 / 2^30 = 3056716.4 -> 3056716 (1e6 * 1024 / 335 =
+	 * 3056716.4); 750000 -> 2292537.3 -> 2292537 */
+	sl_eevdf_se_init(&se, 0, 5);
+	CHECK_EQ_INT(sl_eevdf_calc_delta_fair(1000000, &se), 3056716);
+	CHECK_EQ_INT(sl_eevdf_calc_delta_fair(750000, &se), 2292537);
+	/* nice -5 (w 3121, wmult 1376151): fact = 1409178624 < 2^32, shift 32:
+	 * 1e6 * 1409178624 / 2^32 = 328099.66 -> 328099 */
+	sl_eevdf_se_init(&se, 0, -5);
+	CHECK_EQ_INT(sl_eevdf_calc_delta_fair(1000000, &se), 328099);
+}
+
+/* One runqueue, base slice 0.75 ms, tick 1 ms; three entities A (nice 0),
+ * B (nice 0), C (nice 5, w 335). */
+SL_TEST(eevdf_rq_arithmetic)
+{
+	struct sl_eevdf_rq rq;
+	struct sl_eevdf_se a, b, c;
+	sl_eevdf_rq_init(&rq, 750000, 1000000);
+	sl_eevdf_se_init(&a, 0, 0);
+	sl_eevdf_se_init(&b, 1, 0);
+	sl_eevdf_se_init(&c, 2, 5);
+
+	/* A joins an empty queue: V = min_vruntime = 0, no lag (nr_running
+	 * 0), deadline = 0 + 750000 */
+	sl_eevdf_enqueue(&rq, &a, 0);
+	CHECK_EQ_INT(a.vruntime, 0);
+	CHECK_EQ_INT(a.deadline, 750000);
+	CHECK(sl_eevdf_pick(&rq) == &a);
+	sl_eevdf_set_next(&rq, &a);
+	/* A runs 3 ms: vruntime 3000000 >= deadline: new deadline 3750000;
+	 * alone, so no resched; min_vruntime follows curr to 3000000 */
+	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 3000000), 0);
+	CHECK_EQ_INT(a.vruntime, 3000000);
+	CHECK_EQ_INT(a.deadline, 3750000);
+	CHECK_EQ_INT(rq.min_vruntime, 3000000);
+	CHECK_EQ_INT(sl_eevdf_avg_vruntime(&rq), 3000000);
+
+	/* B joins with no lag: placed at V = 3000000, deadline + 750000 */
+	sl_eevdf_enqueue(&rq, &b, 0);
+	CHECK_EQ_INT(b.vruntime, 3000000);
+	CHECK_EQ_INT(b.deadline, 3750000);
+
+	/* C wakes with vlag +1 ms. W = 1024 (B) + 1024 (curr A) = 2048; the
+	 * lag is inflated to 1e6 * (2048 + 335) / 2048 = 1163574.2 -> 1163574,
+	 * so vruntime = 3000000 - 1163574 = 1836426; deadline = 1836426 +
+	 * calc_delta_fair(750000, nice 5) = 1836426 + 2292537 = 4128963 */
+	c.vlag = 1000000;
+	sl_eevdf_enqueue(&rq, &c, 0);
+	CHECK_EQ_INT(c.vruntime, 1836426);
+	CHECK_EQ_INT(c.deadline, 4128963);
+	/* V = 3e6 + (0 * 1024 + 0 * 1024 - 1163574 * 335) / 2383
+	 *   = 3e6 - 389797290 / 2383 = 3e6 - 163574.19 -> floor -> 2836425:
+	 * C's lag after the join is V - v = 999999, the 1 ms it had (the
+	 * inflation keeps it; 1 ns lost to rounding) */
+	CHECK_EQ_INT(rq.avg_vruntime, -389797290);
+	CHECK_EQ_INT(rq.avg_load, 1024 + 335);
+	CHECK_EQ_INT(sl_eevdf_avg_vruntime(&rq), 2836425);
+	/* eligible: v <= V. A and B (3000000) are not, C is */
+	CHECK(!sl_eevdf_vruntime_eligible(&rq, a.vruntime));
+	CHECK(!sl_eevdf_vruntime_eligible(&rq, b.vruntime));
+	CHECK(sl_eevdf_vruntime_eligible(&rq, c.vruntime));
+	CHECK(sl_eevdf_vruntime_eligible(&rq, 2836425));
+	CHECK(!sl_eevdf_vruntime_eligible(&rq, 2836426));
+	/* pick: the only eligible one, although its deadline is the latest */
+	CHECK(sl_eevdf_pick(&rq) == &c);
+
+	/* B leaves: vlag = V - v = 2836425 - 3000000 = -163575 (inside the
+	 * clamp of calc_delta_fair(max(2 * 750000, 1e6)) = 1.5 ms) */
+	sl_eevdf_dequeue(&rq, &b);
+	CHECK_EQ_INT(b.vlag, -163575);
+	CHECK_EQ_INT(b.on_rq, 0);
+	/* ... and rejoins the same queue: W = 335 (C) + 1024 (A) = 1359,
+	 * V = 3e6 + floor(-389797290 / 1359) = 3e6 - 286827 = 2713173 (floor
+	 * of -286826.5), lag = -163575 * 2383 / 1359 = -286827.98 -> -286827:
+	 * v = 2713173 + 286827 = 3000000, where it left */
+	CHECK_EQ_INT(sl_eevdf_avg_vruntime(&rq), 2713173);
+	sl_eevdf_enqueue(&rq, &b, 0);
+	CHECK_EQ_INT(b.vruntime, 3000000);
+	CHECK_EQ_INT(b.deadline, 3750000);
+
+	/* without PLACE_LAG a rejoining task lands on V */
+	sl_eevdf_dequeue(&rq, &b);
+	rq.place_lag = 0;
+	{
+		uint64_t v = sl_eevdf_avg_vruntime(&rq);
+		sl_eevdf_enqueue(&rq, &b, 0);
+		CHECK_EQ_INT(b.vruntime, v);
+	}
+	rq.place_lag = 1;
+
+	/* a new task (ENQUEUE_INITIAL) gets half a slice: deadline = v + 375000 */
+	sl_eevdf_dequeue(&rq, &b);
+	b.vlag = 0;
+	sl_eevdf_enqueue(&rq, &b, 1);
+	CHECK_EQ_INT(b.deadline - b.vruntime, 375000);
+	sl_eevdf_rq_release(&rq);
+}
+
+/* A (nice 0) and B (nice 5) both at V = 0; A runs 10 ms. */
+static void clamp_setup(struct sl_eevdf_rq *rq, struct sl_eevdf_se *a, struct sl_eevdf_se *b)
+{
+	sl_eevdf_rq_init(rq, 750000, 1000000);
+	sl_eevdf_se_init(a, 0, 0);
+	sl_eevdf_se_init(b, 1, 5);
+	sl_eevdf_enqueue(rq, a, 0);
+	sl_eevdf_enqueue(rq, b, 0);
+	sl_eevdf_set_next(rq, a);
+}
+
+SL_TEST(eevdf_lag_clamp_yield_reweight)
+{
+	struct sl_eevdf_rq rq;
+	struct sl_eevdf_se a, b;
+
+	clamp_setup(&rq, &a, &b);
+	/* v_A = 1e7 crosses its deadline: resched (2 queued), new deadline
+	 * 1e7 + 750000. V = (1e7 * 1024 + 0 * 335) / 1359 = 7534952.2 ->
+	 * 7534952 (B's vruntime 0 stays min_vruntime) */
+	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 10000000), 1);
+	CHECK_EQ_INT(a.deadline, 10750000);
+	CHECK_EQ_INT(sl_eevdf_avg_vruntime(&rq), 7534952);
+	/* A leaves (it is curr): lag = 7534952 - 1e7 = -2465048, clamped to
+	 * -calc_delta_fair(max(2 * 0.75 ms, 1 ms tick)) = -1500000 */
+	sl_eevdf_dequeue(&rq, &a);
+	CHECK_EQ_INT(a.vlag, -1500000);
+	/* then B alone: V = its own vruntime, no lag */
+	sl_eevdf_dequeue(&rq, &b);
+	CHECK_EQ_INT(b.vlag, 0);
+	sl_eevdf_rq_release(&rq);
+
+	clamp_setup(&rq, &a, &b);
+	sl_eevdf_update_curr(&rq, 10000000);
+	sl_eevdf_put_prev(&rq);
+	/* B leaves with A queued: lag = 7534952 - 0, clamped to
+	 * calc_delta_fair(1.5 ms, nice 5) = 1.5e6 * 3282124288 / 2^30 =
+	 * 4585074.6 -> 4585074 */
+	sl_eevdf_dequeue(&rq, &b);
+	CHECK_EQ_INT(b.vlag, 4585074);
+	/* reweight of a sleeper keeps w * vlag: nice 5 -> 0 scales vlag by
+	 * 335 / 1024: 4585074 * 335 / 1024 = 1499999.8 -> 1499999 */
+	sl_eevdf_reweight_sleeping(&b, 0);
+	CHECK_EQ_INT(b.weight, 1024);
+	CHECK_EQ_INT(b.vlag, 1499999);
+	/* yield pushes the deadline one slice: 10750000 + 750000 */
+	a.slice = 750000;
+	sl_eevdf_yield(&rq, &a);
+	CHECK_EQ_INT(a.deadline, 11500000);
+	sl_eevdf_rq_release(&rq);
+}
+
+SL_TEST(eevdf_run_to_parity)
+{
+	struct sl_eevdf_rq rq;
+	struct sl_eevdf_se a, b;
+	sl_eevdf_rq_init(&rq, 750000, 1000000);
+	sl_eevdf_se_init(&a, 0, 0);
+	sl_eevdf_se_init(&b, 1, 0);
+	sl_eevdf_enqueue(&rq, &a, 0);
+	sl_eevdf_set_next(&rq, &a);
+	/* A runs 0.1 ms (v 100000, deadline 750000 not reached). B wakes with
+	 * vlag +0.5 ms: W = 1024 (curr A), lag = 500000 * 2048 / 1024 = 1e6,
+	 * v_B = 100000 - 1e6 = -900000, deadline -150000. V = 100000 +
+	 * (0 * 1024 - 1e6 * 1024) / 2048 = -400000: A (100000) is not eligible
+	 * any more, B is: B is the pick (wakeup preemption) */
+	sl_eevdf_update_curr(&rq, 100000);
+	b.vlag = 500000;
+	sl_eevdf_enqueue(&rq, &b, 0);
+	CHECK_EQ_INT((int64_t)b.vruntime, -900000);
+	CHECK(sl_eevdf_pick(&rq) == &b);
+	/* B leaves again (lag V - v = 500000) and comes back with none:
+	 * v_B = V = 100000 = v_A, both eligible, deadlines A 750000, B 850000 */
+	sl_eevdf_dequeue(&rq, &b);
+	CHECK_EQ_INT(b.vlag, 500000);
+	b.vlag = 0;
+	sl_eevdf_enqueue(&rq, &b, 0);
+	CHECK_EQ_INT(b.vruntime, 100000);
+	CHECK_EQ_INT(b.deadline, 850000);
+	CHECK(sl_eevdf_pick(&rq) == &a); /* earlier deadline, and parity */
+	/* A's deadline later than B's, but the one it was picked with:
+	 * RUN_TO_PARITY keeps A */
+	rq.curr->deadline = 1000000;
+	rq.curr->parity_deadline = 1000000;
+	CHECK(sl_eevdf_pick(&rq) == &a);
+	rq.run_to_parity = 0;            /* without RUN_TO_PARITY: B */
+	CHECK(sl_eevdf_pick(&rq) == &b);
+	rq.run_to_parity = 1;
+	/* a deadline changed since the pick (a new slice) ends the parity */
+	rq.curr->parity_deadline = 750000;
+	CHECK(sl_eevdf_pick(&rq) == &b);
+	sl_eevdf_rq_release(&rq);
+}
+
+SL_TEST(eevdf_two_hogs_alternate)
+{
+	/* 1 CPU: slice 0.75 ms. A and B start at V = 0 with deadline 0.375 ms
+	 * (half a slice, new tasks); tie -> A (queued first). At each tick
+	 * (1 ms) the runner has passed its deadline: new deadline, resched;
+	 * the other is eligible (it is behind) and has the earlier or equal
+	 * deadline (ties: the one queued first, i.e. the waiting one): they
+	 * alternate 1 ms slices exactly: A [0,1) B [1,2) A [2,3) ... */
+	struct sl_behaviour b;
+	struct o1t_run r;
+	size_t i;
+	o1t_behaviour(&b, 2);
+	CHECK_EQ_INT(o1t_replay(&b, EV, 1, 20 * MS, 1000, NULL, &r), 0);
+	CHECK(r.nsl >= 19);
+	for (i = 0; i < 19 && i < r.nsl; i++) {
+		CHECK_EQ_INT(r.sl[i].ts, i * MS);
+		CHECK_EQ_INT(r.sl[i].dur, MS);
+		CHECK_EQ_INT(r.sl[i].task, (int)(i % 2));
+		CHECK_EQ_INT(r.sl[i].prio, 120);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(eevdf_fifo_preempts_and_runs_first)
+{
+	/* a SCHED_FIFO task (1 ms run / 5 ms sleep) beside two nice-0 hogs:
+	 * the RT class is picked before the fair class and a woken RT task
+	 * preempts a fair one at once: every wakeup runs with no delay, and
+	 * the hogs share the rest equally (1 - 1/6 of the CPU: 5/12 each,
+	 * within a slice) */
+	struct sl_behaviour b;
+	struct o1t_run r;
+	size_t n, imm = 0;
+	uint64_t h0, h1;
+	o1t_behaviour(&b, 3);
+	o1t_task(&b, 2, 0, 1 * MS, 5 * MS, MS / 2);
+	b.tasks[2].policy = SL_SCHED_FIFO;
+	b.tasks[2].rt_prio = 10;
+	CHECK_EQ_INT(o1t_replay(&b, EV, 1, 600 * MS, 1000, NULL, &r), 0);
+	n = o1t_wakeups(&r, 2, 0, 600 * MS, &imm);
+	CHECK(n >= 90);
+	CHECK_EQ_INT(imm, n);
+	h0 = o1t_runtime(&r, 0, 0, 600 * MS);
+	h1 = o1t_runtime(&r, 1, 0, 600 * MS);
+	CHECK_NEAR((double)h0, 250.0 * MS, 2.0 * MS);
+	CHECK_NEAR((double)h1, 250.0 * MS, 2.0 * MS);
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(eevdf_deterministic)
+{
+	struct sl_behaviour b;
+	struct o1t_run r1, r2;
+	o1t_behaviour(&b, 4);
+	o1t_task(&b, 1, 5, 3 * MS, 2 * MS, 0);
+	o1t_task(&b, 2, -3, 1 * MS, 7 * MS, 3 * MS);
+	o1t_task(&b, 3, 0, 8 * MS, 1 * MS, 1 * MS);
+	CHECK_EQ_INT(o1t_replay(&b, EV, 2, 300 * MS, 1000, NULL, &r1), 0);
+	CHECK_EQ_INT(o1t_replay(&b, EV, 2, 300 * MS, 1000, NULL, &r2), 0);
+	CHECK(o1t_same(&r1, &r2));
+	o1t_free(&r1);
+	o1t_free(&r2);
+	sl_behaviour_release(&b);
+}
