@@ -378,8 +378,10 @@ static uint64_t rnd(uint64_t *s)
 	return *s >> 33;
 }
 
-/* Every linked model: the property tests check the engine/policy contract. */
-static const char *const models[] = { "rsdl", "o1", "sd", "eevdf" };
+/* Every model of the table: the property tests check the engine/policy
+ * contract. */
+#define NMODELS ((int)sl_npolicies)
+#define MODEL(i) (sl_policies[i]->name)
 
 SL_TEST(engine_property_random_workloads)
 {
@@ -389,8 +391,8 @@ SL_TEST(engine_property_random_workloads)
 	 * idle = CPUs x duration. */
 	uint64_t seed = 12345;
 	int it, fails = 0;
-	for (it = 0; it < 150 * (int)SL_ARRAY_SIZE(models); it++) {
-		const char *pol = models[it % SL_ARRAY_SIZE(models)];
+	for (it = 0; it < 150 * NMODELS; it++) {
+		const char *pol = MODEL(it % NMODELS);
 		char w[4096];
 		size_t off = 0;
 		int n = 1 + (int)(rnd(&seed) % 10), cpus = 1 + (int)(rnd(&seed) % 3), i;
@@ -476,10 +478,10 @@ SL_TEST(engine_property_trace_conservation)
 					  (rnd(&seed) % 40) * TMS);
 			}
 		}
-		for (mode = 0; mode < 2 * (int)SL_ARRAY_SIZE(models); mode++) {
+		for (mode = 0; mode < 2 * NMODELS; mode++) {
 			struct trec r;
 			struct sl_replay_stats st;
-			const char *pol = models[mode / 2];
+			const char *pol = MODEL(mode / 2);
 			if (!sl_policy_find(pol))
 				continue;
 			if (run_bp(&b, pol, 0, mode % 2, 0, &r, &st)) {
