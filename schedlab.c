@@ -37,57 +37,52 @@ static const struct cmd_entry *commands(size_t *n)
 	return tab;
 }
 
-static void usage(FILE *f)
+static void commands_help(FILE *f)
 {
 	size_t i, n;
 	const struct cmd_entry *tab = commands(&n);
-	fprintf(f, "usage: schedlab [--db FILE] [-q] COMMAND [ARGS]\n\n"
-		   "How would this workload have been scheduled by RSDL, and by Linux 2.6.20?\n\n"
-		   "Commands:\n");
+	fprintf(f, "\nCommands:\n");
 	for (i = 0; i < n; i++)
 		fprintf(f, "  %-9s %s\n", tab[i].name, tab[i].help);
-	fprintf(f, "\nGlobal options:\n"
-		   "  --db FILE  database (default: schedlab.db in the current folder)\n"
-		   "  -q         fewer messages\n"
-		   "Run 'schedlab COMMAND -h' for a command's options.\n");
+	fprintf(f, "Run 'schedlab COMMAND -h' for a command's options.\n");
 }
+
+static const char about[] =
+	"How would this workload have been scheduled by RSDL, and by Linux 2.6.20?\n"
+	"Usage errors exit with status 2, other errors with status 1.\n";
+
+static const char synopsis[] =
+	"schedlab [--db FILE] [-q] COMMAND [ARGS]";
 
 int main(int argc, char **argv)
 {
 	struct sl_globals g = { "schedlab.db", 0 };
 	const struct cmd_entry *tab;
 	size_t i, n;
-	int a = 1;
+	int version = 0, nops, rc;
+	const struct sl_opt opts[] = {
+		SL_OPT_STRING(0, "db", &g.db, "FILE", "the database"),
+		SL_OPT_FLAG('q', NULL, &g.quiet, "fewer messages"),
+		SL_OPT_FLAG(0, "version", &version, "print the version"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { NULL, synopsis, about, opts, SL_OPTS_OPERANDS | SL_OPTS_STOP,
+					   commands_help };
 
-	while (a < argc && argv[a][0] == '-') {
-		if (!strcmp(argv[a], "--db") && a + 1 < argc) {
-			g.db = argv[a + 1];
-			a += 2;
-		} else if (!strncmp(argv[a], "--db=", 5)) {
-			g.db = argv[a] + 5;
-			a++;
-		} else if (!strcmp(argv[a], "-q")) {
-			g.quiet = 1;
-			a++;
-		} else if (sl_is_help(argv[a])) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[a], "--version")) {
-			printf("schedlab 0.1\n");
-			return 0;
-		} else {
-			sl_err("unknown option '%s' (see 'schedlab -h')", argv[a]);
-			return 2;
-		}
+	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
+		return rc;
+	if (version) {
+		printf("schedlab 0.1\n");
+		return 0;
 	}
-	if (a >= argc) {
-		usage(stderr);
+	if (!nops) {
+		sl_opts_usage(&spec, stderr);
 		return 2;
 	}
 	tab = commands(&n);
 	for (i = 0; i < n; i++)
-		if (!strcmp(tab[i].name, argv[a]))
-			return tab[i].fn(argc - a, argv + a, &g);
-	sl_err("unknown command '%s' (see 'schedlab -h')", argv[a]);
+		if (!strcmp(tab[i].name, argv[1]))
+			return tab[i].fn(nops, argv + 1, &g);
+	sl_err("unknown command '%s' (see 'schedlab -h')", argv[1]);
 	return 2;
 }

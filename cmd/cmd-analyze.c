@@ -11,18 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab [--db FILE] analyze [--run ID]... [--trace ID] [--top N]\n"
-		   "                 [--format table|csv|json]\n\n"
-		   "Compute each run's metrics (stored in the metric table) and print them:\n"
-		   "per run, delays (mean, p50, p95, p99, max), the longest runnable wait, Jain's\n"
-		   "fairness index and, for replays, fidelity against the recorded run (largest\n"
-		   "per-task runtime difference, Kolmogorov-Smirnov distance of the delay\n"
-		   "distributions); per task, runtime, switches, wakeups, delays and CPU share.\n"
-		   "Without --run: every run of --trace, or of every trace. --top N prints the\n"
-		   "N busiest tasks of each run in the table (default 20; 0 = all).\n");
-}
+static const char synopsis[] =
+	"schedlab [--db FILE] analyze [--run ID]... [--trace ID] [--top N]\n"
+	"                 [--format table|csv|json]";
+
+static const char about[] =
+	"Compute each run's metrics (stored in the metric table) and print them:\n"
+	"per run, delays (mean, p50, p95, p99, max), the longest runnable wait, Jain's\n"
+	"fairness index and, for replays, fidelity against the recorded run (largest\n"
+	"per-task runtime difference, Kolmogorov-Smirnov distance of the delay\n"
+	"distributions); per task, runtime, switches, wakeups, delays and CPU share.\n"
+	"Without --run: every run of --trace, or of every trace.\n";
 
 static double ms(uint64_t ns)
 {
@@ -148,63 +147,39 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 {
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st = NULL;
-	int64_t *runs = NULL, trace = 0;
-	size_t nruns = 0, cap = 0, i;
-	long long v, top = 20;
+	struct sl_idlist ids = { 0 };
+	int64_t trace = 0;
+	size_t i;
+	long long top = 20;
 	const char *fmt = "table";
-	int rc = 1;
+	int rc;
+	const struct sl_opt opts[] = {
+		SL_OPT_IDS(0, "run", &ids, "a run (repeat, or 1,2,3)"),
+		SL_OPT_ID(0, "trace", &trace, "every run of this trace"),
+		SL_OPT_INT(0, "top", &top, 0, 1000000000, "N", "the N busiest tasks of each run in the table; 0: all"),
+		SL_OPT_CHOICE(0, "format", &fmt, "table|csv|json", "the output"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "analyze", synopsis, about, opts, 0, NULL };
 
-	for (i = 1; i < (size_t)argc; i++) {
-		const char *a = argv[i], *val = i + 1 < (size_t)argc ? argv[i + 1] : NULL;
-		if (sl_is_help(a)) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--run") && val) {
-			if (sl_opt_id("analyze", "run", val, &v))
-				return 2;
-			SL_GROW(runs, cap, nruns + 1);
-			runs[nruns++] = v;
-			i++;
-		} else if (!strcmp(a, "--trace") && val) {
-			if (sl_opt_id("analyze", "trace", val, &v))
-				return 2;
-			trace = v;
-			i++;
-		} else if (!strcmp(a, "--top") && val) {
-			if (sl_parse_int(val, 0, 1000000000, &top)) {
-				sl_err("analyze: bad --top '%s'", val);
-				return 2;
-			}
-			i++;
-		} else if (!strcmp(a, "--format") && val) {
-			fmt = val;
-			if (strcmp(fmt, "table") && strcmp(fmt, "csv") && strcmp(fmt, "json")) {
-				sl_err("analyze: --format is table, csv or json, not '%s'", fmt);
-				return 2;
-			}
-			i++;
-		} else {
-			sl_err("analyze: unknown option '%s'", a);
-			usage(stderr);
-			free(runs);
-			return 2;
-		}
-	}
+	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+		return rc;
+	rc = 1;
 	if (sl_store_open(g->db, 0, &st, &d))
 		goto out;
-	if (!nruns) {
-		free(runs);
-		runs = NULL;
-		if (sl_store_list_runs(st, trace, &runs, &nruns, &d))
+	if (!ids.n) {
+		free(ids.v);
+		ids.v = NULL;
+		if (sl_store_list_runs(st, trace, &ids.v, &ids.n, &d))
 			goto out;
-		if (!nruns) {
+		if (!ids.n) {
 			sl_fail(&d, "%s: no runs%s", g->db, trace ? " of that trace" : "");
 			goto out;
 		}
 	}
 	if (!strcmp(fmt, "json"))
 		printf("[");
-	for (i = 0; i < nruns; i++) {
+	for (i = 0; i < ids.n; i++) {
 		struct sl_run_data r;
 		struct sl_run_ref ref;
 		struct sl_run_metrics m;
@@ -212,15 +187,15 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 		struct sl_run_info ri;
 		int have_ref = 0;
 		/* the reference first: its rows are gone before this run's come */
-		if (sl_store_get_run(st, runs[i], &ri, &d))
+		if (sl_store_get_run(st, ids.v[i], &ri, &d))
 			goto out;
 		rec = recorded_run(st, ri.trace_id, &d);
-		if (rec > 0 && rec != runs[i]) {
+		if (rec > 0 && rec != ids.v[i]) {
 			if (sl_run_ref_load(st, rec, &ref, &d))
 				goto out;
 			have_ref = 1;
 		}
-		if (sl_store_load_run(st, runs[i], &r, &d)) {
+		if (sl_store_load_run(st, ids.v[i], &r, &d)) {
 			if (have_ref)
 				sl_run_ref_release(&ref);
 			goto out;
@@ -255,7 +230,7 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 out:
 	if (rc)
 		sl_err("%s", d.msg);
-	free(runs);
+	free(ids.v);
 	sl_store_close(st);
 	return rc;
 }

@@ -14,16 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab claims [-o DIR] [--no-sd] [--debug]\n"
-		   "  Re-run the claims of the RSDL announcement (2007) and its thread as\n"
-		   "  scenarios through the rsdl, o1 and (if linked) sd models, in memory,\n"
-		   "  and print claim, source, predicted, measured and verdict.\n"
-		   "  -o DIR    also write DIR/claims.csv and DIR/claims.md\n"
-		   "  --no-sd   leave the sd model out\n"
-		   "  --debug   engine invariant checks after every policy call (slow)\n");
-}
+static const char synopsis[] =
+	"schedlab claims [-o DIR] [--no-sd] [--debug]";
+
+static const char about[] =
+	"Re-run the claims of the RSDL announcement (2007) and its thread as\n"
+	"scenarios through the rsdl, o1 and (if linked) sd models, in memory,\n"
+	"and print claim, source, predicted, measured and verdict.\n";
 
 enum { COL_ID, COL_CLAIM, COL_SOURCE, COL_PRED, COL_M0, COL_VERDICT = COL_M0 + SL_CLAIM_NMODELS, NCOL };
 
@@ -207,31 +204,21 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 	struct sl_claim *c;
 	size_t n;
 	const char *dir = NULL;
-	int i, m, on[SL_CLAIM_NMODELS], rc = 0;
+	int i, m, on[SL_CLAIM_NMODELS], rc;
+	const struct sl_opt opts[] = {
+		SL_OPT_STRING('o', "output", &dir, "DIR", "also write DIR/claims.csv and DIR/claims.md"),
+		SL_OPT_FLAG(0, "no-sd", &o.no_sd, "leave the sd model out"),
+		SL_OPT_FLAG(0, "debug", &o.debug, "engine invariant checks after every policy call (slow)"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "claims", synopsis, about, opts, 0, NULL };
 
 	(void)g;
 	memset(&o, 0, sizeof(o));
 	memset(&d, 0, sizeof(d));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (sl_is_help(a)) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				sl_err("claims: %s needs a directory", a);
-				return 2;
-			}
-			dir = argv[++i];
-		} else if (!strcmp(a, "--no-sd")) {
-			o.no_sd = 1;
-		} else if (!strcmp(a, "--debug")) {
-			o.debug = 1;
-		} else {
-			sl_err("claims: unknown argument '%s' (see 'schedlab claims -h')", a);
-			return 2;
-		}
-	}
+	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+		return rc;
+	rc = 0;
 	if (dir) {
 		struct stat sb;
 		if (mkdir(dir, 0777) && errno != EEXIST) {

@@ -2,23 +2,8 @@
 #include "cmd.h"
 #include "../common/util.h"
 
-#include <stdint.h>
-#include <string.h>
+#include <stdio.h>
 #include <unistd.h>
-
-int sl_is_help(const char *arg)
-{
-	return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
-}
-
-int sl_opt_id(const char *cmd, const char *what, const char *val, long long *out)
-{
-	if (sl_parse_int(val, 1, INT64_MAX, out)) {
-		sl_err("%s: bad %s id '%s'", cmd, what, val);
-		return -1;
-	}
-	return 0;
-}
 
 int sl_db_exists(const char *path)
 {

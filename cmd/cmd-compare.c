@@ -10,15 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab [--db FILE] compare --run A --run B [--run C...] [--top N]\n"
-		   "       schedlab [--db FILE] compare --trace ID [--top N]\n\n"
-		   "Side-by-side metrics of runs of one trace (the first run is the baseline;\n"
-		   "each other run shows its difference from it), then per task the runtime and\n"
-		   "the longest delay in every run, busiest tasks of the baseline first.\n"
-		   "With --trace: every run of that trace, the recorded one first.\n");
-}
+static const char synopsis[] =
+	"schedlab [--db FILE] compare --run A --run B [--run C...] [--top N]\n"
+	"       schedlab [--db FILE] compare --trace ID [--top N]";
+
+static const char about[] =
+	"Side-by-side metrics of runs of one trace (the first run is the baseline;\n"
+	"each other run shows its difference from it), then per task the runtime and\n"
+	"the longest delay in every run, busiest tasks of the baseline first.\n";
 
 struct row {
 	const char *name;
@@ -94,57 +93,41 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	struct sl_store *st = NULL;
 	struct sl_run_metrics *m = NULL;
 	struct sl_run_ref ref;
-	int64_t *runs = NULL, trace = 0, rec = 0;
-	size_t n = 0, cap = 0, i, k;
-	long long v, top = 20;
-	int rc = 1, have_ref = 0, same;
+	struct sl_idlist ids = { 0 };
+	int64_t trace = 0, rec = 0;
+	size_t i, k;
+	long long top = 20;
+	int rc, have_ref = 0, same;
+	const struct sl_opt opts[] = {
+		SL_OPT_IDS(0, "run", &ids, "a run (repeat, or 1,2,3); the first is the baseline"),
+		SL_OPT_ID(0, "trace", &trace, "every run of this trace, the recorded one first"),
+		SL_OPT_INT(0, "top", &top, 0, INT64_MAX, "N", "the N busiest tasks; 0: all"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "compare", synopsis, about, opts, 0, NULL };
 
-	for (i = 1; i < (size_t)argc; i++) {
-		const char *a = argv[i], *val = i + 1 < (size_t)argc ? argv[i + 1] : NULL;
-		if (sl_is_help(a)) {
-			usage(stdout);
-			return 0;
-		} else if ((!strcmp(a, "--run") || !strcmp(a, "--trace") || !strcmp(a, "--top")) &&
-			   val) {
-			if (sl_parse_int(val, 0, INT64_MAX, &v)) {
-				sl_err("compare: bad number '%s' for %s", val, a);
-				return 2;
-			}
-			if (!strcmp(a, "--run")) {
-				SL_GROW(runs, cap, n + 1);
-				runs[n++] = v;
-			} else if (!strcmp(a, "--trace")) {
-				trace = v;
-			} else {
-				top = v;
-			}
-			i++;
-		} else {
-			sl_err("compare: unknown option '%s'", a);
-			usage(stderr);
-			free(runs);
-			return 2;
-		}
-	}
-	if (!n && !trace) {
-		usage(stderr);
+	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+		return rc;
+	rc = 1;
+	if (!ids.n && !trace) {
+		sl_opts_usage(&spec, stderr);
 		return 2;
 	}
 	if (sl_store_open(g->db, 0, &st, &d))
 		goto out;
-	if (!n && sl_store_list_runs(st, trace, &runs, &n, &d))
+	if (!ids.n && sl_store_list_runs(st, trace, &ids.v, &ids.n, &d))
 		goto out;
-	if (n < 2) {
+	if (ids.n < 2) {
 		sl_fail(&d, "compare needs at least two runs");
 		goto out;
 	}
-	m = xcalloc(n, sizeof(*m));
+	m = xcalloc(ids.n, sizeof(*m));
 	{
 		/* the recorded run's summary first, before any run's rows */
 		int64_t *all;
 		size_t na, j;
 		struct sl_run_info ri;
-		if (sl_store_get_run(st, runs[0], &ri, &d) ||
+		if (sl_store_get_run(st, ids.v[0], &ri, &d) ||
 		    sl_store_list_runs(st, ri.trace_id, &all, &na, &d))
 			goto out;
 		for (j = 0; j < na && !rec; j++)
@@ -155,14 +138,14 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		if (rec && sl_run_ref_load(st, rec, &ref, &d) == 0)
 			have_ref = 1;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < ids.n; i++) {
 		struct sl_run_data r;
-		if (sl_store_load_run(st, runs[i], &r, &d))
+		if (sl_store_load_run(st, ids.v[i], &r, &d))
 			goto out;
 		if (i > 0 && r.run.trace_id != m[0].run.trace_id) {
 			sl_fail(&d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
 				    " of trace %" PRId64 ": compare runs of one trace",
-				runs[i], r.run.trace_id, runs[0], m[0].run.trace_id);
+				ids.v[i], r.run.trace_id, ids.v[0], m[0].run.trace_id);
 			sl_run_data_release(&r);
 			goto out;
 		}
@@ -170,11 +153,11 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		sl_run_data_release(&r);
 	}
 	printf("trace %" PRId64 ": ", m[0].run.trace_id);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < ids.n; i++)
 		printf("%srun %" PRId64 " = %s (%s)", i ? ", " : "", m[i].run.id, m[i].run.scheduler,
 		       m[i].run.mode);
 	printf("\n%-22s", "metric");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < ids.n; i++) {
 		char h[32];
 		snprintf(h, sizeof(h), "run %" PRId64, m[i].run.id);
 		printf(" %12s", h);
@@ -185,7 +168,7 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	for (k = 0; k < SL_ARRAY_SIZE(rows); k++) {
 		double base = rows[k].get(&m[0]);
 		printf("%-22s", rows[k].name);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < ids.n; i++) {
 			double x = rows[k].get(&m[i]);
 			print_num(x, rows[k].prec);
 			if (i)
@@ -193,11 +176,11 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		}
 		printf("\n");
 	}
-	same = same_runtimes(m, n);
+	same = same_runtimes(m, ids.n);
 	printf("\n%7s %-16s %4s", "TID", "COMM", "NICE");
 	if (same)
 		printf(" %11s", "runtime_ms");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < ids.n; i++)
 		if (same) {
 			char h[40];
 			snprintf(h, sizeof(h), "run%" PRId64 " maxdly_us", m[i].run.id);
@@ -210,7 +193,7 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		printf("%7d %-16.16s %4d", t0->tid, t0->comm, t0->nice);
 		if (same)
 			printf(" %11.3f", (double)t0->runtime_ns / 1e6);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < ids.n; i++) {
 			const struct sl_task_metrics *t = find_task(&m[i], t0->utid);
 			if (same)
 				printf("  %13.1f", t ? (double)t->delay_max_ns / 1e3 : NAN);
@@ -230,12 +213,12 @@ out:
 	if (rc)
 		sl_err("%s", d.msg);
 	if (m)
-		for (i = 0; i < n; i++)
+		for (i = 0; i < ids.n; i++)
 			sl_run_metrics_release(&m[i]);
 	free(m);
 	if (have_ref)
 		sl_run_ref_release(&ref);
-	free(runs);
+	free(ids.v);
 	sl_store_close(st);
 	return rc;
 }

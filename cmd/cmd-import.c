@@ -15,16 +15,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: schedlab [--db FILE] import [--format NAME] FILE...\n\n"
-		   "Import scheduler traces: ftrace text (raw, trace-cmd report, atrace), trace.dat,\n"
-		   "perf.data, perf script text, systrace HTML, Perfetto protobuf. The format is\n"
-		   "detected by content; --format forces one (ftrace, tracedat, perfdata,\n"
-		   "perfscript, systrace, perfetto). Each file becomes a trace with its tasks,\n"
-		   "their behaviour model and the recorded run (scheduler 'recorded').\n"
-		   "A file already imported (same sha256) is not imported again.\n");
-}
+static const char synopsis[] =
+	"schedlab [--db FILE] import [--format NAME] FILE...";
+
+static const char about[] =
+	"Import scheduler traces: ftrace text (raw, trace-cmd report, atrace), trace.dat,\n"
+	"perf.data, perf script text, systrace HTML, Perfetto protobuf. The format is\n"
+	"detected by content. Each file becomes a trace with its tasks,\n"
+	"their behaviour model and the recorded run (scheduler 'recorded').\n"
+	"A file already imported (same sha256) is not imported again.\n";
 
 static void print_warning(void *ctx, const char *msg)
 {
@@ -268,28 +267,18 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st;
 	const char *force = NULL;
-	int i, rc = 0, nfiles = 0, existed, imported = 0;
+	int i, rc = 0, nfiles, existed, imported = 0;
+	const struct sl_opt opts[] = {
+		SL_OPT_STRING(0, "format", &force, "NAME", "force a format: ftrace, tracedat, perfdata,\nperfscript, systrace, perfetto"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "import", synopsis, about, opts, SL_OPTS_OPERANDS, NULL };
 
-	for (i = 1; i < argc; i++) {
-		if (sl_is_help(argv[i])) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			force = argv[++i];
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			sl_err("import: unknown option '%s'", argv[i]);
-			usage(stderr);
-			return 2;
-		} else {
-			nfiles++;
-		}
-	}
-	nfiles += argc - i;
+	if ((rc = sl_opts_parse(&spec, argc, argv, &nfiles)) != SL_OPTS_GO)
+		return rc;
+	rc = 0;
 	if (!nfiles) {
-		usage(stderr);
+		sl_opts_usage(&spec, stderr);
 		return 2;
 	}
 	if (force && !sl_reader_find(force)) {
@@ -303,13 +292,7 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 			sl_db_discard(g->db);
 		return 1;
 	}
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format")) {
-			i++;
-			continue;
-		}
-		if (!strcmp(argv[i], "--"))
-			continue;
+	for (i = 1; i <= nfiles; i++) {
 		if (import_one(st, argv[i], force, g->quiet))
 			rc = 1;
 		else

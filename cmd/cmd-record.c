@@ -3,6 +3,7 @@
  * collector/record.h), then print what was recorded and lost per CPU. */
 #include "cmd.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,15 +20,14 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlab record [-o FILE] [--duration T] [--buffer-kb N] [-- CMD [ARG...]]\n"
-		"  Record sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,\n"
-		"  sched_process_fork/exec/exit and sched_migrate_task on every CPU into a\n"
-		"  trace-cmd trace.dat (default schedlab.dat), until T has passed (\"10s\",\n"
-		"  \"500ms\"; a bare number is seconds), CMD exits, or Ctrl-C. Needs root.\n");
-}
+static const char synopsis[] =
+	"schedlab record [-o FILE] [--duration T] [--buffer-kb N] [-- CMD [ARG...]]";
+
+static const char about[] =
+	"Record sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,\n"
+	"sched_process_fork/exec/exit and sched_migrate_task on every CPU into a\n"
+	"trace-cmd trace.dat, until T has passed (\"10s\", \"500ms\"), CMD exits, or\n"
+	"Ctrl-C. Needs root.\n";
 
 int cmd_record(int argc, char **argv, const struct sl_globals *g)
 {
@@ -36,53 +36,25 @@ int cmd_record(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d;
 	struct sigaction sa, old_int, old_term;
 	uint64_t total = 0, lost = 0;
-	long long kb;
-	int i, c, rc;
+	long long kb = 0;
+	int c, rc, nops;
+	const struct sl_opt opts[] = {
+		SL_OPT_STRING('o', "output", &o.out, "FILE", "the trace.dat to write"),
+		SL_OPT_DURATION('d', "duration", &o.duration, 1, LLONG_MAX, SL_NS_PER_SEC, "how long"),
+		SL_OPT_INT(0, "buffer-kb", &kb, 64, 4 * 1024 * 1024, "N", "ring buffer per CPU, KiB"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "record", synopsis, about, opts,
+					   SL_OPTS_OPERANDS | SL_OPTS_STOP, NULL };
 
 	memset(&o, 0, sizeof(o));
 	memset(&d, 0, sizeof(d));
 	o.out = "schedlab.dat";
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (sl_is_help(a)) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			o.out = argv[++i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			o.out = a + 9;
-		} else if ((!strcmp(a, "--duration") || !strcmp(a, "-d")) && i + 1 < argc) {
-			if (sl_parse_duration(argv[++i], SL_NS_PER_SEC, &o.duration) < 0 || !o.duration) {
-				sl_err("record: bad duration '%s' (e.g. 10s, 500ms)", argv[i]);
-				return 2;
-			}
-		} else if (!strncmp(a, "--duration=", 11)) {
-			if (sl_parse_duration(a + 11, SL_NS_PER_SEC, &o.duration) < 0 || !o.duration) {
-				sl_err("record: bad duration '%s' (e.g. 10s, 500ms)", a + 11);
-				return 2;
-			}
-		} else if (!strcmp(a, "--buffer-kb") && i + 1 < argc) {
-			if (sl_parse_int(argv[++i], 64, 4 * 1024 * 1024, &kb) < 0) {
-				sl_err("record: bad --buffer-kb '%s' (64..4194304)", argv[i]);
-				return 2;
-			}
-			o.buffer_kb = (size_t)kb;
-		} else if (a[0] == '-') {
-			sl_err("record: unknown option '%s' (see 'schedlab record -h')", a);
-			return 2;
-		} else {
-			break; /* CMD without "--" */
-		}
-	}
-	if (i < argc)
-		o.argv = argv + i;
-	if (!*o.out) {
-		sl_err("record: empty output file name");
-		return 2;
-	}
+	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
+		return rc;
+	if (nops)
+		o.argv = argv + 1;
+	o.buffer_kb = (size_t)kb;
 	stop_flag = 0;
 	o.stop = &stop_flag;
 	memset(&sa, 0, sizeof(sa));

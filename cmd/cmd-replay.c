@@ -28,43 +28,27 @@ static void list_params(FILE *f)
 	}
 }
 
-static void usage(FILE *f)
+static const char synopsis[] =
+	"schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
+	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
+	"                [--mode timed|causal] [--overhead auto|none|DUR[,DUR]] [--seed N]\n"
+	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
+
+static const char about[] =
+	"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
+	"its recorded work) or a workload file (for --duration) through each model.\n"
+	"Prints one line per run: its id, the model and a summary.\n";
+
+/* after the options: the models and their parameters (--opt) */
+static void more_help(FILE *f)
 {
-	fprintf(f,
-		"usage: schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
-		"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
-		"                [--mode timed|causal] [--overhead auto|none|DUR[,DUR]] [--seed N]\n"
-		"                [--opt NAME=VALUE]... [--debug]\n"
-		"                [--dry-run]\n\n"
-		"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
-		"its recorded work) or a workload file (for --duration) through each model.\n"
-		"Prints one line per run: its id, the model and a summary.\n\n"
-		"  --trace ID        an imported trace (see 'schedlab import')\n"
-		"  --workload FILE   a workload file (docs/replay.md); stored as a trace too\n"
-		"  --sched NAMES     models, comma-separated: %s; or all\n"
-		"  --duration T      simulated time (required for a workload; limits a trace)\n"
-		"  --cpus N          CPUs (default: as recorded; 1 for a workload)\n"
-		"  --hz N            scheduler ticks per second (default 1000)\n"
-		"  --rr-interval T   RSDL/SD RR_INTERVAL (default 6ms)\n"
-		"  --mode M          timed (default): sleeps last as recorded; causal: a task\n"
-		"                    woken by a task wakes when that task reaches the recorded\n"
-		"                    point of its own CPU work\n"
-		"  --overhead O      the kernel's own costs (docs/replay.md): auto (default for a\n"
-		"                    trace) measures them on the recorded run; none (default for\n"
-		"                    a workload); WAKE[,SWITCH] durations (default unit us):\n"
-		"                    wakeup onto an idle CPU to running, and a preempting\n"
-		"                    wakeup to the switch (one value: both)\n"
-		"  --seed N          recorded with the run (the replay itself is deterministic)\n"
-		"  --opt NAME=VALUE  a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
-		"                    accounting; see docs/rsdl.md); given to each model that has it\n"
-		"  --debug           check the engine's invariants after every model call\n"
-		"  --dry-run         store nothing; print each run's speed (decisions per second)\n",
-		sl_policy_names());
+	fprintf(f, "\nModels (--sched): %s; or all\n", sl_policy_names());
 	list_params(f);
 }
 
 struct ropts {
-	const char *trace, *workload, *sched, *overhead;
+	int64_t trace_id;
+	const char *workload, *sched, *overhead;
 	int dry;
 	char popts[512];
 	struct sl_replay_opts o;
@@ -173,99 +157,75 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
-	int i;
-	size_t off = 0;
+	long long cpus = 0, hz, seed = 0;
+	const char *mode = "timed";
+	struct sl_strlist popts = { 0 };
+	size_t i, off = 0;
+	int rc;
+	const struct sl_opt opts[] = {
+		SL_OPT_ID(0, "trace", &r->trace_id, "an imported trace (see 'schedlab import')"),
+		SL_OPT_STRING(0, "workload", &r->workload, "FILE", "a workload file (docs/replay.md); stored as a trace too"),
+		SL_OPT_STRING(0, "sched", &r->sched, "NAMES", "models, comma-separated (listed below)"),
+		SL_OPT_DURATION(0, "duration", &r->o.duration_ns, 1, 1000000 * SL_NS_PER_SEC, SL_NS_PER_SEC,
+				"simulated time (required for a workload; limits a trace)"),
+		SL_OPT_INT(0, "cpus", &cpus, 1, SL_ENGINE_MAX_CPUS, "N", "CPUs (default: as recorded; 1 for a workload)"),
+		SL_OPT_INT(0, "hz", &hz, 10, 100000, "N", "scheduler ticks per second"),
+		SL_OPT_DURATION(0, "rr-interval", &r->o.rr_interval_ns, 1000, 10 * SL_NS_PER_SEC, SL_NS_PER_MS,
+				"RSDL/SD RR_INTERVAL"),
+		SL_OPT_CHOICE(0, "mode", &mode, "timed|causal",
+			      "timed: sleeps last as recorded; causal: a task\n"
+			      "woken by a task wakes when that task reaches the recorded\n"
+			      "point of its own CPU work"),
+		SL_OPT_STRING(0, "overhead", &r->overhead, "O",
+			      "the kernel's own costs (docs/replay.md): auto (default for a\n"
+			      "trace) measures them on the recorded run; none (default for\n"
+			      "a workload); WAKE[,SWITCH] durations (default unit us):\n"
+			      "wakeup onto an idle CPU to running, and a preempting\n"
+			      "wakeup to the switch (one value: both)"),
+		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
+		SL_OPT_LIST(0, "opt", &popts, "NAME=VALUE",
+			    "a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
+			    "accounting; see docs/rsdl.md); given to each model that has it"),
+		SL_OPT_FLAG(0, "debug", &r->o.debug, "check the engine's invariants after every model call"),
+		SL_OPT_FLAG(0, "dry-run", &r->dry, "store nothing; print each run's speed (decisions per second)"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "replay", synopsis, about, opts, 0, more_help };
+
 	sl_replay_opts_init(&r->o);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		long long n;
-		if (sl_is_help(a)) {
-			usage(stdout);
-			return 1;
-		}
-		if (!strcmp(a, "--debug")) {
-			r->o.debug = 1;
-			continue;
-		}
-		if (!strcmp(a, "--dry-run")) {
-			r->dry = 1;
-			continue;
-		}
-		if (!v) {
-			sl_err("replay: '%s' needs a value or is unknown (see 'schedlab replay -h')", a);
-			return 2;
-		}
-		i++;
-		if (!strcmp(a, "--trace")) {
-			r->trace = v;
-		} else if (!strcmp(a, "--workload")) {
-			r->workload = v;
-		} else if (!strcmp(a, "--sched")) {
-			r->sched = v;
-		} else if (!strcmp(a, "--duration")) {
-			if (sl_parse_duration(v, SL_NS_PER_SEC, &r->o.duration_ns) || !r->o.duration_ns ||
-			    r->o.duration_ns > 1000000 * SL_NS_PER_SEC) {
-				sl_err("replay: --duration '%s': expected a positive duration like 10s", v);
-				return 2;
-			}
-		} else if (!strcmp(a, "--cpus")) {
-			if (sl_parse_int(v, 1, SL_ENGINE_MAX_CPUS, &n)) {
-				sl_err("replay: --cpus '%s': expected 1..%d", v, SL_ENGINE_MAX_CPUS);
-				return 2;
-			}
-			r->o.cpus = (int)n;
-		} else if (!strcmp(a, "--hz")) {
-			if (sl_parse_int(v, 10, 100000, &n)) {
-				sl_err("replay: --hz '%s': expected 10..100000", v);
-				return 2;
-			}
-			r->o.hz = (int)n;
-		} else if (!strcmp(a, "--rr-interval")) {
-			if (sl_parse_duration(v, SL_NS_PER_MS, &r->o.rr_interval_ns) ||
-			    r->o.rr_interval_ns < 1000 || r->o.rr_interval_ns > 10 * SL_NS_PER_SEC) {
-				sl_err("replay: --rr-interval '%s': expected 1us..10s", v);
-				return 2;
-			}
-		} else if (!strcmp(a, "--mode")) {
-			if (!strcmp(v, "timed"))
-				r->o.mode = SL_MODE_TIMED;
-			else if (!strcmp(v, "causal"))
-				r->o.mode = SL_MODE_CAUSAL;
-			else {
-				sl_err("replay: --mode '%s': expected timed or causal", v);
-				return 2;
-			}
-		} else if (!strcmp(a, "--overhead")) {
-			if (sl_overhead_parse(v, &r->o)) {
-				sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "
-				       "durations up to 1s like 20us,5us", v);
-				return 2;
-			}
-			r->overhead = v;
-		} else if (!strcmp(a, "--seed")) {
-			if (sl_parse_int(v, 0, INT64_MAX, &n)) {
-				sl_err("replay: --seed '%s': expected a non-negative integer", v);
-				return 2;
-			}
-			r->o.seed = (uint64_t)n;
-		} else if (!strcmp(a, "--opt")) {
-			int k;
-			if (!strchr(v, '=') || strchr(v, ',')) {
-				sl_err("replay: --opt '%s': expected NAME=VALUE", v);
-				return 2;
-			}
-			k = snprintf(r->popts + off, sizeof(r->popts) - off, "%s%s", off ? "," : "", v);
-			if (k < 0 || (size_t)k >= sizeof(r->popts) - off) {
-				sl_err("replay: too many --opt");
-				return 2;
-			}
-			off += (size_t)k;
-		} else {
-			sl_err("replay: unknown option '%s' (see 'schedlab replay -h')", a);
-			return 2;
-		}
+	hz = r->o.hz;
+	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+		return rc == 0 ? 1 : rc;
+	r->o.cpus = (int)cpus;
+	r->o.hz = (int)hz;
+	r->o.mode = !strcmp(mode, "causal") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
+	r->o.seed = (uint64_t)seed;
+	rc = 0;
+	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
+		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "
+		       "durations up to 1s like 20us,5us", r->overhead);
+		rc = 2;
 	}
-	if (!r->trace == !r->workload) {
+	for (i = 0; i < popts.n && !rc; i++) {
+		const char *v = popts.v[i];
+		int k;
+		if (!strchr(v, '=') || strchr(v, ',')) {
+			sl_err("replay: --opt '%s': expected NAME=VALUE", v);
+			rc = 2;
+			break;
+		}
+		k = snprintf(r->popts + off, sizeof(r->popts) - off, "%s%s", off ? "," : "", v);
+		if (k < 0 || (size_t)k >= sizeof(r->popts) - off) {
+			sl_err("replay: too many --opt");
+			rc = 2;
+			break;
+		}
+		off += (size_t)k;
+	}
+	sl_opts_release(opts);
+	if (rc)
+		return rc;
+	if (!r->trace_id == !r->workload) {
 		sl_err("replay: give exactly one of --trace ID and --workload FILE");
 		return 2;
 	}
@@ -389,13 +349,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		if (workload_trace(st, r.workload, &b, cpus, r.o.duration_ns, &trace_id, &d))
 			goto fail;
 	} else {
-		long long id;
-		if (sl_parse_int(r.trace, 1, INT64_MAX, &id)) {
-			sl_err("replay: --trace '%s': expected a trace id", r.trace);
-			sl_store_close(st);
-			return 2;
-		}
-		trace_id = id;
+		trace_id = r.trace_id;
 		if (sl_store_load_behaviour(st, trace_id, &b, &d))
 			goto fail;
 		if (!b.ntasks) {
@@ -411,7 +365,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		}
 	}
 	r.o.cpus = cpus;
-	if (r.trace && (!r.overhead || !strcmp(r.overhead, "auto")) &&
+	if (r.trace_id && (!r.overhead || !strcmp(r.overhead, "auto")) &&
 	    sl_overhead_auto(st, trace_id, &r.o, NULL, &d))
 		goto fail;
 	if (r.dry) {
@@ -450,7 +404,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 			goto fail;
 		}
 		nruns++;
-		summary(run_id, pols[i]->name, &b, cpus, o.mode, r.trace != NULL, &s, bind.rows);
+		summary(run_id, pols[i]->name, &b, cpus, o.mode, r.trace_id != 0, &s, bind.rows);
 		fflush(stdout);
 	}
 	sl_behaviour_release(&b);

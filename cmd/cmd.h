@@ -1,8 +1,11 @@
 /* cmd/cmd.h - the commands. Each lives in its own cmd/cmd-NAME.c, parses its
- * own options, prints, and returns the exit status. A command that is not
+ * options with the table parser of opt.h, prints, and returns the exit
+ * status. A command that is not
  * linked in is not listed by `schedlab -h` (see schedlab.c). */
 #ifndef SL_CMD_H
 #define SL_CMD_H
+
+#include "opt.h"
 
 struct sl_globals {
 	const char *db;  /* --db FILE (default "schedlab.db") */
@@ -24,11 +27,6 @@ int cmd_bound(int argc, char **argv, const struct sl_globals *g) __attribute__((
 int cmd_claims(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
 int cmd_export(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
 
-/* True if argv[i] is -h or --help. */
-int sl_is_help(const char *arg);
-/* Parse the id after --run/--trace into *out; on a bad one print
- * "CMD: bad WHAT id 'VAL'" and return -1. */
-int sl_opt_id(const char *cmd, const char *what, const char *val, long long *out);
 /* A command that may create the database (import, replay --workload) asks
  * sl_db_exists() first; if it created the file and then failed with nothing
  * committed, sl_db_discard() removes the file (and its -wal, -shm, -journal)
