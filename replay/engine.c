@@ -324,6 +324,8 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 			parent = q;
 	}
 	p->parent = parent;
+	if (parent)
+		p->last_ran_ns = e->now; /* dup_task_struct copies the parent's last_ran */
 	/* a task forked or first woken inside the trace became runnable by a
 	 * wakeup (sched_wakeup_new / sched_wakeup) in the recorded run: give
 	 * the replay the same wakeup row, so that delay distributions and
@@ -424,7 +426,7 @@ static void schedule(struct sl_engine *e, int c)
 	cpu->resched_gen++;
 	e->priv->in_schedule = 1;
 	if (e->ncpus > 1 && cpu->nr_running == 0)
-		sl_smp_balance(e, c, 1);
+		sl_smp_idle_balance(e, c);
 	next = e->ops->pick_next(e, c, prev);
 	e->priv->st.decisions++;
 	CHECK_AFTER(e, "pick_next");
@@ -722,8 +724,6 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	e->tick_ns = SL_NS_PER_SEC / (uint64_t)o->hz;
 	e->rr_interval_ns = o->rr_interval_ns;
 	e->mode = o->mode;
-	priv.idle_balance_ns = e->tick_ns > SL_NS_PER_MS ? e->tick_ns : SL_NS_PER_MS;
-	priv.busy_balance_ns = 64 * SL_NS_PER_MS;
 	priv.o = o;
 	priv.lat_state = o->seed;
 	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
@@ -779,6 +779,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	}
 	for (i = 0; i < e->ntasks; i++)
 		ops->task_init(e, &e->tasks[i]);
+	sl_smp_init(e);
 	for (i = 0; i < e->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
 		const struct sl_task_spec *s = p->spec;
@@ -845,6 +846,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		*st = priv.st;
 	rc = priv.failed ? -1 : 0;
 	ops->release(e);
+	sl_smp_release(e);
 out_tasks:
 	for (i = 0; i < e->ntasks; i++)
 		free(e->tasks[i].waiters);

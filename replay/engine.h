@@ -98,7 +98,6 @@ struct sl_cpu {
 	uint64_t busy_ns;            /* CPU time given to tasks so far */
 	uint64_t charged_to;         /* curr's CPU time is accounted up to here */
 	uint64_t run_gen;            /* invalidates stale progress events */
-	uint64_t last_balance;       /* last periodic balancing (ns) */
 	int resched_pending;         /* engine: a delayed reschedule is queued */
 	uint64_t resched_gen;        /* engine: invalidates it (bumped by schedule) */
 };
@@ -141,6 +140,8 @@ struct sl_replay_stats {
 	uint64_t ticks;              /* policy ticks */
 	uint64_t wakeups;
 	uint64_t migrations;         /* tasks moved by balancing */
+	uint64_t active_balances;    /* active balancing pushes attempted */
+	uint64_t wake_affine;        /* wakeups moved to the waker's CPU */
 	uint64_t causal_waits;       /* sleeps/starts ended by a task's progress */
 	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
 	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */
@@ -180,6 +181,12 @@ static inline int sl_task_allowed(const struct sl_task *p, int cpu)
 {
 	return cpu < 64 ? (int)((p->cpumask >> cpu) & 1) : p->cpumask == UINT64_MAX;
 }
+/* For a policy's steal hook: may p, queued on another CPU, be moved to dst
+ * now? Inside the engine's move_tasks this applies 2.6.20's rules
+ * (can_migrate_task: cpumask, not running, cache-hot unless balancing has
+ * failed often; move_tasks: the load still to move); steal must offer the
+ * candidates in its move_tasks order and take the first accepted. */
+int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
 /* Record p's dynamic level (0..39; prio = 100 + level) and array (0 active,

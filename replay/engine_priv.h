@@ -17,6 +17,39 @@ enum {
 	EV_RESCHED = 5,  /* a delayed reschedule (kernel overheads) is due */
 };
 
+/* smp.c: a scheduling domain (2.6.20 struct sched_domain), one per CPU */
+enum {
+	SL_SD_LOAD_BALANCE = 1,
+	SL_SD_BALANCE_NEWIDLE = 2,
+	SL_SD_BALANCE_EXEC = 4,
+	SL_SD_BALANCE_FORK = 8,
+	SL_SD_WAKE_AFFINE = 32,
+	SL_SD_WAKE_BALANCE = 64,
+};
+struct sl_sched_domain {
+	unsigned min_interval, max_interval; /* ms */
+	unsigned busy_factor, imbalance_pct, cache_nice_tries;
+	int busy_idx, idle_idx, newidle_idx, wake_idx, forkexec_idx;
+	unsigned flags;
+	uint64_t cache_hot_ns;       /* cache_hot_time */
+	/* runtime */
+	uint64_t last_balance;       /* jiffies */
+	unsigned balance_interval;   /* ms */
+	unsigned nr_balance_failed;
+};
+struct sl_smp_cpu {
+	unsigned long cpu_load[3];   /* update_load averages */
+	uint64_t next_balance;       /* jiffies */
+	struct sl_sched_domain sd;
+};
+/* the state of one move_tasks, read by sl_engine_may_migrate */
+struct sl_smp_mig {
+	int active, idle, pinned;
+	long rem_load;
+	int this_best_prio, best_prio, best_prio_seen;
+	struct sl_sched_domain *sd;
+};
+
 struct sl_engine_priv {
 	struct sl_evq q;
 	const struct sl_run_sink *sink;
@@ -31,10 +64,14 @@ struct sl_engine_priv {
 	size_t ncausal;          /* tasks waiting for a task's progress */
 	size_t nrunnable;        /* tasks on any runqueue */
 	uint64_t next_tick;      /* time of the next tick of every CPU */
-	uint64_t busy_balance_ns;/* periodic balance interval of a busy CPU */
-	uint64_t idle_balance_ns;/* ... of an idle CPU */
 	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
+	/* smp.c */
+	struct sl_smp_cpu *smp;  /* per CPU: load averages, its domain */
+	unsigned char *smp_cpus; /* load_balance's candidate CPUs */
+	uint64_t smp_jiffy;      /* tick of the last update_load */
+	unsigned long load_scale;/* SCHED_LOAD_SCALE: a nice-0 task's weight */
+	struct sl_smp_mig mig;   /* move_tasks in progress */
 };
 
 /* engine.c */
@@ -69,9 +106,17 @@ void sl_eng_release_all(struct sl_engine *e, struct sl_task *w);
 void sl_eng_break_deadlock(struct sl_engine *e);
 
 /* smp.c */
+void sl_smp_init(struct sl_engine *e);    /* after task_init */
+void sl_smp_release(struct sl_engine *e);
+/* try_to_wake_up's CPU for p woken by a task running on waker_cpu (-1: an
+ * interrupt, timer or a waker that is not running) */
 int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu);
+/* sched_fork/sched_exec placement of p forked on parent_cpu (-1: a start
+ * without a running parent: the least loaded allowed CPU) */
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu);
-void sl_smp_balance(struct sl_engine *e, int cpu, int idle);
+/* schedule(): cpu is about to go idle */
+void sl_smp_idle_balance(struct sl_engine *e, int cpu);
+/* scheduler_tick's SMP part (every CPU, busy or idle) */
 void sl_smp_tick(struct sl_engine *e, int cpu);
 
 /* check.c: invariant checks (debug mode); where names the policy call. */

@@ -226,7 +226,7 @@ struct steal_ctx {
 static int steal_ok(void *ctx, int task)
 {
 	struct steal_ctx *s = ctx;
-	return sl_task_allowed(&s->e->tasks[task], s->dst);
+	return sl_engine_may_migrate(s->e, &s->e->tasks[task], s->dst);
 }
 
 static struct sl_task *o1_steal(struct sl_engine *e, int src, int dst)

@@ -242,6 +242,33 @@ static void queue_next_level(struct sl_engine *e, struct rq *rq, struct rt *ts, 
 	queue(e, rq, ts, s, !rq->active);
 }
 
+/* A task arriving from another CPU (pulled, or woken there), as SD's
+ * update_if_moved did (2.6.21-ck1, recalc_task_prio): while the runqueue it
+ * last had quota on is still in the same epoch, the task keeps its
+ * entitlement - levels used (bitmap), level, slice left, or its place on
+ * the expired array - and its epoch is translated to this runqueue's; its
+ * unused slice moves from the old runqueue's level quota to this one's.
+ * Otherwise (that runqueue has rotated since) it starts a fresh epoch here.
+ * See docs/rsdl.md. */
+static void update_if_moved(struct sl_engine *e, struct rq *rq, struct rt *ts, int cpu)
+{
+	struct rq *src;
+	if (ts->rot_cpu == cpu || ts->rot_cpu < 0 || ts->rot_cpu >= e->ncpus)
+		return;
+	src = &R(e)->rq[ts->rot_cpu];
+	if (ts->rotation != src->prio_rotation)
+		return; /* stale: a fresh epoch here */
+	if (ts->time_slice > 0 && ts->bitmap) {
+		int64_t take = ts->time_slice;
+		if (src->prio_quota[ts->level] < take)
+			take = src->prio_quota[ts->level] > 0 ? src->prio_quota[ts->level] : 0;
+		src->prio_quota[ts->level] -= take;
+		rq->prio_quota[ts->level] += ts->time_slice;
+	}
+	ts->rotation = rq->prio_rotation;
+	ts->rot_cpu = cpu;
+}
+
 /* recalc_task_prio + enqueue of a task arriving on rq (wake, start, move). */
 static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
 {
@@ -250,6 +277,13 @@ static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
 		if (ts->time_slice <= 0)
 			ts->time_slice = R(e)->rr;
 		rt_queue(rq, ts);
+		return;
+	}
+	update_if_moved(e, rq, ts, cpu);
+	if (ts->rotation == rq->prio_rotation && ts->rot_cpu == cpu && !ts->bitmap) {
+		/* every level used this epoch: it was on the expired array (only
+		 * a move dequeues such a task) and stays there */
+		queue(e, rq, ts, static_level(ts->t), !rq->active);
 		return;
 	}
 	if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
@@ -633,7 +667,7 @@ static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
 			bm &= bm - 1;
 			for (n = a->q[L].prev; n != &a->q[L]; n = n->prev) {
 				struct rt *ts = (struct rt *)n;
-				if (ts->t == curr || !sl_task_allowed(ts->t, dst))
+				if (ts->t == curr || !sl_engine_may_migrate(e, ts->t, dst))
 					continue;
 				ts->level = L;
 				unqueue(rq, ts);
@@ -645,7 +679,7 @@ static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
 		struct node *n;
 		for (n = rq->rtq[pass].prev; n != &rq->rtq[pass]; n = n->prev) {
 			struct rt *ts = (struct rt *)n;
-			if (ts->t == curr || !sl_task_allowed(ts->t, dst))
+			if (ts->t == curr || !sl_engine_may_migrate(e, ts->t, dst))
 				continue;
 			rt_unqueue(rq, ts);
 			return ts->t;

@@ -739,7 +739,7 @@ static struct sl_task *sd_steal(struct sl_engine *e, int src, int dst)
 		for (q = first_bit_from(a->bits, k ? 0 : MAX_RT); q < NPRIO;
 		     q = first_bit_from(a->bits, q + 1))
 			for (pi = a->tail[q]; pi >= 0; pi = r->t[pi].prev) {
-				if (pi == rq->curr || !sl_task_allowed(&e->tasks[pi], dst))
+				if (pi == rq->curr || !sl_engine_may_migrate(e, &e->tasks[pi], dst))
 					continue;
 				deactivate(r, pi);
 				rq->in_transit++;

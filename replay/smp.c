@@ -1,47 +1,533 @@
-/* replay/smp.c - the SMP layer shared by every policy, simplified from
- * 2.6.20 (schedulers.md §2.9): wakeup and fork CPU choice, periodic and
- * new-idle balancing through the policy's steal() hook. Every choice
- * honours the task's cpumask and is deterministic (ties: the task's
- * previous CPU, then the lowest CPU number). See docs/replay.md. */
+/* replay/smp.c - the SMP layer shared by every policy: Linux 2.6.20's load
+ * balancing (kernel/sched.c of v2.6.20) on one flat scheduling domain with
+ * the SD_CPU_INIT values of include/linux/topology.h (2.6.19/2.6.20):
+ * per-CPU cpu_load[] averages (update_load), find_busiest_group with
+ * imbalance_pct and the small-imbalance rule, find_busiest_queue,
+ * move_tasks/can_migrate_task (cache-hot tasks, nr_balance_failed,
+ * cache_nice_tries), load_balance with its interval back-off and active
+ * balancing, load_balance_newidle/idle_balance, run_rebalance_domains with
+ * busy_factor, try_to_wake_up's wake-affine rule and sched_balance_self for
+ * exec. Every choice honours the task's cpumask and is deterministic. The
+ * rules and their departures are listed in docs/replay.md. */
 #include "engine_priv.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
-int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
-{
-	int prev = p->cpu, c, best = -1;
+/* 2.6.20 enum idle_type */
+enum { SMP_SCHED_IDLE = 0, SMP_NOT_IDLE = 1, SMP_NEWLY_IDLE = 2 };
 
-	if (e->ncpus == 1)
-		return 0;
-	/* woken in the same instant it blocked: still its CPU's curr, stays */
-	if (p->blocked)
-		return p->cpu;
-	if (prev < 0 || prev >= e->ncpus || !sl_task_allowed(p, prev)) {
-		/* its CPU is not allowed (any more): the least loaded allowed one */
-		for (c = 0; c < e->ncpus; c++)
-			if (sl_task_allowed(p, c) && (best < 0 || e->cpus[c].load < e->cpus[best].load))
-				best = c;
-		return best;
+/* MAX_PRIO: the prio of the idle task (rq_best_prio of an idle CPU) */
+#define SMP_IDLE_PRIO 140
+/* load_balance: back-off cap when every task is pinned */
+#define SMP_MAX_PINNED_INTERVAL 512
+
+static const struct sl_sched_domain sd_cpu_init = {
+	/* include/linux/topology.h SD_CPU_INIT (2.6.19-2.6.20) */
+	.min_interval = 1,
+	.max_interval = 4,
+	.busy_factor = 64,
+	.imbalance_pct = 125,
+	.cache_nice_tries = 1,
+	.busy_idx = 2,
+	.idle_idx = 1,
+	.newidle_idx = 2,
+	.wake_idx = 1,
+	.forkexec_idx = 1,
+	.flags = SL_SD_LOAD_BALANCE | SL_SD_BALANCE_NEWIDLE | SL_SD_BALANCE_EXEC | SL_SD_WAKE_AFFINE,
+	/* 2.6.20 measures it at boot (calibrate_migration_costs: twice the
+	 * worst migration cost); the SD_CPU_INIT constant before that
+	 * calibration existed was 5*1000000/2 ns, which we use */
+	.cache_hot_ns = 5 * SL_NS_PER_MS / 2,
+	.balance_interval = 1,
+};
+
+void sl_smp_init(struct sl_engine *e)
+{
+	struct sl_engine_priv *v = e->priv;
+	unsigned long w0 = 0;
+	int c, best_nice = 99;
+	size_t i;
+
+	v->smp = xcalloc((size_t)e->ncpus, sizeof(*v->smp));
+	v->smp_cpus = xcalloc((size_t)e->ncpus, 1);
+	for (c = 0; c < e->ncpus; c++)
+		v->smp[c].sd = sd_cpu_init;
+	/* SCHED_LOAD_SCALE is the load of one nice-0 task in 2.6.20; each
+	 * model has its own weights, so take its nice-0 weight (the nearest
+	 * nice present when no task has nice 0) */
+	for (i = 0; i < e->ntasks; i++) {
+		const struct sl_task *p = &e->tasks[i];
+		int an = p->nice < 0 ? -p->nice : p->nice;
+		if (p->sched_policy == SL_SCHED_FIFO || p->sched_policy == SL_SCHED_RR || !p->load_weight)
+			continue;
+		if (an < best_nice) {
+			best_nice = an;
+			w0 = p->load_weight;
+		}
 	}
-	/* 2.6.20 try_to_wake_up, SD_WAKE_AFFINE (the only wake flag of the MC
-	 * and CPU domains): move to the waker's CPU when
-	 * 100 * (load there + the task's weight) <= imbalance * load here, with
-	 * imbalance = 100 + (125 - 100) / 2 = 112; otherwise stay. Idle CPUs
-	 * get work from balancing. Interrupt wakeups have no waker CPU here. */
-	if (waker_cpu >= 0 && waker_cpu < e->ncpus && waker_cpu != prev &&
-	    sl_task_allowed(p, waker_cpu) &&
-	    100 * (e->cpus[waker_cpu].load + p->load_weight) <= 112 * e->cpus[prev].load)
-		return waker_cpu;
-	return prev;
+	v->load_scale = w0 ? w0 : 128;
 }
 
-int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
+void sl_smp_release(struct sl_engine *e)
+{
+	free(e->priv->smp);
+	free(e->priv->smp_cpus);
+	e->priv->smp = NULL;
+	e->priv->smp_cpus = NULL;
+}
+
+/* jiffies: ticks since time 0 */
+static uint64_t jiffies(const struct sl_engine *e)
+{
+	return e->now / e->tick_ns;
+}
+
+/* msecs_to_jiffies, rounding up; at least 1 as run_rebalance_domains has it */
+static uint64_t ms_to_jiffies(const struct sl_engine *e, uint64_t ms)
+{
+	uint64_t j = (ms * (uint64_t)e->hz + 999) / 1000;
+	return j ? j : 1;
+}
+
+/* source_load: a low guess at the load of a migration source */
+static unsigned long source_load(const struct sl_engine *e, int cpu, int type)
+{
+	unsigned long raw = e->cpus[cpu].load;
+	if (type == 0)
+		return raw;
+	return e->priv->smp[cpu].cpu_load[type - 1] < raw ? e->priv->smp[cpu].cpu_load[type - 1] : raw;
+}
+
+/* target_load: a high guess at the load of a migration target */
+static unsigned long target_load(const struct sl_engine *e, int cpu, int type)
+{
+	unsigned long raw = e->cpus[cpu].load;
+	if (type == 0)
+		return raw;
+	return e->priv->smp[cpu].cpu_load[type - 1] > raw ? e->priv->smp[cpu].cpu_load[type - 1] : raw;
+}
+
+static unsigned long cpu_avg_load_per_task(const struct sl_engine *e, int cpu)
+{
+	unsigned n = e->cpus[cpu].nr_running;
+	return n ? e->cpus[cpu].load / n : e->priv->load_scale;
+}
+
+/* update_load: cpu_load[i] = (old * (2^i - 1) + new) / 2^i, rounded up
+ * while the load rises */
+static void update_load(struct sl_engine *e, int cpu)
+{
+	struct sl_smp_cpu *s = &e->priv->smp[cpu];
+	unsigned long this_load = e->cpus[cpu].load;
+	int i;
+	unsigned long scale;
+	for (i = 0, scale = 1; i < 3; i++, scale <<= 1) {
+		unsigned long old_load = s->cpu_load[i], new_load = this_load;
+		if (new_load > old_load)
+			new_load += scale - 1;
+		s->cpu_load[i] = (old_load * (scale - 1) + new_load) / scale;
+	}
+}
+
+/* rq_best_prio: the prio of the running task (the idle task's 140 on an
+ * idle CPU); 2.6.20 also takes best_expired_prio, which the models do not
+ * expose: a task queued on an expired array never counts here */
+static int rq_best_prio(const struct sl_engine *e, int cpu)
+{
+	const struct sl_task *c = e->cpus[cpu].curr;
+	return c ? c->prio : SMP_IDLE_PRIO;
+}
+
+/* ---- can_migrate_task and the skip rules of move_tasks ---- */
+
+static int task_hot(const struct sl_engine *e, const struct sl_task *p, const struct sl_sched_domain *sd)
+{
+	return e->now - p->last_ran_ns < sd->cache_hot_ns;
+}
+
+int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst)
+{
+	struct sl_smp_mig *m = &e->priv->mig;
+	int running = p->state == SL_TS_RUNNING || e->cpus[p->cpu].curr == p;
+	int idx, skip;
+
+	if (!m->active) /* outside move_tasks: only the hard rules */
+		return sl_task_allowed(p, dst) && !running;
+	/* move_tasks: a task heavier than the load left to move is skipped,
+	 * unless it would be the best-prio task on its new CPU (and no task of
+	 * the source's best prio has been passed over) */
+	idx = p->prio;
+	skip = p->load_weight > (m->rem_load > 0 ? (unsigned long)m->rem_load : 0);
+	if (skip && idx < m->this_best_prio)
+		skip = !m->best_prio_seen && idx == m->best_prio;
+	if (!skip) {
+		/* can_migrate_task: not pinned away, not running, and cache-cold
+		 * unless balancing failed more than cache_nice_tries times */
+		if (sl_task_allowed(p, dst)) {
+			m->pinned = 0;
+			if (!running && (m->sd->nr_balance_failed > m->sd->cache_nice_tries ||
+					 !task_hot(e, p, m->sd)))
+				return 1;
+		}
+	}
+	m->best_prio_seen |= idx == m->best_prio;
+	return 0;
+}
+
+/* pull_task: p (dequeued from src by the policy's steal) goes to dst */
+static void pull_task(struct sl_engine *e, struct sl_task *p, int src, int dst)
+{
+	struct sl_cpu *s = &e->cpus[src];
+	struct sl_enq_info w;
+
+	p->on_rq = 0;
+	s->nr_running--;
+	s->load -= p->load_weight;
+	e->priv->nrunnable--;
+	e->priv->st.migrations++;
+	memset(&w, 0, sizeof(w));
+	w.kind = SL_ENQ_MIGRATE;
+	w.now = e->now;
+	w.waker = -1;
+	w.waker_cpu = -1;
+	w.src_cpu = src;
+	sl_eng_enqueue(e, p, dst, &w);
+}
+
+/* move_tasks: up to max_nr_move tasks and max_load_move weighted load from
+ * busiest to this, in the policy's order (its steal hook asks
+ * sl_engine_may_migrate for each candidate). Returns the tasks moved. */
+static int move_tasks(struct sl_engine *e, int this, int busiest, unsigned long max_nr_move,
+		      long max_load_move, int idle, int *all_pinned)
+{
+	struct sl_smp_mig *m = &e->priv->mig;
+	int pulled = 0;
+
+	if (all_pinned)
+		*all_pinned = 0;
+	if (max_nr_move == 0 || max_load_move <= 0 || !e->ops->steal)
+		return 0;
+	memset(m, 0, sizeof(*m));
+	m->active = 1;
+	m->rem_load = max_load_move;
+	m->pinned = 1;
+	m->idle = idle;
+	m->sd = &e->priv->smp[this].sd;
+	m->this_best_prio = rq_best_prio(e, this);
+	m->best_prio = rq_best_prio(e, busiest);
+	m->best_prio_seen = e->cpus[busiest].curr && m->best_prio == e->cpus[busiest].curr->prio;
+	while (!e->priv->failed) {
+		struct sl_task *p = e->ops->steal(e, busiest, this);
+		if (!p)
+			break;
+		if (!p->on_rq || p->cpu != busiest || !sl_task_allowed(p, this) ||
+		    p->state == SL_TS_RUNNING) {
+			sl_eng_error(e, "invariant: %s stole task %d which it may not move", e->ops->name,
+				     p->idx);
+			break;
+		}
+		pull_task(e, p, busiest, this);
+		pulled++;
+		m->pinned = 0;
+		m->rem_load -= (long)p->load_weight;
+		if (!((unsigned long)pulled < max_nr_move && m->rem_load > 0))
+			break;
+		if (p->prio < m->this_best_prio)
+			m->this_best_prio = p->prio;
+	}
+	if (all_pinned)
+		*all_pinned = m->pinned;
+	m->active = 0;
+	return pulled;
+}
+
+/* ---- find_busiest_group / find_busiest_queue (one CPU per group, every
+ * group of cpu_power SCHED_LOAD_SCALE: the powers cancel out) ---- */
+
+static int find_busiest_group(struct sl_engine *e, int this, unsigned long *imbalance, int idle)
+{
+	const struct sl_sched_domain *sd = &e->priv->smp[this].sd;
+	const unsigned char *cpus = e->priv->smp_cpus;
+	unsigned long max_load = 0, this_load = 0, total_load = 0, avg_load;
+	unsigned long busiest_load_per_task = 0, busiest_nr_running = 0;
+	unsigned long this_load_per_task = 0, this_nr_running = 0, max_pull;
+	unsigned long scale = e->priv->load_scale;
+	int load_idx, busiest = -1, c, ngroups = 0;
+
+	*imbalance = 0;
+	load_idx = idle == SMP_NOT_IDLE ? sd->busy_idx : idle == SMP_NEWLY_IDLE ? sd->newidle_idx : sd->idle_idx;
+	for (c = 0; c < e->ncpus; c++) {
+		unsigned long load;
+		if (!cpus[c])
+			continue;
+		ngroups++;
+		/* bias balancing toward cpus of our domain */
+		load = c == this ? target_load(e, c, load_idx) : source_load(e, c, load_idx);
+		total_load += load;
+		if (c == this) {
+			this_load = load;
+			this_nr_running = e->cpus[c].nr_running;
+			this_load_per_task = e->cpus[c].load;
+		} else if (load > max_load && e->cpus[c].nr_running > 1 /* > group_capacity */) {
+			max_load = load;
+			busiest = c;
+			busiest_nr_running = e->cpus[c].nr_running;
+			busiest_load_per_task = e->cpus[c].load;
+		}
+	}
+	if (busiest < 0 || this_load >= max_load || busiest_nr_running == 0)
+		return -1;
+	avg_load = total_load / (unsigned long)ngroups;
+	if (this_load >= avg_load || 100 * max_load <= sd->imbalance_pct * this_load)
+		return -1;
+	busiest_load_per_task /= busiest_nr_running;
+	if (max_load <= busiest_load_per_task)
+		return -1;
+	if (max_load < avg_load) {
+		*imbalance = 0;
+		goto small_imbalance;
+	}
+	/* don't pull so much that a group goes idle or we rise above the average */
+	max_pull = max_load - avg_load < max_load - busiest_load_per_task ? max_load - avg_load
+									  : max_load - busiest_load_per_task;
+	*imbalance = max_pull < avg_load - this_load ? max_pull : avg_load - this_load;
+	if (*imbalance < busiest_load_per_task) {
+		unsigned long pwr_now, pwr_move, tmp;
+		unsigned imbn;
+small_imbalance:
+		pwr_move = pwr_now = 0;
+		imbn = 2;
+		if (this_nr_running) {
+			this_load_per_task /= this_nr_running;
+			if (busiest_load_per_task > this_load_per_task)
+				imbn = 1;
+		} else {
+			this_load_per_task = scale;
+		}
+		if (max_load - this_load >= busiest_load_per_task * imbn) {
+			*imbalance = busiest_load_per_task;
+			return busiest;
+		}
+		/* not enough imbalance to move a task, but moving one may raise
+		 * the CPU power in use */
+		pwr_now += busiest_load_per_task < max_load ? busiest_load_per_task : max_load;
+		pwr_now += this_load_per_task < this_load ? this_load_per_task : this_load;
+		tmp = busiest_load_per_task; /* load we'd subtract */
+		if (max_load > tmp)
+			pwr_move += busiest_load_per_task < max_load - tmp ? busiest_load_per_task : max_load - tmp;
+		/* load we'd add */
+		tmp = max_load < busiest_load_per_task ? max_load : busiest_load_per_task;
+		pwr_move += this_load_per_task < this_load + tmp ? this_load_per_task : this_load + tmp;
+		if (pwr_move <= pwr_now)
+			return -1;
+		*imbalance = busiest_load_per_task;
+	}
+	return busiest;
+}
+
+static int find_busiest_queue(struct sl_engine *e, int group, unsigned long imbalance)
+{
+	/* the group is one CPU: skip it when its single task outweighs the
+	 * imbalance */
+	if (!e->priv->smp_cpus[group])
+		return -1;
+	if (e->cpus[group].nr_running == 1 && e->cpus[group].load > imbalance)
+		return -1;
+	return e->cpus[group].load > 0 ? group : -1;
+}
+
+static void cpus_all(struct sl_engine *e)
+{
+	memset(e->priv->smp_cpus, 1, (size_t)e->ncpus);
+}
+
+static int cpus_any(const struct sl_engine *e)
+{
+	int c;
+	for (c = 0; c < e->ncpus; c++)
+		if (e->priv->smp_cpus[c])
+			return 1;
+	return 0;
+}
+
+/* active_load_balance: the busiest CPU's migration thread pushes one task
+ * to target, cache-hot or not (nr_balance_failed was set above
+ * cache_nice_tries). The migration thread itself is not modelled: the push
+ * happens at once and the running task stays (see docs/replay.md). */
+static void active_load_balance(struct sl_engine *e, int busiest, int target)
+{
+	if (e->cpus[busiest].nr_running <= 1)
+		return;
+	e->priv->st.active_balances++;
+	move_tasks(e, target, busiest, 1, LONG_MAX, SMP_SCHED_IDLE, NULL);
+}
+
+/* load_balance: balance this CPU within its domain (periodic). */
+static int load_balance(struct sl_engine *e, int this, int idle)
+{
+	struct sl_sched_domain *sd = &e->priv->smp[this].sd;
+	unsigned long imbalance;
+	int nr_moved = 0, all_pinned = 0, active = 0, group, busiest;
+
+	cpus_all(e);
+redo:
+	group = find_busiest_group(e, this, &imbalance, idle);
+	if (group < 0)
+		goto out_balanced;
+	busiest = find_busiest_queue(e, group, imbalance);
+	if (busiest < 0)
+		goto out_balanced;
+	nr_moved = 0;
+	if (e->cpus[busiest].nr_running > 1) {
+		nr_moved = move_tasks(e, this, busiest, e->cpus[busiest].nr_running - 1, (long)imbalance,
+				      idle, &all_pinned);
+		if (all_pinned) {
+			/* every task of busiest is pinned away from us */
+			e->priv->smp_cpus[busiest] = 0;
+			if (cpus_any(e))
+				goto redo;
+			goto out_balanced;
+		}
+	}
+	if (!nr_moved) {
+		sd->nr_balance_failed++;
+		if (sd->nr_balance_failed > sd->cache_nice_tries + 2) {
+			const struct sl_task *bc = e->cpus[busiest].curr;
+			if (bc && !sl_task_allowed(bc, this)) {
+				all_pinned = 1;
+				goto out_one_pinned;
+			}
+			active = 1;
+			/* kicked active balancing: reset the failure counter */
+			sd->nr_balance_failed = sd->cache_nice_tries + 1;
+			active_load_balance(e, busiest, this);
+		}
+	} else {
+		sd->nr_balance_failed = 0;
+	}
+	if (!active)
+		sd->balance_interval = sd->min_interval; /* unbalanced: reset */
+	else if (sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2; /* active balancing: back off */
+	return nr_moved;
+
+out_balanced:
+	sd->nr_balance_failed = 0;
+out_one_pinned:
+	if ((all_pinned && sd->balance_interval < SMP_MAX_PINNED_INTERVAL) ||
+	    sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2;
+	return 0;
+}
+
+/* load_balance_newidle: this CPU is about to go idle. */
+static int load_balance_newidle(struct sl_engine *e, int this)
+{
+	struct sl_sched_domain *sd = &e->priv->smp[this].sd;
+	unsigned long imbalance;
+	int nr_moved = 0, group, busiest;
+
+	cpus_all(e);
+redo:
+	group = find_busiest_group(e, this, &imbalance, SMP_NEWLY_IDLE);
+	if (group < 0)
+		goto out_balanced;
+	busiest = find_busiest_queue(e, group, imbalance);
+	if (busiest < 0)
+		goto out_balanced;
+	nr_moved = 0;
+	if (e->cpus[busiest].nr_running > 1) {
+		nr_moved = move_tasks(e, this, busiest, e->cpus[busiest].nr_running - 1, (long)imbalance,
+				      SMP_NEWLY_IDLE, NULL);
+		if (!nr_moved) {
+			e->priv->smp_cpus[busiest] = 0;
+			if (cpus_any(e))
+				goto redo;
+		}
+	}
+	if (nr_moved)
+		sd->nr_balance_failed = 0;
+	return nr_moved;
+out_balanced:
+	sd->nr_balance_failed = 0;
+	return 0;
+}
+
+void sl_smp_idle_balance(struct sl_engine *e, int this)
+{
+	struct sl_smp_cpu *s = &e->priv->smp[this];
+	struct sl_sched_domain *sd = &s->sd;
+	uint64_t next_balance = jiffies(e) + 60 * (uint64_t)e->hz;
+	int pulled = 0;
+
+	if (e->ncpus == 1 || !e->ops->steal)
+		return;
+	if (sd->flags & SL_SD_BALANCE_NEWIDLE) {
+		pulled = load_balance_newidle(e, this);
+		if (next_balance > sd->last_balance + ms_to_jiffies(e, sd->balance_interval))
+			next_balance = sd->last_balance + ms_to_jiffies(e, sd->balance_interval);
+	}
+	if (!pulled)
+		s->next_balance = next_balance; /* going idle: rebalance soon */
+}
+
+/* run_rebalance_domains */
+static void rebalance_domains(struct sl_engine *e, int this)
+{
+	struct sl_smp_cpu *s = &e->priv->smp[this];
+	struct sl_sched_domain *sd = &s->sd;
+	int idle = e->cpus[this].nr_running ? SMP_NOT_IDLE : SMP_SCHED_IDLE;
+	uint64_t interval, j = jiffies(e), next_balance = j + 60 * (uint64_t)e->hz;
+
+	if (sd->flags & SL_SD_LOAD_BALANCE) {
+		interval = sd->balance_interval;
+		if (idle != SMP_SCHED_IDLE)
+			interval *= sd->busy_factor;
+		interval = ms_to_jiffies(e, interval);
+		if (j >= sd->last_balance + interval) {
+			load_balance(e, this, idle);
+			sd->last_balance = j;
+		}
+		if (next_balance > sd->last_balance + interval)
+			next_balance = sd->last_balance + interval;
+	}
+	s->next_balance = next_balance;
+}
+
+/* scheduler_tick's SMP part for cpu, every tick (idle CPUs too) */
+void sl_smp_tick(struct sl_engine *e, int cpu)
+{
+	struct sl_engine_priv *v = e->priv;
+	uint64_t j = jiffies(e);
+	int c;
+
+	if (e->ncpus == 1)
+		return;
+	if (cpu == 0 && j > v->smp_jiffy + 1) {
+		/* the engine skipped the ticks of a stretch in which every CPU
+		 * was idle (load 0): age the averages as those ticks would have
+		 * (after 64 the averages of any load are 0) */
+		uint64_t k, skipped = j - v->smp_jiffy - 1;
+		for (k = 0; k < skipped && k < 64; k++)
+			for (c = 0; c < e->ncpus; c++)
+				update_load(e, c);
+	}
+	if (cpu == 0)
+		v->smp_jiffy = j;
+	update_load(e, cpu);
+	if (j >= v->smp[cpu].next_balance && e->ops->steal)
+		rebalance_domains(e, cpu);
+}
+
+/* ---- wakeup and fork/exec placement ---- */
+
+/* the allowed CPU with the fewest tasks, then the lowest load (ties: the
+ * lowest number); -1 if none */
+static int least_loaded_allowed(const struct sl_engine *e, const struct sl_task *p)
 {
 	int c, best = -1;
-	if (e->ncpus == 1)
-		return 0;
-	if (parent_cpu >= 0 && parent_cpu < e->ncpus && sl_task_allowed(p, parent_cpu))
-		best = parent_cpu;
 	for (c = 0; c < e->ncpus; c++) {
 		if (!sl_task_allowed(p, c))
 			continue;
@@ -53,66 +539,87 @@ int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
 	return best;
 }
 
-/* Pull tasks to cpu `this` from the busiest CPU. newidle: this CPU is
- * about to go idle (pull one task if any CPU has one waiting). */
-void sl_smp_balance(struct sl_engine *e, int this, int newidle)
+int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
 {
-	struct sl_cpu *dst = &e->cpus[this], *src;
-	int c, busiest = -1, moves = 0;
+	const struct sl_sched_domain *sd;
+	int cpu = p->cpu, this_cpu;
+	unsigned long load, this_load, tl, tl_per_task;
+	unsigned imbalance;
 
-	if (!e->ops->steal)
-		return;
-	for (c = 0; c < e->ncpus; c++)
-		if (c != this && e->cpus[c].nr_running >= 2 &&
-		    (busiest < 0 || e->cpus[c].load > e->cpus[busiest].load))
-			busiest = c;
-	if (busiest < 0)
-		return;
-	src = &e->cpus[busiest];
-	/* imbalance_pct 125 of the CPU domain */
-	if (!newidle && src->load * 100 <= dst->load * 125)
-		return;
-	while (src->nr_running >= 2 && moves < 32 && !e->priv->failed) {
-		struct sl_enq_info w;
-		struct sl_task *p = e->ops->steal(e, busiest, this);
-		if (!p)
-			break;
-		if (!p->on_rq || p->cpu != busiest || !sl_task_allowed(p, this) ||
-		    p->state == SL_TS_RUNNING) {
-			sl_eng_error(e, "invariant: %s stole task %d which it may not move", e->ops->name,
-				     p->idx);
-			return;
+	if (e->ncpus == 1)
+		return 0;
+	/* woken in the same instant it blocked: still its CPU's curr, stays */
+	if (p->blocked)
+		return p->cpu;
+	if (cpu < 0 || cpu >= e->ncpus || !sl_task_allowed(p, cpu))
+		return least_loaded_allowed(e, p); /* set_cpus_allowed moved it */
+	/* try_to_wake_up runs on the waker's CPU; an interrupt or timer wakeup
+	 * is taken on the sleeper's CPU (cpu == this_cpu: it stays) */
+	this_cpu = waker_cpu >= 0 && waker_cpu < e->ncpus ? waker_cpu : cpu;
+	if (this_cpu == cpu || !sl_task_allowed(p, this_cpu))
+		return cpu;
+	sd = &e->priv->smp[this_cpu].sd; /* the flat domain spans both */
+	imbalance = 100 + (sd->imbalance_pct - 100) / 2;
+	load = source_load(e, cpu, sd->wake_idx);
+	this_load = target_load(e, this_cpu, sd->wake_idx);
+	if (sd->flags & SL_SD_WAKE_AFFINE) {
+		tl = this_load; /* sync wakeups are not recorded: no subtraction */
+		tl_per_task = cpu_avg_load_per_task(e, this_cpu);
+		if ((tl <= load && tl + target_load(e, cpu, sd->wake_idx) <= tl_per_task) ||
+		    100 * (tl + p->load_weight) <= imbalance * load) {
+			e->priv->st.wake_affine++;
+			return this_cpu;
 		}
-		p->on_rq = 0;
-		src->nr_running--;
-		src->load -= p->load_weight;
-		e->priv->nrunnable--;
-		e->priv->st.migrations++;
-		moves++;
-		memset(&w, 0, sizeof(w));
-		w.kind = SL_ENQ_MIGRATE;
-		w.now = e->now;
-		w.waker = -1;
-		w.waker_cpu = -1;
-		w.src_cpu = busiest;
-		sl_eng_enqueue(e, p, this, &w);
-		if (newidle)
-			break;
-		/* another move only helps if the gap exceeds one such task */
-		if (src->load <= dst->load || src->load - dst->load <= p->load_weight)
-			break;
 	}
+	/* SD_WAKE_BALANCE is not a flag of SD_CPU_INIT: no passive balancing */
+	return cpu;
 }
 
-void sl_smp_tick(struct sl_engine *e, int cpu)
+/* sched_balance_self(cpu, SD_BALANCE_EXEC): find_idlest_group then
+ * find_idlest_cpu, for p running on cpu */
+static int balance_exec(struct sl_engine *e, struct sl_task *p, int cpu)
 {
-	struct sl_cpu *c = &e->cpus[cpu];
-	/* 2.6.20 rebalance_tick: the interval depends on whether the CPU is
-	 * idle now (1 ms) or busy (x busy_factor 64), counted from the last
-	 * balance, so a CPU that has just gone idle balances within 1 ms */
-	uint64_t interval = c->curr ? e->priv->busy_balance_ns : e->priv->idle_balance_ns;
-	if (e->ncpus == 1 || e->now - c->last_balance < interval)
-		return;
-	c->last_balance = e->now;
-	sl_smp_balance(e, cpu, 0);
+	const struct sl_sched_domain *sd = &e->priv->smp[cpu].sd;
+	unsigned long min_load = ULONG_MAX, this_load = 0, load;
+	int imbalance = 100 + (sd->imbalance_pct - 100) / 2, idlest = -1, c;
+
+	if (!(sd->flags & SL_SD_BALANCE_EXEC))
+		return cpu;
+	for (c = 0; c < e->ncpus; c++) {
+		if (!sl_task_allowed(p, c))
+			continue;
+		if (c == cpu) {
+			/* p is the running task of cpu when it execs */
+			unsigned long raw = e->cpus[c].load + p->load_weight;
+			load = sd->forkexec_idx ? e->priv->smp[c].cpu_load[sd->forkexec_idx - 1] : raw;
+			this_load = load < raw ? load : raw;
+		} else {
+			load = target_load(e, c, sd->forkexec_idx);
+			if (load < min_load) {
+				min_load = load;
+				idlest = c;
+			}
+		}
+	}
+	if (idlest < 0 || 100 * this_load < (unsigned long)imbalance * min_load)
+		return cpu;
+	/* find_idlest_cpu: the group is the one CPU */
+	return idlest;
+}
+
+int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
+{
+	int cpu;
+	if (e->ncpus == 1)
+		return 0;
+	if (parent_cpu < 0 || parent_cpu >= e->ncpus || !sl_task_allowed(p, parent_cpu))
+		return least_loaded_allowed(e, p);
+	/* sched_fork: sched_balance_self(SD_BALANCE_FORK), which SD_CPU_INIT
+	 * does not set: the child starts on its parent's CPU. A new process
+	 * (not a thread of its parent's group) is taken to exec at once:
+	 * sched_exec balances it (SD_BALANCE_EXEC). */
+	cpu = parent_cpu;
+	if (!p->spec || p->spec->tid == p->spec->tgid)
+		cpu = balance_exec(e, p, cpu);
+	return cpu;
 }

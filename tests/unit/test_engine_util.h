@@ -69,6 +69,41 @@ static inline struct sl_run_sink trec_sink(struct trec *t)
 	return k;
 }
 
+/* ---- building behaviours with explicit phases ---- */
+
+static inline struct sl_task_spec *add_task(struct sl_behaviour *b, const char *name, int nice,
+				     uint64_t start)
+{
+	struct sl_task_spec *t;
+	b->tasks = xrealloc(b->tasks, (b->ntasks + 1) * sizeof(*b->tasks));
+	t = &b->tasks[b->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->idx = (int32_t)b->ntasks;
+	t->tid = t->tgid = (int32_t)b->ntasks + 100;
+	snprintf(t->comm, sizeof(t->comm), "%s", name);
+	t->nice = nice;
+	t->start_ns = start;
+	t->parent = -1;
+	t->initially_runnable = 1;
+	b->ntasks++;
+	return t;
+}
+
+static inline void add_phase(struct sl_task_spec *t, uint64_t run, char end, uint64_t sleep, int kind,
+		      int waker, uint64_t progress)
+{
+	struct sl_phase *p;
+	t->phases = xrealloc(t->phases, (t->nphases + 1) * sizeof(*t->phases));
+	p = &t->phases[t->nphases++];
+	memset(p, 0, sizeof(*p));
+	p->run_ns = run;
+	p->end = end;
+	p->sleep_ns = sleep;
+	p->waker_kind = (uint8_t)kind;
+	p->waker = waker;
+	p->waker_progress_ns = progress;
+}
+
 /* Run a workload text through policy `name` with invariants on; d gets the
  * message of a failure (nothing is printed). */
 static inline int trun_text_d(const char *text, const char *pol, int cpus, uint64_t dur,

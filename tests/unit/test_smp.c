@@ -1,0 +1,347 @@
+/* tests/unit/test_smp.c - the 2.6.20 balancer of replay/smp.c, case by case.
+ * Each expected move (or refusal) is worked out by hand from kernel/sched.c
+ * of 2.6.20 with the SD_CPU_INIT values (imbalance_pct 125, busy_factor 64,
+ * min/max_interval 1/4 ms, cache_nice_tries 1, busy/idle/newidle/wake/
+ * forkexec_idx 2/1/2/1/1, cache_hot_time 2.5 ms), HZ 1000, 2 CPUs.
+ *
+ * Notation: W = the load weight of a nice-0 task (rsdl: 20 levels x
+ * (6 ms / 0.1 ms + 1) = 1220); cl0/cl1 = cpu_load[0]/cpu_load[1]
+ * (update_load at every tick: cl0 = the raw load, cl1 = (cl1 + raw) / 2
+ * rounded up while rising). Tasks with a finite count exit after their last
+ * burst. Placement at a start without a parent: the allowed CPU with the
+ * fewest tasks, then the lowest load, then the lowest number. */
+#include "harness.h"
+#include "test_engine_util.h"
+
+/* a hog (add_task with an endless burst) */
+static struct sl_task_spec *smp_task(struct sl_behaviour *b, const char *name, int nice,
+				     uint64_t start)
+{
+	struct sl_task_spec *t = add_task(b, name, nice, start);
+	t->run_ns = SL_INF;
+	return t;
+}
+
+/* a and c: nice-0 hogs; b between them: runs b_run, then exits */
+static void two_hogs_and_b(struct sl_behaviour *b, uint64_t b_run)
+{
+	struct sl_task_spec *t;
+	memset(b, 0, sizeof(*b));
+	b->cpus = 2;
+	smp_task(b, "a", 0, 0);
+	t = smp_task(b, "b", 0, 0);
+	t->run_ns = b_run;
+	t->count = 1;
+	smp_task(b, "c", 0, 0);
+}
+
+static int smp_run(const struct sl_behaviour *b, const char *pol, uint64_t rr, uint64_t dur,
+		   struct trec *r, struct sl_replay_stats *st)
+{
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct sl_run_sink k = trec_sink(r);
+	int rc;
+	memset(r, 0, sizeof(*r));
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = dur;
+	o.debug = 1;
+	if (rr)
+		o.rr_interval_ns = rr;
+	rc = sl_replay_run(b, sl_policy_find(pol), &o, &k, st, &d);
+	if (rc)
+		fprintf(stderr, "  replay: %s\n", d.msg);
+	return rc;
+}
+
+/* start of task's first slice on cpu (UINT64_MAX: none) */
+static uint64_t first_on(const struct trec *r, int task, int cpu)
+{
+	size_t i;
+	for (i = 0; i < r->ns; i++)
+		if (r->s[i].task == task && r->s[i].cpu == cpu)
+			return r->s[i].ts;
+	return UINT64_MAX;
+}
+
+/* number of times task's consecutive slices change CPU */
+static int cpu_changes(const struct trec *r, int task)
+{
+	size_t i;
+	int last = -1, n = 0;
+	for (i = 0; i < r->ns; i++) {
+		if (r->s[i].task != task)
+			continue;
+		if (last >= 0 && r->s[i].cpu != last)
+			n++;
+		last = r->s[i].cpu;
+	}
+	return n;
+}
+
+SL_TEST(smp_three_hogs_no_move_after_placement)
+{
+	/* a, b, c nice-0 hogs start at 0: a -> cpu 0 (all empty), b -> cpu 1
+	 * (no task), c -> cpu 0 (1/1 tasks, equal loads, lowest number).
+	 * cpu 0 never pulls (its load 2W is the largest). cpu 1 balances busy
+	 * (busy_idx 2) every 1 x 64 ms from 64 ms; by then the averages are
+	 * steady: this_load = W, max_load = 2W (cpu 0, 2 tasks > capacity 1),
+	 * avg_load = 3W/2; this < avg and 100*2W > 125*W: go on;
+	 * busiest_load_per_task = 2W/2 = W < max_load; max_pull = min(2W - 3W/2,
+	 * 2W - W) = W/2, imbalance = min(W/2, 3W/2 - W) = W/2 < W: the
+	 * small-imbalance rule. this_load_per_task = W/1, not below W: imbn = 2;
+	 * max - this = W < 2W. pwr_now = min(W, 2W) + min(W, W) = 2W;
+	 * pwr_move = min(W, 2W - W) + min(W, W + W) = 2W: no gain, balanced.
+	 * (While the averages ramp up, max_load in (W, 2W] gives pwr_move =
+	 * max_load <= 2W = pwr_now: balanced too.) So, as the issue read it, no
+	 * task ever moves after placement, under every model: b has cpu 1's
+	 * 1000 ms, a and c share cpu 0's. */
+	static const char *const pols[] = { "rsdl", "o1", "sd" };
+	size_t k, i;
+	for (k = 0; k < 3; k++) {
+		struct sl_behaviour b;
+		struct trec r;
+		struct sl_replay_stats st;
+		memset(&b, 0, sizeof(b));
+		b.cpus = 2;
+		smp_task(&b, "a", 0, 0);
+		smp_task(&b, "b", 0, 0);
+		smp_task(&b, "c", 0, 0);
+		CHECK_EQ_INT(smp_run(&b, pols[k], 0, 1000 * TMS, &r, &st), 0);
+		CHECK_EQ_INT(st.migrations, 0);
+		CHECK_EQ_INT(st.active_balances, 0);
+		for (i = 0; i < r.ns; i++)
+			CHECK_EQ_INT(r.s[i].cpu, r.s[i].task == 1 ? 1 : 0);
+		CHECK_EQ_INT(trun_runtime(&r, 1), 1000 * TMS);
+		CHECK_EQ_INT(trun_runtime(&r, 0) + trun_runtime(&r, 2), 1000 * TMS);
+		CHECK_EQ_INT(st.idle_ns, 0);
+		trec_free(&r);
+		sl_behaviour_release(&b);
+	}
+}
+
+SL_TEST(smp_newidle_refused_then_idle_balance_skips_cache_hot)
+{
+	/* a, b, c nice-0 hogs (rsdl, 6 ms quotas): a, c on cpu 0, b on cpu 1
+	 * (placement as above); b runs 49 ms and exits. On cpu 0, a runs 0-6,
+	 * c 6-12, ..., a 48-54: c last ran at 48 ms.
+	 * 49 ms, new-idle balance of cpu 1 (newidle_idx 2: cl1). Steady since
+	 * 64 ticks? No, but after 49 ticks cl1(cpu 0) = 2W and cl1(cpu 1) = W
+	 * (rounded up while rising: reached). this_load = max(W, 0) = W,
+	 * max_load = min(2W, 2W) = 2W: as in the 3-hog case the small-imbalance
+	 * rule refuses (pwr_move = pwr_now = 2W; this_nr_running = 0 gives
+	 * this_load_per_task = SCHED_LOAD_SCALE = W). cpu 1 goes idle with
+	 * next_balance = last_balance (0) + balance_interval (1 ms).
+	 * Tick 50: idle balance (idle_idx 1: cl0 = raw at this tick = 0):
+	 * this_load 0, max_load 2W, avg W; imbalance = min(min(W, W), W) = W,
+	 * not small: cpu 0 is busiest. move_tasks: a runs (never moved); c last
+	 * ran at 48 ms, 2 ms < cache_hot_time 2.5 ms, and nr_balance_failed (0)
+	 * is not above cache_nice_tries (1): refused. nr_balance_failed = 1,
+	 * interval back to 1 ms, next balance at tick 51.
+	 * Tick 51: c is 3 ms cold: pulled to cpu 1, runs there at once.
+	 * So cpu 1 idles 49-51 ms (2 ms) and c's first slice on cpu 1 starts at
+	 * 51 ms; one migration; then one task per CPU, nothing moves again. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	two_hogs_and_b(&b, 49 * TMS);
+	CHECK_EQ_INT(smp_run(&b, "rsdl", 0, 1000 * TMS, &r, &st), 0);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 49 * TMS);
+	CHECK_EQ_INT(first_on(&r, 2, 1), 51 * TMS);
+	CHECK_EQ_INT(st.idle_ns, 2 * TMS);
+	CHECK_EQ_INT(st.migrations, 1);
+	CHECK_EQ_INT(cpu_changes(&r, 0), 0);
+	CHECK_EQ_INT(cpu_changes(&r, 2), 1);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(smp_cache_hot_task_moves_after_cache_nice_tries)
+{
+	/* As above with rr_interval 1 ms: a and c alternate every tick on
+	 * cpu 0, so the waiting one always last ran under 1 ms ago (hot); b runs
+	 * 50 ms on cpu 1 and exits (the new-idle balance at 50 ms is refused by
+	 * the small-imbalance rule, as above: next balance at tick 51).
+	 * Tick 51: the waiting task is hot: refused, nr_balance_failed = 1.
+	 * Tick 52: hot again: refused, nr_balance_failed = 2.
+	 * Tick 53: nr_balance_failed (2) > cache_nice_tries (1): can_migrate_task
+	 * moves it although it is hot. cpu 1 idles 50-53 ms: 3 ms. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	two_hogs_and_b(&b, 50 * TMS);
+	CHECK_EQ_INT(smp_run(&b, "rsdl", 1 * TMS, 1000 * TMS, &r, &st), 0);
+	CHECK_EQ_INT(st.idle_ns, 3 * TMS);
+	CHECK_EQ_INT(st.migrations, 1);
+	CHECK(first_on(&r, 0, 1) == 53 * TMS || first_on(&r, 2, 1) == 53 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(smp_small_imbalance_moves_when_power_gains)
+{
+	/* P (nice 0) starts on cpu 0, B (nice 10, weight 10 x 61 = W/2 = 610)
+	 * on cpu 1. At 1 ms P forks a thread T (same thread group: no exec
+	 * balancing, sched_fork keeps it on P's CPU: SD_CPU_INIT has no
+	 * SD_BALANCE_FORK). cpu 0: P, T (2W); cpu 1: B (W/2).
+	 * Busy balancing of cpu 1 is due every 1 x 64 ms from 64 ms (none
+	 * before: no migration before 64 ms). At 64 ms: this_load = W/2 = 610,
+	 * max_load = 2W = 2440, avg = 1525; 100*2440 > 125*610. blpt = 1220;
+	 * max_pull = min(915, 1220) = 915, imbalance = min(915, 1525 - 610) =
+	 * 915 < 1220: small imbalance; this_load_per_task = 610 < blpt: imbn =
+	 * 1; max - this = 1830 >= 1220: imbalance = blpt = 1220, move. The
+	 * waiting nice-0 task (6 ms turns: P runs 60-66, T last ran at 60 ms,
+	 * 4 ms cold; or the other way round) weighs 1220, not above 1220:
+	 * pulled at 64 ms.
+	 * Afterwards cpu 0 = W (1 task, never busiest), cpu 1 = 1830 with 2
+	 * tasks; cpu 0's balance: this 1220, max 1830, avg 1525, blpt 915,
+	 * imbalance = min(min(305, 915), 305) = 305 < 915; this_lpt 1220 not
+	 * below 915: imbn 2, 610 < 1830; pwr_now = 915 + 1220 = 2135, pwr_move
+	 * = min(915, 915) + min(1220, 1220 + 915) = 2135: balanced. Exactly one
+	 * migration in the second. */
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct trec r;
+	struct sl_replay_stats st;
+	size_t i;
+	int moved = -1;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	smp_task(&b, "P", 0, 0);
+	smp_task(&b, "B", 10, 0);
+	t = smp_task(&b, "T", 0, 1 * TMS);
+	t->flags = SL_TASK_FORKED;
+	t->parent = 0;
+	t->tgid = b.tasks[0].tgid;
+	CHECK_EQ_INT(smp_run(&b, "rsdl", 0, 1000 * TMS, &r, &st), 0);
+	CHECK_EQ_INT(st.migrations, 1);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task != 1 && r.s[i].cpu == 1 && moved < 0)
+			moved = (int)i;
+	CHECK(moved >= 0);
+	if (moved >= 0)
+		CHECK_EQ_INT(r.s[moved].ts, 64 * TMS);
+	CHECK(first_on(&r, 2, 0) < 64 * TMS); /* T started on its parent's CPU */
+	CHECK_EQ_INT(cpu_changes(&r, 1), 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(smp_fork_thread_stays_process_exec_balances)
+{
+	/* P (nice 0) alone on cpu 0 from 0, B (nice 10, 610) alone on cpu 1.
+	 * At 10 ms P forks C. As a thread (same tgid): sched_fork keeps it on
+	 * cpu 0. As a process it is taken to exec at once: sched_balance_self
+	 * (SD_BALANCE_EXEC, forkexec_idx 1): this_load = min(cl0 = 1220, raw
+	 * 1220 + C's 1220) = 1220, cpu 1's target_load = max(610, 610) = 610;
+	 * 100 x 1220 >= 112 x 610 = 68320: cpu 1 is the idlest group: C starts
+	 * on cpu 1. */
+	int proc;
+	for (proc = 0; proc < 2; proc++) {
+		struct sl_behaviour b;
+		struct sl_task_spec *t;
+		struct trec r;
+		memset(&b, 0, sizeof(b));
+		b.cpus = 2;
+		smp_task(&b, "P", 0, 0);
+		smp_task(&b, "B", 10, 0);
+		t = smp_task(&b, "C", 0, 10 * TMS);
+		t->flags = SL_TASK_FORKED;
+		t->parent = 0;
+		t->run_ns = 5 * TMS;
+		t->count = 1;
+		if (!proc)
+			t->tgid = b.tasks[0].tgid;
+		CHECK_EQ_INT(smp_run(&b, "rsdl", 0, 100 * TMS, &r, NULL), 0);
+		CHECK(first_on(&r, 2, proc ? 1 : 0) != UINT64_MAX);
+		CHECK_EQ_INT(first_on(&r, 2, proc ? 0 : 1), UINT64_MAX);
+		trec_free(&r);
+		sl_behaviour_release(&b);
+	}
+}
+
+SL_TEST(smp_idle_cpu_balances_at_the_next_tick)
+{
+	/* a, c on cpu 0, b on cpu 1 runs 2 ms and exits. Ticks 1 and 2:
+	 * cpu 0: cl0 = 2W, cl1 = ceil(2W/2) = 1220 then (1220 + 2440 + 1)/2 =
+	 * 1830; cpu 1: cl1 = 610 then (610 + 1221)/2 = 915. At 2 ms the
+	 * new-idle balance: this_load = 915, max_load = min(1830, 2440) = 1830,
+	 * avg 1372; blpt 1220 < 1830; imbalance = min(min(458, 610), 457) =
+	 * 457 < 1220; this_nr_running 0: this_lpt = W, imbn 2; 915 < 2440;
+	 * pwr_now = 1220 + 915 = 2135, pwr_move = min(1220, 610) + min(1220,
+	 * 915 + 1220) = 1830: refused. Tick 3: idle balance, this_load = 0:
+	 * imbalance W; c never ran (last_ran 0, 3 ms ago: cold): pulled at
+	 * 3 ms. cpu 1 idles 2-3 ms. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	two_hogs_and_b(&b, 2 * TMS);
+	CHECK_EQ_INT(smp_run(&b, "rsdl", 0, 100 * TMS, &r, &st), 0);
+	CHECK_EQ_INT(first_on(&r, 2, 1), 3 * TMS);
+	CHECK_EQ_INT(st.idle_ns, 1 * TMS);
+	CHECK_EQ_INT(st.migrations, 1);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(smp_rsdl_moved_task_keeps_its_epoch)
+{
+	/* rsdl, 2 CPUs, 6 ms quotas. a (nice 0) and N (nice 10, levels 30-39)
+	 * start on cpu 0, b (nice 0) on cpu 1 runs 91 ms and exits.
+	 * cpu 0: a descends levels 20-29 alone (0-60 ms), then a and N share
+	 * levels 30+: N 60-66 (30), a 66-72, N 72-78 (31), a 78-84, N 84-90
+	 * (32), a 90-96: at 90 ms N waits at level 33 with a full 6 ms slice,
+	 * levels 30-33 used, in cpu 0's first epoch (no rotation there yet).
+	 * cpu 1's busy balance at 64 ms found cpu 0 (a + N = 1830 with 2
+	 * tasks) balanced against its 1220 (small imbalance, pwr_move =
+	 * pwr_now): balance_interval 1 -> 2 ms, last_balance 64.
+	 * 91 ms: cpu 1 empties; the new-idle balance is refused (small
+	 * imbalance); next_balance = 64 + 2 = 66: due at tick 92, where N
+	 * (last ran at 90: 2 ms, cache-hot) is refused while a runs; the
+	 * interval of that pass was 2 ms: next at tick 94, where N is cold
+	 * (4 ms): pulled to cpu 1 (idle since 91: its epoch was renewed).
+	 * cpu 0's epoch has not rotated: N keeps its entitlement (SD's
+	 * update_if_moved): level 33 and its slice, so on cpu 1 it runs levels
+	 * 33-39 (7 x 6 = 42 ms, 94-136 ms) before its first major rotation
+	 * there. Over that epoch N ran 3 + 7 = 10 levels = 60 ms: exactly what
+	 * nice 10 allows (10 levels x 6 ms). Before this rule a move gave it a
+	 * fresh level 30 on cpu 1: 60 more ms in the same epoch (90 ms). */
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct trec r;
+	struct sl_replay_stats st;
+	size_t i;
+	int lvl = -1;
+	uint64_t rot = UINT64_MAX, ran = 0;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	smp_task(&b, "a", 0, 0);
+	t = smp_task(&b, "b", 0, 0);
+	t->run_ns = 91 * TMS;
+	t->count = 1;
+	smp_task(&b, "N", 10, 0);
+	CHECK_EQ_INT(smp_run(&b, "rsdl", 0, 400 * TMS, &r, &st), 0);
+	CHECK_EQ_INT(first_on(&r, 2, 1), 94 * TMS);
+	CHECK_EQ_INT(st.migrations, 1);
+	/* its level when it arrived on cpu 1: the last staircase row up to then
+	 * (a fresh epoch would have written level 30 at 94 ms) */
+	for (i = 0; i < r.nst; i++)
+		if (r.st[i].task == 2 && r.st[i].ts <= 94 * TMS)
+			lvl = r.st[i].level;
+	CHECK_EQ_INT(lvl, 33);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 2 && r.s[i].ts == 94 * TMS)
+			CHECK_EQ_INT(r.s[i].prio, 133);
+	for (i = 0; i < r.nr; i++)
+		if (r.r[i].cpu == 1 && r.r[i].ts > 93 * TMS && !strcmp(r.r[i].kind, "major") && rot == UINT64_MAX)
+			rot = r.r[i].ts;
+	CHECK_EQ_INT(rot, 136 * TMS);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 2 && r.s[i].ts < rot)
+			ran += r.s[i].ts + r.s[i].dur < rot ? r.s[i].dur : rot - r.s[i].ts;
+	/* its whole first epoch: 3 levels on cpu 0 + 7 on cpu 1 */
+	CHECK_EQ_INT(ran, 60 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
