@@ -230,6 +230,7 @@ const char *sl_policy_names(void);
 extern const struct sl_policy_ops sl_policy_rsdl;
 extern const struct sl_policy_ops sl_policy_o1;
 extern const struct sl_policy_ops sl_policy_sd;
+extern const struct sl_policy_ops sl_policy_cfs;
 extern const struct sl_policy_ops sl_policy_eevdf;
 
 #endif

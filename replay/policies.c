@@ -17,6 +17,7 @@
 	X(rsdl) \
 	X(o1) \
 	X(sd) \
+	X(cfs) \
 	X(eevdf) \
 	/* end of the table */
 

@@ -16,12 +16,7 @@ for f in local-2cpu-hogs.ftrace.txt massive-intr-10x-1cpu.ftrace.txt panopticon-
 		"$SCHEDLAB" --db "$T/db" replay --trace $i --sched sd --mode $mode --debug > "$T/out" ||
 			fail "sd replay of $f ($mode): $(cat "$T/out")"
 		run=$(sed -n 's/^run \([0-9]*\) sd:.*/\1/p' "$T/out")
-		bad=$(sq "$T/db" "
-			WITH rec AS (SELECT s.utid, SUM(s.dur) AS rt FROM sched_slice s JOIN run r ON r.id = s.run_id
-				     WHERE r.trace_id = $i AND r.scheduler = 'recorded' GROUP BY s.utid),
-			     rep AS (SELECT utid, SUM(dur) AS rt FROM sched_slice WHERE run_id = $run GROUP BY utid)
-			SELECT COUNT(*) FROM rec LEFT JOIN rep USING (utid)
-			WHERE ABS(rec.rt - COALESCE(rep.rt, 0)) > 1000000")
+		bad=$(unconserved "$T/db" $i $run)
 		expect_eq "$bad" 0 "$f ($mode): tasks whose CPU time was not conserved"
 	done
 	echo "ok $f"

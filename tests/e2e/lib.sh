@@ -16,6 +16,15 @@ golden() {
 	diff -u "$TOP/tests/golden/$1" "$2" || fail "output differs from tests/golden/$1"
 }
 sq() { sqlite3 -batch -noheader "$1" "$2"; }
+# unconserved DB TRACE RUN: how many tasks of TRACE's recorded run got a
+# replayed CPU time in RUN more than one tick (1 ms) away from the recorded one
+unconserved() {
+	sq "$1" "WITH rec AS (SELECT s.utid, SUM(s.dur) AS rt FROM sched_slice s JOIN run r ON r.id = s.run_id
+			      WHERE r.trace_id = $2 AND r.scheduler = 'recorded' GROUP BY s.utid),
+		      rep AS (SELECT utid, SUM(dur) AS rt FROM sched_slice WHERE run_id = $3 GROUP BY utid)
+		 SELECT COUNT(*) FROM rec LEFT JOIN rep USING (utid)
+		 WHERE ABS(rec.rt - COALESCE(rep.rt, 0)) > 1000000"
+}
 # tracefs_setup: as root, mount tracefs at /sys/kernel/tracing when it is not
 # (a fresh machine boots without it; trace-cmd and libtracefs do the same),
 # then hold /tmp/schedlab-tracefs.lock for the rest of the test: the kernel's

@@ -1,0 +1,787 @@
+/* replay/cfs.c - the Completely Fair Scheduler in its vruntime form as a
+ * replay policy (`--sched cfs`, docs/cfs.md): kernel/sched_fair.c and the
+ * fair/RT parts of kernel/sched.c and kernel/sched_rt.c of v2.6.24, the
+ * first release where CFS orders tasks by vruntime against min_vruntime
+ * (v2.6.23 merged CFS in its earlier fair_clock / wait_runtime form).
+ *
+ * Per CPU: a queue of the runnable fair tasks ordered as the kernel's
+ * red-black tree (key vruntime - min_vruntime, equal keys after the ones
+ * already there: a binary heap on (vruntime, insertion number) gives the
+ * same leftmost task in O(log n)), the running fair task kept out of it
+ * (set_next_entity), and the 100 FIFO lists of the RT class above it. */
+#include "engine.h"
+#include "cfs.h"
+#include "fair_weights.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RT_PRIO 100
+#define NICE_0_LOAD SL_NICE_0_LOAD
+#define RR_SLICE_NS (100 * SL_NS_PER_MS) /* DEF_TIMESLICE, kernel/sched.c v2.6.24 */
+
+enum { P_START_DEBIT, P_NEW_FAIR_SLEEPERS, P_WAKEUP_PREEMPT, P_CHILD_RUNS_FIRST, P_COMPAT_YIELD,
+       P_SMP_SCALE };
+
+static const struct sl_policy_param cfs_params[] = {
+	{ "start_debit", 1, 0, 1,
+	  "sched_features START_DEBIT: a new task starts one sched_vslice_add behind min_vruntime" },
+	{ "new_fair_sleepers", 1, 0, 1,
+	  "sched_features NEW_FAIR_SLEEPERS: a woken task is placed up to sched_latency before "
+	  "min_vruntime" },
+	{ "wakeup_preempt", 1, 0, 1,
+	  "sched_features WAKEUP_PREEMPT: a woken task preempts when ahead by the wakeup granularity" },
+	{ "child_runs_first", 1, 0, 1,
+	  "sysctl_sched_child_runs_first: a forked child takes its running parent's vruntime if lower" },
+	{ "compat_yield", 0, 0, 1,
+	  "sysctl_sched_compat_yield: sched_yield puts the task behind the rightmost one" },
+	{ "smp_scale", 1, 0, 1,
+	  "sched_init_granularity: latency, granularities times 1 + ilog2(cpus) (0: 1-CPU values)" },
+	{ NULL, 0, 0, 0, NULL },
+};
+
+struct cfs_task {
+	uint64_t vruntime;
+	uint64_t exec_start;     /* se.exec_start: last update_curr */
+	uint64_t sum_exec, prev_sum_exec;
+	uint64_t seq;            /* insertion number: equal keys go right */
+	unsigned long weight;
+	uint32_t inv_weight;
+	int32_t pos;             /* index in its CPU's heap, -1 not in it */
+	int32_t cpu;             /* runqueue it is on / last ran on */
+	int32_t next, prev;      /* RT list links */
+	int64_t rr_left;         /* SCHED_RR time_slice (ns) */
+	int16_t prio;            /* kernel prio: RT 99 - rt_prio, else static_prio */
+	int8_t rt;               /* 1: the RT class */
+	int8_t on_rq;
+	uint8_t policy;
+	int8_t nice;
+};
+
+struct cfs_rq {
+	uint64_t min_vruntime;
+	uint64_t seq;
+	unsigned long load;      /* Σ weight of the queued fair tasks (incl. curr) */
+	unsigned long nr;        /* queued fair tasks (incl. curr) */
+	int32_t *heap;
+	size_t n, cap;
+	int32_t curr;            /* the running task (either class), -1 idle */
+	int32_t fair_curr;       /* cfs_rq->curr, -1 none */
+	int rt_nr;
+	uint64_t rt_bits[2];
+	int32_t rt_head[MAX_RT_PRIO], rt_tail[MAX_RT_PRIO];
+	int in_transit;          /* tasks stolen from here, not yet enqueued */
+};
+
+struct cfs_run {
+	struct sl_engine *e;
+	struct cfs_task *t;
+	struct cfs_rq *rq;
+	struct sl_cfs_tun tun;
+	int start_debit, new_fair_sleepers, wakeup_preempt, child_runs_first, compat_yield;
+};
+
+static struct cfs_run *R(struct sl_engine *e)
+{
+	return e->pol;
+}
+
+/* ---- the arithmetic (cfs.h) ---- */
+
+void sl_cfs_tunables(int cpus, int smp_scale, struct sl_cfs_tun *t)
+{
+	/* kernel/sched_fair.c v2.6.24: sysctl_sched_latency 20 ms,
+	 * sysctl_sched_min_granularity 4 ms, sched_nr_latency 5,
+	 * sysctl_sched_wakeup_granularity 10 ms; kernel/sched.c
+	 * sched_init_granularity: factor 1 + ilog2(num_online_cpus()), the
+	 * first two capped at 200 ms, nr_latency left as it is */
+	const uint64_t limit = 200 * SL_NS_PER_MS;
+	unsigned factor = 1;
+	int n;
+	for (n = cpus; n > 1; n >>= 1)
+		factor++;
+	if (!smp_scale)
+		factor = 1;
+	t->latency = 20 * SL_NS_PER_MS * factor;
+	t->min_gran = 4 * SL_NS_PER_MS * factor;
+	t->wakeup_gran = 10 * SL_NS_PER_MS * factor;
+	if (t->latency > limit)
+		t->latency = limit;
+	if (t->min_gran > limit)
+		t->min_gran = limit;
+	t->nr_latency = 5;
+}
+
+uint64_t sl_cfs_period(const struct sl_cfs_tun *t, unsigned long nr)
+{
+	if (nr > t->nr_latency)
+		return t->latency * nr / t->nr_latency;
+	return t->latency;
+}
+
+uint64_t sl_cfs_slice(const struct sl_cfs_tun *t, unsigned long nr, unsigned long weight,
+		      unsigned long rq_weight)
+{
+	if (!rq_weight)
+		return 0;
+	return sl_cfs_period(t, nr) * weight / rq_weight;
+}
+
+uint64_t sl_cfs_vslice_add(const struct sl_cfs_tun *t, unsigned long nr, unsigned long rq_weight,
+			   unsigned long weight)
+{
+	return sl_cfs_period(t, nr + 1) * NICE_0_LOAD / (rq_weight + weight);
+}
+
+/* SRR: shift right and round (kernel/sched.c) */
+static uint64_t srr(uint64_t x, int y)
+{
+	return (x + (1ULL << (y - 1))) >> y;
+}
+
+uint64_t sl_cfs_calc_delta_mine(uint64_t delta, unsigned long weight, uint32_t inv)
+{
+	uint64_t tmp = delta * weight;
+	if (tmp > (1ULL << 32))
+		tmp = srr(srr(tmp, 16) * inv, 16);
+	else
+		tmp = srr(tmp * inv, 32);
+	return tmp > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : tmp;
+}
+
+uint64_t sl_cfs_delta_fair(uint64_t delta, int nice)
+{
+	if (sl_fair_weight(nice) == NICE_0_LOAD)
+		return delta;
+	return sl_cfs_calc_delta_mine(delta, NICE_0_LOAD, sl_fair_wmult(nice));
+}
+
+static uint64_t max_vruntime(uint64_t a, uint64_t b)
+{
+	return (int64_t)(b - a) > 0 ? b : a;
+}
+
+uint64_t sl_cfs_place(uint64_t min_v, uint64_t se_v, int initial, uint64_t debit,
+		      uint64_t sleeper_credit)
+{
+	uint64_t v = min_v;
+	if (initial)
+		return v + debit;
+	v -= sleeper_credit;
+	return max_vruntime(se_v, v);
+}
+
+int sl_cfs_wakeup_preempts(uint64_t curr_v, int curr_nice, uint64_t woken_v, uint64_t wakeup_gran)
+{
+	uint64_t gran = sl_cfs_delta_fair(wakeup_gran, curr_nice);
+	return (int64_t)(curr_v - woken_v) > (int64_t)gran;
+}
+
+/* ---- the ordered queue (the rb-tree's order) ---- */
+
+static int before(const struct cfs_task *a, const struct cfs_task *b)
+{
+	int64_t d = (int64_t)(a->vruntime - b->vruntime);
+	return d ? d < 0 : a->seq < b->seq;
+}
+
+static void heap_set(struct cfs_run *r, struct cfs_rq *q, size_t i, int32_t pi)
+{
+	q->heap[i] = pi;
+	r->t[pi].pos = (int32_t)i;
+}
+
+static void sift_up(struct cfs_run *r, struct cfs_rq *q, size_t i)
+{
+	int32_t pi = q->heap[i];
+	while (i > 0) {
+		size_t up = (i - 1) / 2;
+		if (!before(&r->t[pi], &r->t[q->heap[up]]))
+			break;
+		heap_set(r, q, i, q->heap[up]);
+		i = up;
+	}
+	heap_set(r, q, i, pi);
+}
+
+static void sift_down(struct cfs_run *r, struct cfs_rq *q, size_t i)
+{
+	int32_t pi = q->heap[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && before(&r->t[q->heap[c + 1]], &r->t[q->heap[c]]))
+			c++;
+		if (!before(&r->t[q->heap[c]], &r->t[pi]))
+			break;
+		heap_set(r, q, i, q->heap[c]);
+		i = c;
+	}
+	heap_set(r, q, i, pi);
+}
+
+/* __enqueue_entity */
+static void tree_insert(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
+{
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 16;
+		q->heap = xrealloc(q->heap, q->cap * sizeof(*q->heap));
+	}
+	r->t[pi].seq = q->seq++;
+	q->heap[q->n++] = pi;
+	sift_up(r, q, q->n - 1);
+}
+
+/* __dequeue_entity */
+static void tree_remove(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
+{
+	size_t i = (size_t)r->t[pi].pos;
+	int32_t last = q->heap[--q->n];
+	r->t[pi].pos = -1;
+	if (i == q->n)
+		return;
+	heap_set(r, q, i, last);
+	if (i > 0 && before(&r->t[last], &r->t[q->heap[(i - 1) / 2]]))
+		sift_up(r, q, i);
+	else
+		sift_down(r, q, i);
+}
+
+static int32_t leftmost(const struct cfs_rq *q)
+{
+	return q->n ? q->heap[0] : -1;
+}
+
+/* ---- the RT class (kernel/sched_rt.c v2.6.24): FIFO lists per prio ---- */
+
+static void rt_add(struct cfs_run *r, struct cfs_rq *q, int32_t pi, int head)
+{
+	struct cfs_task *p = &r->t[pi];
+	int k = p->prio;
+	if (head && q->rt_head[k] >= 0) {
+		p->prev = -1;
+		p->next = q->rt_head[k];
+		r->t[q->rt_head[k]].prev = pi;
+		q->rt_head[k] = pi;
+	} else {
+		p->next = -1;
+		p->prev = q->rt_tail[k];
+		if (q->rt_tail[k] >= 0)
+			r->t[q->rt_tail[k]].next = pi;
+		else
+			q->rt_head[k] = pi;
+		q->rt_tail[k] = pi;
+	}
+	q->rt_bits[k >> 6] |= 1ULL << (k & 63);
+}
+
+static void rt_del(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
+{
+	struct cfs_task *p = &r->t[pi];
+	int k = p->prio;
+	if (p->prev >= 0)
+		r->t[p->prev].next = p->next;
+	else
+		q->rt_head[k] = p->next;
+	if (p->next >= 0)
+		r->t[p->next].prev = p->prev;
+	else
+		q->rt_tail[k] = p->prev;
+	if (q->rt_head[k] < 0)
+		q->rt_bits[k >> 6] &= ~(1ULL << (k & 63));
+	p->next = p->prev = -1;
+}
+
+static int32_t rt_first(const struct cfs_rq *q)
+{
+	if (q->rt_bits[0])
+		return q->rt_head[__builtin_ctzll(q->rt_bits[0])];
+	if (q->rt_bits[1])
+		return q->rt_head[64 + __builtin_ctzll(q->rt_bits[1])];
+	return -1;
+}
+
+/* ---- the fair class ---- */
+
+/* update_curr: charge the running fair task's time since exec_start to its
+ * vruntime (calc_delta_fair) and move min_vruntime up to
+ * min(curr, leftmost) */
+static void update_curr(struct cfs_run *r, struct cfs_rq *q)
+{
+	struct cfs_task *c;
+	uint64_t delta, v;
+	int32_t lm;
+	if (q->fair_curr < 0)
+		return;
+	c = &r->t[q->fair_curr];
+	delta = r->e->now - c->exec_start;
+	c->exec_start = r->e->now;
+	c->sum_exec += delta;
+	if (c->weight != NICE_0_LOAD)
+		delta = sl_cfs_calc_delta_mine(delta, NICE_0_LOAD, c->inv_weight);
+	c->vruntime += delta;
+	lm = leftmost(q);
+	v = c->vruntime;
+	if (lm >= 0 && (int64_t)(r->t[lm].vruntime - v) < 0)
+		v = r->t[lm].vruntime;
+	q->min_vruntime = max_vruntime(q->min_vruntime, v);
+}
+
+/* the vruntime a task had on its last CPU, moved to cpu (set_task_cpu) */
+static void move_vruntime(struct cfs_run *r, struct cfs_task *p, int cpu)
+{
+	if (p->cpu != cpu && p->cpu >= 0 && p->cpu < r->e->ncpus)
+		p->vruntime += r->rq[cpu].min_vruntime - r->rq[p->cpu].min_vruntime;
+	p->cpu = cpu;
+}
+
+static uint64_t sleeper_credit(const struct cfs_run *r)
+{
+	return r->new_fair_sleepers ? r->tun.latency : 0;
+}
+
+static uint64_t start_debit(const struct cfs_run *r, const struct cfs_rq *q, const struct cfs_task *p)
+{
+	return r->start_debit ? sl_cfs_vslice_add(&r->tun, q->nr, q->load, p->weight) : 0;
+}
+
+/* enqueue_entity minus the placement: into the tree, into the load */
+static void fair_account_enqueue(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
+{
+	struct cfs_task *p = &r->t[pi];
+	tree_insert(r, q, pi);
+	q->load += p->weight;
+	q->nr++;
+	p->on_rq = 1;
+}
+
+static void set_weight(struct cfs_run *r, struct cfs_task *p, struct sl_task *et)
+{
+	/* set_load_weight (kernel/sched.c v2.6.24): RT tasks
+	 * prio_to_weight[0] * 2 and prio_to_wmult[0] >> 1 (for balancing) */
+	if (p->rt) {
+		p->weight = sl_fair_weight(-20) * 2;
+		p->inv_weight = sl_fair_wmult(-20) >> 1;
+	} else {
+		p->weight = sl_fair_weight(p->nice);
+		p->inv_weight = sl_fair_wmult(p->nice);
+	}
+	et->load_weight = p->weight;
+	et->prio = p->prio;
+	(void)r;
+}
+
+/* ---- hooks ---- */
+
+static int cfs_init(struct sl_engine *e)
+{
+	struct cfs_run *r = xcalloc(1, sizeof(*r));
+	int c, k;
+	r->e = e;
+	r->start_debit = (int)sl_engine_param(e, P_START_DEBIT);
+	r->new_fair_sleepers = (int)sl_engine_param(e, P_NEW_FAIR_SLEEPERS);
+	r->wakeup_preempt = (int)sl_engine_param(e, P_WAKEUP_PREEMPT);
+	r->child_runs_first = (int)sl_engine_param(e, P_CHILD_RUNS_FIRST);
+	r->compat_yield = (int)sl_engine_param(e, P_COMPAT_YIELD);
+	sl_cfs_tunables(e->ncpus, (int)sl_engine_param(e, P_SMP_SCALE), &r->tun);
+	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));
+	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
+	for (c = 0; c < e->ncpus; c++) {
+		struct cfs_rq *q = &r->rq[c];
+		q->curr = q->fair_curr = -1;
+		for (k = 0; k < MAX_RT_PRIO; k++)
+			q->rt_head[k] = q->rt_tail[k] = -1;
+	}
+	e->pol = r;
+	return 0;
+}
+
+static void cfs_release(struct sl_engine *e)
+{
+	struct cfs_run *r = R(e);
+	size_t i;
+	int c;
+	if (!r)
+		return;
+	for (i = 0; i < e->ntasks; i++)
+		e->tasks[i].pol = NULL;
+	for (c = 0; c < e->ncpus; c++)
+		free(r->rq[c].heap);
+	free(r->t);
+	free(r->rq);
+	free(r);
+	e->pol = NULL;
+}
+
+static void cfs_task_init(struct sl_engine *e, struct sl_task *et)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_task *p = &r->t[et->idx];
+	memset(p, 0, sizeof(*p));
+	p->pos = p->next = p->prev = -1;
+	p->cpu = -1;
+	p->nice = (int8_t)et->nice;
+	p->policy = (uint8_t)(et->sched_policy >= 0 && et->sched_policy <= 3 ? et->sched_policy : 0);
+	p->rt = p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR;
+	if (p->rt) {
+		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
+		p->prio = (int16_t)(MAX_RT_PRIO - 1 - rp);
+	} else {
+		p->prio = (int16_t)et->static_prio;
+	}
+	p->rr_left = RR_SLICE_NS;
+	set_weight(r, p, et);
+	et->pol = p;
+}
+
+static void cfs_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, const struct sl_enq_info *w)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	struct cfs_task *p = &r->t[et->idx];
+	if (w->kind == SL_ENQ_MIGRATE && w->src_cpu >= 0 && w->src_cpu < e->ncpus &&
+	    r->rq[w->src_cpu].in_transit > 0)
+		r->rq[w->src_cpu].in_transit--;
+	if (p->rt) {
+		p->cpu = cpu;
+		p->on_rq = 1;
+		rt_add(r, q, et->idx, 0);
+		q->rt_nr++;
+		return;
+	}
+	if (q->fair_curr == et->idx)
+		q->fair_curr = -1; /* blocked and woken again before schedule() */
+	move_vruntime(r, p, cpu);
+	update_curr(r, q);
+	if (w->kind == SL_ENQ_WAKE) {
+		/* enqueue_entity(wakeup): place_entity(se, 0) */
+		p->vruntime = sl_cfs_place(q->min_vruntime, p->vruntime, 0, 0, sleeper_credit(r));
+	} else if (w->kind == SL_ENQ_START) {
+		/* a task appearing without a parent in the run: one that
+		 * existed before the trace starts where its queue is (at
+		 * min_vruntime), a new one (a workload's task) as
+		 * task_new_fair places it: place_entity(se, 1) */
+		uint64_t debit = (et->flags & SL_TASK_AT_START) ? 0 : start_debit(r, q, p);
+		p->vruntime = sl_cfs_place(q->min_vruntime, p->vruntime, 1, debit, 0);
+	}
+	fair_account_enqueue(r, q, et->idx);
+}
+
+static void cfs_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char state)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	struct cfs_task *p = &r->t[et->idx];
+	(void)state;
+	if (p->rt) {
+		rt_del(r, q, et->idx);
+		q->rt_nr--;
+		p->on_rq = 0;
+		return;
+	}
+	/* dequeue_entity(sleep): update_curr; curr is not in the tree */
+	update_curr(r, q);
+	if (p->pos >= 0)
+		tree_remove(r, q, et->idx);
+	q->load -= p->weight;
+	q->nr--;
+	p->on_rq = 0;
+}
+
+static int cfs_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	struct cfs_task *p = &r->t[et->idx], *c;
+	if (q->curr < 0)
+		return 1;
+	c = &r->t[q->curr];
+	if (c->rt) /* check_preempt_curr_rt */
+		return p->rt && p->prio < c->prio;
+	/* check_preempt_wakeup */
+	if (p->rt)
+		return 1;
+	if (p->policy == SL_SCHED_BATCH || !r->wakeup_preempt)
+		return 0;
+	update_curr(r, q);
+	return sl_cfs_wakeup_preempts(c->vruntime, c->nice, p->vruntime, r->tun.wakeup_gran);
+}
+
+static struct sl_task *cfs_pick_next(struct sl_engine *e, int cpu, struct sl_task *prev)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	int32_t next;
+	/* put_prev_task: the fair curr, still queued, goes back into the tree */
+	if (q->fair_curr >= 0) {
+		int32_t pi = q->fair_curr;
+		struct cfs_task *p = &r->t[pi];
+		if (p->on_rq) {
+			update_curr(r, q);
+			tree_insert(r, q, pi);
+		}
+		q->fair_curr = -1;
+	}
+	(void)prev;
+	/* pick_next_task: the RT class first, then the leftmost fair task */
+	next = rt_first(q);
+	if (next < 0) {
+		next = leftmost(q);
+		if (next >= 0) {
+			/* set_next_entity */
+			struct cfs_task *p = &r->t[next];
+			tree_remove(r, q, next);
+			p->exec_start = e->now;
+			p->prev_sum_exec = p->sum_exec;
+			q->fair_curr = next;
+		}
+	}
+	q->curr = next;
+	if (next < 0)
+		return NULL;
+	return &e->tasks[next];
+}
+
+static void cfs_tick(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	struct cfs_task *p = &r->t[et->idx];
+	if (p->rt) {
+		/* task_tick_rt: SCHED_RR loses a tick; at 0 a new
+		 * DEF_TIMESLICE and the tail of its list if not alone */
+		if (p->policy != SL_SCHED_RR)
+			return;
+		p->rr_left -= (int64_t)e->tick_ns;
+		if (p->rr_left > 0)
+			return;
+		p->rr_left = RR_SLICE_NS;
+		if (p->next >= 0 || p->prev >= 0) {
+			rt_del(r, q, et->idx);
+			rt_add(r, q, et->idx, 0);
+			sl_engine_resched(e, cpu);
+		}
+		return;
+	}
+	if (q->fair_curr != et->idx)
+		return;
+	/* entity_tick: update_curr, then check_preempt_tick */
+	update_curr(r, q);
+	if (q->nr > 1 || !r->wakeup_preempt) {
+		uint64_t ideal = sl_cfs_slice(&r->tun, q->nr, p->weight, q->load);
+		if (p->sum_exec - p->prev_sum_exec > ideal)
+			sl_engine_resched(e, cpu);
+	}
+}
+
+static void cfs_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task *child, int cpu)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	struct cfs_task *pp = &r->t[parent->idx], *c = &r->t[child->idx];
+	int parent_running = r->rq[parent->cpu].curr == parent->idx && parent->state == SL_TS_RUNNING;
+	/* wake_up_new_task (kernel/sched.c v2.6.24) */
+	if (c->rt) {
+		c->cpu = cpu;
+		c->on_rq = 1;
+		rt_add(r, q, child->idx, 0);
+		q->rt_nr++;
+	} else if (!parent->on_rq) {
+		/* !current->se.on_rq: activate_task without placement; the
+		 * child has its parent's vruntime (dup_task_struct), moved by
+		 * set_task_cpu in sched_fork */
+		c->cpu = pp->cpu >= 0 ? pp->cpu : cpu;
+		c->vruntime = pp->vruntime;
+		move_vruntime(r, c, cpu);
+		update_curr(r, q);
+		fair_account_enqueue(r, q, child->idx);
+	} else {
+		/* task_new_fair: update_curr, place_entity(se, 1), and with
+		 * child_runs_first on the parent's own CPU the lower of the
+		 * two vruntimes goes to the child */
+		struct cfs_task *curr = q->fair_curr >= 0 ? &r->t[q->fair_curr] : NULL;
+		c->cpu = cpu;
+		update_curr(r, q);
+		c->vruntime = sl_cfs_place(q->min_vruntime, 0, 1, start_debit(r, q, c), 0);
+		if (r->child_runs_first && parent_running && parent->cpu == cpu && curr == pp &&
+		    (int64_t)(curr->vruntime - c->vruntime) < 0) {
+			uint64_t v = curr->vruntime;
+			curr->vruntime = c->vruntime;
+			c->vruntime = v;
+		}
+		fair_account_enqueue(r, q, child->idx);
+		/* resched_task(rq->curr) */
+		sl_engine_resched(e, cpu);
+		return;
+	}
+	/* check_preempt_curr */
+	if (e->cpus[cpu].curr && cfs_check_preempt(e, cpu, child))
+		sl_engine_resched(e, cpu);
+}
+
+static void cfs_yield(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	struct cfs_task *p = &r->t[et->idx];
+	size_t i;
+	int32_t last = -1;
+	if (p->rt) {
+		/* yield_task_rt: the tail of its list */
+		rt_del(r, q, et->idx);
+		rt_add(r, q, et->idx, 0);
+		return;
+	}
+	/* yield_task_fair */
+	if (q->nr == 1)
+		return;
+	update_curr(r, q);
+	if (!r->compat_yield && p->policy != SL_SCHED_BATCH)
+		return; /* schedule() then requeues it by its vruntime */
+	for (i = 0; i < q->n; i++) /* __pick_last_entity */
+		if (last < 0 || !before(&r->t[q->heap[i]], &r->t[last]))
+			last = q->heap[i];
+	if (last < 0 || (int64_t)(r->t[last].vruntime - p->vruntime) < 0)
+		return;
+	p->vruntime = r->t[last].vruntime + 1;
+}
+
+static void cfs_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_task *p = &r->t[et->idx];
+	struct cfs_rq *q = p->cpu >= 0 ? &r->rq[p->cpu] : NULL;
+	int old_prio = p->prio, delta, running;
+	(void)old_nice;
+	p->nice = (int8_t)et->nice;
+	if (p->rt) {
+		set_weight(r, p, et);
+		return;
+	}
+	/* set_user_nice: dequeue_task, set_load_weight, enqueue_task */
+	running = q && q->fair_curr == et->idx;
+	if (q && p->on_rq) {
+		update_curr(r, q);
+		if (p->pos >= 0)
+			tree_remove(r, q, et->idx);
+		q->load -= p->weight;
+	}
+	p->prio = (int16_t)et->static_prio;
+	set_weight(r, p, et);
+	if (q && p->on_rq) {
+		q->load += p->weight;
+		if (!running)
+			tree_insert(r, q, et->idx);
+		delta = p->prio - old_prio;
+		if (delta < 0 || (delta > 0 && running))
+			sl_engine_resched(e, p->cpu);
+	}
+}
+
+static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[src];
+	int32_t best = -1;
+	size_t i;
+	int k;
+	/* move_tasks: the RT class first (highest prio, from the tail of
+	 * each list), then the fair tree from its leftmost task */
+	for (k = 0; k < MAX_RT_PRIO && best < 0; k++) {
+		int32_t pi;
+		for (pi = q->rt_tail[k]; pi >= 0; pi = r->t[pi].prev)
+			if (pi != q->curr && sl_task_allowed(&e->tasks[pi], dst)) {
+				best = pi;
+				break;
+			}
+	}
+	if (best >= 0) {
+		rt_del(r, q, best);
+		q->rt_nr--;
+	} else {
+		for (i = 0; i < q->n; i++) {
+			int32_t pi = q->heap[i];
+			if (sl_task_allowed(&e->tasks[pi], dst) && (best < 0 || before(&r->t[pi], &r->t[best])))
+				best = pi;
+		}
+		if (best < 0)
+			return NULL;
+		update_curr(r, q);
+		tree_remove(r, q, best);
+		q->load -= r->t[best].weight;
+		q->nr--;
+	}
+	r->t[best].on_rq = 0;
+	q->in_transit++;
+	return &e->tasks[best];
+}
+
+static long cfs_debug_count(struct sl_engine *e, int cpu)
+{
+	struct cfs_run *r = R(e);
+	struct cfs_rq *q = &r->rq[cpu];
+	unsigned long load = 0, nr = 0;
+	long rt = 0;
+	size_t i;
+	int k;
+	for (i = 0; i < q->n; i++) {
+		int32_t pi = q->heap[i];
+		struct cfs_task *p = &r->t[pi];
+		if (p->pos != (int32_t)i || p->cpu != cpu || !p->on_rq || p->rt || pi == q->fair_curr)
+			return -1;
+		if (i > 0 && before(p, &r->t[q->heap[(i - 1) / 2]]))
+			return -1;
+		load += p->weight;
+		nr++;
+	}
+	if (q->fair_curr >= 0) {
+		struct cfs_task *p = &r->t[q->fair_curr];
+		if (q->curr != q->fair_curr)
+			return -1;
+		if (p->on_rq) {
+			load += p->weight;
+			nr++;
+		}
+	}
+	if (load != q->load || nr != q->nr)
+		return -1;
+	for (k = 0; k < MAX_RT_PRIO; k++) {
+		int32_t pi, prev = -1;
+		int set = !!(q->rt_bits[k >> 6] & (1ULL << (k & 63)));
+		if (set != (q->rt_head[k] >= 0))
+			return -1;
+		for (pi = q->rt_head[k]; pi >= 0; prev = pi, pi = r->t[pi].next) {
+			if (r->t[pi].prio != k || r->t[pi].prev != prev || !r->t[pi].rt ||
+			    ++rt > (long)e->ntasks)
+				return -1;
+		}
+		if (prev != q->rt_tail[k])
+			return -1;
+	}
+	if (rt != q->rt_nr)
+		return -1;
+	return (long)nr + rt + q->in_transit;
+}
+
+const struct sl_policy_ops sl_policy_cfs = {
+	.name = "cfs",
+	.doc = "CFS in its vruntime form (v2.6.24): vruntime/min_vruntime order, sched_slice, "
+	       "place_entity, wakeup granularity; RT above it",
+	.params = cfs_params,
+	.init = cfs_init,
+	.release = cfs_release,
+	.task_init = cfs_task_init,
+	.enqueue = cfs_enqueue,
+	.dequeue = cfs_dequeue,
+	.check_preempt = cfs_check_preempt,
+	.pick_next = cfs_pick_next,
+	.put_prev = NULL,
+	.tick = cfs_tick,
+	.fork = cfs_fork,
+	.task_exit = NULL,
+	.yield = cfs_yield,
+	.set_nice = cfs_set_nice,
+	.steal = cfs_steal,
+	.debug_count = cfs_debug_count,
+};
