@@ -125,6 +125,7 @@ int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
 	k.wakeup = on_wakeup;
 	k.staircase = NULL;
 	k.rotation = NULL;
+	k.vlag = NULL;
 	rc = sl_replay_run(&b, ops, &o, &k, &st, d);
 	if (!rc) {
 		r->end_ns = st.end_ns;

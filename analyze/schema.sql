@@ -66,8 +66,8 @@ CREATE TABLE IF NOT EXISTS run (
 	created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );
 -- Where a run's rows are: the rows a run adds to sched_slice, wakeup,
--- staircase and rotation have rowids in [first_rowid, last_rowid] (written in
--- one transaction, so a contiguous range). These four tables have no index on
+-- staircase, rotation and vlag have rowids in [first_rowid, last_rowid]
+-- (written in one transaction, so a contiguous range). These tables have no index on
 -- run_id (an index costs as much as the rows themselves to write); schedlab
 -- reads a run by this range, and WHERE run_id = N in the sqlite3 shell scans.
 CREATE TABLE IF NOT EXISTS run_rows (
@@ -101,6 +101,15 @@ CREATE TABLE IF NOT EXISTS staircase (
 	ts INTEGER NOT NULL,
 	level INTEGER NOT NULL,
 	array INTEGER NOT NULL DEFAULT 0
+);
+-- CFS's counterpart of the staircase: a fair-class task's vruntime minus its
+-- CPU's min_vruntime (ns) at ts, written by the cfs model when the task is
+-- placed on a queue, picked to run, and put back (docs/cfs.md).
+CREATE TABLE IF NOT EXISTS vlag (
+	run_id INTEGER NOT NULL REFERENCES run(id),
+	utid INTEGER NOT NULL,
+	ts INTEGER NOT NULL,
+	lag INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rotation (
 	run_id INTEGER NOT NULL REFERENCES run(id),

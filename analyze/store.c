@@ -25,6 +25,7 @@ enum {
 	ST_WAKEUP,
 	ST_STAIR,
 	ST_ROTATION,
+	ST_VLAG,
 	ST_METRIC,
 	ST_THREAD,
 	ST_MODEL,
@@ -36,6 +37,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES (?,?,?,?,?,?)",
 	"INSERT INTO staircase(run_id, utid, ts, level, array) VALUES (?,?,?,?,?)",
 	"INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES (?,?,?,?,?)",
+	"INSERT INTO vlag(run_id, utid, ts, lag) VALUES (?,?,?,?)",
 	"INSERT INTO metric(run_id, utid, name, value) VALUES (?,?,?,?)",
 	"INSERT INTO thread(utid, trace_id, tid, tgid, comm, nice, policy, rt_priority, first_ts, last_ts)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -50,7 +52,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define MAX_BINDS 8
 #define NULL_VAL INT64_MIN
 
-enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_COUNT };
+enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_VLAG, RB_COUNT };
 #define MAX_COLS 7
 
 static const struct {
@@ -67,6 +69,7 @@ static const struct {
 	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, 0, "staircase" },
 	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 1u << 3,
 	  "rotation" },
+	{ ST_VLAG, "INSERT INTO vlag(run_id, utid, ts, lag) VALUES ", 4, 0, "vlag" },
 };
 
 /* Rows of a run are staged JOB rows at a time; a full stage goes to the
@@ -213,6 +216,9 @@ static const char migrate_v1_sql[] =
 	"DROP INDEX IF EXISTS staircase_run;"
 	"DROP INDEX IF EXISTS rotation_run;";
 
+/* Schema 3 -> 4: the vlag table is new (the schema's CREATE TABLE makes it);
+ * older runs have none. */
+
 /* Schema 2 -> 3: task_stat holds each run's per-task sums, computed here
  * once from the rows (the same aggregates the old task_summary view
  * computed on every query), and task_summary reads it (the old view is
@@ -280,7 +286,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 		}
 	}
 	if ((v == 1 && migrate(s, 1, migrate_v1_sql, "", d)) ||
-	    ((v == 1 || v == 2) && migrate(s, 2, "DROP VIEW IF EXISTS task_summary", migrate_v2_sql, d))) {
+	    ((v == 1 || v == 2) && migrate(s, 2, "DROP VIEW IF EXISTS task_summary", migrate_v2_sql, d)) ||
+	    (v >= 1 && v <= 3 && migrate(s, 3, "", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -1393,6 +1400,20 @@ static int sink_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int 
 	return 0;
 }
 
+static int sink_vlag(void *ctx, int task, uint64_t ts, int64_t lag_ns)
+{
+	struct sl_store_bind *b = ctx;
+	char *txt;
+	int64_t *v = add_row(b, RB_VLAG, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = bind_utid(b, task);
+	v[2] = i64(ts + b->ts_offset);
+	v[3] = lag_ns;
+	return 0;
+}
+
 void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink)
 {
 	bind->pend = NULL;
@@ -1401,6 +1422,7 @@ void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink)
 	sink->wakeup = sink_wakeup;
 	sink->staircase = sink_stair;
 	sink->rotation = sink_rotation;
+	sink->vlag = sink_vlag;
 }
 
 int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const char *name,

@@ -15,10 +15,10 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 3
+#define SL_SCHEMA_VERSION 4
 
 /* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
- * sched_slice, wakeup, staircase, rotation: a rowid range from run_rows
+ * sched_slice, wakeup, staircase, rotation, vlag: a rowid range from run_rows
  * (those tables have no run_id index), the whole table for a run without
  * run_rows (written by schema version 1), and run_id = PARAM. Use it on
  * the table alone (rowid must be TBL's). */

@@ -26,6 +26,9 @@ struct sl_run_sink {
 	int (*staircase)(void *ctx, int task, uint64_t ts, int level, int array);
 	/* RSDL rotation: kind "minor" or "major" ("idle" for an idle-started epoch) */
 	int (*rotation)(void *ctx, int cpu, uint64_t ts, const char *kind, int level);
+	/* a fair-class task's vruntime minus its CPU's min_vruntime (ns) at ts
+	 * (CFS: when it is placed on a queue, picked, and put back) */
+	int (*vlag)(void *ctx, int task, uint64_t ts, int64_t lag_ns);
 };
 
 #endif

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 const struct sl_plot_kind sl_plot_kinds[] = {
-	{ "staircase", "each task's dynamic level over time (RSDL, O(1), SD)", sl_plot_staircase },
+	{ "staircase", "each task's dynamic level over time (RSDL, O(1), SD); CFS: vruntime - min_vruntime", sl_plot_staircase },
 	{ "latency", "CDF of scheduling delays, one curve per run (log x)", sl_plot_latency },
 	{ "histogram", "histogram of scheduling delays, bars per run", sl_plot_histogram },
 	{ "timeline", "per-CPU Gantt chart of the slices, colour per task", sl_plot_timeline },

@@ -71,7 +71,7 @@ static const struct chart charts[] = {
 	{ "latency.png", "Scheduling delay: cumulative distribution", sl_plot_latency, 0 },
 	{ "histogram.png", "Scheduling delay: histogram", sl_plot_histogram, 0 },
 	{ "share.png", "CPU share by task and by nice level", sl_plot_share, 0 },
-	{ "staircase.png", "Dynamic priority levels (staircase) of the busiest tasks",
+	{ "staircase.png", "Dynamic priority levels (staircase; CFS: vruntime - min_vruntime) of the busiest tasks",
 	  sl_plot_staircase, 0 },
 	{ "timeline.png", "Per-CPU timeline, whole run", sl_plot_timeline, 0 },
 	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_plot_timeline, 1 },

@@ -1,18 +1,21 @@
 /* plots/staircase.c - each chosen task's dynamic level over time, one panel
  * per run, from the staircase table: RSDL's descent through the levels and
  * its rotations (ticks along the top), O(1)'s sleep_avg estimator moving a
- * task's priority. Under each panel a lane per task shows when it ran. */
+ * task's priority. A run without staircase rows but with vlag rows (cfs)
+ * gets CFS's counterpart: each task's vruntime - min_vruntime over time.
+ * Under each panel a lane per task shows when it ran. */
 #include "draw.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct step { int64_t utid; uint64_t ts; int level, array; };
+struct step { int64_t utid; uint64_t ts; int level, array; int64_t lag; };
 struct rot { uint64_t ts; int major; };
 struct rows {
 	struct step *v; size_t n, cap;
 	struct rot *r; size_t nr, capr;
+	int lag; /* the steps are vlag rows (ns in lag) */
 };
 
 static int step_row(void *ctx, int nc, const char *const *v)
@@ -25,6 +28,20 @@ static int step_row(void *ctx, int nc, const char *const *v)
 	r->v[r->n].ts = strtoull(v[1], NULL, 10);
 	r->v[r->n].level = atoi(v[2]);
 	r->v[r->n].array = v[3] ? atoi(v[3]) : 0;
+	r->n++;
+	return 0;
+}
+
+static int vlag_row(void *ctx, int nc, const char *const *v)
+{
+	struct rows *r = ctx;
+	if (nc < 3 || !v[0] || !v[1] || !v[2])
+		return 0;
+	SL_GROW(r->v, r->cap, r->n + 1);
+	memset(&r->v[r->n], 0, sizeof(r->v[r->n]));
+	r->v[r->n].utid = strtoll(v[0], NULL, 10);
+	r->v[r->n].ts = strtoull(v[1], NULL, 10);
+	r->v[r->n].lag = strtoll(v[2], NULL, 10);
 	r->n++;
 	return 0;
 }
@@ -117,6 +134,90 @@ static uint64_t last_end(const struct sl_run_data *r, int64_t utid)
 	return e;
 }
 
+/* A tick step of about a fifth of span (1, 2 or 5 x 10^k). */
+static double nice_step(double span)
+{
+	double s = 1e-3;
+	for (;;) {
+		if (s >= span / 5)
+			return s;
+		if (2 * s >= span / 5)
+			return 2 * s;
+		if (5 * s >= span / 5)
+			return 5 * s;
+		s *= 10;
+	}
+}
+
+/* CFS: each task's vruntime - min_vruntime (ms) at its vlag rows, joined by
+ * lines (vruntime grows while the task runs, min_vruntime while any does);
+ * the zero line is min_vruntime: above it a task is ahead (waits), below
+ * it behind (runs first). */
+static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, size_t nt, double x0,
+		     double top, double w, double ph, uint64_t t0, uint64_t tmin, uint64_t tmax)
+{
+	double lo = 0, hi = 0, st, v;
+	size_t i, k;
+	char buf[64];
+	for (k = 0; k < rw->n; k++)
+		for (i = 0; i < nt; i++)
+			if (rw->v[k].utid == utids[i] && rw->v[k].ts >= t0 + tmin && rw->v[k].ts <= t0 + tmax) {
+				v = (double)rw->v[k].lag / 1e6;
+				if (v < lo)
+					lo = v;
+				if (v > hi)
+					hi = v;
+			}
+	if (hi - lo < 1e-3)
+		hi = lo + 1;
+	st = nice_step(hi - lo);
+	lo = st * __builtin_floor(lo / st);
+	hi = st * __builtin_ceil(hi / st);
+#define VY(l) (top + ph * (1 - ((l) - lo) / (hi - lo)))
+	cairo_set_line_width(cr, 1);
+	for (v = lo; v <= hi + st / 2; v += st) {
+		int zero = v > -st / 2 && v < st / 2;
+		cairo_set_source_rgb(cr, zero ? 0.45 : 0.85, zero ? 0.45 : 0.85, zero ? 0.45 : 0.85);
+		cairo_move_to(cr, x0, VY(v) + 0.5);
+		cairo_line_to(cr, x0 + w, VY(v) + 0.5);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(buf, sizeof(buf), "%g", zero ? 0.0 : v);
+		sl_text(cr, x0 - 6, VY(v) + 4, 2, 11, buf);
+	}
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	sl_text(cr, x0 + w - 4, VY(0) - 3, 2, 10, "min_vruntime");
+	cairo_save(cr);
+	cairo_translate(cr, 16, top + ph / 2);
+	cairo_rotate(cr, -1.5707963);
+	sl_text(cr, 0, 0, 1, 11, "vruntime - min_vruntime (ms)");
+	cairo_restore(cr);
+	cairo_save(cr);
+	cairo_rectangle(cr, x0, top, w, ph);
+	cairo_clip(cr);
+	cairo_set_line_width(cr, 1.5);
+	for (i = 0; i < nt; i++) {
+		int started = 0;
+		sl_color(cr, (int)i);
+		for (k = 0; k < rw->n; k++) {
+			const struct step *s = &rw->v[k];
+			double x, y;
+			if (s->utid != utids[i])
+				continue;
+			x = sl_tx(s->ts > t0 ? s->ts - t0 : 0, tmin, tmax, x0, w);
+			y = VY((double)s->lag / 1e6);
+			if (started)
+				cairo_line_to(cr, x, y);
+			else
+				cairo_move_to(cr, x, y);
+			started = 1;
+		}
+		cairo_stroke(cr);
+	}
+	cairo_restore(cr);
+#undef VY
+}
+
 static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
 		       const int64_t *utids, size_t nt, double y0, uint64_t tmin, uint64_t tmax)
 {
@@ -139,6 +240,10 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
 	cairo_rectangle(cr, x0, top, w, ph);
 	cairo_fill(cr);
+	if (rw->lag && ph >= 100) {
+		draw_lag(cr, rw, utids, nt, x0, top, w, ph, t0, tmin, tmax);
+		goto lanes;
+	}
 	if (lmax < 0) {
 		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
 		snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s",
@@ -226,6 +331,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 		}
 	}
 	cairo_restore(cr);
+lanes:
 	/* lanes: when each task ran */
 	for (i = 0; i < nt; i++) {
 		double y = lanes_y + i * lane;
@@ -275,6 +381,13 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 				      SL_RUN_ROWS("rotation", "?1") " ORDER BY ts, rowid",
 				   &id, 1, rot_row, &rows[i], d))
 			goto out;
+		if (!rows[i].n) { /* cfs: its vruntime lag instead */
+			if (sl_store_query(s, "SELECT utid, ts, lag FROM vlag WHERE "
+					      SL_RUN_ROWS("vlag", "?1") " ORDER BY utid, ts, rowid",
+					   &id, 1, vlag_row, &rows[i], d))
+				goto out;
+			rows[i].lag = rows[i].n > 0;
+		}
 	}
 	if (!o->to)
 		for (i = 0; i < p.n; i++)
@@ -315,7 +428,8 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		sl_text(c.cr, x, y - 3, 0, 12, "no task has staircase rows in these runs");
 	else
 		x += 10;
-	sl_text(c.cr, x, y - 3, 0, 11, "dashed: expired array   ticks on top: rotation (red = major)");
+	sl_text(c.cr, x, y - 3, 0, 11,
+		"dashed: expired array   ticks on top: rotation (red = major)   cfs: vruntime - min_vruntime");
 	y = 60;
 	for (i = 0; i < p.n; i++) {
 		draw_panel(c.cr, &p.v[i], &rows[i], utids, nt, y, tmin, tmax);

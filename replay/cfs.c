@@ -346,6 +346,12 @@ static uint64_t start_debit(const struct cfs_run *r, const struct cfs_rq *q, con
 	return r->start_debit ? sl_cfs_vslice_add(&r->tun, q->nr, q->load, p->weight) : 0;
 }
 
+/* a vlag row: pi's vruntime - min_vruntime of its queue, now */
+static void rec_lag(struct cfs_run *r, const struct cfs_rq *q, int32_t pi)
+{
+	sl_engine_vlag(r->e, &r->e->tasks[pi], (int64_t)(r->t[pi].vruntime - q->min_vruntime));
+}
+
 /* enqueue_entity minus the placement: into the tree, into the load */
 static void fair_account_enqueue(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
 {
@@ -354,6 +360,7 @@ static void fair_account_enqueue(struct cfs_run *r, struct cfs_rq *q, int32_t pi
 	q->load += p->weight;
 	q->nr++;
 	p->on_rq = 1;
+	rec_lag(r, q, pi);
 }
 
 static void set_weight(struct cfs_run *r, struct cfs_task *p, struct sl_task *et)
@@ -520,6 +527,7 @@ static struct sl_task *cfs_pick_next(struct sl_engine *e, int cpu, struct sl_tas
 		if (p->on_rq) {
 			update_curr(r, q);
 			tree_insert(r, q, pi);
+			rec_lag(r, q, pi);
 		}
 		q->fair_curr = -1;
 	}
@@ -535,6 +543,7 @@ static struct sl_task *cfs_pick_next(struct sl_engine *e, int cpu, struct sl_tas
 			p->exec_start = e->now;
 			p->prev_sum_exec = p->sum_exec;
 			q->fair_curr = next;
+			rec_lag(r, q, next);
 		}
 	}
 	q->curr = next;
@@ -679,19 +688,42 @@ static void cfs_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
 	}
 }
 
+/* pop the first task, in queue order, of a copy of a CPU's heap */
+static int32_t copy_pop(const struct cfs_run *r, int32_t *h, size_t *n)
+{
+	int32_t top = h[0], x;
+	size_t i = 0;
+	x = h[--*n];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && before(&r->t[h[c + 1]], &r->t[h[c]]))
+			c++;
+		if (!before(&r->t[h[c]], &r->t[x]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = x;
+	return top;
+}
+
 static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 {
 	struct cfs_run *r = R(e);
 	struct cfs_rq *q = &r->rq[src];
 	int32_t best = -1;
-	size_t i;
 	int k;
-	/* move_tasks: the RT class first (highest prio, from the tail of
-	 * each list), then the fair tree from its leftmost task */
+	/* move_tasks: the RT class first (load_balance_rt: highest prio, from
+	 * the tail of each list), then the fair tree from its leftmost task
+	 * (load_balance_fair); the engine's can_migrate_task
+	 * (sl_engine_may_migrate) accepts or skips each in that order */
 	for (k = 0; k < MAX_RT_PRIO && best < 0; k++) {
 		int32_t pi;
 		for (pi = q->rt_tail[k]; pi >= 0; pi = r->t[pi].prev)
-			if (pi != q->curr && sl_task_allowed(&e->tasks[pi], dst)) {
+			if (pi != q->curr && sl_engine_may_migrate(e, &e->tasks[pi], dst)) {
 				best = pi;
 				break;
 			}
@@ -699,18 +731,24 @@ static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 	if (best >= 0) {
 		rt_del(r, q, best);
 		q->rt_nr--;
-	} else {
-		for (i = 0; i < q->n; i++) {
-			int32_t pi = q->heap[i];
-			if (sl_task_allowed(&e->tasks[pi], dst) && (best < 0 || before(&r->t[pi], &r->t[best])))
+	} else if (q->n) {
+		size_t n = q->n;
+		int32_t *h = xmalloc(n * sizeof(*h));
+		memcpy(h, q->heap, n * sizeof(*h));
+		while (n && best < 0) {
+			int32_t pi = copy_pop(r, h, &n);
+			if (sl_engine_may_migrate(e, &e->tasks[pi], dst))
 				best = pi;
 		}
+		free(h);
 		if (best < 0)
 			return NULL;
 		update_curr(r, q);
 		tree_remove(r, q, best);
 		q->load -= r->t[best].weight;
 		q->nr--;
+	} else {
+		return NULL;
 	}
 	r->t[best].on_rq = 0;
 	q->in_transit++;

@@ -70,6 +70,13 @@ void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int 
 		sl_eng_error(e, "writing a staircase row failed");
 }
 
+void sl_engine_vlag(struct sl_engine *e, struct sl_task *p, int64_t lag_ns)
+{
+	const struct sl_run_sink *k = e->priv->sink;
+	if (k && k->vlag && !e->priv->failed && k->vlag(k->ctx, p->idx, e->now, lag_ns))
+		sl_eng_error(e, "writing a vlag row failed");
+}
+
 void sl_engine_rotation(struct sl_engine *e, int cpu, const char *kind, int level)
 {
 	const struct sl_run_sink *k = e->priv->sink;

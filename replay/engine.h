@@ -192,6 +192,9 @@ void sl_engine_resched(struct sl_engine *e, int cpu);
 /* Record p's dynamic level (0..39; prio = 100 + level) and array (0 active,
  * 1 expired) from now on: a staircase row (repeats are dropped). */
 void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array);
+/* Record p's vruntime lag (vruntime - min_vruntime of its CPU, ns) now: a
+ * vlag row (CFS's counterpart of the staircase). */
+void sl_engine_vlag(struct sl_engine *e, struct sl_task *p, int64_t lag_ns);
 /* Record a rotation on cpu: kind "minor", "major" or "idle"; level = the
  * level serviced after it. */
 void sl_engine_rotation(struct sl_engine *e, int cpu, const char *kind, int level);

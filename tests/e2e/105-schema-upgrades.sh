@@ -17,7 +17,7 @@ DB=$T/a.db
 # (one transaction per run: contiguous rowids), and rows = count.
 "$SCHEDLAB" -q --db "$DB" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null || fail "import"
 "$SCHEDLAB" -q --db "$DB" replay --trace 1 --sched rsdl,o1 > /dev/null || fail "replay"
-for tbl in sched_slice wakeup staircase rotation; do
+for tbl in sched_slice wakeup staircase rotation vlag; do
 	bad=$(sq "$DB" "SELECT r.run_id FROM run_rows r WHERE r.tbl = '$tbl' AND (
 		r.rows != (SELECT count(*) FROM $tbl t WHERE t.run_id = r.run_id)
 		OR r.rows != (SELECT count(*) FROM $tbl t WHERE t.rowid BETWEEN r.first_rowid AND r.last_rowid)
@@ -25,11 +25,11 @@ for tbl in sched_slice wakeup staircase rotation; do
 			   AND t.run_id != r.run_id))")
 	expect_eq "$bad" "" "run_rows of $tbl wrong for runs"
 done
-expect_eq "$(sq "$DB" "SELECT count(*) FROM run_rows")" 12 "run_rows rows (3 runs x 4 tables)"
+expect_eq "$(sq "$DB" "SELECT count(*) FROM run_rows")" 15 "run_rows rows (3 runs x 5 tables)"
 expect_eq "$(sq "$DB" "SELECT rows > 0 FROM run_rows WHERE run_id = 2 AND tbl = 'rotation'")" 1 "rsdl rotations"
 # no run_id index on the big tables (the point of schema 2)
 expect_eq "$(sq "$DB" "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN
-	('sched_slice', 'wakeup', 'staircase', 'rotation')")" 0 "indexes on run tables"
+	('sched_slice', 'wakeup', 'staircase', 'rotation', 'vlag')")" 0 "indexes on run tables"
 
 # 2. the burst view: a task's CPU time in the recorded run is the sum of
 # its bursts (conservation, docs/model.md), for every task of the trace
@@ -58,7 +58,7 @@ expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a fa
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 3 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 4 "user_version after the upgrade"
 sq "$T/v1.db" "SELECT * FROM burst ORDER BY utid, seq" > "$T/burst.txt"
 diff -u "$TOP/tests/golden/schema-v1-burst.txt" "$T/burst.txt" || fail "bursts after the upgrade"
 "$SCHEDLAB" -q --db "$T/v1.db" replay --trace 1 --sched o1 > /dev/null || fail "replay on an upgraded database"
@@ -100,10 +100,25 @@ expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs wi
 # utid`). After the upgrade the new view gives the same text.
 cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
 "$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
-expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 3 "user_version after the v2 upgrade"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 4 "user_version after the v2 upgrade"
 sqlite3 -batch "$T/v2.db" "SELECT * FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
 diff -u "$TOP/tests/golden/schema-v2-task-summary.txt" "$T/v2sum.txt" || fail "task_summary after the v2 upgrade"
 "$SCHEDLAB" -q --db "$T/v2.db" replay --trace 1 --sched rsdl > /dev/null || fail "replay on an upgraded v2 database"
 expect_eq "$(sq "$T/v2.db" "SELECT count(*) FROM task_stat WHERE run_id = 5")" \
 	"$(sq "$T/v2.db" "SELECT count(DISTINCT utid) FROM sched_slice WHERE run_id = 5")" "task_stat rows of a new run"
-echo "schema 3: ranges, burst view, malformed phases, task_stat, v1 and v2 upgrades: ok"
+
+# 7. a version 3 database (no vlag table) is upgraded: the table appears,
+# the old runs keep their rows, and a cfs replay writes vlag rows for its
+# run (the v3 file is a fresh database with the table dropped and the
+# version set back, which is what schedlab 3 wrote)
+V3=$T/v3.db
+"$SCHEDLAB" -q --db "$V3" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null 2>&1 || fail "import for v3"
+"$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched sd > /dev/null || fail "replay for v3"
+sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; PRAGMA user_version = 3"
+before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
+"$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
+expect_eq "$(sq "$V3" "PRAGMA user_version")" 4 "user_version after the v3 upgrade"
+expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
+expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
+	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"
+echo "schema 4: ranges, burst view, malformed phases, task_stat, v1, v2 and v3 upgrades: ok"

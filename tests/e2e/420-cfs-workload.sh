@@ -34,6 +34,17 @@ rep w1 1.1s
 expect_eq "$(sq "$T/db" "SELECT COUNT(*), MIN(dur), MAX(dur) FROM sched_slice WHERE run_id = $run")" \
 	"100|11000000|11000000" "two hogs: slices (count|min|max)"
 expect_eq "$(cpu a)|$(cpu b)" "550000000|550000000" "two hogs: CPU time"
+#    Its vlag rows (vruntime - min_vruntime): at 0, a is placed alone at
+#    0 + vslice_add = 20 ms, b beside it at 0 + period(2) * 1024 / 2048 =
+#    10 ms; b (lower) is picked: lag 10 ms (min_vruntime moves only in
+#    update_curr). At 11 ms b is put back at 10 + 11 = 21 ms against
+#    min_vruntime = min(21, 20) = 20: lag 1 ms; a is picked: lag 0.
+expect_eq "$(sq "$T/db" "SELECT group_concat(th.comm || ':' || (v.ts / 1000000) || ':' || (v.lag / 1000), ' ')
+	FROM (SELECT * FROM vlag WHERE run_id = $run ORDER BY rowid LIMIT 5) v JOIN thread th ON th.utid = v.utid")" \
+	"a:0:20000 b:0:10000 b:0:10000 b:11:1000 a:11:0" "two hogs: first vlag rows (task:ms:us)"
+#    its chart: the staircase kind draws a cfs run's vlag rows
+"$SCHEDLAB" --db "$T/db" plot staircase --run $run -o "$T/lag.png" > "$T/msg" || fail "plot staircase of a cfs run"
+[ "$(head -c 4 "$T/lag.png" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "lag chart: not a PNG"
 
 # 2. nice 0 vs nice 10 (prio_to_weight 1024 : 110). vruntime advances by
 #    delta * 1024 / weight and the lower one runs, so the two vruntimes
