@@ -56,13 +56,9 @@ all: schedlab
 schedlab: $(B)/schedlab
 	$(Q)cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 
-# whole-archive: commands, readers and policies are found through weak
-# symbols, which do not pull members out of an archive by themselves
-WHOLE = -Wl,--whole-archive $(B)/libschedlab.a -Wl,--no-whole-archive
-
 $(B)/schedlab: $(B)/schedlab.o $(B)/libschedlab.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(B)/schedlab.o $(WHOLE) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(B)/schedlab.o $(B)/libschedlab.a $(LDLIBS)
 
 $(B)/libschedlab.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -78,7 +74,7 @@ analyze/schema.inc: analyze/schema.sql
 $(B)/analyze/store.o: analyze/schema.inc
 
 $(B)/unit_tests: $(UNIT_OBJ) $(B)/libschedlab.a
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(UNIT_OBJ) $(WHOLE) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(UNIT_OBJ) $(B)/libschedlab.a $(LDLIBS)
 
 $(B)/tools/%: tests/tools/%.c $(B)/libschedlab.a
 	@mkdir -p $(dir $@)
@@ -87,7 +83,7 @@ $(B)/tools/%: tests/tools/%.c $(B)/libschedlab.a
 # fuzz targets built as plain programs that replay a corpus (every make test)
 $(B)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(B)/libschedlab.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(WHOLE) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(B)/libschedlab.a $(LDLIBS)
 
 deps:
 	$(Q)sh tests/deps.sh $(DEB_PKGS)

@@ -11,39 +11,26 @@ struct cmd_entry {
 	const char *help;
 };
 
-static const struct cmd_entry *commands(size_t *n)
-{
-	/* weak symbols: commands not linked in are NULL and not listed */
-	static struct cmd_entry tab[16];
-	static size_t cnt;
-	const struct cmd_entry all[] = {
-		{ "import", cmd_import, "import trace files (ftrace text, trace.dat, perf.data, perf script, systrace)" },
-		{ "record", cmd_record, "record a live trace of this machine or of a command" },
-		{ "replay", cmd_replay, "re-schedule a trace or a workload through scheduler models" },
-		{ "analyze", cmd_analyze, "compute metrics; per-run and per-task tables" },
-		{ "compare", cmd_compare, "side-by-side metrics of runs of the same trace" },
-		{ "plot", cmd_plot, "draw a chart of runs (staircase, latency, timeline, ...)" },
-		{ "report", cmd_report, "one HTML page with every chart and table of a trace" },
-		{ "bound", cmd_bound, "RSDL's predicted worst-case wait of CPU-bound tasks" },
-		{ "claims", cmd_claims, "re-run the claims of the 2007 RSDL announcement" },
-		{ "export", cmd_export, "Chrome/Perfetto JSON trace of a run" },
-	};
-	size_t i;
-	if (!cnt)
-		for (i = 0; i < SL_ARRAY_SIZE(all); i++)
-			if (all[i].fn)
-				tab[cnt++] = all[i];
-	*n = cnt;
-	return tab;
-}
+/* every command, in the order of `schedlab -h` */
+static const struct cmd_entry commands[] = {
+	{ "import", cmd_import, "import trace files (ftrace text, trace.dat, perf.data, perf script, systrace)" },
+	{ "record", cmd_record, "record a live trace of this machine or of a command" },
+	{ "replay", cmd_replay, "re-schedule a trace or a workload through scheduler models" },
+	{ "analyze", cmd_analyze, "compute metrics; per-run and per-task tables" },
+	{ "compare", cmd_compare, "side-by-side metrics of runs of the same trace" },
+	{ "plot", cmd_plot, "draw a chart of runs (staircase, latency, timeline, ...)" },
+	{ "report", cmd_report, "one HTML page with every chart and table of a trace" },
+	{ "bound", cmd_bound, "RSDL's predicted worst-case wait of CPU-bound tasks" },
+	{ "claims", cmd_claims, "re-run the claims of the 2007 RSDL announcement" },
+	{ "export", cmd_export, "Chrome/Perfetto JSON trace of a run" },
+};
 
 static void commands_help(FILE *f)
 {
-	size_t i, n;
-	const struct cmd_entry *tab = commands(&n);
+	size_t i;
 	fprintf(f, "\nCommands:\n");
-	for (i = 0; i < n; i++)
-		fprintf(f, "  %-9s %s\n", tab[i].name, tab[i].help);
+	for (i = 0; i < SL_ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "Run 'schedlab COMMAND -h' for a command's options.\n");
 }
 
@@ -57,8 +44,7 @@ static const char synopsis[] =
 int main(int argc, char **argv)
 {
 	struct sl_globals g = { "schedlab.db", 0 };
-	const struct cmd_entry *tab;
-	size_t i, n;
+	size_t i;
 	int version = 0, nops, rc;
 	const struct sl_opt opts[] = {
 		SL_OPT_STRING(0, "db", &g.db, "FILE", "the database"),
@@ -79,10 +65,9 @@ int main(int argc, char **argv)
 		sl_opts_usage(&spec, stderr);
 		return 2;
 	}
-	tab = commands(&n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(tab[i].name, argv[1]))
-			return tab[i].fn(nops, argv + 1, &g);
+	for (i = 0; i < SL_ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, argv[1]))
+			return commands[i].fn(nops, argv + 1, &g);
 	sl_err("unknown command '%s' (see 'schedlab -h')", argv[1]);
 	return 2;
 }

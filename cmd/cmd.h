@@ -1,7 +1,8 @@
-/* cmd/cmd.h - the commands. Each lives in its own cmd/cmd-NAME.c, parses its
- * options with the table parser of opt.h, prints, and returns the exit
- * status. A command that is not
- * linked in is not listed by `schedlab -h` (see schedlab.c). */
+/* cmd/cmd.h - the commands. Each lives in its own cmd/cmd-NAME.c (export
+ * and report share cmd-write.c), parses its options with the table parser
+ * of opt.h, prints, and returns the exit status. schedlab.c lists them in
+ * one static const table: adding a command is one file plus one line
+ * there and its declaration here. */
 #ifndef SL_CMD_H
 #define SL_CMD_H
 
@@ -16,16 +17,16 @@ struct sl_globals {
  * error (after printing one "schedlab: error: ..." line), 2 on usage error. */
 typedef int (*sl_cmd_fn)(int argc, char **argv, const struct sl_globals *g);
 
-int cmd_import(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_record(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_replay(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_analyze(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_compare(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_plot(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_report(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_bound(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_claims(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
-int cmd_export(int argc, char **argv, const struct sl_globals *g) __attribute__((weak));
+int cmd_import(int argc, char **argv, const struct sl_globals *g);
+int cmd_record(int argc, char **argv, const struct sl_globals *g);
+int cmd_replay(int argc, char **argv, const struct sl_globals *g);
+int cmd_analyze(int argc, char **argv, const struct sl_globals *g);
+int cmd_compare(int argc, char **argv, const struct sl_globals *g);
+int cmd_plot(int argc, char **argv, const struct sl_globals *g);
+int cmd_report(int argc, char **argv, const struct sl_globals *g);
+int cmd_bound(int argc, char **argv, const struct sl_globals *g);
+int cmd_claims(int argc, char **argv, const struct sl_globals *g);
+int cmd_export(int argc, char **argv, const struct sl_globals *g);
 
 /* A command that may create the database (import, replay --workload) asks
  * sl_db_exists() first; if it created the file and then failed with nothing

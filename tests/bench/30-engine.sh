@@ -115,7 +115,7 @@ C
 lib="$B/libschedlab.a"
 [ -f "$lib" ] || { echo "engine bench: no $lib (run make first)"; exit 1; }
 cc -std=c11 -D_GNU_SOURCE -O2 -I"$TOP" -include "$TOP/common/banned.h" -o "$W/enginebench" "$W/enginebench.c" \
-	-Wl,--whole-archive "$lib" -Wl,--no-whole-archive ${SL_LDLIBS:-$(pkg-config --libs libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto libzstd zlib 2>/dev/null) -lm -lpthread} ||
+	"$lib" ${SL_LDLIBS:-$(pkg-config --libs libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto libzstd zlib 2>/dev/null) -lm -lpthread} ||
 	{ echo "engine bench: cannot build the driver"; exit 1; }
 [ "${BENCH_BUILD_ONLY:-0}" = 1 ] && { echo "engine bench: driver built"; exit 0; }
 "$W/enginebench"

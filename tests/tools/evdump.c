@@ -16,19 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Strong references, so the linker takes these readers out of the archive
- * (readers.c only refers to them weakly). */
-extern const struct sl_reader sl_reader_tracedat, sl_reader_systrace;
-static const struct sl_reader *const mine[] = { &sl_reader_tracedat, &sl_reader_systrace };
-
-static const struct sl_reader *find(const char *name)
-{
-	size_t i;
-	for (i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
-		if (!strcmp(mine[i]->name, name))
-			return mine[i];
-	return sl_reader_find(name);
-}
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
@@ -105,7 +92,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "r:tc")) != -1) {
 		switch (opt) {
 		case 'r':
-			r = find(optarg);
+			r = sl_reader_find(optarg);
 			if (!r) {
 				fprintf(stderr, "evdump: no reader '%s'\n", optarg);
 				return 2;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* strong references: readers.c only refers to readers weakly */
+/* the readers this tool names directly (collector/readers.c has them all) */
 extern const struct sl_reader sl_reader_perfdata;
 extern const struct sl_reader sl_reader_perfscript;
 extern const struct sl_reader sl_reader_perfetto;
