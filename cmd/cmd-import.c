@@ -151,6 +151,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	uint64_t *first = NULL, *last = NULL;
 	int64_t existing, run_id;
 	size_t i, ntasks = 0;
+	uint64_t unc = 0;
 	struct counter cnt;
 	int rc;
 
@@ -230,21 +231,30 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	for (i = 0; i < b.ntasks; i++)
 		if (b.tasks[i].nphases)
 			ntasks++;
+	for (i = 0; i < b.ntasks; i++)
+		unc += ms.uncertain_ns[i];
 	printf("trace %" PRId64 ": %s (%s), %zu tasks (%zu with work), %" PRIu64
-	       " events, %d CPU%s, span %.6f s, %" PRIu64 " lost events; recorded run %" PRId64
-	       "\n",
+	       " events, %d CPU%s, span %.6f s, %" PRIu64 " lost events, %" PRIu64
+	       " missed switches (%.3f ms uncertain); recorded run %" PRId64 "\n",
 	       tr.id, path, rd->name, b.ntasks, ntasks, ms.events, ms.cpus, ms.cpus == 1 ? "" : "s",
-	       (double)(ms.last_ts - ms.first_ts) / 1e9, ms.lost_events, run_id);
+	       (double)(ms.last_ts - ms.first_ts) / 1e9, ms.lost_events, ms.missed_switches,
+	       (double)unc / 1e6, run_id);
 	if (ms.lost_events)
 		for (i = 0; i < (size_t)ms.cpus; i++)
 			if (ms.lost_per_cpu[i])
-				sl_warnx("%s: CPU %zu lost %" PRIu64 " events; the spans they hide are "
-					 "marked, not guessed",
+				sl_warnx("%s: CPU %zu lost %" PRIu64 " events; each task's time is "
+					 "counted up to its last and from its first event around them, "
+					 "the rest as uncertain",
 					 path, i, ms.lost_per_cpu[i]);
+	if (ms.missed_switches && !quiet)
+		sl_warnx("%s: %" PRIu64 " switches missing from the file (no loss reported); "
+			 "placed between the tasks' last and first events, %.3f ms uncertain",
+			 path, ms.missed_switches, (double)unc / 1e6);
 	if (ms.inconsistencies && !quiet)
-		sl_warnx("%s: %" PRIu64 " switches contradicted the known state (missed events)",
+		sl_warnx("%s: %" PRIu64 " threads forked again under a tid whose exit was not seen",
 			 path, ms.inconsistencies);
 	free(ms.lost_per_cpu);
+	free(ms.uncertain_ns);
 	free(first);
 	free(last);
 	sl_behaviour_release(&b);
@@ -255,6 +265,7 @@ fail:
 	sl_store_rollback(st);
 	sl_err("%s", d.msg);
 	free(ms.lost_per_cpu);
+	free(ms.uncertain_ns);
 	free(first);
 	free(last);
 	sl_behaviour_release(&b);

@@ -21,6 +21,8 @@ enum sl_ev_type {
 	SL_EV_EXIT,       /* pid/comm/prio = exiting task (sched_process_exit) */
 	SL_EV_MIGRATE,    /* pid/comm/prio, orig_cpu, target_cpu = dest_cpu */
 	SL_EV_LOST,       /* count = number of events lost on cpu before ts */
+	SL_EV_RUNTIME,    /* sched_stat_runtime: pid/comm = the task charged, count = runtime ns
+			   * (the kernel's update_curr delta, ending at ts) */
 	SL_EV_NTYPES
 };
 

@@ -317,6 +317,7 @@ static const struct {
 	{ "sched_process_exec", SL_EV_EXEC },
 	{ "sched_process_exit", SL_EV_EXIT },
 	{ "sched_migrate_task", SL_EV_MIGRATE },
+	{ "sched_stat_runtime", SL_EV_RUNTIME },
 };
 
 static int is_header(const char *s, const char *e)
@@ -504,6 +505,21 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 		field_i32(body, e, "prio", &ev->prio);
 		field_i32(body, e, "orig_cpu", &ev->orig_cpu);
 		return 1;
+	case SL_EV_RUNTIME: { /* "comm=C pid=N runtime=N [ns]" (+ " vruntime=N [ns]" before 6.8) */
+		const char *vs, *ve;
+		uint64_t r = 0;
+		if (field_i32(body, e, "pid", &ev->pid) || field(body, e, "runtime", &vs, &ve) ||
+		    vs == ve || !isdigit((unsigned char)*vs))
+			return sl_fail(d, "malformed sched_stat_runtime");
+		for (; vs < ve && isdigit((unsigned char)*vs); vs++) {
+			if (r > (UINT64_MAX - 9) / 10)
+				return sl_fail(d, "malformed sched_stat_runtime");
+			r = r * 10 + (uint64_t)(*vs - '0');
+		}
+		ev->count = r;
+		field_comm(body, e, "comm", ev->comm);
+		return 1;
+	}
 	}
 	return 0;
 }

@@ -37,15 +37,31 @@ struct mtask {
 	int32_t waker;
 	int wake_cpu;
 	uint64_t cpus_seen;
+	uint64_t uncertain_ns; /* time that could be this task's or another's */
+	int missed_out;     /* taken off its CPU by a switch we did not see */
 	struct sl_task_spec spec; /* start, parent, flags */
 	struct sl_phase *ph;
 	size_t nph, cap;
 };
 
+/* What is known of a CPU: nothing yet (trace start); who runs on it but
+ * not since when (its switch-in came before the trace); who and since when
+ * (a slice is open); or, after lost events or after its task was seen on
+ * another CPU, only that someone may have started running at gap_lo. */
+enum { C_NONE = 0, C_CURR, C_SLICE, C_GAP };
+
+
 struct mcpu {
-	int32_t curr;      /* task index, -1 idle or unknown */
-	int known;         /* curr and since are known */
-	uint64_t since;
+	int32_t curr;      /* task index, -1 idle */
+	int mode;          /* C_* */
+	uint64_t since;    /* C_SLICE: start of the open slice */
+	uint64_t last_ev;  /* C_CURR, C_SLICE: last evidence that curr runs here */
+	uint64_t gap_lo;   /* C_GAP: earliest start of whoever runs next */
+	int32_t gap_old;   /* C_GAP: task whose slice the gap cut (-1 none) */
+	int gap_lost;      /* C_GAP: the gap hides lost events */
+	int32_t prev_out;  /* prev of the last switch seen here (-1 idle) */
+	int fresh;         /* no evidence of curr since that switch */
+	int guessed;       /* the open slice began at a placed (not seen) switch */
 };
 
 struct sl_model {
@@ -183,9 +199,9 @@ static struct mcpu *cpu_of(struct sl_model *m, int cpu)
 		m->cpu = xrealloc(m->cpu, n * sizeof(*m->cpu));
 		m->lost = xrealloc(m->lost, n * sizeof(*m->lost));
 		for (i = m->ncpu; i < n; i++) {
+			memset(&m->cpu[i], 0, sizeof(m->cpu[i]));
 			m->cpu[i].curr = -1;
-			m->cpu[i].known = 0;
-			m->cpu[i].since = 0;
+			m->cpu[i].gap_old = -1;
 			m->lost[i] = 0;
 		}
 		m->ncpu = n;
@@ -223,7 +239,7 @@ static uint64_t progress(const struct sl_model *m, int32_t idx, uint64_t ts)
 	uint64_t p = t->cum_ns;
 	if (t->state == T_RUNNING && t->cpu >= 0 && (size_t)t->cpu < m->ncpu) {
 		const struct mcpu *c = &m->cpu[t->cpu];
-		if (c->known && c->curr == idx && ts > c->since)
+		if (c->mode == C_SLICE && c->curr == idx && ts > c->since)
 			p += ts - c->since;
 	}
 	return p;
@@ -245,43 +261,221 @@ static char slice_state(char s)
 	}
 }
 
-/* The CPU's current task left without a switch we could see. */
-static void forget_cpu(struct sl_model *m, struct mcpu *c)
+/* The CPU's open slice ends at `end` (end_state st): a slice row, and the
+ * task's CPU time and current burst grow. */
+static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end, char st)
 {
-	if (c->curr >= 0 && m->t[c->curr].state == T_RUNNING)
-		m->t[c->curr].state = T_RUNNABLE;
-	c->curr = -1;
-	c->known = 0;
+	struct mtask *t;
+	uint64_t dur;
+	if (c->mode != C_SLICE || c->curr < 0)
+		return 0;
+	t = &m->t[c->curr];
+	if (end < c->since)
+		end = c->since;
+	dur = end - c->since;
+	if (!dur && (st == '?' || c->guessed))
+		return 0; /* nothing known ran */
+	if (m->rec.slice(m->rec.ctx, c->since, dur, cpu, c->curr, st == '?' ? 'R' : st, t->prio))
+		return -1;
+	m->st.slices++;
+	t->cum_ns += dur;
+	if (t->started)
+		t->burst_ns += dur;
+	return 0;
+}
+
+/* Task idx left its CPU through a switch we did not see (at `at`, the best
+ * estimate): it is runnable, or asleep if a wakeup for it comes next. */
+static void lost_sight(struct sl_model *m, int32_t idx, int cpu, uint64_t at)
+{
+	struct mtask *t = &m->t[idx];
+	if (t->state == T_RUNNING && t->cpu != cpu)
+		return; /* it runs elsewhere now */
+	if (t->state == T_RUNNING)
+		t->state = T_RUNNABLE;
+	t->cpu = -1;
+	t->missed_out = 1;
+	t->sleep_ts = at;
+	if (!t->started)
+		t->spec.flags |= SL_TASK_AT_START;
+}
+
+static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64_t hi);
+
+/* The earliest a task whose first evidence is at t could have started, with
+ * pin (a sched_stat_runtime's ts - runtime, UINT64_MAX = none) and lo (the
+ * end of what is known before), clamped to [lo, t]. */
+static uint64_t window_hi(uint64_t lo, uint64_t t, uint64_t pin)
+{
+	uint64_t hi = pin < t ? pin : t;
+	return hi < lo ? lo : hi;
+}
+
+/* Task idx was seen running on `cpu` from `hi` on while the model had it
+ * running on another CPU d: d missed the switch that took it off. Its slice
+ * there ends halfway between its last evidence on d and hi; d is then in a
+ * gap until the next evidence of who runs on it (docs/model.md). */
+static int depart(struct sl_model *m, int32_t idx, int cpu, uint64_t hi)
+{
+	struct mtask *t = &m->t[idx];
+	struct mcpu *d;
+	uint64_t lo, s;
+	if (t->state != T_RUNNING || t->cpu < 0 || t->cpu == cpu || (size_t)t->cpu >= m->ncpu)
+		return 0;
+	d = &m->cpu[t->cpu];
+	if ((d->mode != C_SLICE && d->mode != C_CURR) || d->curr != idx) {
+		t->state = T_RUNNABLE;
+		t->cpu = -1;
+		return 0;
+	}
+	lo = d->last_ev;
+	if (hi < lo)
+		hi = lo;
+	s = lo + (hi - lo) / 2;
+	if (close_slice(m, d, t->cpu, s, '?'))
+		return -1;
+	t->uncertain_ns += hi - lo;
+	m->st.missed_switches++;
+	d->mode = C_GAP;
+	d->gap_lo = s;
+	d->gap_old = -1;
+	d->gap_lost = 0;
+	d->curr = -1;
+	lost_sight(m, idx, t->cpu, s);
+	return 0;
+}
+
+/* An event on `cpu` at t fired while task x ran there (x = -1: the idle
+ * task); pin as in window_hi. Evidence that contradicts what the model
+ * knows places the switch it missed (docs/model.md, "missed switches"). */
+static int evidence(struct sl_model *m, int cpu, int32_t x, uint64_t t, uint64_t pin)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	uint64_t lo, hi, s;
+	int32_t old;
+
+	switch (c->mode) {
+	case C_NONE: /* first sight of the CPU: who runs, not since when */
+		c->curr = x;
+		c->mode = C_CURR;
+		c->last_ev = t;
+		return 0;
+	case C_GAP:
+		lo = c->gap_lo;
+		hi = window_hi(lo, t, pin);
+		s = c->gap_lost ? hi : lo + (hi - lo) / 2;
+		if (x >= 0)
+			m->t[x].uncertain_ns += hi - lo;
+		if (c->gap_old >= 0 && c->gap_old != x)
+			m->t[c->gap_old].uncertain_ns += hi - lo;
+		c->gap_old = -1;
+		if (switch_in(m, cpu, x, s, hi))
+			return -1;
+		c->last_ev = t;
+		return 0;
+	default:
+		if (c->curr == x) {
+			if (t > c->last_ev)
+				c->last_ev = t;
+			c->fresh = 0;
+			return 0;
+		}
+		/* The tail of the last switch: sched_switch fires before the
+		 * context switch is done (__schedule() -> context_switch(),
+		 * kernel/sched/core.c), and events fired in between still have
+		 * prev as current (up to 84 us later in the 3.4 Android trace of
+		 * catapult, a wakeup of prev itself). So prev is still taken as
+		 * the tail until next shows itself, unless the kernel's own
+		 * accounting says prev was switched in again (a runtime that
+		 * starts after the switch). */
+		if (c->fresh && c->mode == C_SLICE && x == c->prev_out &&
+		    (pin == UINT64_MAX || pin <= c->since))
+			return 0;
+		/* a switch from curr to x was missed: somewhere in [lo, hi] */
+		old = c->curr;
+		lo = c->last_ev;
+		hi = window_hi(lo, t, pin);
+		s = lo + (hi - lo) / 2;
+		m->st.missed_switches++;
+		if (old >= 0) {
+			if (close_slice(m, c, cpu, s, '?'))
+				return -1;
+			m->t[old].uncertain_ns += hi - lo;
+			lost_sight(m, old, cpu, s);
+		}
+		if (x >= 0)
+			m->t[x].uncertain_ns += hi - lo;
+		if (switch_in(m, cpu, x, s, hi))
+			return -1;
+		c->last_ev = t;
+		return 0;
+	}
+}
+
+/* Task n (-1: idle) starts running on cpu at ts; hi (>= ts) is when it
+ * was certainly running (its evidence elsewhere stops there). */
+static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64_t hi)
+{
+	struct mcpu *c = &m->cpu[cpu];
+	if (n >= 0 && depart(m, n, cpu, hi))
+		return -1;
+	c = &m->cpu[cpu];
+	c->curr = n;
+	c->mode = C_SLICE;
+	c->since = ts;
+	c->last_ev = hi;
+	c->fresh = 0;
+	c->guessed = 1;
+	if (n >= 0) {
+		struct mtask *t = &m->t[n];
+		if (!t->started) {
+			/* first seen switching in: runnable since the trace began,
+			 * unless it was seen asleep (no wakeup event): then now */
+			if (t->state == T_SLEEPING)
+				start_task(m, t, ts, -1, 0);
+			else {
+				start_task(m, t, m->st.first_ts, -1, 0);
+				t->spec.flags |= SL_TASK_AT_START;
+			}
+		} else if (t->state == T_SLEEPING && t->nph) {
+			/* woken without a wakeup event (not traced or lost) */
+			struct sl_phase *ph = &t->ph[t->nph - 1];
+			ph->sleep_ns = ts > t->sleep_ts ? ts - t->sleep_ts : 0;
+			ph->waker_kind = SL_WAKER_NONE;
+		}
+		if (t->wake_pending) {
+			uint64_t w = t->wake_ts < ts ? ts : t->wake_ts;
+			if (m->rec.wakeup(m->rec.ctx, n, t->wake_ts, w, t->waker, cpu))
+				return -1;
+			m->st.wakeups++;
+			t->wake_pending = 0;
+		}
+		t->state = T_RUNNING;
+		t->missed_out = 0;
+		t->cpu = cpu;
+		if (cpu < 64)
+			t->cpus_seen |= 1ULL << cpu;
+	}
+	return 0;
 }
 
 static int on_switch(struct sl_model *m, const struct sl_event *ev)
 {
-	struct mcpu *c = cpu_of(m, ev->cpu);
+	struct mcpu *c;
 	int32_t p = task_of(m, ev->pid, ev->ts), n;
 	char st = slice_state(ev->state);
 
-	if (c->known && c->curr != p) {
-		m->st.inconsistencies++;
-		forget_cpu(m, c);
-	}
+	/* the switch itself says prev was running here */
+	if (evidence(m, ev->cpu, p, ev->ts, UINT64_MAX))
+		return -1;
+	c = &m->cpu[ev->cpu];
 	if (p >= 0) {
 		struct mtask *t = &m->t[p];
 		set_comm(t, ev->comm);
 		set_prio(t, ev->prio);
-		if (t->state == T_RUNNING && t->cpu != ev->cpu && t->cpu >= 0) {
-			/* it was seen running elsewhere: that CPU missed a switch */
-			m->st.inconsistencies++;
-			forget_cpu(m, &m->cpu[t->cpu]);
-		}
-		if (c->known && c->curr == p) {
-			uint64_t dur = ev->ts - c->since;
-			if (m->rec.slice(m->rec.ctx, c->since, dur, ev->cpu, p, st,
-					 t->prio >= 0 ? t->prio : ev->prio))
+		if (c->mode == C_SLICE) {
+			if (close_slice(m, c, ev->cpu, ev->ts, st))
 				return -1;
-			m->st.slices++;
-			t->cum_ns += dur;
-			if (t->started)
-				t->burst_ns += dur;
 		} else {
 			t->spec.flags |= t->started ? SL_TASK_LOST : SL_TASK_AT_START;
 		}
@@ -305,45 +499,19 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 			t->wake_pending = 0;
 		}
 		t->cpu = -1;
+		t->missed_out = 0;
 	}
 	n = task_of(m, ev->pid2, ev->ts);
-	c->curr = n;
-	c->known = 1;
-	c->since = ev->ts;
 	if (n >= 0) {
-		struct mtask *t = &m->t[n];
-		set_comm(t, ev->comm2);
-		set_prio(t, ev->prio2);
-		if (t->state == T_RUNNING && t->cpu >= 0 && t->cpu != ev->cpu) {
-			m->st.inconsistencies++;
-			forget_cpu(m, &m->cpu[t->cpu]);
-		}
-		if (!t->started) {
-			/* first seen switching in: runnable since the trace began,
-			 * unless it was seen asleep (no wakeup event): then now */
-			if (t->state == T_SLEEPING)
-				start_task(m, t, ev->ts, -1, 0);
-			else {
-				start_task(m, t, m->st.first_ts, -1, 0);
-				t->spec.flags |= SL_TASK_AT_START;
-			}
-		} else if (t->state == T_SLEEPING && t->nph) {
-			/* woken without a wakeup event (not traced or lost) */
-			struct sl_phase *ph = &t->ph[t->nph - 1];
-			ph->sleep_ns = ev->ts - t->sleep_ts;
-			ph->waker_kind = SL_WAKER_NONE;
-		}
-		if (t->wake_pending) {
-			if (m->rec.wakeup(m->rec.ctx, n, t->wake_ts, ev->ts, t->waker, ev->cpu))
-				return -1;
-			m->st.wakeups++;
-			t->wake_pending = 0;
-		}
-		t->state = T_RUNNING;
-		t->cpu = ev->cpu;
-		if (ev->cpu < 64)
-			t->cpus_seen |= 1ULL << ev->cpu;
+		set_comm(&m->t[n], ev->comm2);
+		set_prio(&m->t[n], ev->prio2);
 	}
+	if (switch_in(m, ev->cpu, n, ev->ts, ev->ts))
+		return -1;
+	c = &m->cpu[ev->cpu];
+	c->prev_out = p;
+	c->fresh = 1;
+	c->guessed = 0;
 	return 0;
 }
 
@@ -361,6 +529,15 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	set_prio(t, ev->prio);
 	if (t->state == T_RUNNING || t->wake_pending)
 		return 0; /* not asleep, or sched_wakeup after sched_waking */
+	if (t->state == T_RUNNABLE && t->missed_out && ev->type != SL_EV_WAKEUP_NEW) {
+		/* the switch we missed took it off to sleep */
+		if (t->started) {
+			add_phase(t, t->burst_ns, SL_END_SLEEP_S);
+			t->burst_ns = 0;
+		}
+		t->state = T_SLEEPING;
+		t->missed_out = 0;
+	}
 	if (t->state == T_RUNNABLE && ev->type != SL_EV_WAKEUP_NEW)
 		return 0;
 	/* who woke it */
@@ -428,10 +605,63 @@ static int on_fork(struct sl_model *m, const struct sl_event *ev)
 	return 0;
 }
 
+/* Lost events on cpu before ts: its task's slice ends at its last evidence,
+ * and whoever runs next starts at its first (docs/model.md). */
+static int on_lost(struct sl_model *m, const struct sl_event *ev)
+{
+	struct mcpu *c = cpu_of(m, ev->cpu);
+	m->lost[ev->cpu] += ev->count;
+	m->st.lost_events += ev->count;
+	if (c->mode == C_GAP) {
+		c->gap_lost = 1;
+		return 0;
+	}
+	if (c->mode == C_NONE) /* nothing known yet: the trace starts after */
+		return 0;
+	if (c->curr >= 0) {
+		m->t[c->curr].spec.flags |= SL_TASK_LOST;
+		if (close_slice(m, c, ev->cpu, c->last_ev, '?'))
+			return -1;
+		lost_sight(m, c->curr, ev->cpu, c->last_ev);
+	}
+	c->gap_old = c->curr;
+	c->gap_lo = c->last_ev;
+	c->gap_lost = 1;
+	c->curr = -1;
+	c->mode = C_GAP;
+	return 0;
+}
+
+/* sched_stat_runtime: the kernel charged ev->count ns to ev->pid, ending at
+ * ev->ts (update_curr(), kernel/sched/fair.c; since 6.8 update_curr_common()
+ * for every class). The task charged is the one running on the rq updated,
+ * which is the event's CPU when pid is the event's current task; else
+ * (a remote update, e.g. from a wakeup onto another CPU) it runs elsewhere:
+ * on the CPU the model has it on, which this confirms. */
+static uint64_t runtime_pin(struct sl_model *m, const struct sl_event *ev)
+{
+	if (ev->pid == ev->cur_pid)
+		return ev->count <= ev->ts ? ev->ts - ev->count : 0;
+	if (ev->pid > 0) {
+		size_t i = hslot(m, ev->pid);
+		if (m->hkey[i] == ev->pid) {
+			struct mtask *t = &m->t[m->hval[i]];
+			if (t->state == T_RUNNING && t->cpu >= 0 && (size_t)t->cpu < m->ncpu) {
+				struct mcpu *d = &m->cpu[t->cpu];
+				if ((d->mode == C_SLICE || d->mode == C_CURR) &&
+				    d->curr == m->hval[i] && ev->ts > d->last_ev)
+					d->last_ev = ev->ts;
+			}
+		}
+	}
+	return UINT64_MAX;
+}
+
 int sl_model_event(void *model, const struct sl_event *ev)
 {
 	struct sl_model *m = model;
 	int32_t cur;
+	uint64_t pin = UINT64_MAX;
 	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
 		return sl_fail(m->d, "event at %llu: CPU %d out of range",
 			       (unsigned long long)ev->pos, ev->cpu);
@@ -444,12 +674,20 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	m->st.last_ts = ev->ts;
 	m->st.events++;
 	cpu_of(m, ev->cpu);
-	if (ev->type != SL_EV_LOST && ev->cur_pid > 0) {
+	if (ev->type == SL_EV_LOST)
+		return on_lost(m, ev);
+	if (ev->type == SL_EV_RUNTIME)
+		pin = runtime_pin(m, ev);
+	if (ev->cur_pid > 0) {
 		cur = task_of(m, ev->cur_pid, ev->ts);
 		set_comm(&m->t[cur], ev->cur_comm);
 		if (ev->cur_tgid > 0)
 			m->t[cur].tgid = ev->cur_tgid;
 	}
+	/* every event says who runs on its CPU (a switch: its prev) */
+	if (ev->type != SL_EV_SWITCH && ev->cur_pid >= 0 &&
+	    evidence(m, ev->cpu, ev->cur_pid ? task_of(m, ev->cur_pid, ev->ts) : -1, ev->ts, pin))
+		return -1;
 	switch (ev->type) {
 	case SL_EV_SWITCH:
 		return on_switch(m, ev);
@@ -473,13 +711,10 @@ int sl_model_event(void *model, const struct sl_event *ev)
 		}
 		return 0;
 	}
-	case SL_EV_LOST: {
-		struct mcpu *c = cpu_of(m, ev->cpu);
-		m->lost[ev->cpu] += ev->count;
-		m->st.lost_events += ev->count;
-		if (c->curr >= 0)
-			m->t[c->curr].spec.flags |= SL_TASK_LOST;
-		forget_cpu(m, c);
+	case SL_EV_RUNTIME: {
+		int32_t t = task_of(m, ev->pid, ev->ts);
+		if (t >= 0)
+			set_comm(&m->t[t], ev->comm);
 		return 0;
 	}
 	default:
@@ -518,6 +753,7 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	b->ntasks = m->nt;
 	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
 	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
+	m->st.uncertain_ns = xcalloc(m->nt ? m->nt : 1, sizeof(uint64_t));
 	*last_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];
@@ -555,6 +791,7 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 		s->nphases = t->nph;
 		t->ph = NULL;
 		t->nph = 0;
+		m->st.uncertain_ns[i] = t->uncertain_ns;
 		(*first_ts)[i] = t->first_ts;
 		(*last_ts)[i] = t->last_ts;
 	}

@@ -17,8 +17,12 @@ struct sl_model_stats {
 	uint64_t events;          /* sched events consumed */
 	uint64_t lost_events;     /* sum over CPUs */
 	uint64_t *lost_per_cpu;   /* [cpus], malloc'd; caller frees */
-	uint64_t inconsistencies; /* switches that contradicted the known state */
+	uint64_t inconsistencies; /* forks of a tid whose exit was not seen */
+	uint64_t missed_switches; /* switches placed from evidence (docs/model.md) */
 	uint64_t slices, wakeups;
+	uint64_t *uncertain_ns;   /* [ntasks]: per task, time in the windows where a
+				   * missed switch or lost events leave it open whether
+				   * it ran (malloc'd; caller frees) */
 };
 
 /* New builder writing the recorded run to *rec (copied). d receives errors

@@ -665,6 +665,10 @@ static void other_record(struct pd *pd, uint32_t type, uint16_t misc, const unsi
 	case REC_COMM: {
 		const unsigned char *z;
 		int32_t tid;
+		/* side-band records (COMM, FORK, EXIT) come also from before the
+		 * tracepoints are on, with no switch around them: their sample id
+		 * is not taken as evidence of who runs (collector/model.c) */
+		ev.cur_pid = ev.cur_tgid = -1;
 		if (e - p < 9)
 			return;
 		tid = (int32_t)u32at(p + 4);
@@ -685,6 +689,7 @@ static void other_record(struct pd *pd, uint32_t type, uint16_t misc, const unsi
 		int32_t tid, ptid;
 		const char *c;
 		char pcomm[16];
+		ev.cur_pid = ev.cur_tgid = -1; /* as for REC_COMM */
 		if (e - p < 24)
 			return;
 		tid = (int32_t)u32at(p + 8);

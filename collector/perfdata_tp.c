@@ -251,6 +251,8 @@ static const struct {
 	{ "sched_process_exit", SL_EV_EXIT, { "comm", "pid", "prio" }, 1 << PD_F1 },
 	{ "sched_migrate_task", SL_EV_MIGRATE, { "comm", "pid", "prio", "orig_cpu", "dest_cpu" },
 	  (1 << PD_F1) | (1 << PD_F4) },
+	{ "sched_stat_runtime", SL_EV_RUNTIME, { "comm", "pid", NULL, "runtime" },
+	  (1 << PD_F1) | (1 << PD_F3) },
 };
 
 static void set_field(struct pd_field *f, const struct tep_format_field *tf)
@@ -674,6 +676,12 @@ int pd_tp_decode(const struct pd_trace *t, const struct pd_tp *tp, const unsigne
 		ev->orig_cpu = i32(&f[PD_F3], raw, -1);
 		ev->target_cpu = i32(&f[PD_F4], raw, -1);
 		break;
+	case SL_EV_RUNTIME: {
+		int64_t r = f[PD_F3].kind == 0 ? num(&f[PD_F3], raw) : 0;
+		str(&f[PD_F0], raw, n, ev->comm, 0);
+		ev->count = r > 0 ? (uint64_t)r : 0;
+		break;
+	}
 	}
 	return 0;
 }

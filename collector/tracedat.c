@@ -199,6 +199,7 @@ static const struct {
 	{ "sched_process_exec", SL_EV_EXEC, { "filename", "pid" } },
 	{ "sched_process_exit", SL_EV_EXIT, { "comm", "pid", "prio" } },
 	{ "sched_migrate_task", SL_EV_MIGRATE, { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
+	{ "sched_stat_runtime", SL_EV_RUNTIME, { "comm", "pid", NULL, "runtime" } },
 };
 
 /* Fields a type cannot do without (by index in evnames[].f). */
@@ -207,6 +208,7 @@ static int required(uint16_t type, int i)
 	switch (type) {
 	case SL_EV_SWITCH: return i == 1 || i == 3 || i == 5;
 	case SL_EV_FORK: return i == 1 || i == 3;
+	case SL_EV_RUNTIME: return i == 1 || i == 3;
 	default: return i == 1;
 	}
 }
@@ -225,7 +227,9 @@ static void bind_events(struct tdreader *t)
 		memset(d, 0, sizeof(*d));
 		d->id = e->id;
 		d->type = evnames[k].type;
-		for (i = 0; i < NF && evnames[k].f[i]; i++) {
+		for (i = 0; i < NF; i++) {
+			if (!evnames[k].f[i])
+				continue;
 			d->f[i] = tep_find_field(e, evnames[k].f[i]);
 			if (!d->f[i] && required(d->type, i))
 				ok = 0;
@@ -363,6 +367,12 @@ static int decode(struct tdreader *t, struct tep_record *r, struct sl_event *ev,
 		if (num32(r, d->f[1], &ev->pid) < 0)
 			goto bad;
 		str(r, t->tep, d->f[0], ev->comm, sizeof(ev->comm), 1);
+		break;
+	case SL_EV_RUNTIME:
+		if (num32(r, d->f[1], &ev->pid) < 0 || num(r, d->f[3], &st) < 0)
+			goto bad;
+		str(r, t->tep, d->f[0], ev->comm, sizeof(ev->comm), 0);
+		ev->count = st > 0 ? (uint64_t)st : 0;
 		break;
 	}
 	return 1;

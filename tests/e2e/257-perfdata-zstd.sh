@@ -7,8 +7,10 @@
 # 13.8, and 1955 events lost on CPU 1).
 #
 # Reference: perf itself. tests/golden/perf-zstd-runtimes.txt is each tid's
-# sum of switch intervals and slice count from `perf script --ns -F +pid`
-# of that file (perf decompresses), imported through our perf script
+# recorded runtime (switch intervals, the 151 missed switches placed as
+# docs/model.md says) and slice count from `perf script --ns -F +pid`
+# of that file (perf decompresses; with --show-lost-events, so that the
+# losses are in the text too), imported through our perf script
 # reader, which shares no code with the perf.data one. With perf installed
 # the text is made again here and compared too.
 . "$TOP/tests/e2e/lib.sh"
@@ -24,7 +26,7 @@ diff -u "$TOP/tests/golden/perf-zstd-runtimes.txt" "$T/a" || fail "runtimes diff
 expect_eq "$(sq "$T/a.db" "SELECT lost_events FROM trace_cpu WHERE cpu = 1")" 1955 "lost events on CPU 1"
 if command -v perf > /dev/null; then
 	perf report --header-only -i "$F" 2>/dev/null | grep -q 'compressed : Zstd' || fail "not a -z file"
-	perf script --ns -F +pid -i "$F" > "$T/s.txt" 2> /dev/null || fail "perf script"
+	perf script --ns -F +pid --show-lost-events -i "$F" > "$T/s.txt" 2> /dev/null || fail "perf script"
 	"$SCHEDLAB" -q --db "$T/b.db" import "$T/s.txt" > /dev/null || fail "import perf script text"
 	runtimes "$T/b.db" > "$T/b"
 	diff -u "$T/b" "$T/a" || fail "runtimes differ from perf script made here"

@@ -7,8 +7,9 @@
 # messaging -g 1 -l 40.
 #
 # Reference: perf itself. tests/golden/perf-threads-runtimes.txt is each
-# tid's sum of switch intervals and slice count from `perf script --ns -F
-# +pid` of that directory, imported through our perf script reader; with
+# tid's recorded runtime (switch intervals, missed switches placed as
+# docs/model.md says) and slice count from `perf script --ns -F
+# +pid --show-lost-events` of that directory, imported through our perf script reader; with
 # perf installed the text is made again here and compared too.
 . "$TOP/tests/e2e/lib.sh"
 D="$TOP/traces/perf-record-threads-2cpu.perf.data"
@@ -21,7 +22,7 @@ grep -q "(perfdata), 53 tasks" "$T/out" || fail "import: $(cat "$T/out")"
 runtimes "$T/a.db" > "$T/a"
 diff -u "$TOP/tests/golden/perf-threads-runtimes.txt" "$T/a" || fail "runtimes differ from perf script's"
 if command -v perf > /dev/null; then
-	perf script --ns -F +pid -i "$D" > "$T/s.txt" 2> /dev/null || fail "perf script"
+	perf script --ns -F +pid --show-lost-events -i "$D" > "$T/s.txt" 2> /dev/null || fail "perf script"
 	"$SCHEDLAB" -q --db "$T/b.db" import "$T/s.txt" > /dev/null || fail "import perf script text"
 	runtimes "$T/b.db" > "$T/b"
 	diff -u "$T/b" "$T/a" || fail "runtimes differ from perf script made here"

@@ -47,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r->read(path, sl_model_event, m, &d) == 0 &&
 	    sl_model_finish(m, &b, &f, &l, &st) == 0) {
 		free(st.lost_per_cpu);
+		free(st.uncertain_ns);
 		free(f);
 		free(l);
 		sl_behaviour_release(&b);

@@ -19,6 +19,7 @@
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
+	"runtime",
 };
 
 struct st {

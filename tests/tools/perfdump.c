@@ -23,6 +23,7 @@ extern const struct sl_reader sl_reader_perfetto;
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
+	"runtime",
 };
 
 struct st {

@@ -147,9 +147,18 @@ SL_TEST(ftrace_non_sched_and_bad_lines)
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	CHECK_EQ_INT(parse("# tracer: nop", &ev, NULL), 0);
 	CHECK_EQ_INT(parse("", &ev, NULL), 0);
-	CHECK_EQ_INT(parse("  a-1 [000] d..2 1.000000: sched_stat_runtime: comm=a pid=1 runtime=5",
+	CHECK_EQ_INT(parse("  a-1 [000] d..2 1.000000: sched_wakeup_fail: comm=a pid=1", &ev, NULL), 0);
+	/* sched_stat_runtime is read: pid and runtime (ns) as printed */
+	CHECK_EQ_INT(parse("  a-1 [000] d..2 1.000000: sched_stat_runtime: comm=a pid=1 runtime=5 [ns] "
+			   "vruntime=9 [ns]",
 			   &ev, NULL),
-		     0);
+		     1);
+	CHECK_EQ_INT(ev.type, SL_EV_RUNTIME);
+	CHECK_EQ_INT(ev.pid, 1);
+	CHECK_EQ_INT(ev.count, 5);
+	CHECK_EQ_INT(parse("  a-1 [000] d..2 1.000000: sched_stat_runtime: comm=a pid=1 runtime=x",
+			   &ev, &d),
+		     -1);
 	CHECK_EQ_INT(parse("hello world", &ev, &d), -1);
 	CHECK_STR(d.msg, "not an ftrace event line");
 	CHECK_EQ_INT(parse("  a-1 [000] d..2 1.000000: sched_switch: garbage", &ev, &d), -1);

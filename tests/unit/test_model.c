@@ -152,6 +152,7 @@ SL_TEST(model_one_cpu_sequence)
 	free(first);
 	free(last);
 	free(st.lost_per_cpu);
+	free(st.uncertain_ns);
 	sl_behaviour_release(&b);
 	sl_model_free(m);
 }
@@ -181,6 +182,8 @@ SL_TEST(model_tid_reuse_and_lost_events)
 	sl_model_event(m, &e);
 	e = sw(400, 5, 'S', 0); /* its slice since 300 is hidden by the loss */
 	sl_model_event(m, &e);
+	/* its last evidence before the loss is its switch-in (300), its first
+	 * after it the switch at 400: no time known to be its, 100 ns uncertain */
 	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
 	CHECK_EQ_INT(b.ntasks, 2);
 	CHECK_EQ_INT(b.tasks[0].tid, 5);
@@ -189,9 +192,12 @@ SL_TEST(model_tid_reuse_and_lost_events)
 	CHECK_EQ_INT(st.lost_events, 7);
 	CHECK_EQ_INT(st.lost_per_cpu[0], 7);
 	CHECK(b.tasks[1].flags & SL_TASK_LOST);
+	CHECK_EQ_INT(st.uncertain_ns[1], 100);
+	CHECK_EQ_INT(st.missed_switches, 0);
 	free(first);
 	free(last);
 	free(st.lost_per_cpu);
+	free(st.uncertain_ns);
 	sl_behaviour_release(&b);
 	sl_model_free(m);
 }

@@ -504,9 +504,14 @@ SL_TEST(perfscript_line_forms)
 	CHECK_EQ_INT(sl_reader_perfscript.probe((const unsigned char *)txt, sizeof(txt) - 1), 75);
 	CHECK_EQ_INT(sl_reader_perfdata.probe((const unsigned char *)txt, sizeof(txt) - 1), 0);
 	CHECK_EQ_INT(run(&sl_reader_perfscript, txt, sizeof(txt) - 1, &g, &d, path), 0);
-	CHECK_EQ_INT(g.n, 3);
-	if (g.n != 3)
+	CHECK_EQ_INT(g.n, 4);
+	if (g.n != 4)
 		return;
+	/* line 5: sched_stat_runtime of perf (9961), 33104 ns */
+	CHECK_EQ_INT(g.ev[2].type, SL_EV_RUNTIME);
+	CHECK_EQ_INT(g.ev[2].pid, 9961);
+	CHECK_EQ_INT(g.ev[2].count, 33104);
+	memmove(&g.ev[2], &g.ev[3], sizeof(g.ev[2]));
 	CHECK_EQ_INT(g.ev[0].ts, 1242436354196ULL);
 	CHECK_EQ_INT(g.ev[0].pos, 3);
 	CHECK_EQ_INT(g.ev[0].cpu, 0);
