@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = mkstemp(path);
 	const struct sl_reader *r = sl_reader_find("ftrace");
 	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_run_sink sink = { NULL, s_slice, s_wake, NULL, NULL };
+	struct sl_run_sink sink = { NULL, s_slice, s_wake, NULL, NULL, NULL };
 	struct sl_model *m;
 	struct sl_behaviour b;
 	struct sl_model_stats st;

@@ -65,7 +65,7 @@ static inline void trec_free(struct trec *t)
 }
 static inline struct sl_run_sink trec_sink(struct trec *t)
 {
-	struct sl_run_sink k = { t, trec_slice, trec_wake, trec_stair, trec_rot };
+	struct sl_run_sink k = { t, trec_slice, trec_wake, trec_stair, trec_rot, NULL };
 	return k;
 }
 

@@ -80,7 +80,7 @@ static struct sl_event wk(uint64_t ts, int cur, int pid, int irq)
 SL_TEST(model_one_cpu_sequence)
 {
 	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_model *m = sl_model_new(&sink, &d);
 	struct sl_behaviour b;
@@ -160,7 +160,7 @@ SL_TEST(model_one_cpu_sequence)
 SL_TEST(model_tid_reuse_and_lost_events)
 {
 	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_model *m = sl_model_new(&sink, &d);
 	struct sl_behaviour b;

@@ -78,7 +78,7 @@ int o1t_replay(const struct sl_behaviour *b, const struct sl_policy_ops *ops, in
 	       uint64_t duration_ns, int hz, const char *popts, struct o1t_run *r)
 {
 	struct sl_replay_opts o;
-	struct sl_run_sink sink = { r, on_slice, on_wakeup, on_stair, on_rotation };
+	struct sl_run_sink sink = { r, on_slice, on_wakeup, on_stair, on_rotation, NULL };
 	struct sl_diag d;
 	memset(r, 0, sizeof(*r));
 	memset(&d, 0, sizeof(d));
