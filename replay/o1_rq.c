@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define IDLE_PRIO SL_O1_MAX_PRIO /* the idle task has prio 140 */
+_Static_assert(SL_O1_MAX_PRIO == SL_PRIO_MAX, "o1 prio arrays are prio_array.h's");
 
 static int is_rt(const struct sl_o1_task *p)
 {
@@ -41,70 +42,21 @@ static void stair(struct sl_o1 *o, int pi, uint64_t now)
 	o->stair(o->stair_ctx, pi, now, p->prio, arr);
 }
 
-/* ---- prio_array: enqueue / dequeue / requeue (§2.2) ---- */
+/* ---- prio_array: enqueue / dequeue / requeue (§2.2, prio_array.h) ---- */
 
-static void bit_set(struct sl_o1_array *a, int i)
-{
-	a->bitmap[i >> 6] |= 1ULL << (i & 63);
-}
-
-static void bit_clear(struct sl_o1_array *a, int i)
-{
-	a->bitmap[i >> 6] &= ~(1ULL << (i & 63));
-}
-
-static int first_bit(const struct sl_o1_array *a)
-{
-	int w;
-	for (w = 0; w < 3; w++)
-		if (a->bitmap[w])
-			return w * 64 + __builtin_ctzll(a->bitmap[w]);
-	return IDLE_PRIO;
-}
-
-static void array_init(struct sl_o1_array *a)
-{
-	int i;
-	memset(a, 0, sizeof(*a));
-	for (i = 0; i < SL_O1_MAX_PRIO; i++)
-		a->head[i] = a->tail[i] = -1;
-	bit_set(a, IDLE_PRIO);
-}
+#define LINKS(o) SL_PRIO_LINKS((o)->t)
 
 static void enqueue(struct sl_o1 *o, int pi, int ai)
 {
 	struct sl_o1_task *p = &o->t[pi];
-	struct sl_o1_array *a = &o->rq[p->cpu].arrays[ai];
-	int q = p->prio;
-	p->next = -1;
-	p->prev = a->tail[q];
-	if (a->tail[q] >= 0)
-		o->t[a->tail[q]].next = pi;
-	else
-		a->head[q] = pi;
-	a->tail[q] = pi;
-	bit_set(a, q);
-	a->nr_active++;
+	sl_prio_add_tail(&o->rq[p->cpu].arrays[ai], LINKS(o), pi, p->prio);
 	p->array = (int8_t)ai;
 }
 
 static void dequeue(struct sl_o1 *o, int pi)
 {
 	struct sl_o1_task *p = &o->t[pi];
-	struct sl_o1_array *a = &o->rq[p->cpu].arrays[p->array];
-	int q = p->prio;
-	if (p->prev >= 0)
-		o->t[p->prev].next = p->next;
-	else
-		a->head[q] = p->next;
-	if (p->next >= 0)
-		o->t[p->next].prev = p->prev;
-	else
-		a->tail[q] = p->prev;
-	if (a->head[q] < 0)
-		bit_clear(a, q);
-	a->nr_active--;
-	p->next = p->prev = -1;
+	sl_prio_del(&o->rq[p->cpu].arrays[p->array], LINKS(o), pi, p->prio);
 	p->array = -1;
 }
 
@@ -118,17 +70,9 @@ static void requeue(struct sl_o1 *o, int pi)
 /* list_add_tail(&p->run_list, &parent->run_list): p just before parent */
 static void insert_before(struct sl_o1 *o, int pi, int before)
 {
-	struct sl_o1_task *p = &o->t[pi], *b = &o->t[before];
-	struct sl_o1_array *a = &o->rq[b->cpu].arrays[b->array];
-	p->next = before;
-	p->prev = b->prev;
-	if (b->prev >= 0)
-		o->t[b->prev].next = pi;
-	else
-		a->head[b->prio] = pi;
-	b->prev = pi;
-	p->array = b->array;
-	a->nr_active++;
+	struct sl_o1_task *b = &o->t[before];
+	sl_prio_insert_before(&o->rq[b->cpu].arrays[b->array], LINKS(o), pi, before, b->prio);
+	o->t[pi].array = b->array;
 }
 
 static void activate_queue(struct sl_o1 *o, int pi, uint64_t now)
@@ -228,8 +172,8 @@ int sl_o1_init(struct sl_o1 *o, size_t ntasks, int ncpus, int hz)
 	o->ncpus = ncpus;
 	o->nt = ntasks;
 	o->t = xcalloc(ntasks ? ntasks : 1, sizeof(*o->t));
+	sl_prio_links_init(LINKS(o), ntasks);
 	for (i = 0; i < ntasks; i++) {
-		o->t[i].next = o->t[i].prev = -1;
 		o->t[i].array = -1;
 		o->t[i].parent = -1;
 		o->t[i].rec_level = -1;
@@ -237,8 +181,8 @@ int sl_o1_init(struct sl_o1 *o, size_t ntasks, int ncpus, int hz)
 	}
 	o->rq = xcalloc((size_t)ncpus, sizeof(*o->rq));
 	for (c = 0; c < ncpus; c++) {
-		array_init(&o->rq[c].arrays[0]);
-		array_init(&o->rq[c].arrays[1]);
+		sl_prio_init(&o->rq[c].arrays[0]);
+		sl_prio_init(&o->rq[c].arrays[1]);
 		o->rq[c].curr = -1;
 		o->rq[c].best_expired_prio = SL_O1_MAX_PRIO;
 	}
@@ -319,7 +263,7 @@ int sl_o1_wake(struct sl_o1 *o, int pi, int cpu, uint64_t now, int uninterruptib
 
 static void array_switch(struct sl_o1 *o, struct sl_o1_rq *rq, uint64_t now)
 {
-	struct sl_o1_array *a;
+	struct sl_prio_array *a;
 	int q, pi;
 	rq->active = expired_idx(rq);
 	rq->expired_timestamp = 0;
@@ -327,8 +271,8 @@ static void array_switch(struct sl_o1 *o, struct sl_o1_rq *rq, uint64_t now)
 	if (!o->stair)
 		return;
 	a = &rq->arrays[rq->active]; /* every task there is now "active" */
-	for (q = first_bit(a); q < IDLE_PRIO; q++)
-		for (pi = a->head[q]; pi >= 0; pi = o->t[pi].next)
+	for (q = sl_prio_first(a); q < IDLE_PRIO; q++)
+		for (pi = a->head[q]; pi >= 0; pi = o->t[pi].link.next)
 			stair(o, pi, now);
 }
 
@@ -387,17 +331,17 @@ int sl_o1_schedule(struct sl_o1 *o, int cpu, uint64_t now, int prev_leaves)
 		array_switch(o, rq, now);
 	/* 5. pick */
 	{
-		struct sl_o1_array *a = &rq->arrays[rq->active];
+		struct sl_prio_array *a = &rq->arrays[rq->active];
 		struct sl_o1_task *n;
-		int q = first_bit(a);
+		int q = sl_prio_first(a);
 		if (q >= IDLE_PRIO) /* nr_running disagrees with the lists: a bug */
 			goto switch_tasks;
 		next = a->head[q];
 		n = &o->t[next];
 		/* the task after it is touched when it leaves the list: fetch
 		 * its line now (pure speed; no effect on the model) */
-		if (n->next >= 0)
-			__builtin_prefetch(&o->t[n->next], 1);
+		if (n->link.next >= 0)
+			__builtin_prefetch(&o->t[n->link.next], 1);
 		/* 6. on-runqueue credit, once per wake-up */
 		if (!is_rt(n) && (n->sleep_type == SL_O1_SLEEP_INTERACTIVE ||
 				  n->sleep_type == SL_O1_SLEEP_INTERRUPTED)) {
@@ -509,7 +453,7 @@ int sl_o1_fork(struct sl_o1 *o, int parent, int child, int cpu, uint64_t now, in
 	c->cpu = cpu;
 	c->prio = pp->normal_prio;
 	c->array = -1;
-	c->next = c->prev = -1;
+	c->link.next = c->link.prev = -1;
 	c->time_slice = (pp->time_slice + 1) >> 1;
 	c->first_time_slice = 1;
 	pp->time_slice >>= 1;
@@ -600,13 +544,13 @@ int sl_o1_steal(struct sl_o1 *o, int src, int (*ok)(void *ctx, int task), void *
 	 * its tail; the running task never moves */
 	for (k = 0; k < 2; k++) {
 		int ai = k ? rq->active : expired_idx(rq);
-		struct sl_o1_array *a = &rq->arrays[ai];
+		struct sl_prio_array *a = &rq->arrays[ai];
 		if (!a->nr_active)
 			continue;
-		for (q = first_bit(a); q < IDLE_PRIO; q++) {
+		for (q = sl_prio_first(a); q < IDLE_PRIO; q++) {
 			if (a->head[q] < 0)
 				continue;
-			for (pi = a->tail[q]; pi >= 0; pi = o->t[pi].prev) {
+			for (pi = a->tail[q]; pi >= 0; pi = o->t[pi].link.prev) {
 				if (pi == rq->curr || (ok && !ok(ctx, pi)))
 					continue;
 				o->t[pi].mig_expired = (uint8_t)(ai != rq->active);
@@ -679,54 +623,44 @@ int sl_o1_set_nice(struct sl_o1 *o, int pi, int nice, uint64_t now)
 
 /* ---- invariants ---- */
 
+struct check_load {
+	const struct sl_o1 *o;
+	unsigned long load;
+};
+
+/* a queued task's own fields agree with the list it is on; ctx: the
+ * sum of the load weights so far */
+static int check_task(void *ctx, int pi, int cpu, int array, int q)
+{
+	struct check_load *k = ctx;
+	const struct sl_o1_task *p = &k->o->t[pi];
+	k->load += p->load_weight;
+	return p->array == array && p->cpu == cpu && p->prio == q;
+}
+
 int sl_o1_check(const struct sl_o1 *o, int cpu, char *msg, size_t msglen)
 {
-	int c, k, q;
+	int c, k;
 	size_t i;
 	for (c = 0; c < o->ncpus; c++) {
 		if (cpu >= 0 && c != cpu)
 			continue;
 		const struct sl_o1_rq *rq = &o->rq[c];
-		int queued = 0;
-		unsigned long load = 0;
+		struct check_load ck = { o, 0 };
+		long queued = 0;
 		for (k = 0; k < 2; k++) {
-			const struct sl_o1_array *a = &rq->arrays[k];
-			int n = 0;
-			if (!(a->bitmap[2] & (1ULL << (IDLE_PRIO - 128)))) {
-				snprintf(msg, msglen, "cpu %d array %d: delimiter bit lost", c, k);
-				return -1;
-			}
-			for (q = 0; q < SL_O1_MAX_PRIO; q++) {
-				int set = !!(a->bitmap[q >> 6] & (1ULL << (q & 63))), prev = -1, pi;
-				if (set != (a->head[q] >= 0)) {
-					snprintf(msg, msglen, "cpu %d array %d prio %d: bitmap %d vs list", c, k, q, set);
-					return -1;
-				}
-				for (pi = a->head[q]; pi >= 0; prev = pi, pi = o->t[pi].next) {
-					const struct sl_o1_task *p = &o->t[pi];
-					if (p->array != k || p->cpu != c || p->prio != q || p->prev != prev) {
-						snprintf(msg, msglen, "task %d on cpu %d array %d prio %d: links or fields wrong", pi, c, k, q);
-						return -1;
-					}
-					if (++n > (int)o->nt) {
-						snprintf(msg, msglen, "cpu %d array %d: list loop", c, k);
-						return -1;
-					}
-					load += p->load_weight;
-				}
-				if (prev != a->tail[q]) {
-					snprintf(msg, msglen, "cpu %d array %d prio %d: tail wrong", c, k, q);
-					return -1;
-				}
-			}
-			if (n != a->nr_active) {
-				snprintf(msg, msglen, "cpu %d array %d: nr_active %d, counted %d", c, k, a->nr_active, n);
+			char why[128];
+			long n;
+			n = sl_prio_check(&rq->arrays[k], LINKS(o), (long)o->nt, c, k, check_task, &ck, why,
+					  sizeof(why));
+			if (n < 0) {
+				snprintf(msg, msglen, "cpu %d array %d: %s", c, k, why);
 				return -1;
 			}
 			queued += n;
 		}
-		if (queued != rq->nr_running || load != rq->raw_weighted_load) {
-			snprintf(msg, msglen, "cpu %d: nr_running %d load %lu, counted %d %lu", c, rq->nr_running, rq->raw_weighted_load, queued, load);
+		if (queued != rq->nr_running || ck.load != rq->raw_weighted_load) {
+			snprintf(msg, msglen, "cpu %d: nr_running %d load %lu, counted %ld %lu", c, rq->nr_running, rq->raw_weighted_load, queued, ck.load);
 			return -1;
 		}
 		if (rq->curr >= 0 && !rq->curr_charged &&

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "o1_prio.h"
+#include "prio_array.h"
 
 enum sl_o1_sleep_type {
 	SL_O1_SLEEP_NORMAL = 0,
@@ -25,7 +26,7 @@ enum sl_o1_sleep_type {
 enum { SL_O1_NORMAL = 0, SL_O1_FIFO = 1, SL_O1_RR = 2, SL_O1_BATCH = 3 };
 
 struct sl_o1_task {
-	int32_t next, prev;       /* run-list links (task indexes), -1 none */
+	struct sl_prio_link link; /* first: run-list links (prio_array.h) */
 	int8_t array;             /* -1 not queued, else index into rq->arrays */
 	uint8_t sleep_type;       /* enum sl_o1_sleep_type */
 	uint8_t first_time_slice;
@@ -45,14 +46,8 @@ struct sl_o1_task {
 	uint8_t mig_expired;      /* stolen from an expired array */
 };
 
-struct sl_o1_array {
-	int nr_active;
-	uint64_t bitmap[3];       /* bit 140 permanently set as delimiter */
-	int32_t head[SL_O1_MAX_PRIO], tail[SL_O1_MAX_PRIO];
-};
-
 struct sl_o1_rq {
-	struct sl_o1_array arrays[2];
+	struct sl_prio_array arrays[2]; /* prio 0..139; bit 140 the delimiter */
 	int active;               /* index of the active array; expired = !active */
 	int nr_running;
 	int32_t curr;             /* running task, -1 idle */

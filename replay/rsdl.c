@@ -12,6 +12,7 @@
  * The gap-fillers of schedulers.md §3.4 are parameters (see docs/rsdl.md):
  * a1 a2 a4 a5 a6 a7 a8 and accounting. */
 #include "engine.h"
+#include "prio_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,8 @@ static const struct sl_policy_param rsdl_params[] = {
 	{ NULL, 0, 0, 0, NULL },
 };
 
-struct node {
-	struct node *next, *prev;
-};
-
 struct rt {                      /* per task */
-	struct node n;           /* first member: list link */
+	struct sl_prio_link link; /* first: run-list links (prio_array.h) */
 	struct sl_task *t;
 	int level;               /* current level (may be stale after a minor rotation) */
 	int array;               /* physical array index 0/1, -1 not queued */
@@ -52,18 +49,14 @@ struct rt {                      /* per task */
 	uint64_t last_charge;    /* accounting=1: charged up to */
 } __attribute__((aligned(128)));
 
-struct arr {
-	struct node q[NLEV];
-	uint64_t bitmap;         /* bit L: list L may be non-empty (never a false 0) */
-};
-
-#define RTQ 100                  /* real-time queue index = 99 - rt_priority */
 #define ARR_RT 2                 /* rt->array value of a task on the RT queue */
 
 struct rq {
-	struct node rtq[RTQ];    /* SCHED_FIFO / SCHED_RR tasks, above every level */
-	uint64_t rtbm[2];
-	struct arr arrays[2];
+	struct sl_prio_array rtq; /* SCHED_FIFO / SCHED_RR tasks, above every level:
+				   * queue 99 - rt_priority (0..98) */
+	struct sl_prio_array arrays[2]; /* levels 0..NLEV-1; a task's recorded
+					 * level may be stale after a minor
+					 * rotation (set again before it leaves) */
 	int active;              /* physical index of the active array */
 	int prio_level;
 	uint64_t prio_rotation;
@@ -81,38 +74,8 @@ struct rsdl {
 #define R(e) ((struct rsdl *)(e)->pol)
 #define RT(p) ((struct rt *)(p)->pol)
 
-static void list_init(struct node *h)
-{
-	h->next = h->prev = h;
-}
-static int list_empty(const struct node *h)
-{
-	return h->next == h;
-}
-static void list_add_tail(struct node *n, struct node *h)
-{
-	n->prev = h->prev;
-	n->next = h;
-	h->prev->next = n;
-	h->prev = n;
-}
-static void list_del(struct node *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-	n->next = n->prev = n;
-}
-/* Move every node of `from` to the tail of `to`. */
-static void list_splice_tail(struct node *from, struct node *to)
-{
-	if (list_empty(from))
-		return;
-	from->next->prev = to->prev;
-	to->prev->next = from->next;
-	from->prev->next = to;
-	to->prev = from->prev;
-	list_init(from);
-}
+#define LINKS(r) SL_PRIO_LINKS((r)->rts)
+#define IDX(ts) ((ts)->t->idx)
 
 /* ---- real-time tasks: FIFO lists by priority above the staircase (the
  * announcement: "rt task management is straight forward"); SCHED_RR tasks
@@ -125,32 +88,19 @@ static int rt_index(const struct sl_task *p)
 	return 99 - rp;
 }
 
-static void rt_queue(struct rq *rq, struct rt *ts)
+static void rt_queue(struct rsdl *r, struct rq *rq, struct rt *ts)
 {
 	int i = rt_index(ts->t);
 	ts->level = i;
 	ts->array = ARR_RT;
-	list_add_tail(&ts->n, &rq->rtq[i]);
-	rq->rtbm[i / 64] |= 1ULL << (i % 64);
+	sl_prio_add_tail(&rq->rtq, LINKS(r), IDX(ts), i);
 	ts->t->prio = i; /* kernel prio of an RT task: 99 - rt_priority */
 }
 
-static void rt_unqueue(struct rq *rq, struct rt *ts)
+static void rt_unqueue(struct rsdl *r, struct rq *rq, struct rt *ts)
 {
-	int i = ts->level;
-	list_del(&ts->n);
-	if (list_empty(&rq->rtq[i]))
-		rq->rtbm[i / 64] &= ~(1ULL << (i % 64));
+	sl_prio_del(&rq->rtq, LINKS(r), IDX(ts), ts->level);
 	ts->array = -1;
-}
-
-static int rt_first(const struct rq *rq)
-{
-	if (rq->rtbm[0])
-		return __builtin_ctzll(rq->rtbm[0]);
-	if (rq->rtbm[1])
-		return 64 + __builtin_ctzll(rq->rtbm[1]);
-	return -1;
 }
 
 static int64_t task_quota(const struct rsdl *r, int nice)
@@ -180,25 +130,22 @@ static void queue(struct sl_engine *e, struct rq *rq, struct rt *ts, int level, 
 {
 	ts->level = level;
 	ts->array = array;
-	list_add_tail(&ts->n, &rq->arrays[array].q[level]);
-	rq->arrays[array].bitmap |= 1ULL << level;
+	sl_prio_add_tail(&rq->arrays[array], LINKS(R(e)), IDX(ts), level);
 	set_prio(e, ts, rq);
 }
 
-static void unqueue(struct rq *rq, struct rt *ts)
+/* ts->level must be the list it is on: every caller sets it (from the
+ * list it found ts on) or ts is the running task, whose level a minor
+ * rotation keeps up to date. */
+static void unqueue(struct rsdl *r, struct rq *rq, struct rt *ts)
 {
-	struct arr *a;
 	if (ts->array < 0)
 		return;
 	if (ts->array == ARR_RT) {
-		rt_unqueue(rq, ts);
+		rt_unqueue(r, rq, ts);
 		return;
 	}
-	a = &rq->arrays[ts->array];
-	list_del(&ts->n);
-	/* ts->level may be stale: only clear a bit whose list is empty */
-	if (list_empty(&a->q[ts->level]))
-		a->bitmap &= ~(1ULL << ts->level);
+	sl_prio_del(&rq->arrays[ts->array], LINKS(r), IDX(ts), ts->level);
 	ts->array = -1;
 }
 
@@ -276,7 +223,7 @@ static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
 	if (ts->rt) {
 		if (ts->time_slice <= 0)
 			ts->time_slice = R(e)->rr;
-		rt_queue(rq, ts);
+		rt_queue(R(e), rq, ts);
 		return;
 	}
 	update_if_moved(e, rq, ts, cpu);
@@ -300,42 +247,35 @@ static void major_rotation(struct sl_engine *e, int cpu, const char *kind)
 {
 	struct rsdl *r = R(e);
 	struct rq *rq = &r->rq[cpu];
-	struct arr *act = &rq->arrays[rq->active];
+	struct sl_prio_array *act = &rq->arrays[rq->active];
 	int L;
 
 	/* tasks still queued on the active array (with quota or spliced in)
-	 * go to the expired array at their static level (gap-filler A9) */
-	while (act->bitmap) {
-		L = __builtin_ctzll(act->bitmap);
-		while (!list_empty(&act->q[L])) {
-			struct rt *ts = (struct rt *)act->q[L].next;
-			ts->level = L;
-			unqueue(rq, ts);
-			ts->bitmap = 0;
-			ts->time_slice = 0;
-			queue(e, rq, ts, static_level(ts->t), !rq->active);
-		}
-		act->bitmap &= ~(1ULL << L);
+	 * go to the expired array at their static level (gap-filler A9), best
+	 * level first, each list in order */
+	while ((L = sl_prio_first(act)) < SL_PRIO_MAX) {
+		struct rt *ts = &r->rts[act->head[L]];
+		ts->level = L;
+		unqueue(r, rq, ts);
+		ts->bitmap = 0;
+		ts->time_slice = 0;
+		queue(e, rq, ts, static_level(ts->t), !rq->active);
 	}
 	rq->active = !rq->active;
 	memset(rq->prio_quota, 0, sizeof(rq->prio_quota));
 	rq->prio_rotation++;
-	act = &rq->arrays[rq->active];
-	rq->prio_level = act->bitmap ? __builtin_ctzll(act->bitmap) : 0;
+	L = sl_prio_first(&rq->arrays[rq->active]);
+	rq->prio_level = L < SL_PRIO_MAX ? L : 0;
 	sl_engine_rotation(e, cpu, kind, rq->prio_level);
 }
 
 static void minor_rotation(struct sl_engine *e, int cpu, struct sl_task *curr)
 {
 	struct rq *rq = &R(e)->rq[cpu];
-	struct arr *act = &rq->arrays[rq->active];
 	int L = rq->prio_level;
 
-	if (!list_empty(&act->q[L])) {
-		list_splice_tail(&act->q[L], &act->q[L + 1]);
-		act->bitmap |= 1ULL << (L + 1);
-	}
-	act->bitmap &= ~(1ULL << L);
+	/* the tasks keep their recorded level L (stale until set again) */
+	sl_prio_splice_tail(&rq->arrays[rq->active], LINKS(R(e)), L, L + 1);
 	rq->prio_quota[L + 1] += rq->prio_quota[L];
 	rq->prio_quota[L] = 0;
 	rq->prio_level = L + 1;
@@ -352,7 +292,7 @@ static void minor_rotation(struct sl_engine *e, int cpu, struct sl_task *curr)
 static int rsdl_init(struct sl_engine *e)
 {
 	struct rsdl *r = xcalloc(1, sizeof(*r));
-	int c, a, L;
+	int c, a;
 	r->rr = (int64_t)e->rr_interval_ns;
 	r->tick = (int64_t)e->tick_ns;
 	r->a1 = (int)sl_engine_param(e, P_A1);
@@ -366,10 +306,8 @@ static int rsdl_init(struct sl_engine *e)
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
 	for (c = 0; c < e->ncpus; c++) {
 		for (a = 0; a < 2; a++)
-			for (L = 0; L < NLEV; L++)
-				list_init(&r->rq[c].arrays[a].q[L]);
-		for (L = 0; L < RTQ; L++)
-			list_init(&r->rq[c].rtq[L]);
+			sl_prio_init(&r->rq[c].arrays[a]);
+		sl_prio_init(&r->rq[c].rtq);
 	}
 	r->nrts = e->ntasks;
 	r->rts = aligned_alloc(128, (e->ntasks ? e->ntasks : 1) * sizeof(*r->rts));
@@ -396,7 +334,7 @@ static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
 	struct rsdl *r = R(e);
 	struct rt *ts = &r->rts[p->idx];
 	ts->t = p;
-	list_init(&ts->n);
+	ts->link.next = ts->link.prev = -1;
 	ts->array = -1;
 	ts->rot_cpu = -1;
 	ts->rotation = UINT64_MAX;
@@ -418,7 +356,7 @@ static void rsdl_enqueue(struct sl_engine *e, int cpu, struct sl_task *p, const 
 static void rsdl_dequeue(struct sl_engine *e, int cpu, struct sl_task *p, char state)
 {
 	(void)state;
-	unqueue(&R(e)->rq[cpu], RT(p));
+	unqueue(R(e), &R(e)->rq[cpu], RT(p));
 }
 
 static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
@@ -446,22 +384,22 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 	struct rsdl *r = R(e);
 	struct rq *rq = &r->rq[cpu];
 	size_t guard, limit = (size_t)NLEV * (r->nrts + 4) + 64;
-	int rti = rt_first(rq);
+	int rti = sl_prio_first(&rq->rtq);
 
-	if (rti >= 0) { /* real-time tasks first */
-		struct rt *ts = (struct rt *)rq->rtq[rti].next;
+	if (rti < SL_PRIO_MAX) { /* real-time tasks first */
+		struct rt *ts = &r->rts[rq->rtq.head[rti]];
 		ts->charge_level = -1;
 		return ts->t;
 	}
-	/* every pass clears a stale bit, rotates, grants an epoch's quota or
-	 * moves a task without slice one level down: bounded by the limit */
+	/* every pass rotates, grants an epoch's quota or moves a task
+	 * without slice one level down: bounded by the limit */
 	for (guard = 0; guard < limit; guard++) {
-		struct arr *act = &rq->arrays[rq->active];
+		struct sl_prio_array *act = &rq->arrays[rq->active];
 		struct rt *ts;
 		int L;
 
-		if (!act->bitmap) {
-			if (!rq->arrays[!rq->active].bitmap) {
+		if (!act->nr_active) {
+			if (!rq->arrays[!rq->active].nr_active) {
 				/* nothing queued: idle (A5: an idle CPU starts a new epoch) */
 				if (r->a5 && prev) {
 					memset(rq->prio_quota, 0, sizeof(rq->prio_quota));
@@ -474,24 +412,16 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 			major_rotation(e, cpu, "major");
 			continue;
 		}
-		L = __builtin_ctzll(act->bitmap);
-		if (list_empty(&act->q[L])) { /* stale bit */
-			act->bitmap &= ~(1ULL << L);
-			continue;
-		}
-		ts = (struct rt *)act->q[L].next;
+		L = sl_prio_first(act);
+		ts = &r->rts[act->head[L]];
 		ts->level = L;
 		if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
 			/* first pick in this epoch (from the expired array): A3 */
-			unqueue(rq, ts);
+			unqueue(r, rq, ts);
 			new_epoch_quota(rq, ts, cpu);
 			/* stays first in line at its level */
 			ts->array = rq->active;
-			ts->n.next = act->q[ts->level].next;
-			ts->n.prev = &act->q[ts->level];
-			act->q[ts->level].next->prev = &ts->n;
-			act->q[ts->level].next = &ts->n;
-			act->bitmap |= 1ULL << ts->level;
+			sl_prio_add_head(act, LINKS(r), IDX(ts), ts->level);
 			set_prio(e, ts, rq);
 			continue;
 		}
@@ -506,7 +436,7 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 		if (ts->time_slice <= 0) {
 			/* ran out between ticks (accounting=1) */
 			int64_t carry = ts->time_slice;
-			unqueue(rq, ts);
+			unqueue(r, rq, ts);
 			queue_next_level(e, rq, ts, carry);
 			continue;
 		}
@@ -555,8 +485,8 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 			ts->time_slice -= ns;
 			if (ts->time_slice <= 0) {
 				ts->time_slice = r->rr;
-				rt_unqueue(rq, ts);
-				rt_queue(rq, ts);
+				rt_unqueue(r, rq, ts);
+				rt_queue(r, rq, ts);
 				sl_engine_resched(e, cpu);
 			}
 		}
@@ -566,7 +496,7 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 	ts->time_slice -= ns;
 	if (ts->time_slice <= 0 && ts->array == rq->active) {
 		int64_t carry = ts->time_slice;
-		unqueue(rq, ts);
+		unqueue(r, rq, ts);
 		queue_next_level(e, rq, ts, carry);
 		sl_engine_resched(e, cpu);
 	}
@@ -631,12 +561,12 @@ static void rsdl_yield(struct sl_engine *e, int cpu, struct sl_task *p)
 	struct rq *rq = &R(e)->rq[cpu];
 	struct rt *ts = RT(p);
 	if (ts->rt) { /* tail of its RT list */
-		rt_unqueue(rq, ts);
-		rt_queue(rq, ts);
+		rt_unqueue(R(e), rq, ts);
+		rt_queue(R(e), rq, ts);
 		return;
 	}
 	/* SD queue_expired: expired array, fresh entitlement after the swap */
-	unqueue(rq, ts);
+	unqueue(R(e), rq, ts);
 	ts->bitmap = 0;
 	ts->time_slice = 0;
 	queue(e, rq, ts, static_level(p), !rq->active);
@@ -650,74 +580,66 @@ static void rsdl_set_nice(struct sl_engine *e, struct sl_task *p, int old_nice)
 	p->load_weight = (unsigned long)((20 - p->nice) * (ts->quota / 100000 + 1));
 }
 
+/* The last task of a's lists, best level first, each list from its tail,
+ * that is not curr and may run on dst; NULL none. */
+static struct rt *steal_from(struct sl_engine *e, const struct sl_prio_array *a, struct sl_task *curr,
+			     int dst)
+{
+	struct rsdl *r = R(e);
+	int L, i;
+	for (L = sl_prio_first(a); L < SL_PRIO_MAX; L = sl_prio_next(a, L + 1))
+		for (i = a->tail[L]; i >= 0; i = r->rts[i].link.prev) {
+			struct rt *ts = &r->rts[i];
+			if (ts->t == curr || !sl_engine_may_migrate(e, ts->t, dst))
+				continue;
+			ts->level = L;
+			return ts;
+		}
+	return NULL;
+}
+
 static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
 {
-	struct rq *rq = &R(e)->rq[src];
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[src];
 	struct sl_task *curr = e->cpus[src].curr;
-	int pass;
+	struct rt *ts;
 
 	/* expired array first, then active; best level first; from the tail;
 	 * then the RT lists */
-	for (pass = 0; pass < 2; pass++) {
-		struct arr *a = &rq->arrays[pass == 0 ? !rq->active : rq->active];
-		uint64_t bm = a->bitmap;
-		while (bm) {
-			int L = __builtin_ctzll(bm);
-			struct node *n;
-			bm &= bm - 1;
-			for (n = a->q[L].prev; n != &a->q[L]; n = n->prev) {
-				struct rt *ts = (struct rt *)n;
-				if (ts->t == curr || !sl_engine_may_migrate(e, ts->t, dst))
-					continue;
-				ts->level = L;
-				unqueue(rq, ts);
-				return ts->t;
-			}
-		}
-	}
-	for (pass = 0; pass < RTQ; pass++) {
-		struct node *n;
-		for (n = rq->rtq[pass].prev; n != &rq->rtq[pass]; n = n->prev) {
-			struct rt *ts = (struct rt *)n;
-			if (ts->t == curr || !sl_engine_may_migrate(e, ts->t, dst))
-				continue;
-			rt_unqueue(rq, ts);
-			return ts->t;
-		}
+	if ((ts = steal_from(e, &rq->arrays[!rq->active], curr, dst)) ||
+	    (ts = steal_from(e, &rq->arrays[rq->active], curr, dst)) ||
+	    (ts = steal_from(e, &rq->rtq, curr, dst))) {
+		unqueue(r, rq, ts);
+		return ts->t;
 	}
 	return NULL;
 }
 
+/* a queued task's own fields agree with the list it is on (the level of
+ * a task on the staircase may be stale: not checked) */
+static int check_task(void *ctx, int i, int cpu, int array, int q)
+{
+	const struct rt *ts = &((struct rsdl *)ctx)->rts[i];
+	return ts->array == array && ts->t->cpu == cpu && ts->t->on_rq &&
+	       (array != ARR_RT || (ts->rt && ts->level == q));
+}
+
 static long rsdl_debug_count(struct sl_engine *e, int cpu)
 {
-	struct rq *rq = &R(e)->rq[cpu];
+	struct rsdl *r = R(e);
+	struct rq *rq = &r->rq[cpu];
+	const struct sl_prio_array *arrs[3] = { &rq->rtq, &rq->arrays[0], &rq->arrays[1] };
 	long n = 0;
-	int a, L;
-	for (L = 0; L < RTQ; L++) {
-		const struct node *h = &rq->rtq[L], *x;
-		if (!list_empty(h) != !!(rq->rtbm[L / 64] & (1ULL << (L % 64))))
-			return -1; /* RT bitmap out of step with its lists */
-		for (x = h->next; x != h; x = x->next) {
-			const struct rt *ts = (const struct rt *)x;
-			if (ts->array != ARR_RT || !ts->rt || ts->t->cpu != cpu || !ts->t->on_rq)
-				return -1;
-			if (++n > (long)R(e)->nrts)
-				return -1;
-		}
+	int a;
+	char why[128];
+	for (a = 0; a < 3; a++) {
+		long k = sl_prio_check(arrs[a], LINKS(r), (long)r->nrts, cpu, a ? a - 1 : ARR_RT,
+				       check_task, r, why, sizeof(why));
+		if (k < 0 || (a && sl_prio_next(arrs[a], NLEV) < SL_PRIO_MAX))
+			return -1; /* lists or bitmap inconsistent, a level past the staircase */
+		n += k;
 	}
-	for (a = 0; a < 2; a++)
-		for (L = 0; L < NLEV; L++) {
-			const struct node *h = &rq->arrays[a].q[L], *x;
-			if (!list_empty(h) && !(rq->arrays[a].bitmap & (1ULL << L)))
-				return -1; /* a queued level without its bit */
-			for (x = h->next; x != h; x = x->next) {
-				const struct rt *ts = (const struct rt *)x;
-				if (ts->array != a || ts->t->cpu != cpu || !ts->t->on_rq)
-					return -1;
-				if (++n > (long)R(e)->nrts)
-					return -1; /* a loop */
-			}
-		}
 	return n;
 }
 

@@ -7,6 +7,7 @@
  * and are not modelled. See docs/sd.md. */
 #include "engine.h"
 #include "sd.h"
+#include "prio_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #define RANGE 40
 #define MAX_RT 100
 #define ISO_PRIO 99
-#define NPRIO 140 /* MAX_PRIO: also the "no slot" answer */
+#define NPRIO SL_PRIO_MAX /* MAX_PRIO (140): also the "no slot" answer */
 
 enum { P_INTERACTIVE, P_ACCOUNTING, P_SMP_SCALE, P_FIRST_SLOT_REUSE };
 
@@ -35,7 +36,7 @@ static const struct sl_policy_param sd_params[] = {
 };
 
 struct sd_task {
-	int32_t next, prev;     /* run-list links (task indexes), -1 none */
+	struct sl_prio_link link; /* first: run-list links (prio_array.h) */
 	uint8_t queued;
 	int8_t arr;             /* array (0/1 of rq arr_cpu) it belongs to; kept when dequeued */
 	uint8_t first_time_slice;
@@ -52,8 +53,7 @@ struct sd_task {
 };
 
 struct sd_array {
-	uint64_t bits[3];       /* 141 bits, bit 140 set as delimiter */
-	int32_t head[NPRIO], tail[NPRIO];
+	struct sl_prio_array pa; /* prio 0..139; bit 140 the delimiter */
 	int best_static_prio;
 };
 
@@ -132,18 +132,6 @@ unsigned long sl_sd_load_weight(int nice, int rt, int rt_prio, int rr_ms)
 
 /* ---- bit helpers ---- */
 
-static int first_bit_from(const uint64_t *b, int from)
-{
-	int i;
-	for (i = from; i <= NPRIO; i++) {
-		uint64_t w = b[i >> 6] >> (i & 63);
-		if (w)
-			return i + __builtin_ctzll(w);
-		i |= 63;
-	}
-	return NPRIO;
-}
-
 /* first zero bit at or after from in a 40-bit set; RANGE if none */
 static int next_zero(uint64_t set, int from)
 {
@@ -169,47 +157,25 @@ static int uprio(const struct sd_task *p)
 	return p->static_prio - MAX_RT;
 }
 
-/* ---- lists ---- */
+/* ---- lists (prio_array.h) ---- */
+
+#define LINKS(r) SL_PRIO_LINKS((r)->t)
 
 static void list_add(struct sd_run *r, int pi, int head)
 {
 	struct sd_task *p = &r->t[pi];
-	struct sd_array *a = &r->rq[p->cpu].arrays[p->arr];
-	int q = p->prio;
-	if (head && a->head[q] >= 0) {
-		p->prev = -1;
-		p->next = a->head[q];
-		r->t[a->head[q]].prev = pi;
-		a->head[q] = pi;
-	} else {
-		p->next = -1;
-		p->prev = a->tail[q];
-		if (a->tail[q] >= 0)
-			r->t[a->tail[q]].next = pi;
-		else
-			a->head[q] = pi;
-		a->tail[q] = pi;
-	}
-	a->bits[q >> 6] |= 1ULL << (q & 63);
+	struct sl_prio_array *a = &r->rq[p->cpu].arrays[p->arr].pa;
+	if (head)
+		sl_prio_add_head(a, LINKS(r), pi, p->prio);
+	else
+		sl_prio_add_tail(a, LINKS(r), pi, p->prio);
 	p->queued = 1;
 }
 
 static void list_del(struct sd_run *r, int pi)
 {
 	struct sd_task *p = &r->t[pi];
-	struct sd_array *a = &r->rq[p->cpu].arrays[p->arr];
-	int q = p->prio;
-	if (p->prev >= 0)
-		r->t[p->prev].next = p->next;
-	else
-		a->head[q] = p->next;
-	if (p->next >= 0)
-		r->t[p->next].prev = p->prev;
-	else
-		a->tail[q] = p->prev;
-	if (a->head[q] < 0)
-		a->bits[q >> 6] &= ~(1ULL << (q & 63));
-	p->next = p->prev = -1;
+	sl_prio_del(&r->rq[p->cpu].arrays[p->arr].pa, LINKS(r), pi, p->prio);
 	p->queued = 0;
 }
 
@@ -462,12 +428,9 @@ static int sd_init(struct sl_engine *e)
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
 	for (c = 0; c < e->ncpus; c++) {
 		struct sd_rq *rq = &r->rq[c];
-		int k, q;
-		for (k = 0; k < 2; k++) {
-			for (q = 0; q < NPRIO; q++)
-				rq->arrays[k].head[q] = rq->arrays[k].tail[q] = -1;
-			rq->arrays[k].bits[NPRIO >> 6] |= 1ULL << (NPRIO & 63);
-		}
+		int k;
+		for (k = 0; k < 2; k++)
+			sl_prio_init(&rq->arrays[k].pa);
 		rq->curr = -1;
 		reset_prio_levels(rq);
 	}
@@ -494,7 +457,7 @@ static void sd_task_init(struct sl_engine *e, struct sl_task *et)
 	struct sd_run *r = R(e);
 	struct sd_task *p = &r->t[et->idx];
 	memset(p, 0, sizeof(*p));
-	p->next = p->prev = -1;
+	p->link.next = p->link.prev = -1;
 	p->static_prio = (int16_t)(120 + et->nice);
 	p->policy = (uint8_t)(et->sched_policy >= 0 && et->sched_policy <= 3 ? et->sched_policy : 0);
 	p->rt_prio = (int16_t)(rt_policy(p) ? (et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio) : 0);
@@ -561,9 +524,9 @@ static struct sl_task *sd_pick_next(struct sl_engine *e, int cpu, struct sl_task
 	int next = -1, idx;
 
 	if (rq->nr_running) {
-		idx = first_bit_from(rq->arrays[rq->active].bits, 0);
+		idx = sl_prio_next(&rq->arrays[rq->active].pa, 0);
 		if (idx <= ISO_PRIO) {
-			next = rq->arrays[rq->active].head[idx];
+			next = rq->arrays[rq->active].pa.head[idx];
 		} else {
 			int guard = 0;
 			for (;;) { /* next_dynamic_task */
@@ -579,22 +542,22 @@ static struct sl_task *sd_pick_next(struct sl_engine *e, int cpu, struct sl_task
 					int i, q;
 					rq->active = !rq->active;
 					rq->prio_rotation++;
-					idx = first_bit_from(rq->arrays[rq->active].bits, MAX_RT);
+					idx = sl_prio_next(&rq->arrays[rq->active].pa, MAX_RT);
 					reset_prio_levels(rq);
 					sl_engine_rotation(e, cpu, "major", idx < NPRIO ? idx - MAX_RT : -1);
 					/* every task of the new active array is "active" now */
 					a = &rq->arrays[rq->active];
-					for (q = first_bit_from(a->bits, MAX_RT); q < NPRIO;
-					     q = first_bit_from(a->bits, q + 1))
-						for (i = a->head[q]; i >= 0; i = r->t[i].next)
+					for (q = sl_prio_next(&a->pa, MAX_RT); q < NPRIO;
+					     q = sl_prio_next(&a->pa, q + 1))
+						for (i = a->pa.head[q]; i >= 0; i = r->t[i].link.next)
 							stair(r, i);
 				}
 				a = &rq->arrays[rq->active];
-				next = a->head[idx];
+				next = a->pa.head[idx];
 				n = &r->t[next];
 				if (n->time_slice <= 0) {
 					task_expired_entitlement(r, next);
-					idx = first_bit_from(a->bits, MAX_RT);
+					idx = sl_prio_next(&a->pa, MAX_RT);
 					continue;
 				}
 				n->rotation = rq->prio_rotation;
@@ -736,9 +699,9 @@ static struct sl_task *sd_steal(struct sl_engine *e, int src, int dst)
 	 * list from its tail; not the running task */
 	for (k = 0; k < 2; k++) {
 		struct sd_array *a = &rq->arrays[k ? rq->active : !rq->active];
-		for (q = first_bit_from(a->bits, k ? 0 : MAX_RT); q < NPRIO;
-		     q = first_bit_from(a->bits, q + 1))
-			for (pi = a->tail[q]; pi >= 0; pi = r->t[pi].prev) {
+		for (q = sl_prio_next(&a->pa, k ? 0 : MAX_RT); q < NPRIO;
+		     q = sl_prio_next(&a->pa, q + 1))
+			for (pi = a->pa.tail[q]; pi >= 0; pi = r->t[pi].link.prev) {
 				if (pi == rq->curr || !sl_engine_may_migrate(e, &e->tasks[pi], dst))
 					continue;
 				deactivate(r, pi);
@@ -749,29 +712,26 @@ static struct sl_task *sd_steal(struct sl_engine *e, int src, int dst)
 	return NULL;
 }
 
+/* a queued task's own fields agree with the list it is on */
+static int check_task(void *ctx, int pi, int cpu, int arr, int q)
+{
+	const struct sd_task *p = &((struct sd_run *)ctx)->t[pi];
+	return p->queued && p->cpu == cpu && p->arr == arr && p->prio == q;
+}
+
 static long sd_debug_count(struct sl_engine *e, int cpu)
 {
 	struct sd_run *r = R(e);
 	struct sd_rq *rq = &r->rq[cpu];
 	long n = 0;
-	int k, q, pi;
+	int k;
+	char why[128];
 	for (k = 0; k < 2; k++) {
-		struct sd_array *a = &rq->arrays[k];
-		if (!(a->bits[NPRIO >> 6] & (1ULL << (NPRIO & 63))))
+		long c = sl_prio_check(&rq->arrays[k].pa, LINKS(r), (long)e->ntasks, cpu, k, check_task, r,
+				       why, sizeof(why));
+		if (c < 0)
 			return -1;
-		for (q = 0; q < NPRIO; q++) {
-			int set = !!(a->bits[q >> 6] & (1ULL << (q & 63))), prev = -1;
-			if (set != (a->head[q] >= 0))
-				return -1;
-			for (pi = a->head[q]; pi >= 0; prev = pi, pi = r->t[pi].next) {
-				struct sd_task *p = &r->t[pi];
-				if (!p->queued || p->cpu != cpu || p->arr != k || p->prio != q ||
-				    p->prev != prev || ++n > (long)e->ntasks)
-					return -1;
-			}
-			if (prev != a->tail[q])
-				return -1;
-		}
+		n += c;
 	}
 	if (n != rq->nr_running)
 		return -1;
