@@ -85,12 +85,20 @@ static void print_csv(const struct sl_run_metrics *m, int header)
 	}
 }
 
-static void json_num(const char *key, double v, int comma)
+/* JSON numbers: counts and ns values whole (uint64 printed as such, never
+ * as 8.87787e+09); real values in fixed notation with `dec` decimals
+ * (ns means: 3, ratios: 6); NaN as null. */
+static void json_u64(const char *key, uint64_t v, int comma)
 {
-	if (isnan(v))
+	printf("\"%s\":%" PRIu64 "%s", key, v, comma ? "," : "");
+}
+
+static void json_real(const char *key, double v, int dec, int comma)
+{
+	if (isnan(v) || isinf(v))
 		printf("\"%s\":null%s", key, comma ? "," : "");
 	else
-		printf("\"%s\":%.6g%s", key, v, comma ? "," : "");
+		printf("\"%s\":%.*f%s", key, dec, v, comma ? "," : "");
 }
 
 static void print_json(const struct sl_run_metrics *m, int first)
@@ -102,35 +110,35 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	printf(",\"mode\":");
 	sl_json_str(stdout, m->run.mode);
 	printf(",\"cpus\":%d,", m->run.cpus);
-	json_num("span_ns", (double)m->span_ns, 1);
-	json_num("runtime_ns", (double)m->runtime_ns, 1);
-	json_num("wakeups", (double)m->wakeups, 1);
-	json_num("delay_mean_ns", m->delay_mean_ns, 1);
-	json_num("delay_p50_ns", (double)m->delay_p50_ns, 1);
-	json_num("delay_p95_ns", (double)m->delay_p95_ns, 1);
-	json_num("delay_p99_ns", (double)m->delay_p99_ns, 1);
-	json_num("delay_max_ns", (double)m->delay_max_ns, 1);
-	json_num("max_wait_ns", (double)m->max_wait_ns, 1);
-	json_num("jain_index", m->jain, 1);
-	json_num("conservation_max_err_ns", m->conservation_max_err_ns, 1);
-	json_num("delay_ks_distance", m->delay_ks, 1);
+	json_u64("span_ns", m->span_ns, 1);
+	json_u64("runtime_ns", m->runtime_ns, 1);
+	json_u64("wakeups", m->wakeups, 1);
+	json_real("delay_mean_ns", m->delay_mean_ns, 3, 1);
+	json_u64("delay_p50_ns", m->delay_p50_ns, 1);
+	json_u64("delay_p95_ns", m->delay_p95_ns, 1);
+	json_u64("delay_p99_ns", m->delay_p99_ns, 1);
+	json_u64("delay_max_ns", m->delay_max_ns, 1);
+	json_u64("max_wait_ns", m->max_wait_ns, 1);
+	json_real("jain_index", m->jain, 6, 1);
+	json_real("conservation_max_err_ns", m->conservation_max_err_ns, 0, 1); /* whole ns */
+	json_real("delay_ks_distance", m->delay_ks, 6, 1);
 	printf("\"tasks\":[");
 	for (i = 0; i < m->ntasks; i++) {
 		const struct sl_task_metrics *t = &m->tasks[i];
 		printf("%s{\"utid\":%" PRId64 ",\"tid\":%d,\"comm\":", i ? "," : "", t->utid, t->tid);
 		sl_json_str(stdout, t->comm);
 		printf(",\"nice\":%d,", t->nice);
-		json_num("runtime_ns", (double)t->runtime_ns, 1);
-		json_num("switches", (double)t->switches, 1);
-		json_num("wakeups", (double)t->wakeups, 1);
-		json_num("delay_mean_ns", t->delay_mean_ns, 1);
-		json_num("delay_sd_ns", t->delay_sd_ns, 1);
-		json_num("delay_p50_ns", (double)t->delay_p50_ns, 1);
-		json_num("delay_p95_ns", (double)t->delay_p95_ns, 1);
-		json_num("delay_p99_ns", (double)t->delay_p99_ns, 1);
-		json_num("delay_max_ns", (double)t->delay_max_ns, 1);
-		json_num("max_wait_ns", (double)t->max_wait_ns, 1);
-		json_num("cpu_share", t->share, 0);
+		json_u64("runtime_ns", t->runtime_ns, 1);
+		json_u64("switches", t->switches, 1);
+		json_u64("wakeups", t->wakeups, 1);
+		json_real("delay_mean_ns", t->delay_mean_ns, 3, 1);
+		json_real("delay_sd_ns", t->delay_sd_ns, 3, 1);
+		json_u64("delay_p50_ns", t->delay_p50_ns, 1);
+		json_u64("delay_p95_ns", t->delay_p95_ns, 1);
+		json_u64("delay_p99_ns", t->delay_p99_ns, 1);
+		json_u64("delay_max_ns", t->delay_max_ns, 1);
+		json_u64("max_wait_ns", t->max_wait_ns, 1);
+		json_real("cpu_share", t->share, 6, 0);
 		printf("}");
 	}
 	printf("]}");
