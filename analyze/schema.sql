@@ -1,4 +1,4 @@
--- schedlab database schema, version 3 (PRAGMA user_version).
+-- schedlab database schema, version 5 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -10,7 +10,8 @@ CREATE TABLE IF NOT EXISTS trace (
 	last_ts INTEGER NOT NULL DEFAULT 0,
 	events INTEGER NOT NULL DEFAULT 0,
 	lost_events INTEGER NOT NULL DEFAULT 0,
-	imported_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+	imported_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+	kernel_release TEXT
 );
 CREATE TABLE IF NOT EXISTS trace_cpu (
 	trace_id INTEGER NOT NULL REFERENCES trace(id),

@@ -233,6 +233,12 @@ static const char migrate_v2_sql[] =
 	"  MAX(ts_run - ts) FROM wakeup GROUP BY run_id, utid)"
 	" GROUP BY run_id, utid;";
 
+/* Schema 4 -> 5: the recording kernel's release (schedlab validate picks
+ * its model); NULL for the traces imported before (validate reads it from
+ * the file when it is still there). Added before the schema runs, whose
+ * CREATE TABLE IF NOT EXISTS leaves an existing trace table as it is. */
+static const char migrate_v4_sql[] = "ALTER TABLE trace ADD COLUMN kernel_release TEXT;";
+
 int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d)
 {
 	struct sl_store *s;
@@ -287,7 +293,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	}
 	if ((v == 1 && migrate(s, 1, migrate_v1_sql, "", d)) ||
 	    ((v == 1 || v == 2) && migrate(s, 2, "DROP VIEW IF EXISTS task_summary", migrate_v2_sql, d)) ||
-	    (v >= 1 && v <= 3 && migrate(s, 3, "", "", d))) {
+	    (v >= 1 && v <= 3 && migrate(s, 3, "", "", d)) ||
+	    (v >= 1 && v <= 4 && migrate(s, 4, migrate_v4_sql, "", d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -469,7 +476,7 @@ int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_
 {
 	sqlite3_stmt *q = prep(s,
 			       "INSERT INTO trace(path, sha256, format, cpus, first_ts, last_ts,"
-			       " events, lost_events) VALUES (?,?,?,?,?,?,?,?)",
+			       " events, lost_events, kernel_release) VALUES (?,?,?,?,?,?,?,?,?)",
 			       d);
 	if (!q)
 		return -1;
@@ -481,6 +488,10 @@ int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_
 	bind_u64(q, 6, t->last_ts);
 	bind_u64(q, 7, t->events);
 	bind_u64(q, 8, t->lost_events);
+	if (t->kernel_release[0])
+		sqlite3_bind_text(q, 9, t->kernel_release, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 9);
 	if (run_once(s, q, d, "adding a trace"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -517,7 +528,7 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 {
 	sqlite3_stmt *q = row_by_id(s,
 				    "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
-				    " lost_events FROM trace WHERE id = ?",
+				    " lost_events, kernel_release FROM trace WHERE id = ?",
 				    id, "trace", d);
 	if (!q)
 		return -1;
@@ -531,8 +542,20 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 	t->last_ts = (uint64_t)sqlite3_column_int64(q, 6);
 	t->events = (uint64_t)sqlite3_column_int64(q, 7);
 	t->lost_events = (uint64_t)sqlite3_column_int64(q, 8);
+	col_text(q, 9, t->kernel_release, sizeof(t->kernel_release));
 	sqlite3_finalize(q);
 	return 0;
+}
+
+int sl_store_set_trace_release(struct sl_store *s, int64_t id, const char *release,
+			       struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, "UPDATE trace SET kernel_release = ? WHERE id = ?", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, release, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, id);
+	return run_once(s, q, d, "setting a trace's kernel release");
 }
 
 int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lost,

@@ -15,7 +15,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 4
+#define SL_SCHEMA_VERSION 5
 
 /* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
  * sched_slice, wakeup, staircase, rotation, vlag: a rowid range from run_rows
@@ -47,6 +47,7 @@ struct sl_trace_info {
 	int cpus;
 	uint64_t first_ts, last_ts;
 	uint64_t events, lost_events;
+	char kernel_release[64];     /* the recording kernel's release, "" unknown */
 };
 
 /* 1 and *id if a trace with this sha256 exists, 0 if not. */
@@ -56,6 +57,9 @@ int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_
 /* Update the statistics (cpus, first/last ts, events, lost) and sha256 of trace t->id. */
 int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, struct sl_diag *d);
 int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, struct sl_diag *d);
+/* Set trace id's kernel_release (a trace imported before version 4). */
+int sl_store_set_trace_release(struct sl_store *s, int64_t id, const char *release,
+			       struct sl_diag *d);
 /* Lost events of one CPU of a trace. */
 int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lost, struct sl_diag *d);
 

@@ -1,6 +1,7 @@
 /* cmd/cmd-import.c - schedlab import: detect, decode, build the behaviour
  * model and the recorded run, all in one transaction per file. */
 #include "cmd.h"
+#include "../collector/release.h"
 #include "../analyze/store.h"
 #include "../collector/event.h"
 #include "../collector/model.h"
@@ -168,6 +169,8 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	snprintf(tr.sha256, sizeof(tr.sha256), "pending");
 	snprintf(tr.path, sizeof(tr.path), "%s", path);
 	snprintf(tr.format, sizeof(tr.format), "%s", rd->name);
+	/* the recording kernel, from the file's header (validate's model) */
+	sl_trace_release(path, rd->name, tr.kernel_release, sizeof(tr.kernel_release));
 	if (sl_store_begin(st, &d))
 		goto fail;
 	if (sl_store_add_trace(st, &tr, &tr.id, &d) ||

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_BUFFER = 3 };
+enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_UNAME = 5 };
 
 struct rd {
 	int fd;
@@ -170,6 +170,21 @@ static int v6_flyrecord(struct rd *r)
 	return 0;
 }
 
+/* The UNAME option: "sysname nodename release version machine\0" (trace-cmd
+ * record and schedlab record write it); kept printable, cut to fit. */
+static void uname_opt(struct rd *r, uint64_t off, uint64_t size)
+{
+	char buf[sizeof(r->h->uname)];
+	size_t n = size < sizeof(buf) - 1 ? (size_t)size : sizeof(buf) - 1, i;
+	if (get(r, off, buf, n) < 0)
+		return;
+	buf[n] = 0;
+	for (i = 0; i < n && buf[i]; i++)
+		if ((unsigned char)buf[i] < 32 || (unsigned char)buf[i] > 126)
+			buf[i] = '?';
+	memcpy(r->h->uname, buf, i + 1);
+}
+
 /* v6 options: id(2) size(4) data, until id 0. */
 static int v6_options(struct rd *r)
 {
@@ -184,6 +199,8 @@ static int v6_options(struct rd *r)
 			return -1;
 		if (id == OPT_CPUSTAT && size <= r->size - r->off)
 			cpustat(r, r->off, (uint32_t)size);
+		if (id == OPT_UNAME && size <= r->size - r->off)
+			uname_opt(r, r->off, size);
 		if (skip(r, size, "option") < 0)
 			return -1;
 	}
@@ -343,6 +360,8 @@ static int v7_options(struct rd *r, uint64_t first)
 			}
 			if (oid == OPT_CPUSTAT)
 				cpustat(r, start, (uint32_t)osz);
+			else if (oid == OPT_UNAME)
+				uname_opt(r, start, osz);
 			else if (oid == OPT_BUFFER && v7_buffer(r, start + osz) < 0)
 				return -1;
 			r->off = start + osz;

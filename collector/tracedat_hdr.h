@@ -19,6 +19,7 @@ struct sl_tdhdr {
 	char warn[160];      /* why the file is read only in part ("" if whole) */
 	int compressed;      /* v7 with a compression algorithm */
 	uint64_t overrun[SL_TDHDR_MAXSTAT]; /* per cpu, from the CPUSTAT options */
+	char uname[256];     /* the UNAME option ("Linux host 6.8.0 #1 ..."), "" if none */
 	/* size fields to rewrite (in a copy of the file) so that no CPU's data
 	 * reaches past the end of a truncated file */
 	int npatch;

@@ -58,7 +58,7 @@ expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a fa
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 4 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 5 "user_version after the upgrade"
 sq "$T/v1.db" "SELECT * FROM burst ORDER BY utid, seq" > "$T/burst.txt"
 diff -u "$TOP/tests/golden/schema-v1-burst.txt" "$T/burst.txt" || fail "bursts after the upgrade"
 "$SCHEDLAB" -q --db "$T/v1.db" replay --trace 1 --sched o1 > /dev/null || fail "replay on an upgraded database"
@@ -100,7 +100,7 @@ expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs wi
 # utid`). After the upgrade the new view gives the same text.
 cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
 "$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
-expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 4 "user_version after the v2 upgrade"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 5 "user_version after the v2 upgrade"
 sqlite3 -batch "$T/v2.db" "SELECT * FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
 diff -u "$TOP/tests/golden/schema-v2-task-summary.txt" "$T/v2sum.txt" || fail "task_summary after the v2 upgrade"
 "$SCHEDLAB" -q --db "$T/v2.db" replay --trace 1 --sched rsdl > /dev/null || fail "replay on an upgraded v2 database"
@@ -117,7 +117,7 @@ V3=$T/v3.db
 sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; PRAGMA user_version = 3"
 before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
-expect_eq "$(sq "$V3" "PRAGMA user_version")" 4 "user_version after the v3 upgrade"
+expect_eq "$(sq "$V3" "PRAGMA user_version")" 5 "user_version after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
 	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"

@@ -1,0 +1,167 @@
+/* collector/release.c - see release.h. */
+#include "release.h"
+#include "tracedat_hdr.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* keep a printable token: the release has no spaces */
+static int put(char *out, size_t len, const char *s, size_t n)
+{
+	size_t i, k = 0;
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	for (i = 0; i < n && k + 1 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c <= ' ' || c > 126)
+			break;
+		out[k++] = (char)c;
+	}
+	out[k] = 0;
+	return k > 0;
+}
+
+/* "sysname nodename release version ..." -> release */
+static int from_uname(const char *u, char *out, size_t len)
+{
+	const char *p = u;
+	int field;
+	for (field = 0; field < 2; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return 0;
+		p++;
+	}
+	return put(out, len, p, strcspn(p, " "));
+}
+
+static int tracedat(const char *path, char *out, size_t len)
+{
+	struct sl_tdhdr *h = calloc(1, sizeof(*h));
+	int fd = open(path, O_RDONLY), rc = 0;
+	if (h && fd >= 0 && sl_tdhdr_check(fd, h) == 0 && h->uname[0])
+		rc = from_uname(h->uname, out, len);
+	if (fd >= 0)
+		close(fd);
+	free(h);
+	return rc;
+}
+
+static uint64_t le64(const unsigned char *b)
+{
+	uint64_t v = 0;
+	int i;
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* perf.data (file mode, little-endian): the feature bitmap at 72 (256
+ * bits), one {offset, size} per set bit after the data section, in bit
+ * order; HEADER_OSRELEASE (bit 4) is a perf string: u32 length, then the
+ * NUL-padded text (tools/perf/util/header.c, write_osrelease). */
+static int perfdata(const char *path, char *out, size_t len)
+{
+	unsigned char h[104], sec[16], str[260];
+	char sub[4096];
+	struct stat sb;
+	uint64_t doff, dsize, off, size;
+	int fd, b, before = 0, rc = 0;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(sub, sizeof(sub), "%s/data", path);
+		path = sub;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8) ||
+	    le64(h + 8) < sizeof(h) || !((h[72] >> 4) & 1))
+		goto out; /* not a file-mode perf.data, or no OSRELEASE */
+	doff = le64(h + 40);
+	dsize = le64(h + 48);
+	for (b = 0; b < 4; b++)
+		before += (h[72] >> b) & 1;
+	if (doff > (uint64_t)sb.st_size || dsize > UINT64_MAX - doff - 16 * 5)
+		goto out;
+	if (pread(fd, sec, 16, (off_t)(doff + dsize + 16 * (uint64_t)before)) != 16)
+		goto out;
+	off = le64(sec);
+	size = le64(sec + 8);
+	if (size < 5 || size > sizeof(str) || pread(fd, str, (size_t)size, (off_t)off) != (ssize_t)size)
+		goto out;
+	{
+		uint32_t n = (uint32_t)str[0] | (uint32_t)str[1] << 8 | (uint32_t)str[2] << 16 |
+			     (uint32_t)str[3] << 24;
+		if (n <= size - 4)
+			rc = put(out, len, (const char *)str + 4, strnlen((const char *)str + 4, n));
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+/* perf script --header: "# os release : 6.1.0-18-amd64" near the top */
+static int perfscript(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int n, rc = 0;
+	if (!f)
+		return 0;
+	for (n = 0; n < 200 && fgets(line, sizeof(line), f); n++) {
+		if (line[0] != '#')
+			break;
+		if (!strncmp(line, "# os release : ", 15)) {
+			rc = put(out, len, line + 15, strcspn(line + 15, "\r\n"));
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+int sl_trace_release(const char *path, const char *format, char *out, size_t len)
+{
+	int rc = 0;
+	if (!len)
+		return 0;
+	out[0] = 0;
+	if (!strcmp(format, "tracedat"))
+		rc = tracedat(path, out, len);
+	else if (!strcmp(format, "perfdata"))
+		rc = perfdata(path, out, len);
+	else if (!strcmp(format, "perfscript"))
+		rc = perfscript(path, out, len);
+	if (!rc)
+		out[0] = 0;
+	return rc;
+}
+
+const char *sl_release_model(const char *r)
+{
+	char *end;
+	long maj, min, sub = 0;
+	if (!r || *r < '0' || *r > '9')
+		return NULL;
+	maj = strtol(r, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return NULL;
+	min = strtol(end + 1, &end, 10);
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
+		sub = strtol(end + 1, &end, 10);
+	/* EEVDF replaced CFS's pick in 6.6 (kernel/sched/fair.c, commit
+	 * 147f3efaa241, "sched/fair: Implement an EEVDF-like scheduling
+	 * policy"); CFS replaced O(1) in 2.6.23 (kernel/sched_fair.c) */
+	if (maj > 6 || (maj == 6 && min >= 6))
+		return "eevdf";
+	if (maj > 2 || (maj == 2 && min > 6) || (maj == 2 && min == 6 && sub >= 23))
+		return "cfs";
+	return "o1";
+}

@@ -1,0 +1,21 @@
+/* collector/release.h - the kernel release a trace file was recorded on
+ * ("6.8.0-45-generic"), from the file's own header: trace.dat's UNAME option,
+ * perf.data's HEADER_OSRELEASE feature (a perf.data directory: its data
+ * file), a `perf script --header` text's "# os release : X" line. Other
+ * formats carry none. schedlab validate picks the model of that kernel. */
+#ifndef SL_RELEASE_H
+#define SL_RELEASE_H
+
+#include <stddef.h>
+
+/* Write the release of the file at path (format as sl_reader names it) to
+ * out. Returns 1 if found, 0 if the file does not say (out = ""). Never
+ * fails: an unreadable or odd header is "does not say". */
+int sl_trace_release(const char *path, const char *format, char *out, size_t len);
+
+/* The scheduler model of a Linux release: "eevdf" from 6.6, "cfs" from
+ * 2.6.23 to 6.5, "o1" before (2.6.0 .. 2.6.22; 2.4 and older too); NULL
+ * if release does not start with MAJOR.MINOR. */
+const char *sl_release_model(const char *release);
+
+#endif
