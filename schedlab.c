@@ -23,6 +23,7 @@ static const struct cmd_entry commands[] = {
 	{ "bound", cmd_bound, "RSDL's predicted worst-case wait of CPU-bound tasks" },
 	{ "claims", cmd_claims, "re-run the claims of the 2007 RSDL announcement" },
 	{ "export", cmd_export, "Chrome/Perfetto JSON trace of a run" },
+	{ "validate", cmd_validate, "replay a trace through its own kernel's model; fidelity table" },
 };
 
 static void commands_help(FILE *f)

@@ -2,6 +2,7 @@
 #include "fidelity.h"
 #include "metrics.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,4 +171,248 @@ int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts
 	memcpy(o->wake_lat_ns, ov.wake_q, sizeof(ov.wake_q));
 	memcpy(o->switch_lat_ns, ov.switch_q, sizeof(ov.switch_q));
 	return 0;
+}
+
+/* Per task figures of one run, indexed like r->threads. */
+struct ftask {
+	uint64_t runtime, slices, migrations, wakeups;
+	int last_cpu;
+};
+
+static struct ftask *per_task(const struct sl_run_data *r)
+{
+	struct ftask *t = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*t));
+	size_t i;
+	for (i = 0; i < r->nthreads; i++)
+		t[i].last_cpu = -1;
+	for (i = 0; i < r->nslices; i++) { /* by ts: each task's slices in order */
+		const struct sl_slice_row *s = &r->slices[i];
+		size_t k = sl_run_thread_index(r, s->utid);
+		if (k >= r->nthreads || r->threads[k].utid != s->utid)
+			continue;
+		t[k].runtime += s->dur;
+		t[k].slices++;
+		if (t[k].last_cpu >= 0 && s->cpu != t[k].last_cpu)
+			t[k].migrations++;
+		t[k].last_cpu = s->cpu;
+	}
+	for (i = 0; i < r->nwakeups; i++) {
+		size_t k = sl_run_thread_index(r, r->wakeups[i].utid);
+		if (k < r->nthreads && r->threads[k].utid == r->wakeups[i].utid)
+			t[k].wakeups++;
+	}
+	return t;
+}
+
+/* delays of the wakeups of the tasks marked in sel (NULL: all), sorted */
+static uint64_t *group_delays(const struct sl_run_data *r, const unsigned char *sel, size_t *n)
+{
+	uint64_t *v = xmalloc((r->nwakeups ? r->nwakeups : 1) * sizeof(*v));
+	size_t i, k = 0;
+	for (i = 0; i < r->nwakeups; i++) {
+		const struct sl_wakeup_row *w = &r->wakeups[i];
+		if (w->ts_run == UINT64_MAX || w->ts_run < w->ts)
+			continue;
+		if (sel) {
+			size_t t = sl_run_thread_index(r, w->utid);
+			if (t >= r->nthreads || r->threads[t].utid != w->utid || !sel[t])
+				continue;
+		}
+		v[k++] = w->ts_run - w->ts;
+	}
+	sl_sort_u64(v, k);
+	*n = k;
+	return v;
+}
+
+static void fill_group(const struct sl_run_data *rec, const struct sl_run_data *rep,
+		       const unsigned char *sel_rec, const unsigned char *sel_rep, struct sl_fid_group *g)
+{
+	size_t na, nb;
+	uint64_t *a = group_delays(rec, sel_rec, &na), *b = group_delays(rep, sel_rep, &nb);
+	static const double pct[3] = { 50, 95, 99 };
+	int k;
+	g->nrec = na;
+	g->nrep = nb;
+	for (k = 0; k < 3; k++) {
+		g->rec[k] = sl_percentile(a, na, pct[k]);
+		g->rep[k] = sl_percentile(b, nb, pct[k]);
+	}
+	g->rec[3] = na ? a[na - 1] : 0;
+	g->rep[3] = nb ? b[nb - 1] : 0;
+	g->ks = sl_ks_distance(a, na, b, nb);
+	free(a);
+	free(b);
+}
+
+/* the SL_FID_TOP threads of rec with the largest key (ties: lower utid) */
+static void top_tasks(const struct sl_run_data *rec, const struct ftask *t, int by_wakeups,
+		      unsigned char *sel, size_t *nsel)
+{
+	size_t i, j, n = 0;
+	memset(sel, 0, rec->nthreads ? rec->nthreads : 1);
+	for (j = 0; j < SL_FID_TOP; j++) {
+		size_t best = rec->nthreads;
+		uint64_t bv = 0;
+		for (i = 0; i < rec->nthreads; i++) {
+			uint64_t v = by_wakeups ? t[i].wakeups : t[i].runtime;
+			if (!sel[i] && v > bv) { /* threads are by utid: first wins ties */
+				best = i;
+				bv = v;
+			}
+		}
+		if (best == rec->nthreads)
+			break;
+		sel[best] = 1;
+		n++;
+	}
+	*nsel = n;
+}
+
+/* the same utids marked in rep's thread order */
+static void map_sel(const struct sl_run_data *rec, const unsigned char *sel,
+		    const struct sl_run_data *rep, unsigned char *out)
+{
+	size_t i;
+	memset(out, 0, rep->nthreads ? rep->nthreads : 1);
+	for (i = 0; i < rec->nthreads; i++)
+		if (sel[i]) {
+			size_t k = sl_run_thread_index(rep, rec->threads[i].utid);
+			if (k < rep->nthreads && rep->threads[k].utid == rec->threads[i].utid)
+				out[k] = 1;
+		}
+}
+
+void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data *rep,
+			 struct sl_fidelity *f)
+{
+	struct ftask *a = per_task(rec), *b = per_task(rep);
+	unsigned char *sa = xmalloc(rec->nthreads ? rec->nthreads : 1);
+	unsigned char *sb = xmalloc(rep->nthreads ? rep->nthreads : 1);
+	size_t i;
+	int k;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < rec->nthreads; i++) {
+		size_t j = sl_run_thread_index(rep, rec->threads[i].utid);
+		uint64_t ra = a[i].runtime, rb = 0, e;
+		f->rec_switches += a[i].slices;
+		f->rec_migrations += a[i].migrations;
+		if (j < rep->nthreads && rep->threads[j].utid == rec->threads[i].utid)
+			rb = b[j].runtime;
+		if (!ra && !rb)
+			continue;
+		f->ntasks++;
+		e = ra > rb ? ra - rb : rb - ra;
+		if (!e)
+			f->tasks_exact++;
+		if (e > f->runtime_max_err_ns)
+			f->runtime_max_err_ns = e;
+	}
+	for (i = 0; i < rep->nthreads; i++) {
+		size_t j = sl_run_thread_index(rec, rep->threads[i].utid);
+		f->rep_switches += b[i].slices;
+		f->rep_migrations += b[i].migrations;
+		if (b[i].runtime && !(j < rec->nthreads && rec->threads[j].utid == rep->threads[i].utid)) {
+			f->ntasks++; /* a task only the replay ran: not exact */
+			if (b[i].runtime > f->runtime_max_err_ns)
+				f->runtime_max_err_ns = b[i].runtime;
+		}
+	}
+	fill_group(rec, rep, NULL, NULL, &f->g[SL_FID_ALL]);
+	f->g[SL_FID_ALL].ntasks = rec->nthreads;
+	for (k = 0; k < 2; k++) {
+		struct sl_fid_group *g = &f->g[k ? SL_FID_WOKEN : SL_FID_BUSIEST];
+		top_tasks(rec, a, k, sa, &g->ntasks);
+		map_sel(rec, sa, rep, sb);
+		fill_group(rec, rep, sa, sb, g);
+	}
+	free(a);
+	free(b);
+	free(sa);
+	free(sb);
+}
+
+static double rel(double rec, double rep)
+{
+	if (rec == 0)
+		return rep == 0 ? 0 : INFINITY;
+	return (rep - rec) / rec;
+}
+
+/* The thresholds of docs/validate.md. */
+#define LIM_COUNT 0.25 /* switches, migrations: within 25 % */
+#define LIM_KS 0.15    /* delay KS distance of all wakeups */
+#define LIM_PCT 0.25   /* p50, p95, p99 of all wakeups: within 25 % */
+
+size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict)
+{
+	static const char *const gname[SL_FID_NGROUPS] = { "all", "busiest", "woken" };
+	static const char *const glabel[SL_FID_NGROUPS] = { "all wakeups", "10 busiest",
+							     "10 most woken" };
+	static const char *const pname[4] = { "p50", "p95", "p99", "max" };
+	size_t n = 0, i;
+	int g, k;
+
+	memset(rows, 0, SL_FID_MAXROWS * sizeof(*rows));
+	snprintf(rows[n].key, sizeof(rows[n].key), "runtime_exact");
+	snprintf(rows[n].what, sizeof(rows[n].what), "tasks with exact CPU time");
+	rows[n].rec = (double)f->ntasks;
+	rows[n].rep = (double)f->tasks_exact;
+	rows[n].err = (double)f->runtime_max_err_ns;
+	rows[n].limit = 0;
+	rows[n].gating = 1;
+	rows[n].unit = 3;
+	n++;
+	snprintf(rows[n].key, sizeof(rows[n].key), "switches");
+	snprintf(rows[n].what, sizeof(rows[n].what), "switches");
+	rows[n].rec = (double)f->rec_switches;
+	rows[n].rep = (double)f->rep_switches;
+	rows[n].limit = LIM_COUNT;
+	rows[n].gating = 1;
+	n++;
+	snprintf(rows[n].key, sizeof(rows[n].key), "migrations");
+	snprintf(rows[n].what, sizeof(rows[n].what), "migrations");
+	rows[n].rec = (double)f->rec_migrations;
+	rows[n].rep = (double)f->rep_migrations;
+	rows[n].limit = LIM_COUNT;
+	rows[n].gating = 1;
+	n++;
+	for (i = 1; i < n; i++)
+		rows[i].err = rel(rows[i].rec, rows[i].rep);
+	for (g = 0; g < SL_FID_NGROUPS; g++) {
+		const struct sl_fid_group *G = &f->g[g];
+		struct sl_fid_row *r = &rows[n++];
+		snprintf(r->key, sizeof(r->key), "delay_ks_%s", gname[g]);
+		snprintf(r->what, sizeof(r->what), "delay KS, %s", glabel[g]);
+		r->rec = r->rep = NAN;
+		r->err = G->ks;
+		r->limit = g == SL_FID_ALL ? LIM_KS : NAN;
+		r->gating = g == SL_FID_ALL;
+		r->unit = 2;
+		for (k = 0; k < 4; k++) {
+			r = &rows[n++];
+			snprintf(r->key, sizeof(r->key), "delay_%s_%s", pname[k], gname[g]);
+			snprintf(r->what, sizeof(r->what), "delay %s, %s", pname[k], glabel[g]);
+			r->rec = (double)G->rec[k];
+			r->rep = (double)G->rep[k];
+			r->err = rel(r->rec, r->rep);
+			r->limit = g == SL_FID_ALL && k < 3 ? LIM_PCT : NAN;
+			r->gating = g == SL_FID_ALL && k < 3;
+			r->unit = 1;
+		}
+	}
+	*verdict = 1;
+	for (i = 0; i < n; i++) {
+		struct sl_fid_row *r = &rows[i];
+		if (isnan(r->limit))
+			r->pass = -1;
+		else if (r->unit == 3)
+			r->pass = r->rec == r->rep;
+		else
+			r->pass = fabs(r->err) <= r->limit;
+		if (r->gating && r->pass != 1)
+			*verdict = 0;
+	}
+	return n;
 }

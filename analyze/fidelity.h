@@ -41,4 +41,47 @@ int sl_overhead_parse(const char *s, struct sl_replay_opts *o);
 int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts *o,
 		     struct sl_overheads *ov, struct sl_diag *d);
 
+/* ---- schedlab validate: a replay against the recorded run ---- */
+
+enum { SL_FID_ALL, SL_FID_BUSIEST, SL_FID_WOKEN, SL_FID_NGROUPS };
+#define SL_FID_TOP 10 /* tasks in the busiest / most-woken groups */
+
+/* Wakeup delays of a group of tasks in both runs. */
+struct sl_fid_group {
+	size_t ntasks;             /* tasks in the group */
+	size_t nrec, nrep;         /* delays (wakeups that ran) */
+	uint64_t rec[4], rep[4];   /* p50, p95, p99, max (nearest rank) */
+	double ks;                 /* KS distance of the two distributions */
+};
+
+struct sl_fidelity {
+	size_t ntasks;             /* tasks with CPU time in either run */
+	size_t tasks_exact;        /* of those, the same CPU time to the ns */
+	uint64_t runtime_max_err_ns;
+	uint64_t rec_switches, rep_switches;     /* slices (switches in) */
+	uint64_t rec_migrations, rep_migrations; /* a task's slice on another CPU than its last */
+	struct sl_fid_group g[SL_FID_NGROUPS];   /* all tasks; the SL_FID_TOP busiest and
+						  * most-woken in the recording */
+};
+
+/* Compare replay run rep with recorded run rec (same trace: same utids). */
+void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data *rep,
+			 struct sl_fidelity *f);
+
+/* One line of the fidelity table with its threshold (docs/validate.md). */
+struct sl_fid_row {
+	char key[32];              /* metric name suffix: "switches", "p95_busiest" */
+	char what[48];             /* printed label */
+	double rec, rep;           /* NAN when not applicable */
+	double err;                /* relative error, KS, or max abs ns error */
+	double limit;              /* |err| <= limit passes; NAN: no threshold */
+	int gating;                /* counts for the verdict */
+	int pass;                  /* 1, 0; -1 without threshold */
+	int unit;                  /* 0 count, 1 ns, 2 ratio (KS), 3 tasks */
+};
+#define SL_FID_MAXROWS 24
+/* The table's rows from f; returns their number. *verdict = 1 if every
+ * gating row passes. */
+size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict);
+
 #endif

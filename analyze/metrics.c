@@ -81,7 +81,7 @@ uint64_t *sl_run_delays(const struct sl_run_data *r, size_t *n)
 	return v;
 }
 
-static size_t thread_index(const struct sl_run_data *r, int64_t utid)
+size_t sl_run_thread_index(const struct sl_run_data *r, int64_t utid)
 {
 	size_t lo = 0, hi = r->nthreads;
 	while (lo < hi) {
@@ -110,8 +110,7 @@ static int cmp_task(const void *a, const void *b)
 	return x->utid < y->utid ? -1 : x->utid > y->utid;
 }
 
-/* KS distance between two sorted samples */
-static double ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+double sl_ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 {
 	size_t i = 0, j = 0;
 	double d = 0;
@@ -144,9 +143,9 @@ int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, 
 	ref->utid = xmalloc((r.nthreads ? r.nthreads : 1) * sizeof(*ref->utid));
 	ref->runtime = xcalloc(r.nthreads ? r.nthreads : 1, sizeof(*ref->runtime));
 	for (i = 0; i < r.nthreads; i++)
-		ref->utid[i] = r.threads[i].utid; /* sorted by utid (thread_index) */
+		ref->utid[i] = r.threads[i].utid; /* sorted by utid (sl_run_thread_index) */
 	for (i = 0; i < r.nslices; i++) {
-		size_t k = thread_index(&r, r.slices[i].utid);
+		size_t k = sl_run_thread_index(&r, r.slices[i].utid);
 		if (k < r.nthreads && r.threads[k].utid == r.slices[i].utid)
 			ref->runtime[k] += r.slices[i].dur;
 	}
@@ -190,7 +189,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 	/* slices are ordered by ts: a preempted task waits until its next slice */
 	for (i = 0; i < r->nslices; i++) {
 		const struct sl_slice_row *s = &r->slices[i];
-		size_t t = thread_index(r, s->utid);
+		size_t t = sl_run_thread_index(r, s->utid);
 		if (t >= r->nthreads || r->threads[t].utid != s->utid)
 			continue;
 		if (a[t].ready_since != UINT64_MAX && s->ts >= a[t].ready_since &&
@@ -206,7 +205,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 	}
 	for (i = 0; i < r->nwakeups; i++) {
 		const struct sl_wakeup_row *w = &r->wakeups[i];
-		size_t t = thread_index(r, w->utid);
+		size_t t = sl_run_thread_index(r, w->utid);
 		if (t >= r->nthreads || r->threads[t].utid != w->utid)
 			continue;
 		a[t].wakeups++;
@@ -283,7 +282,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 				maxerr = e;
 		}
 		m->conservation_max_err_ns = maxerr;
-		m->delay_ks = ks_distance(all, nall, ref->delays, ref->ndelays);
+		m->delay_ks = sl_ks_distance(all, nall, ref->delays, ref->ndelays);
 	}
 	free(all);
 }

@@ -66,6 +66,13 @@ uint64_t *sl_run_delays(const struct sl_run_data *r, size_t *n);
 /* Sort n values ascending (radix; linear). */
 void sl_sort_u64(uint64_t *v, size_t n);
 
+/* Index of utid in r->threads (sorted by utid), or where it would go
+ * (check threads[i].utid == utid). */
+size_t sl_run_thread_index(const struct sl_run_data *r, int64_t utid);
+/* Kolmogorov-Smirnov distance between two sorted samples (0 if both are
+ * empty, 1 if one is). */
+double sl_ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
 /* Percentile p (0..100) of a sorted array, nearest-rank. 0 if n == 0. */
 uint64_t sl_percentile(const uint64_t *sorted, size_t n, double p);
 

@@ -1463,13 +1463,24 @@ int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const 
 
 int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d)
 {
-	sqlite3_stmt *q = prep(s, "DELETE FROM metric WHERE run_id = ?", d);
+	sqlite3_stmt *q = prep(s, "DELETE FROM metric WHERE run_id = ?"
+				  " AND name NOT LIKE 'fidelity\\_%' ESCAPE '\\'", d);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run_id);
 	if (run_once(s, q, d, "clearing metrics"))
 		return -1;
 	return 0;
+}
+
+int sl_store_clear_fidelity(struct sl_store *s, int64_t run_id, struct sl_diag *d)
+{
+	sqlite3_stmt *q = prep(s, "DELETE FROM metric WHERE run_id = ?"
+				  " AND name LIKE 'fidelity\\_%' ESCAPE '\\'", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	return run_once(s, q, d, "clearing fidelity metrics");
 }
 
 int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct sl_diag *d)

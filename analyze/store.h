@@ -107,7 +107,11 @@ void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink);
 /* Metrics: utid < 0 means the whole run. */
 int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const char *name,
 			double value, struct sl_diag *d);
+/* Remove run_id's metrics: those analyze computes (clear_metrics), or the
+ * fidelity_* ones schedlab validate computes (clear_fidelity); each keeps
+ * the other's. */
 int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d);
+int sl_store_clear_fidelity(struct sl_store *s, int64_t run_id, struct sl_diag *d);
 
 /* Rows of one run, loaded for analysis (ordered by ts). */
 struct sl_run_info {

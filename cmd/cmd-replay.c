@@ -31,7 +31,7 @@ static void list_params(FILE *f)
 static const char synopsis[] =
 	"schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
-	"                [--mode timed|causal] [--overhead auto|none|DUR[,DUR]] [--seed N]\n"
+	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -284,6 +284,43 @@ static int dry_run(struct ropts *r, const struct sl_policy_ops **pols, size_t np
 	return rc;
 }
 
+int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_behaviour *b,
+			const struct sl_policy_ops *ops, const struct sl_replay_opts *opts,
+			const char *all_popts, int64_t *run_id, struct sl_replay_stats *s, uint64_t *rows,
+			struct sl_diag *d)
+{
+	struct sl_replay_opts o = *opts;
+	struct sl_store_bind bind;
+	struct sl_run_sink sink;
+	char popts[512], params[2048];
+
+	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
+	o.policy_opts = popts;
+	if (sl_replay_params_json(ops, &o, o.cpus, params, sizeof(params), d))
+		return -1;
+	if (sl_store_begin(st, d))
+		return -1;
+	if (sl_store_add_run(st, trace_id, ops->name, params, o.cpus,
+			     o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.seed, run_id, d)) {
+		sl_store_rollback(st);
+		return -1;
+	}
+	memset(&bind, 0, sizeof(bind));
+	bind.s = st;
+	bind.run_id = *run_id;
+	bind.b = b;
+	bind.ts_offset = b->t0;
+	bind.d = d;
+	sl_store_run_sink(&bind, &sink);
+	if (sl_replay_run(b, ops, &o, &sink, s, d) || sl_store_commit(st, d)) {
+		sl_store_rollback(st);
+		return -1;
+	}
+	if (rows)
+		*rows = bind.rows;
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 {
 	struct ropts r;
@@ -374,37 +411,13 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	}
 
 	for (i = 0; i < np; i++) {
-		struct sl_replay_opts o = r.o;
 		struct sl_replay_stats s;
-		struct sl_store_bind bind;
-		struct sl_run_sink sink;
-		char popts[512], params[2048];
 		int64_t run_id;
-
-		filter_opts(pols[i], r.popts, popts, sizeof(popts));
-		o.policy_opts = popts;
-		if (sl_replay_params_json(pols[i], &o, cpus, params, sizeof(params), &d))
+		uint64_t rows;
+		if (sl_cmd_replay_store(st, trace_id, &b, pols[i], &r.o, r.popts, &run_id, &s, &rows, &d))
 			goto fail;
-		if (sl_store_begin(st, &d))
-			goto fail;
-		if (sl_store_add_run(st, trace_id, pols[i]->name, params, cpus,
-				     o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.seed, &run_id, &d)) {
-			sl_store_rollback(st);
-			goto fail;
-		}
-		memset(&bind, 0, sizeof(bind));
-		bind.s = st;
-		bind.run_id = run_id;
-		bind.b = &b;
-		bind.ts_offset = b.t0;
-		bind.d = &d;
-		sl_store_run_sink(&bind, &sink);
-		if (sl_replay_run(&b, pols[i], &o, &sink, &s, &d) || sl_store_commit(st, &d)) {
-			sl_store_rollback(st);
-			goto fail;
-		}
 		nruns++;
-		summary(run_id, pols[i]->name, &b, cpus, o.mode, r.trace_id != 0, &s, bind.rows);
+		summary(run_id, pols[i]->name, &b, cpus, r.o.mode, r.trace_id != 0, &s, rows);
 		fflush(stdout);
 	}
 	sl_behaviour_release(&b);

@@ -7,6 +7,7 @@
 #define SL_CMD_H
 
 #include "opt.h"
+#include <stdint.h>
 
 struct sl_globals {
 	const char *db;  /* --db FILE (default "schedlab.db") */
@@ -27,6 +28,22 @@ int cmd_report(int argc, char **argv, const struct sl_globals *g);
 int cmd_bound(int argc, char **argv, const struct sl_globals *g);
 int cmd_claims(int argc, char **argv, const struct sl_globals *g);
 int cmd_export(int argc, char **argv, const struct sl_globals *g);
+int cmd_validate(int argc, char **argv, const struct sl_globals *g);
+
+struct sl_store;
+struct sl_behaviour;
+struct sl_policy_ops;
+struct sl_replay_opts;
+struct sl_replay_stats;
+struct sl_diag;
+/* Replay b (trace_id's behaviour) through ops with opts (opts->cpus set;
+ * all_popts: every --opt, those ops has are applied) and store the run in
+ * one transaction (cmd-replay.c). *run_id, *s and *rows (may be NULL)
+ * describe it. 0, or -1 with d set and nothing stored. */
+int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_behaviour *b,
+			const struct sl_policy_ops *ops, const struct sl_replay_opts *opts,
+			const char *all_popts, int64_t *run_id, struct sl_replay_stats *s, uint64_t *rows,
+			struct sl_diag *d);
 
 /* A command that may create the database (import, replay --workload) asks
  * sl_db_exists() first; if it created the file and then failed with nothing

@@ -63,6 +63,42 @@ static uint64_t le64(const unsigned char *b)
 	return v;
 }
 
+/* perf string: u32 length, then the NUL-padded text */
+static int perf_string(const unsigned char *p, size_t size, char *out, size_t len)
+{
+	uint32_t n;
+	if (size < 5)
+		return 0;
+	n = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	if (n > size - 4)
+		return 0;
+	return put(out, len, (const char *)p + 4, strnlen((const char *)p + 4, n));
+}
+
+/* pipe-mode perf.data: the features come as PERF_RECORD_HEADER_FEATURE
+ * records (type 80: header, u64 feature id, the feature's data) at the
+ * start of the stream; look through the first records for OSRELEASE. */
+static int pipe_mode(int fd, char *out, size_t len)
+{
+	unsigned char rec[8 + 8 + 260];
+	uint64_t off = 16;
+	int i;
+	for (i = 0; i < 4096; i++) {
+		unsigned type, size;
+		if (pread(fd, rec, 8, (off_t)off) != 8)
+			return 0;
+		type = (unsigned)rec[0] | (unsigned)rec[1] << 8 | (unsigned)rec[2] << 16 | (unsigned)rec[3] << 24;
+		size = (unsigned)rec[6] | (unsigned)rec[7] << 8;
+		if (size < 8)
+			return 0;
+		if (type == 80 && size >= 16 + 5 && size <= sizeof(rec) &&
+		    pread(fd, rec, size, (off_t)off) == (ssize_t)size && le64(rec + 8) == 4)
+			return perf_string(rec + 16, size - 16, out, len);
+		off += size;
+	}
+	return 0;
+}
+
 /* perf.data (file mode, little-endian): the feature bitmap at 72 (256
  * bits), one {offset, size} per set bit after the data section, in bit
  * order; HEADER_OSRELEASE (bit 4) is a perf string: u32 length, then the
@@ -81,6 +117,10 @@ static int perfdata(const char *path, char *out, size_t len)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return 0;
+	if (pread(fd, h, 16, 0) == 16 && !memcmp(h, "PERFILE2", 8) && le64(h + 8) == 16) {
+		rc = pipe_mode(fd, out, len);
+		goto out;
+	}
 	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8) ||
 	    le64(h + 8) < sizeof(h) || !((h[72] >> 4) & 1))
 		goto out; /* not a file-mode perf.data, or no OSRELEASE */
@@ -96,12 +136,7 @@ static int perfdata(const char *path, char *out, size_t len)
 	size = le64(sec + 8);
 	if (size < 5 || size > sizeof(str) || pread(fd, str, (size_t)size, (off_t)off) != (ssize_t)size)
 		goto out;
-	{
-		uint32_t n = (uint32_t)str[0] | (uint32_t)str[1] << 8 | (uint32_t)str[2] << 16 |
-			     (uint32_t)str[3] << 24;
-		if (n <= size - 4)
-			rc = put(out, len, (const char *)str + 4, strnlen((const char *)str + 4, n));
-	}
+	rc = perf_string(str, (size_t)size, out, len);
 out:
 	close(fd);
 	return rc;

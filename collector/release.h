@@ -1,8 +1,8 @@
 /* collector/release.h - the kernel release a trace file was recorded on
  * ("6.8.0-45-generic"), from the file's own header: trace.dat's UNAME option,
  * perf.data's HEADER_OSRELEASE feature (a perf.data directory: its data
- * file), a `perf script --header` text's "# os release : X" line. Other
- * formats carry none. schedlab validate picks the model of that kernel. */
+ * file; pipe mode: its HEADER_FEATURE record), a `perf script --header`
+ * text's "# os release : X" line. Other formats carry none. schedlab validate picks the model of that kernel. */
 #ifndef SL_RELEASE_H
 #define SL_RELEASE_H
 

@@ -1,0 +1,333 @@
+/* cmd/cmd-validate.c - `schedlab validate`: replay a trace through the model
+ * of the kernel that recorded it and print how far the replay is from the
+ * recorded run, against the thresholds of docs/validate.md. */
+#include "cmd.h"
+#include "../analyze/fidelity.h"
+#include "../analyze/metrics.h"
+#include "../analyze/store.h"
+#include "../collector/release.h"
+#include "../replay/engine.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char synopsis[] =
+	"schedlab [--db FILE] validate --trace ID [--sched MODEL]\n"
+	"                [--overhead auto|none|WAKE[,SWITCH]] [--format table|csv|json]";
+
+static const char about[] =
+	"Replay a trace through the model of the kernel that recorded it (from the\n"
+	"kernel release the file carries: 6.6 and later eevdf, 2.6.23 to 6.5 cfs,\n"
+	"older o1) and compare the replay with the recorded run: CPU time of every\n"
+	"task, switches, migrations, wakeup-delay KS distance and p50/p95/p99/max\n"
+	"errors overall, for the 10 busiest and the 10 most-woken tasks, and a\n"
+	"verdict against the thresholds of docs/validate.md. The replay is stored\n"
+	"as a run; the figures go into the metric table (fidelity_*). Exit status 0\n"
+	"when the table is printed, whatever the verdict.\n";
+
+static void more_help(FILE *f)
+{
+	fprintf(f, "\nModels (--sched): %s\n", sl_policy_names());
+}
+
+struct vopts {
+	int64_t trace;
+	const char *sched, *fmt, *overhead;
+};
+
+static int parse(int argc, char **argv, struct vopts *v)
+{
+	int rc;
+	const struct sl_opt opts[] = {
+		SL_OPT_ID(0, "trace", &v->trace, "an imported trace with a recorded run"),
+		SL_OPT_STRING(0, "sched", &v->sched, "MODEL",
+			      "validate this model instead of the recording kernel's\n"
+			      "(required when the file does not carry its release)"),
+		SL_OPT_STRING(0, "overhead", &v->overhead, "O",
+			      "the replay's kernel overheads (default auto; see\n"
+			      "'schedlab replay -h')"),
+		SL_OPT_CHOICE(0, "format", &v->fmt, "table|csv|json", "the output"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, 0, more_help };
+	memset(v, 0, sizeof(*v));
+	v->fmt = "table";
+	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+		return rc == 0 ? 1 : rc;
+	if (!v->trace) {
+		sl_err("validate: --trace ID is required");
+		return 2;
+	}
+	return 0;
+}
+
+/* value in the row's unit for the table: us for ns, plain otherwise */
+static void cell(char *buf, size_t n, double v, int unit)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (unit == 1)
+		snprintf(buf, n, "%.1f", v / 1000.0);
+	else
+		snprintf(buf, n, "%.0f", v);
+}
+
+static void err_cell(char *buf, size_t n, const struct sl_fid_row *r)
+{
+	if (r->unit == 2)
+		snprintf(buf, n, "%.3f", r->err);
+	else if (r->unit == 3)
+		snprintf(buf, n, "max %.1f us", r->err / 1000.0);
+	else if (isinf(r->err))
+		snprintf(buf, n, "inf");
+	else
+		snprintf(buf, n, "%+.1f %%", 100.0 * r->err);
+}
+
+static void limit_cell(char *buf, size_t n, const struct sl_fid_row *r)
+{
+	if (isnan(r->limit))
+		snprintf(buf, n, "-");
+	else if (r->unit == 2)
+		snprintf(buf, n, "<= %.2f", r->limit);
+	else if (r->unit == 3)
+		snprintf(buf, n, "all exact");
+	else
+		snprintf(buf, n, "+-%.0f %%", 100.0 * r->limit);
+}
+
+static const char *pass_word(int pass)
+{
+	return pass < 0 ? "-" : pass ? "yes" : "NO";
+}
+
+static void print_table(const struct sl_fid_row *rows, size_t n, int verdict)
+{
+	size_t i, nfail = 0, ngate = 0;
+	printf("%-32s %12s %12s %12s %10s  %s\n", "metric (delays in us)", "recorded", "replay",
+	       "error", "threshold", "ok");
+	for (i = 0; i < n; i++) {
+		char a[32], b[32], e[32], l[32];
+		cell(a, sizeof(a), rows[i].rec, rows[i].unit);
+		cell(b, sizeof(b), rows[i].rep, rows[i].unit);
+		err_cell(e, sizeof(e), &rows[i]);
+		limit_cell(l, sizeof(l), &rows[i]);
+		printf("%-32s %12s %12s %12s %10s  %s\n", rows[i].what, a, b, e, l, pass_word(rows[i].pass));
+		if (rows[i].gating) {
+			ngate++;
+			nfail += rows[i].pass != 1;
+		}
+	}
+	printf("verdict: %s (%zu of %zu checks within their thresholds; docs/validate.md)\n",
+	       verdict ? "PASS" : "FAIL", ngate - nfail, ngate);
+}
+
+static void json_num(double v, int dec)
+{
+	if (isnan(v) || isinf(v))
+		printf("null");
+	else if (dec == 0)
+		printf("%.0f", v);
+	else
+		printf("%.*f", dec, v);
+}
+
+int cmd_validate(int argc, char **argv, const struct sl_globals *g)
+{
+	struct vopts v;
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_store *st = NULL;
+	struct sl_trace_info tr;
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats rs;
+	struct sl_overheads ov;
+	struct sl_run_data rec, rep;
+	struct sl_fidelity f;
+	struct sl_fid_row rows[SL_FID_MAXROWS];
+	const struct sl_policy_ops *ops;
+	const char *model, *why;
+	int64_t rec_id, run_id;
+	size_t n, i;
+	int rc, verdict, have_rec = 0, have_rep = 0;
+
+	memset(&b, 0, sizeof(b));
+	rc = parse(argc, argv, &v);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	sl_replay_opts_init(&o);
+	if (v.overhead && sl_overhead_parse(v.overhead, &o)) {
+		sl_err("validate: --overhead '%s': expected auto, none or WAKE[,SWITCH]", v.overhead);
+		return 2;
+	}
+	if (v.sched && !sl_policy_find(v.sched)) {
+		sl_err("validate: unknown model '%s' (models: %s)", v.sched, sl_policy_names());
+		return 2;
+	}
+	if (sl_store_open(g->db, 0, &st, &d) || sl_store_get_trace(st, v.trace, &tr, &d))
+		goto fail;
+	/* a trace imported before schema 4 has no release: read it from the
+	 * file if it is still there, and keep it */
+	if (!tr.kernel_release[0] &&
+	    sl_trace_release(tr.path, tr.format, tr.kernel_release, sizeof(tr.kernel_release)) &&
+	    sl_store_set_trace_release(st, tr.id, tr.kernel_release, &d))
+		goto fail;
+	model = v.sched;
+	why = "--sched";
+	if (!model) {
+		if (!tr.kernel_release[0]) {
+			sl_fail(&d, "trace %" PRId64 ": the kernel that recorded it is unknown (%s files do "
+				    "not carry its release): give --sched MODEL",
+				tr.id, tr.format);
+			goto fail;
+		}
+		model = sl_release_model(tr.kernel_release);
+		if (!model) {
+			sl_fail(&d, "trace %" PRId64 ": kernel release '%s' is not MAJOR.MINOR...: give "
+				    "--sched MODEL", tr.id, tr.kernel_release);
+			goto fail;
+		}
+		why = "from the kernel release";
+	}
+	ops = sl_policy_find(model);
+	if (!ops) {
+		sl_fail(&d, "trace %" PRId64 " was recorded on Linux %s, whose scheduler is %s: this "
+			    "build has no %s model (models: %s); give --sched MODEL",
+			tr.id, tr.kernel_release, model, model, sl_policy_names());
+		goto fail;
+	}
+	if (sl_recorded_run(st, tr.id, &rec_id, &d))
+		goto fail;
+	if (!rec_id) {
+		sl_fail(&d, "trace %" PRId64 " has no recorded run to validate against (a workload?)",
+			tr.id);
+		goto fail;
+	}
+	if (sl_store_load_behaviour(st, tr.id, &b, &d))
+		goto fail;
+	if (!b.ntasks) {
+		sl_fail(&d, "trace %" PRId64 " has no tasks to replay", tr.id);
+		goto fail;
+	}
+	o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
+	memset(&ov, 0, sizeof(ov));
+	if ((!v.overhead || !strcmp(v.overhead, "auto")) &&
+	    sl_overhead_auto(st, tr.id, &o, &ov, &d))
+		goto fail;
+	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, NULL, &run_id, &rs, NULL, &d))
+		goto fail;
+	sl_behaviour_release(&b);
+	if (sl_store_load_run(st, rec_id, &rec, &d))
+		goto fail;
+	have_rec = 1;
+	if (sl_store_load_run(st, run_id, &rep, &d))
+		goto fail;
+	have_rep = 1;
+	sl_fidelity_compute(&rec, &rep, &f);
+	n = sl_fidelity_rows(&f, rows, &verdict);
+	if (sl_store_begin(st, &d) || sl_store_clear_fidelity(st, run_id, &d) ||
+	    sl_store_put_metric(st, run_id, -1, "fidelity_recorded_run", (double)rec_id, &d) ||
+	    sl_store_put_metric(st, run_id, -1, "fidelity_verdict", verdict, &d))
+		goto fail_tx;
+	for (i = 0; i < n; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "fidelity_%.31s", rows[i].key);
+		if (!isnan(rows[i].err) && !isinf(rows[i].err) &&
+		    sl_store_put_metric(st, run_id, -1, name, rows[i].err, &d))
+			goto fail_tx;
+		snprintf(name, sizeof(name), "fidelity_%.31s_pass", rows[i].key);
+		if (rows[i].pass >= 0 && sl_store_put_metric(st, run_id, -1, name, rows[i].pass, &d))
+			goto fail_tx;
+	}
+	if (sl_store_commit(st, &d))
+		goto fail_tx;
+
+	if (!strcmp(v.fmt, "table")) {
+		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), replay run %" PRId64
+		       " against recorded run %" PRId64 "\n",
+		       tr.id, tr.format, tr.kernel_release[0] ? tr.kernel_release : "unknown", ops->name,
+		       why, run_id, rec_id);
+		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
+			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
+			       "preemption median %.1f us (%zu samples)\n",
+			       (double)ov.wake_ns / 1000.0, ov.nwake, (double)ov.switch_ns / 1000.0,
+			       ov.nswitch);
+		else if (o.nq > 0)
+			printf("overheads (fixed): wake-up to idle CPU %.1f us, preemption %.1f us\n",
+			       (double)o.wake_lat_ns[0] / 1000.0, (double)o.switch_lat_ns[0] / 1000.0);
+		else
+			printf("overheads: none\n");
+		print_table(rows, n, verdict);
+	} else if (!strcmp(v.fmt, "csv")) {
+		printf("trace_id,run_id,recorded_run_id,model,metric,recorded,replay,error,limit,gating,pass\n");
+		for (i = 0; i < n; i++) {
+			printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,", tr.id, run_id, rec_id, ops->name,
+			       rows[i].key);
+			if (!isnan(rows[i].rec))
+				printf("%.0f", rows[i].rec);
+			printf(",");
+			if (!isnan(rows[i].rep))
+				printf("%.0f", rows[i].rep);
+			printf(",");
+			if (!isnan(rows[i].err) && !isinf(rows[i].err))
+				printf(rows[i].unit == 3 ? "%.0f" : "%.6f", rows[i].err);
+			printf(",");
+			if (!isnan(rows[i].limit))
+				printf("%.2f", rows[i].limit);
+			printf(",%d,%s\n", rows[i].gating, rows[i].pass < 0 ? "" : rows[i].pass ? "1" : "0");
+		}
+		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,verdict,,,,,1,%d\n", tr.id, run_id, rec_id,
+		       ops->name, verdict);
+	} else {
+		printf("{\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"recorded_run_id\":%" PRId64
+		       ",\"model\":",
+		       tr.id, run_id, rec_id);
+		sl_json_str(stdout, ops->name);
+		printf(",\"kernel_release\":");
+		if (tr.kernel_release[0])
+			sl_json_str(stdout, tr.kernel_release);
+		else
+			printf("null");
+		printf(",\"overhead\":");
+		sl_json_str(stdout, o.nq > 0 ? (o.overhead ? o.overhead : "fixed") : "none");
+		printf(",\"wake_latency_median_ns\":%" PRIu64 ",\"switch_latency_median_ns\":%" PRIu64,
+		       o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto") ? ov.wake_ns
+		       : o.nq > 0				      ? o.wake_lat_ns[0]
+								      : 0,
+		       o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto") ? ov.switch_ns
+		       : o.nq > 0				      ? o.switch_lat_ns[0]
+								      : 0);
+		printf(",\"verdict\":%s,\"metrics\":[", verdict ? "\"pass\"" : "\"fail\"");
+		for (i = 0; i < n; i++) {
+			printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", rows[i].key);
+			json_num(rows[i].rec, 0);
+			printf(",\"replay\":");
+			json_num(rows[i].rep, 0);
+			printf(",\"error\":");
+			json_num(rows[i].err, rows[i].unit == 3 ? 0 : 6);
+			printf(",\"limit\":");
+			json_num(rows[i].limit, 2);
+			printf(",\"gating\":%s,\"pass\":%s}", rows[i].gating ? "true" : "false",
+			       rows[i].pass < 0 ? "null" : rows[i].pass ? "true" : "false");
+		}
+		printf("]}\n");
+	}
+	sl_run_data_release(&rec);
+	sl_run_data_release(&rep);
+	sl_store_close(st);
+	return 0;
+fail_tx:
+	sl_store_rollback(st);
+fail:
+	sl_err("%s", d.msg[0] ? d.msg : "validate failed");
+	if (have_rec)
+		sl_run_data_release(&rec);
+	if (have_rep)
+		sl_run_data_release(&rep);
+	sl_behaviour_release(&b);
+	sl_store_close(st);
+	return 1;
+}

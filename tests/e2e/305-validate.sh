@@ -1,0 +1,82 @@
+#!/bin/sh
+# schedlab validate on every bundled trace: it replays the trace through the
+# model of the kernel that recorded it and prints the fidelity table.
+# - traces whose file carries the kernel release (trace.dat UNAME, perf.data
+#   os-release: every one recorded here on Linux 6.18) pick eevdf by
+#   themselves; the release stored at import equals what perf / trace-cmd
+#   print for the same file (peer tools, when installed);
+# - the others (text formats, pipe-mode perf.data) say so in one line and
+#   exit 1, and run with --sched;
+# - every table has its 18 rows and a verdict; the CPU time row is exact
+#   (conservation); the stored metrics equal the printed ones; csv and json
+#   carry the same rows; a version 3 database gets the release on validate.
+. "$TOP/tests/e2e/lib.sh"
+"$SCHEDLAB" -h 2>&1 | grep -q '^  validate' || skip "validate not linked"
+"$SCHEDLAB" replay -h | grep -q eevdf || skip "no eevdf model"
+
+n=0
+for f in "$TOP"/traces/*; do
+	case "$f" in *README.md) continue ;; esac
+	n=$((n + 1))
+	"$SCHEDLAB" --db "$T/db" import "$f" > "$T/imp" 2> /dev/null || fail "import $f"
+	id=$(sed -n 's/^trace \([0-9]*\):.*/\1/p' "$T/imp")
+	rel=$(sq "$T/db" "SELECT COALESCE(kernel_release, '') FROM trace WHERE id = $id")
+	case "$f" in
+	*.perf.data)
+		if command -v perf > /dev/null; then
+			want=$(perf report --header-only -i "$f" 2> /dev/null | sed -n 's/^# os release : //p')
+			expect_eq "$rel" "$want" "release of $f (perf report --header-only)"
+		fi ;;
+	*.dat)
+		if command -v trace-cmd > /dev/null; then
+			want=$(trace-cmd report --uname "$f" 2> /dev/null | awk '/^Linux / { print $3; exit }')
+			expect_eq "$rel" "$want" "release of $f (trace-cmd report --uname)"
+		fi ;;
+	esac
+	if [ -n "$rel" ]; then
+		"$SCHEDLAB" --db "$T/db" validate --trace "$id" > "$T/out" 2> "$T/err" ||
+			fail "validate $f: $(cat "$T/err")"
+		grep -q "eevdf (from the kernel release)" "$T/out" || fail "model of $f: $(head -1 "$T/out")"
+	else
+		"$SCHEDLAB" --db "$T/db" validate --trace "$id" > "$T/out" 2> "$T/err" && fail "validate $f without a release"
+		expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines for $f"
+		grep -q "the kernel that recorded it is unknown.*give --sched" "$T/err" || fail "message: $(cat "$T/err")"
+		"$SCHEDLAB" --db "$T/db" validate --trace "$id" --sched eevdf > "$T/out" 2> "$T/err" ||
+			fail "validate --sched eevdf $f: $(cat "$T/err")"
+	fi
+	expect_eq "$(grep -c -E '^(tasks with|switches|migrations|delay )' "$T/out")" 18 "rows of $f"
+	grep -q '^verdict: \(PASS\|FAIL\)' "$T/out" || fail "verdict of $f"
+	grep -q '^tasks with exact CPU time .* yes$' "$T/out" || fail "CPU time of $f: $(grep '^tasks' "$T/out")"
+	run=$(sed -n 's/.* replay run \([0-9]*\) .*/\1/p' "$T/out")
+	# stored: the KS printed (3 decimals) is the stored one rounded
+	ks=$(awk '/^delay KS, all wakeups/ { print $(NF - 3) }' "$T/out")
+	expect_eq "$(sq "$T/db" "SELECT printf('%.3f', value) FROM metric WHERE run_id = $run AND name = 'fidelity_delay_ks_all'")" "$ks" "stored KS of $f"
+done
+[ "$n" -ge 15 ] || fail "only $n bundled traces"
+
+# the switches row counts slices, as SQL does; migrations are a task's slice
+# on another CPU than its previous one (window function over the rows)
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format csv > "$T/csv" || fail csv
+run=$(awk -F, 'NR == 2 { print $2 }' "$T/csv")
+expect_eq "$(awk -F, '$5 == "switches" { print $6 "," $7 }' "$T/csv")" \
+	"$(sq "$T/db" "SELECT (SELECT COUNT(*) FROM sched_slice WHERE run_id = 1) || ',' || (SELECT COUNT(*) FROM sched_slice WHERE run_id = $run)")" "switches"
+mig() { sq "$T/db" "SELECT COUNT(*) FROM (SELECT cpu, LAG(cpu) OVER (PARTITION BY utid ORDER BY ts, rowid) AS p FROM sched_slice WHERE run_id = $1) WHERE p IS NOT NULL AND p <> cpu"; }
+expect_eq "$(awk -F, '$5 == "migrations" { print $6 "," $7 }' "$T/csv")" "$(mig 1),$(mig "$run")" "migrations"
+expect_eq "$(grep -c . "$T/csv")" 20 "csv lines (header, 18 rows, verdict)"
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format json > "$T/json" || fail json
+expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 18 "json rows"
+
+# bad input: one line, exit 1 or 2, nothing stored for a refused run
+"$SCHEDLAB" --db "$T/db" validate --trace 999 2> "$T/err" && fail "trace 999"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines"
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched nosuch 2> "$T/err"; expect_eq $? 2 "unknown model status"
+"$SCHEDLAB" --db "$T/db" validate 2> /dev/null; expect_eq $? 2 "no --trace"
+
+# a version 3 database (traces without kernel_release): validate reads the
+# release from the file and stores it
+"$SCHEDLAB" --db "$T/v3.db" import "$TOP/traces/rec-sleep.dat" > /dev/null 2>&1 || fail "import v3"
+sq "$T/v3.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
+"$SCHEDLAB" --db "$T/v3.db" validate --trace 1 > "$T/out" 2> "$T/err" || fail "validate v3: $(cat "$T/err")"
+expect_eq "$(sq "$T/v3.db" "PRAGMA user_version")" 4 "upgraded"
+expect_eq "$(sq "$T/v3.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
+exit 0
