@@ -345,6 +345,17 @@ static double rel(double rec, double rep)
 #define LIM_KS 0.15    /* delay KS distance of all wakeups */
 #define LIM_PCT 0.25   /* p50, p95, p99 of all wakeups: within 25 % */
 
+/* a count compared within LIM_COUNT (its label is its key) */
+static void count_row(struct sl_fid_row *r, const char *key, double rec, double rep)
+{
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	snprintf(r->what, sizeof(r->what), "%s", key);
+	r->rec = rec;
+	r->rep = rep;
+	r->limit = LIM_COUNT;
+	r->gating = 1;
+}
+
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict)
 {
 	static const char *const gname[SL_FID_NGROUPS] = { "all", "busiest", "woken" };
@@ -364,20 +375,8 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 	rows[n].gating = 1;
 	rows[n].unit = 3;
 	n++;
-	snprintf(rows[n].key, sizeof(rows[n].key), "switches");
-	snprintf(rows[n].what, sizeof(rows[n].what), "switches");
-	rows[n].rec = (double)f->rec_switches;
-	rows[n].rep = (double)f->rep_switches;
-	rows[n].limit = LIM_COUNT;
-	rows[n].gating = 1;
-	n++;
-	snprintf(rows[n].key, sizeof(rows[n].key), "migrations");
-	snprintf(rows[n].what, sizeof(rows[n].what), "migrations");
-	rows[n].rec = (double)f->rec_migrations;
-	rows[n].rep = (double)f->rep_migrations;
-	rows[n].limit = LIM_COUNT;
-	rows[n].gating = 1;
-	n++;
+	count_row(&rows[n++], "switches", (double)f->rec_switches, (double)f->rep_switches);
+	count_row(&rows[n++], "migrations", (double)f->rec_migrations, (double)f->rep_migrations);
 	for (i = 1; i < n; i++)
 		rows[i].err = rel(rows[i].rec, rows[i].rep);
 	for (g = 0; g < SL_FID_NGROUPS; g++) {

@@ -1461,27 +1461,31 @@ int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const 
 	return step_done(s, q, d, "adding a metric");
 }
 
-int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d)
+/* Delete run_id's metrics whose names are (fidelity 1) or are not
+ * (fidelity 0) fidelity_*. */
+static int clear_metrics(struct sl_store *s, int64_t run_id, int fidelity, struct sl_diag *d)
 {
-	sqlite3_stmt *q = prep(s, "DELETE FROM metric WHERE run_id = ?"
-				  " AND name NOT LIKE 'fidelity\\_%' ESCAPE '\\'", d);
+	sqlite3_stmt *q = prep(s, fidelity ? "DELETE FROM metric WHERE run_id = ?"
+					     " AND name LIKE 'fidelity\\_%' ESCAPE '\\'"
+					   : "DELETE FROM metric WHERE run_id = ?"
+					     " AND name NOT LIKE 'fidelity\\_%' ESCAPE '\\'",
+			       d);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run_id);
-	if (run_once(s, q, d, "clearing metrics"))
-		return -1;
-	return 0;
+	return run_once(s, q, d, "clearing metrics");
+}
+
+int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d)
+{
+	return clear_metrics(s, run_id, 0, d);
 }
 
 int sl_store_clear_fidelity(struct sl_store *s, int64_t run_id, struct sl_diag *d)
 {
-	sqlite3_stmt *q = prep(s, "DELETE FROM metric WHERE run_id = ?"
-				  " AND name LIKE 'fidelity\\_%' ESCAPE '\\'", d);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, run_id);
-	return run_once(s, q, d, "clearing fidelity metrics");
+	return clear_metrics(s, run_id, 1, d);
 }
+
 
 int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct sl_diag *d)
 {
