@@ -114,11 +114,11 @@ expect_eq "$(sq "$T/v2.db" "SELECT count(*) FROM task_stat WHERE run_id = 5")" \
 V3=$T/v3.db
 "$SCHEDLAB" -q --db "$V3" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null 2>&1 || fail "import for v3"
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched sd > /dev/null || fail "replay for v3"
-sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; PRAGMA user_version = 3"
+sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
 before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
 expect_eq "$(sq "$V3" "PRAGMA user_version")" 5 "user_version after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
 	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"
-echo "schema 4: ranges, burst view, malformed phases, task_stat, v1, v2 and v3 upgrades: ok"
+echo "schema 5: ranges, burst view, malformed phases, task_stat, v1, v2 and v3 upgrades: ok"

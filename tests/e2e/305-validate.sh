@@ -72,11 +72,11 @@ expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines"
 "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched nosuch 2> "$T/err"; expect_eq $? 2 "unknown model status"
 "$SCHEDLAB" --db "$T/db" validate 2> /dev/null; expect_eq $? 2 "no --trace"
 
-# a version 3 database (traces without kernel_release): validate reads the
+# a version 4 database (traces without kernel_release): validate reads the
 # release from the file and stores it
-"$SCHEDLAB" --db "$T/v3.db" import "$TOP/traces/rec-sleep.dat" > /dev/null 2>&1 || fail "import v3"
-sq "$T/v3.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
-"$SCHEDLAB" --db "$T/v3.db" validate --trace 1 > "$T/out" 2> "$T/err" || fail "validate v3: $(cat "$T/err")"
-expect_eq "$(sq "$T/v3.db" "PRAGMA user_version")" 4 "upgraded"
-expect_eq "$(sq "$T/v3.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
+"$SCHEDLAB" --db "$T/v4.db" import "$TOP/traces/rec-sleep.dat" > /dev/null 2>&1 || fail "import v4"
+sq "$T/v4.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 4"
+"$SCHEDLAB" --db "$T/v4.db" validate --trace 1 > "$T/out" 2> "$T/err" || fail "validate v4: $(cat "$T/err")"
+expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 5 "upgraded"
+expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
 exit 0
