@@ -14,16 +14,23 @@
 #define MS SL_NS_PER_MS
 #define RR_NS (6 * MS)
 
-static const char *const model_names[SL_CLAIM_NMODELS] = { "rsdl", "o1", "sd" };
+int sl_claim_model_available(int m)
+{
+	return m >= 0 && m < SL_CLAIM_NMODELS && (size_t)m < sl_npolicies;
+}
 
 const char *sl_claim_model_name(int m)
 {
-	return m >= 0 && m < SL_CLAIM_NMODELS ? model_names[m] : "?";
+	return sl_claim_model_available(m) ? sl_policies[m]->name : "?";
 }
 
-int sl_claim_model_available(int m)
+int sl_claim_model_index(const char *name)
 {
-	return m >= 0 && m < SL_CLAIM_NMODELS && sl_policy_find(model_names[m]) != NULL;
+	int m;
+	for (m = 0; sl_claim_model_available(m); m++)
+		if (!strcmp(sl_policies[m]->name, name))
+			return m;
+	return -1;
 }
 
 const char *sl_verdict_name(int v)
@@ -38,7 +45,7 @@ const char *sl_verdict_name(int v)
 
 int sl_claim_verdict(const struct sl_claim *c)
 {
-	double m = c->meas[SL_CLAIM_RSDL];
+	double m = SL_CLAIM_RSDL >= 0 ? c->meas[SL_CLAIM_RSDL] : NAN;
 	if (c->rule == SL_RULE_NONE || isnan(m))
 		return SL_VERDICT_UNCHECKABLE;
 	if (c->rule == SL_RULE_NEAR) {
@@ -134,7 +141,7 @@ static double ms(uint64_t ns)
 static int run(struct ctx *x, int m, const char *text, uint64_t dur, const char *label,
 	       struct sl_scen_result *r)
 {
-	if (sl_scenario_run(text, model_names[m], dur, x->o->debug, r, x->d))
+	if (sl_scenario_run(text, sl_claim_model_name(m), dur, x->o->debug, r, x->d))
 		return -1;
 	sl_starve_add(&x->sv[m], r, label);
 	return 0;
@@ -176,7 +183,7 @@ static int sweep_claim(struct ctx *x, int id, const char *first, const char *sec
 		uint64_t worst, at;
 		if (!x->on[m])
 			continue;
-		if (sl_scenario_sweep(first, second, model_names[m], max_s, MS, tail, x->o->debug, &worst,
+		if (sl_scenario_sweep(first, second, sl_claim_model_name(m), max_s, MS, tail, x->o->debug, &worst,
 				      &at, &x->sv[m], label, x->d))
 			return -1;
 		x->c[id].meas[m] = (double)worst / unit_ns;
@@ -333,7 +340,7 @@ int sl_claims_run(const struct sl_claims_opts *o, struct sl_claim **out, size_t 
 		x.on[m] = sl_claim_model_available(m) && !(m == SL_CLAIM_SD && o->no_sd);
 		sl_starve_init(&x.sv[m]);
 	}
-	if (!x.on[SL_CLAIM_RSDL])
+	if (SL_CLAIM_RSDL < 0)
 		return sl_fail(d, "claims: the rsdl model is not linked in");
 	x.c = xcalloc(NCLAIMS, sizeof(*x.c));
 	for (i = 0; i < NCLAIMS; i++) {

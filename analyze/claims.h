@@ -91,7 +91,16 @@ enum sl_claim_rule {
 	SL_RULE_NONE,       /* no scenario can produce the figure: not checkable */
 };
 
-enum { SL_CLAIM_RSDL = 0, SL_CLAIM_O1, SL_CLAIM_SD, SL_CLAIM_NMODELS };
+/* A claim has a column per model of the policy table (replay/policies.c,
+ * sl_policies[]), in its order, up to SL_CLAIM_NMODELS: model m is
+ * sl_policies[m]. The verdict is rsdl's; o1 and sd are named for the
+ * --no-sd option and the tests. */
+#define SL_CLAIM_NMODELS 8
+/* Index of the model called name, or -1 if the table has none. */
+int sl_claim_model_index(const char *name);
+#define SL_CLAIM_RSDL sl_claim_model_index("rsdl")
+#define SL_CLAIM_O1 sl_claim_model_index("o1")
+#define SL_CLAIM_SD sl_claim_model_index("sd")
 
 struct sl_claim {
 	const char *id;          /* "1a", "3b", ... */
@@ -116,8 +125,8 @@ struct sl_claims_opts {
 	int no_sd;               /* 1: leave the SD model out even if linked */
 };
 
-/* Run every claim's scenarios through rsdl, o1 (if linked) and sd (if
- * linked and not opts->no_sd). *out is malloc'd (*n entries); free it with
+/* Run every claim's scenarios through every model of the policy table (sd
+ * left out with opts->no_sd). *out is malloc'd (*n entries); free it with
  * free(). Returns 0, or -1 with d set (rsdl missing, engine error). */
 int sl_claims_run(const struct sl_claims_opts *o, struct sl_claim **out, size_t *n,
 		  struct sl_diag *d);
@@ -129,7 +138,7 @@ int sl_claim_verdict(const struct sl_claim *c);
  * "not checkable here". */
 const char *sl_verdict_name(int v);
 
-/* Model names by index ("rsdl", "o1", "sd") and whether each is linked. */
+/* Model names by index (the policy table's) and whether index m is one. */
 const char *sl_claim_model_name(int m);
 int sl_claim_model_available(int m);
 

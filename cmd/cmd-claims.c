@@ -19,7 +19,7 @@ static const char synopsis[] =
 
 static const char about[] =
 	"Re-run the claims of the RSDL announcement (2007) and its thread as\n"
-	"scenarios through the rsdl, o1 and (if linked) sd models, in memory,\n"
+	"scenarios through every model of the policy table, in memory,\n"
 	"and print claim, source, predicted, measured and verdict.\n";
 
 enum { COL_ID, COL_CLAIM, COL_SOURCE, COL_PRED, COL_M0, COL_VERDICT = COL_M0 + SL_CLAIM_NMODELS, NCOL };

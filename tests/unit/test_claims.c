@@ -238,6 +238,15 @@ SL_TEST(claims_fairness_by_nice)
 	}
 	if (sl_claim_model_available(SL_CLAIM_SD)) /* schedulers.md §6 #13: SD 0:10 = 79.2 % */
 		CHECK_NEAR(b->meas[SL_CLAIM_SD], 79.2, 0.5);
+	/* cfs (docs/cfs.md): two nice-0 hogs alternate 11 ms slices (sched_slice
+	 * 10 ms, ended at the first tick past it), b first (placed 10 ms ahead
+	 * of a's 20); in 4.8 s: 436 whole slices (218 each = 2398 ms) and 4 ms
+	 * of b's next: a = 2398 / 4800. Nice 0 : nice 10 = 1024 : 110 of
+	 * prio_to_weight: 1024 / 1134 = 90.30 %, within a tick's lag over 9 s. */
+	if (sl_claim_model_index("cfs") >= 0) {
+		CHECK_NEAR(a->meas[sl_claim_model_index("cfs")], 100.0 * 2398 / 4800, 1e-9);
+		CHECK_NEAR(b->meas[sl_claim_model_index("cfs")], 100.0 * 1024 / 1134, 0.2);
+	}
 }
 
 SL_TEST(claims_latency_model)
@@ -273,6 +282,10 @@ SL_TEST(claims_latency_model)
 	if (sl_claim_model_available(SL_CLAIM_O1))
 		CHECK_NEAR(a->meas[SL_CLAIM_O1], 100, 1e-9);
 	/* SD (§5 table, [SIM] column): 120, 3, 132 ms */
+	/* cfs: a hog waits for the other's 11 ms slice (sched_slice 10 ms +
+	 * the tick that exceeds it), wherever the sweep starts it */
+	if (sl_claim_model_index("cfs") >= 0)
+		CHECK_NEAR(a->meas[sl_claim_model_index("cfs")], 11, 1e-9);
 	if (sl_claim_model_available(SL_CLAIM_SD)) {
 		CHECK_NEAR(a->meas[SL_CLAIM_SD], 120, 1e-9);
 		CHECK_NEAR(b->meas[SL_CLAIM_SD], 3, 1e-9);
