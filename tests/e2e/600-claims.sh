@@ -37,6 +37,9 @@ expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) FROM c WHERE verdict NOT IN ('holds',
 	'holds (with the corrected figure)', 'does not hold', 'not checkable here')")" 0 "CSV verdicts"
 expect_eq "$(sq "$T/c.db" "SELECT group_concat(id || '=' || value_rsdl, ' ') FROM c WHERE id IN ('1b','3a','3b','3c','4')")" \
 	"1b=66.6667 3a=120 3b=60 3c=180 4=1501" "measured rsdl values"
+# eevdf's column: shares by sched_prio_to_weight, 1024:1024 = 50 %, 1024:110 = 90.3 %
+expect_eq "$(sq "$T/c.db" "SELECT group_concat(id || '=' || value_eevdf, ' ') FROM c WHERE id IN ('1a','1b')")" \
+	"1a=50 1b=90.3" "measured eevdf values"
 expect_eq "$(sq "$T/c.db" "SELECT group_concat(id || '=' || published || '/' || consistent, ' ') FROM c WHERE id IN ('3a','3c','4')")" \
 	"3a=114/120 3c=168/180 4=1826/1501" "published/consistent"
 expect_eq "$(sq "$T/c.db" "SELECT group_concat(id, ' ') FROM c WHERE verdict = 'holds (with the corrected figure)'")" \
