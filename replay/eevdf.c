@@ -24,7 +24,15 @@ __extension__ typedef unsigned __int128 u128;
 
 #define NRT 100 /* rt queue index = 99 - rt_priority */
 
-enum { P_BASE_SLICE_US, P_RUN_TO_PARITY, P_PLACE_LAG, P_DEADLINE_INITIAL, P_WAKEUP_PREEMPTION };
+enum {
+	P_BASE_SLICE_US,
+	P_RUN_TO_PARITY,
+	P_PLACE_LAG,
+	P_DEADLINE_INITIAL,
+	P_WAKEUP_PREEMPTION,
+	P_DELAY_DEQUEUE,
+	P_REL_DEADLINE,
+};
 
 static const struct sl_policy_param eevdf_params[] = {
 	{ "base_slice_us", 0, 0, 1000000,
@@ -39,6 +47,12 @@ static const struct sl_policy_param eevdf_params[] = {
 	  "sched_feat(PLACE_DEADLINE_INITIAL): a new task's first deadline is half a slice away (1)" },
 	{ "wakeup_preemption", 1, 0, 1,
 	  "sched_feat(WAKEUP_PREEMPTION): a woken task preempts when it is the pick (1)" },
+	{ "delay_dequeue", 1, 0, 1,
+	  "sched_feat(DELAY_DEQUEUE) + DELAY_ZERO (v6.12+): a task that sleeps while not eligible "
+	  "stays queued until picked or woken, its positive lag then dropped (1); 0: v6.6" },
+	{ "rel_deadline", 1, 0, 1,
+	  "sched_feat(PLACE_REL_DEADLINE) (v6.12+): a migrated task keeps the rest of its "
+	  "request (1); 0: v6.6, a new full request" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -230,6 +244,13 @@ void sl_eevdf_place(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial)
 		lag /= load;
 	}
 	se->vruntime = vruntime - (uint64_t)lag;
+	if (se->rel_deadline) {
+		/* PLACE_REL_DEADLINE (v6.12): a moved task keeps what was left
+		 * of its request */
+		se->deadline += se->vruntime;
+		se->rel_deadline = 0;
+		return;
+	}
 	/* joining the competition: the others are on average halfway through
 	 * their slice */
 	if (rq->deadline_initial && initial)
@@ -263,6 +284,54 @@ void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 	se->parity = 0;
 	rq->nr_running--;
 	update_min_vruntime(rq);
+}
+
+int sl_eevdf_dequeue_sleep(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	if (rq->delay_dequeue && !sl_eevdf_vruntime_eligible(rq, se->vruntime)) {
+		/* it keeps competing (and its negative lag decays) until it
+		 * would be picked or it wakes (v6.12 dequeue_entity) */
+		se->delayed = 1;
+		se->parity = 0;
+		return 1;
+	}
+	sl_eevdf_dequeue(rq, se);
+	return 0;
+}
+
+void sl_eevdf_finish_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	sl_eevdf_dequeue(rq, se);
+	se->delayed = 0;
+	if (se->vlag > 0)
+		se->vlag = 0;
+}
+
+void sl_eevdf_requeue_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	se->vlag = entity_lag(sl_eevdf_avg_vruntime(rq), se, rq->tick_ns);
+	if (se->vlag > 0) {
+		/* DELAY_ZERO: placed again with no lag */
+		int in_tree = se->pos >= 0;
+		rq->nr_running--;
+		if (in_tree)
+			tree_del(rq, se);
+		se->vlag = 0;
+		sl_eevdf_place(rq, se, 0);
+		if (in_tree)
+			tree_add(rq, se);
+		rq->nr_running++;
+	}
+	se->delayed = 0;
+}
+
+void sl_eevdf_dequeue_move(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
+{
+	sl_eevdf_dequeue(rq, se);
+	if (rq->rel_deadline) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = 1;
+	}
 }
 
 /* earlier deadline; ties: the earlier insertion (rbtree order) */
@@ -465,6 +534,17 @@ static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 	se->mru = ++r->mru;
 }
 
+/* A delayed entity leaves its runqueue for good. */
+static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
+{
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	if (cfs->curr == se)
+		sl_eevdf_put_prev(cfs);
+	if (rq_update_curr(r, cpu))
+		sl_engine_resched(r->e, cpu);
+	sl_eevdf_finish_delayed(cfs, se);
+}
+
 static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initial)
 {
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
@@ -521,6 +601,8 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.run_to_parity = (int)sl_engine_param(e, P_RUN_TO_PARITY);
 		rq->cfs.place_lag = (int)sl_engine_param(e, P_PLACE_LAG);
 		rq->cfs.deadline_initial = (int)sl_engine_param(e, P_DEADLINE_INITIAL);
+		rq->cfs.delay_dequeue = (int)sl_engine_param(e, P_DELAY_DEQUEUE);
+		rq->cfs.rel_deadline = (int)sl_engine_param(e, P_REL_DEADLINE);
 		for (q = 0; q < NRT; q++)
 			rq->rt_head[q] = rq->rt_tail[q] = -1;
 	}
@@ -576,6 +658,19 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 {
 	struct ev_run *r = R(e);
 	struct ev_task *p = T(r, et);
+	if (p->se.delayed) {
+		/* woken while still queued (DELAY_DEQUEUE): ttwu_runnable puts
+		 * it back in place on its CPU; if the shared SMP layer chose
+		 * another CPU it leaves the old one for good first */
+		if (p->cpu == cpu) {
+			if (rq_update_curr(r, cpu))
+				sl_engine_resched(e, cpu);
+			sl_eevdf_requeue_delayed(&r->rq[cpu].cfs, &p->se);
+			p->se.mru = ++r->mru;
+			return;
+		}
+		finish_delayed(r, p->cpu, &p->se);
+	}
 	p->cpu = cpu;
 	if (p->rt) {
 		rt_add(r, &r->rq[cpu], et->idx, 0);
@@ -591,7 +686,6 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 {
 	struct ev_run *r = R(e);
 	struct ev_task *p = T(r, et);
-	(void)state;
 	if (p->rt) {
 		if (p->rt_queued)
 			rt_del(r, &r->rq[cpu], et->idx);
@@ -600,7 +694,10 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	if (!p->se.on_rq)
 		return;
 	rq_update_curr(r, cpu);
-	sl_eevdf_dequeue(&r->rq[cpu].cfs, &p->se);
+	if (state == 'S' || state == 'D')
+		sl_eevdf_dequeue_sleep(&r->rq[cpu].cfs, &p->se);
+	else
+		sl_eevdf_dequeue(&r->rq[cpu].cfs, &p->se);
 }
 
 static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
@@ -626,9 +723,12 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 		sl_eevdf_put_prev(cfs);
 		return &e->tasks[rq->rt_head[q]];
 	}
-	if (cfs->curr && !cfs->curr->on_rq)
+	if (cfs->curr && (!cfs->curr->on_rq || cfs->curr->delayed))
 		sl_eevdf_put_prev(cfs);
-	se = sl_eevdf_pick(cfs);
+	/* a delayed entity that comes up is dequeued for good, then pick
+	 * again (pick_next_entity, v6.12) */
+	while ((se = sl_eevdf_pick(cfs)) != NULL && se->delayed)
+		finish_delayed(r, cpu, se);
 	if (se != cfs->curr) {
 		sl_eevdf_put_prev(cfs);
 		if (se)
@@ -705,6 +805,8 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	struct sl_eevdf_rq *cfs = &r->rq[p->cpu].cfs;
 	int running, cpu = p->cpu;
 	(void)old_nice;
+	if (p->se.delayed)
+		finish_delayed(r, cpu, &p->se);
 	if (p->rt || !p->se.on_rq) {
 		/* reweight_entity of a sleeping entity: w * vlag is kept */
 		sl_eevdf_reweight_sleeping(&p->se, et->nice);
@@ -718,9 +820,12 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	 * prio_changed_fair */
 	running = cfs->curr == &p->se;
 	rq_update_curr(r, cpu);
-	sl_eevdf_dequeue(cfs, &p->se);
+	sl_eevdf_dequeue_move(cfs, &p->se);
 	if (running)
 		sl_eevdf_put_prev(cfs);
+	if (p->se.rel_deadline) /* v6.12 reweight_entity: scaled like vlag */
+		p->se.deadline = (uint64_t)((int64_t)p->se.deadline * (int64_t)p->se.weight /
+					    (int64_t)sl_fair_weight(et->nice));
 	sl_eevdf_reweight_sleeping(&p->se, et->nice);
 	sl_eevdf_enqueue(cfs, &p->se, 0);
 	if (running)
@@ -750,7 +855,7 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 	for (i = 0; i < cfs->n; i++) {
 		struct sl_eevdf_se *se = cfs->q[i];
 		struct sl_task *et = task_of(r, se);
-		if (!sl_task_allowed(et, dst) || et->state == SL_TS_RUNNING)
+		if (!sl_task_allowed(et, dst) || et->state != SL_TS_RUNNABLE || se->delayed)
 			continue;
 		if (!best || se->mru < best->mru)
 			best = se;
@@ -762,7 +867,7 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 		best = cold;
 	if (best) {
 		rq_update_curr(r, src);
-		sl_eevdf_dequeue(cfs, best);
+		sl_eevdf_dequeue_move(cfs, best);
 		return task_of(r, best);
 	}
 	/* no fair task: a waiting RT task (as the RT class's push/pull would) */
@@ -785,7 +890,7 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 	struct ev_rq *rq = &r->rq[cpu];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
 	int64_t avg = 0;
-	long load = 0, n = 0;
+	long load = 0, n = 0, delayed = 0;
 	int i, q;
 	for (i = 0; i < cfs->n; i++) {
 		const struct sl_eevdf_se *se = cfs->q[i];
@@ -793,12 +898,15 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 			return -1;
 		avg += entity_key(cfs, se) * (int64_t)se->weight;
 		load += (long)se->weight;
+		delayed += se->delayed;
 	}
 	if (avg != cfs->avg_vruntime || load != cfs->avg_load)
 		return -1;
 	n = cfs->n + (cfs->curr && cfs->curr->on_rq);
 	if ((unsigned)n != cfs->nr_running)
 		return -1;
+	/* delayed entities are asleep for the engine */
+	n -= delayed + (cfs->curr && cfs->curr->on_rq && cfs->curr->delayed);
 	if (cfs->curr && cfs->curr->pos >= 0)
 		return -1;
 	for (q = 0; q < NRT; q++) {

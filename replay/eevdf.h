@@ -27,6 +27,8 @@ struct sl_eevdf_se {
 	uint64_t seq;           /* order of insertion into the tree (ties) */
 	uint64_t mru;           /* last enqueue or pick (cfs_tasks order) */
 	uint64_t exec_seen;     /* the task's CPU time already in vruntime */
+	int delayed;            /* DELAY_DEQUEUE: asleep but still queued */
+	int rel_deadline;       /* PLACE_REL_DEADLINE: deadline kept relative */
 };
 
 /* One CPU's fair runqueue (struct cfs_rq, flat). */
@@ -45,6 +47,8 @@ struct sl_eevdf_rq {
 	int place_lag;          /* sched_feat(PLACE_LAG) */
 	int deadline_initial;   /* sched_feat(PLACE_DEADLINE_INITIAL) */
 	int run_to_parity;      /* sched_feat(RUN_TO_PARITY) */
+	int delay_dequeue;      /* sched_feat(DELAY_DEQUEUE), v6.12 (with DELAY_ZERO) */
+	int rel_deadline;       /* sched_feat(PLACE_REL_DEADLINE), v6.12 */
 };
 
 /* sysctl_sched_base_slice for ncpus CPUs: 0.75 ms * (1 + ilog2(min(ncpus, 8)))
@@ -82,6 +86,18 @@ void sl_eevdf_enqueue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initia
 /* dequeue_entity(): vlag = clamp(V - vruntime) (update_entity_lag), then
  * out of the runqueue. se may be curr (it stays curr, !on_rq, until put). */
 void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+/* dequeue_entity(DEQUEUE_SLEEP): with DELAY_DEQUEUE an entity that is not
+ * eligible stays queued, marked delayed (returns 1); else as above (0). */
+int sl_eevdf_dequeue_sleep(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+/* A delayed entity leaves for good (picked, or woken elsewhere):
+ * dequeue_entity(DEQUEUE_DELAYED), positive lag zeroed (DELAY_ZERO). */
+void sl_eevdf_finish_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+/* A delayed entity wakes on its runqueue (requeue_delayed_entity): it keeps
+ * its place if its lag is not positive, else is placed again at V. */
+void sl_eevdf_requeue_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
+/* A dequeue that is not a sleep (a migration): the lag as dequeue, and with
+ * PLACE_REL_DEADLINE the deadline kept relative for the next placement. */
+void sl_eevdf_dequeue_move(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
 /* pick_eevdf(): the eligible entity with the earliest deadline, curr kept
  * under RUN_TO_PARITY. NULL only when nothing is queued. */
 struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);

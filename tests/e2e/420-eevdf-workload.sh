@@ -20,7 +20,11 @@
 #      eligible; H's deadline is never more than r beyond its vruntime, so
 #      its slice ends within another 0.75 ms, seen at the next tick (<= 1 ms
 #      later). Then S (eligible, deadline v_S + r < v_H + r) is the pick.
-#   Bound: 1 + 0.75 + 1 = 2.75 ms.
+#   Bound: 1 + 0.75 + 1 = 2.75 ms. With DELAY_DEQUEUE (v6.12, the default)
+#   S sleeping with d > 0 stays queued; if it is picked before it wakes it
+#   leaves with its lag zeroed and wakes at d = 0 (step 3 without the first
+#   1 ms), else it wakes where it was (d <= 1 ms, as above): same bound.
+#   Checked with the v6.6 rules (--opt delay_dequeue=0) too.
 # - the params record the eevdf options; a bad option value is refused.
 . "$TOP/tests/e2e/lib.sh"
 
@@ -57,17 +61,21 @@ expect_eq "${r%%|*}" 40 "tasks that ran"
 [ "${r##*|}" -le 1100 ] || fail "40 tasks: max/min CPU time ${r##*|} / 1000 > 1.1"
 
 printf 'hog 0 run=inf\ns 0 run=1ms sleep=10ms\n' > "$T/ws"
-run=$(replay "$T/ws" 10s)
-r=$(sq "$T/db" "SELECT COUNT(*), MAX(w.ts_run - w.ts) FROM wakeup w JOIN thread th ON th.utid = w.utid
-	WHERE w.run_id = $run AND th.comm = 's' AND w.ts_run IS NOT NULL")
-echo "sleeper: wakeups|max delay ns = $r (bound 2750000)"
-# 10 s / (1 ms + 10 ms + delay) wakeups: between 10 s / 13.75 ms = 727 and 909
-[ "${r%%|*}" -ge 727 ] && [ "${r%%|*}" -le 909 ] || fail "sleeper: ${r%%|*} wakeups"
-[ "${r##*|}" -le 2750000 ] || fail "sleeper: max wakeup delay ${r##*|} ns > 2.75 ms"
+for opt in delay_dequeue=1 delay_dequeue=0; do
+	"$SCHEDLAB" --db "$T/db" replay --workload "$T/ws" --sched eevdf --duration 10s --debug --opt $opt \
+		> "$T/out" || fail "replay sleeper $opt: $(cat "$T/out")"
+	run=$(sed -n 's/^run \([0-9]*\) eevdf:.*/\1/p' "$T/out")
+	r=$(sq "$T/db" "SELECT COUNT(*), MAX(w.ts_run - w.ts) FROM wakeup w JOIN thread th ON th.utid = w.utid
+		WHERE w.run_id = $run AND th.comm = 's' AND w.ts_run IS NOT NULL")
+	echo "sleeper ($opt): wakeups|max delay ns = $r (bound 2750000)"
+	# 10 s / (1 ms + 10 ms + delay) wakeups: between 10 s / 13.75 ms = 727 and 909
+	[ "${r%%|*}" -ge 727 ] && [ "${r%%|*}" -le 909 ] || fail "sleeper ($opt): ${r%%|*} wakeups"
+	[ "${r##*|}" -le 2750000 ] || fail "sleeper ($opt): max wakeup delay ${r##*|} ns > 2.75 ms"
+done
 
 got=$(sq "$T/db" "SELECT params FROM run WHERE id = $run")
 case $got in
-*'"scheduler":"eevdf"'*'"base_slice_us":0'*'"run_to_parity":1'*'"place_lag":1'*) ;;
+*'"scheduler":"eevdf"'*'"base_slice_us":0'*'"run_to_parity":1'*'"place_lag":1'*'"delay_dequeue":0'*) ;;
 *) fail "params: $got" ;;
 esac
 # base_slice_us=3000: the first two slices end at the first tick past the

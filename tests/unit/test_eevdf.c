@@ -291,3 +291,121 @@ SL_TEST(eevdf_deterministic)
 	o1t_free(&r2);
 	sl_behaviour_release(&b);
 }
+
+/* DELAY_DEQUEUE (v6.12): A and B (nice 0) queued at V = 0; A runs 2 ms
+ * (v_A = 2e6, its slice renewed: deadline 2.75e6) and sleeps while V =
+ * (2e6 + 0) / 2 = 1e6 < v_A: not eligible, so it stays queued (delayed);
+ * B is picked. */
+static void delay_setup(struct sl_eevdf_rq *rq, struct sl_eevdf_se *a, struct sl_eevdf_se *b)
+{
+	sl_eevdf_rq_init(rq, 750000, 1000000);
+	rq->delay_dequeue = 1;
+	sl_eevdf_se_init(a, 0, 0);
+	sl_eevdf_se_init(b, 1, 0);
+	sl_eevdf_enqueue(rq, a, 0);
+	sl_eevdf_enqueue(rq, b, 0);
+	sl_eevdf_set_next(rq, a);
+	sl_eevdf_update_curr(rq, 2000000);
+	CHECK_EQ_INT(sl_eevdf_avg_vruntime(rq), 1000000);
+	CHECK_EQ_INT(sl_eevdf_dequeue_sleep(rq, a), 1);
+	CHECK_EQ_INT(a->delayed, 1);
+	CHECK_EQ_INT(a->on_rq, 1);
+	CHECK_EQ_INT(rq->nr_running, 2);
+	CHECK_EQ_INT(a->deadline, 2750000);
+	sl_eevdf_put_prev(rq);
+	CHECK(sl_eevdf_pick(rq) == b);
+	sl_eevdf_set_next(rq, b);
+}
+
+SL_TEST(eevdf_delay_dequeue)
+{
+	struct sl_eevdf_rq rq;
+	struct sl_eevdf_se a, b;
+
+	/* B runs 1 ms: V = (2e6 + 1e6) / 2 = 1.5e6. A wakes: lag = 1.5e6 -
+	 * 2e6 = -500000 <= 0, so it stays where it was (vruntime 2e6,
+	 * deadline 2.75e6): the debt is kept */
+	delay_setup(&rq, &a, &b);
+	sl_eevdf_update_curr(&rq, 1000000);
+	sl_eevdf_requeue_delayed(&rq, &a);
+	CHECK_EQ_INT(a.vlag, -500000);
+	CHECK_EQ_INT(a.vruntime, 2000000);
+	CHECK_EQ_INT(a.deadline, 2750000);
+	CHECK_EQ_INT(a.delayed, 0);
+	CHECK_EQ_INT(rq.nr_running, 2);
+	sl_eevdf_rq_release(&rq);
+
+	/* B runs 3 ms: V = (2e6 + 3e6) / 2 = 2.5e6, A's lag +500000 > 0:
+	 * DELAY_ZERO places it again with no lag, at V without A = v_B = 3e6,
+	 * deadline 3.75e6 */
+	delay_setup(&rq, &a, &b);
+	sl_eevdf_update_curr(&rq, 3000000);
+	sl_eevdf_requeue_delayed(&rq, &a);
+	CHECK_EQ_INT(a.vlag, 0);
+	CHECK_EQ_INT(a.vruntime, 3000000);
+	CHECK_EQ_INT(a.deadline, 3750000);
+	CHECK_EQ_INT(rq.nr_running, 2);
+	sl_eevdf_rq_release(&rq);
+
+	/* B runs 2 ms (v_B = 2e6, deadline renewed to 2.75e6): V = 2e6, both
+	 * eligible with equal deadlines; curr only wins a strictly earlier one:
+	 * A comes up, still delayed: it leaves for good with lag 0, and B is
+	 * the pick */
+	delay_setup(&rq, &a, &b);
+	sl_eevdf_update_curr(&rq, 2000000);
+	CHECK_EQ_INT(b.deadline, 2750000);
+	CHECK(sl_eevdf_pick(&rq) == &a);
+	sl_eevdf_finish_delayed(&rq, &a);
+	CHECK_EQ_INT(a.vlag, 0);
+	CHECK_EQ_INT(a.on_rq, 0);
+	CHECK_EQ_INT(rq.nr_running, 1);
+	CHECK(sl_eevdf_pick(&rq) == &b);
+	sl_eevdf_rq_release(&rq);
+
+	/* an eligible task that sleeps leaves at once: A and B at V = 0, A
+	 * sleeps before running */
+	sl_eevdf_rq_init(&rq, 750000, 1000000);
+	rq.delay_dequeue = 1;
+	sl_eevdf_se_init(&a, 0, 0);
+	sl_eevdf_se_init(&b, 1, 0);
+	sl_eevdf_enqueue(&rq, &a, 0);
+	sl_eevdf_enqueue(&rq, &b, 0);
+	sl_eevdf_set_next(&rq, &a);
+	CHECK_EQ_INT(sl_eevdf_dequeue_sleep(&rq, &a), 0);
+	CHECK_EQ_INT(a.on_rq, 0);
+	CHECK_EQ_INT(rq.nr_running, 1);
+	sl_eevdf_rq_release(&rq);
+}
+
+SL_TEST(eevdf_rel_deadline)
+{
+	/* PLACE_REL_DEADLINE (v6.12): a task moved off a CPU with 0.5 ms of
+	 * its request left keeps it: deadline = new vruntime + 500000 (v6.6:
+	 * a new full request, + 750000) */
+	struct sl_eevdf_rq src, dst;
+	struct sl_eevdf_se a, b, c;
+	int rel;
+	for (rel = 0; rel <= 1; rel++) {
+		sl_eevdf_rq_init(&src, 750000, 1000000);
+		sl_eevdf_rq_init(&dst, 750000, 1000000);
+		src.rel_deadline = rel;
+		sl_eevdf_se_init(&a, 0, 0);
+		sl_eevdf_se_init(&b, 1, 0);
+		sl_eevdf_se_init(&c, 2, 0);
+		sl_eevdf_enqueue(&src, &a, 0);
+		sl_eevdf_enqueue(&src, &b, 0);
+		sl_eevdf_set_next(&src, &a);
+		sl_eevdf_update_curr(&src, 250000); /* v_A 250000, deadline 750000 */
+		sl_eevdf_put_prev(&src);
+		sl_eevdf_enqueue(&dst, &c, 0);
+		/* A moves: lag = V - v = 125000 - 250000 = -125000; on dst (C alone
+		 * at 0, W = 1024) lag * 2048 / 1024 = -250000: v = 250000 */
+		sl_eevdf_dequeue_move(&src, &a);
+		CHECK_EQ_INT(a.vlag, -125000);
+		sl_eevdf_enqueue(&dst, &a, 0);
+		CHECK_EQ_INT(a.vruntime, 250000);
+		CHECK_EQ_INT(a.deadline, rel ? 750000 : 1000000);
+		sl_eevdf_rq_release(&src);
+		sl_eevdf_rq_release(&dst);
+	}
+}
