@@ -845,37 +845,35 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 	struct ev_run *r = R(e);
 	struct ev_rq *rq = &r->rq[src];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
-	struct sl_eevdf_se *best = NULL, *cold = NULL;
-	const uint64_t hot_ns = 500000; /* sysctl_sched_migration_cost */
+	uint64_t last = 0;
 	int i, q;
 
 	/* detach_tasks: the fair tasks from the tail of cfs_tasks (least
-	 * recently queued or picked first), cache-hot ones (ran in the last
-	 * 0.5 ms) only if nothing else can go */
-	for (i = 0; i < cfs->n; i++) {
-		struct sl_eevdf_se *se = cfs->q[i];
-		struct sl_task *et = task_of(r, se);
-		if (!sl_task_allowed(et, dst) || et->state != SL_TS_RUNNABLE || se->delayed)
+	 * recently queued or picked first); the engine's rules decide which
+	 * may go (sl_engine_may_migrate: cpumask, not running, cache-hot) */
+	for (;;) {
+		struct sl_eevdf_se *next = NULL;
+		for (i = 0; i < cfs->n; i++) {
+			struct sl_eevdf_se *se = cfs->q[i];
+			if (se->mru > last && (!next || se->mru < next->mru))
+				next = se;
+		}
+		if (!next)
+			break;
+		last = next->mru;
+		if (next->delayed || task_of(r, next)->state != SL_TS_RUNNABLE ||
+		    !sl_engine_may_migrate(e, task_of(r, next), dst))
 			continue;
-		if (!best || se->mru < best->mru)
-			best = se;
-		if ((e->now - et->last_ran_ns >= hot_ns || !et->last_ran_ns) &&
-		    (!cold || se->mru < cold->mru))
-			cold = se;
-	}
-	if (cold)
-		best = cold;
-	if (best) {
 		rq_update_curr(r, src);
-		sl_eevdf_dequeue_move(cfs, best);
-		return task_of(r, best);
+		sl_eevdf_dequeue_move(cfs, next);
+		return task_of(r, next);
 	}
 	/* no fair task: a waiting RT task (as the RT class's push/pull would) */
 	for (q = 0; q < NRT; q++) {
 		int pi;
 		for (pi = rq->rt_head[q]; pi >= 0; pi = r->t[pi].rt_next) {
 			struct sl_task *et = &e->tasks[pi];
-			if (et == e->cpus[src].curr || !sl_task_allowed(et, dst))
+			if (et == e->cpus[src].curr || !sl_engine_may_migrate(e, et, dst))
 				continue;
 			rt_del(r, rq, pi);
 			return et;
