@@ -527,8 +527,25 @@ static int rq_update_curr(struct ev_run *r, int cpu)
 	return sl_eevdf_update_curr(cfs, delta);
 }
 
+/* a vlag row (the chart's data, as the cfs model writes it): se's
+ * vruntime - min_vruntime of its queue, now */
+static void rec_lag(struct ev_run *r, int cpu, const struct sl_eevdf_se *se)
+{
+	sl_engine_vlag(r->e, task_of(r, se), (int64_t)(se->vruntime - r->rq[cpu].cfs.min_vruntime));
+}
+
+/* put_prev_entity, with a row when it goes back into the queue */
+static void put_prev(struct ev_run *r, int cpu)
+{
+	struct sl_eevdf_se *prev = r->rq[cpu].cfs.curr;
+	sl_eevdf_put_prev(&r->rq[cpu].cfs);
+	if (prev && prev->on_rq && !prev->delayed)
+		rec_lag(r, cpu, prev);
+}
+
 static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 {
+	rec_lag(r, cpu, se);
 	sl_eevdf_set_next(&r->rq[cpu].cfs, se);
 	se->exec_seen = exec_now(r->e, task_of(r, se));
 	se->mru = ++r->mru;
@@ -555,6 +572,7 @@ static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initi
 		sl_engine_resched(r->e, cpu);
 	sl_eevdf_enqueue(cfs, &p->se, initial);
 	p->se.mru = ++r->mru;
+	rec_lag(r, cpu, &p->se);
 }
 
 /* check_preempt_wakeup_fair / wakeup_preempt: does p, queued on busy cpu,
@@ -667,6 +685,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 				sl_engine_resched(e, cpu);
 			sl_eevdf_requeue_delayed(&r->rq[cpu].cfs, &p->se);
 			p->se.mru = ++r->mru;
+			rec_lag(r, cpu, &p->se);
 			return;
 		}
 		finish_delayed(r, p->cpu, &p->se);
@@ -720,17 +739,17 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	if (q >= 0) {
 		/* pick_next_task_rt: the first task of the best list; a fair
 		 * curr goes back to its queue (put_prev_entity) */
-		sl_eevdf_put_prev(cfs);
+		put_prev(r, cpu);
 		return &e->tasks[rq->rt_head[q]];
 	}
 	if (cfs->curr && (!cfs->curr->on_rq || cfs->curr->delayed))
-		sl_eevdf_put_prev(cfs);
+		put_prev(r, cpu);
 	/* a delayed entity that comes up is dequeued for good, then pick
 	 * again (pick_next_entity, v6.12) */
 	while ((se = sl_eevdf_pick(cfs)) != NULL && se->delayed)
 		finish_delayed(r, cpu, se);
 	if (se != cfs->curr) {
-		sl_eevdf_put_prev(cfs);
+		put_prev(r, cpu);
 		if (se)
 			set_next(r, cpu, se);
 	}

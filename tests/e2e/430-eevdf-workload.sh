@@ -25,6 +25,11 @@
 #   leaves with its lag zeroed and wakes at d = 0 (step 3 without the first
 #   1 ms), else it wakes where it was (d <= 1 ms, as above): same bound.
 #   Checked with the v6.6 rules (--opt delay_dequeue=0) too.
+# - the chart's rows (vlag: vruntime - min_vruntime at placement, pick and
+#   put-back) of the two nice-0 hogs, by hand: both placed at 0 (a, b: 0),
+#   a picked (0); at 1 ms a has run 1 ms and b (0) is the minimum: a goes
+#   back at +1 ms, b is picked at 0; at 2 ms both are at 1 ms = min: b back
+#   at 0, a picked at 0; at 3 ms a is 1 ms ahead again: a +1 ms, b 0;
 # - the params record the eevdf options; a bad option value is refused.
 . "$TOP/tests/e2e/lib.sh"
 
@@ -40,6 +45,7 @@ replay() { # WORKLOAD DURATION: prints the run id
 	echo "$run"
 }
 
+first=''
 for pair in "0 5000" "5 7535" "10 9030"; do
 	set -- $pair
 	printf 'a 0 run=inf\nb %s run=inf\n' "$1" > "$T/w$1"
@@ -48,7 +54,12 @@ for pair in "0 5000" "5 7535" "10 9030"; do
 	[ "$got" -ge $(($2 - 20)) ] && [ "$got" -le $(($2 + 20)) ] ||
 		fail "nice 0 vs nice $1: nice-0 share $got / 10000, expected $2 +- 20"
 	echo "nice 0 vs nice $1: nice-0 share $got / 10000 (expected $2)"
+	[ -n "$first" ] || first=$run
 done
+got=$(sq "$T/db" "SELECT group_concat(r, ' ') FROM (SELECT th.comm || '|' || v.ts || '|' || v.lag AS r
+	FROM vlag v JOIN thread th ON th.utid = v.utid WHERE v.run_id = $first ORDER BY v.rowid LIMIT 9)")
+expect_eq "$got" "a|0|0 b|0|0 a|0|0 a|1000000|1000000 b|1000000|0 b|2000000|0 a|2000000|0 a|3000000|1000000 b|3000000|0" \
+	"first vlag rows of two nice-0 hogs"
 
 i=1
 : > "$T/w40"
