@@ -16,13 +16,13 @@
 #include "engine.h"
 #include "eevdf.h"
 #include "fair_weights.h"
+#include "prio_array.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 __extension__ typedef unsigned __int128 u128;
 
-#define NRT 100 /* rt queue index = 99 - rt_priority */
 
 enum {
 	P_BASE_SLICE_US,
@@ -406,21 +406,19 @@ void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice)
 /* ---- the policy ---- */
 
 struct ev_task {
+	struct sl_prio_link link; /* first: RT run-list links (prio_array.h) */
 	struct sl_eevdf_se se;
 	int cpu;                /* runqueue it is on / last ran on */
 	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair */
 	int rtq;                /* 99 - rt_priority */
 	int batch;              /* SCHED_BATCH: never wakeup-preempts */
 	int rt_queued;
-	int32_t rt_next, rt_prev;
 	int rr_left;            /* SCHED_RR: ticks left of its time slice */
 };
 
 struct ev_rq {
 	struct sl_eevdf_rq cfs;
-	int32_t rt_head[NRT], rt_tail[NRT];
-	uint64_t rt_bits[2];
-	int rt_nr;
+	struct sl_prio_array rtq; /* SCHED_FIFO / SCHED_RR: list 99 - rt_priority */
 };
 
 struct ev_run {
@@ -449,55 +447,18 @@ static struct sl_task *task_of(struct ev_run *r, const struct sl_eevdf_se *se)
 
 /* ---- real-time queue: FIFO list per priority (kernel/sched/rt.c) ---- */
 
-static void rt_add(struct ev_run *r, struct ev_rq *rq, int pi, int head)
+#define LINKS(r) SL_PRIO_LINKS((r)->t)
+
+static void rt_add(struct ev_run *r, struct ev_rq *rq, int pi)
 {
-	struct ev_task *p = &r->t[pi];
-	int q = p->rtq;
-	if (head && rq->rt_head[q] >= 0) {
-		p->rt_prev = -1;
-		p->rt_next = rq->rt_head[q];
-		r->t[rq->rt_head[q]].rt_prev = pi;
-		rq->rt_head[q] = pi;
-	} else {
-		p->rt_next = -1;
-		p->rt_prev = rq->rt_tail[q];
-		if (rq->rt_tail[q] >= 0)
-			r->t[rq->rt_tail[q]].rt_next = pi;
-		else
-			rq->rt_head[q] = pi;
-		rq->rt_tail[q] = pi;
-	}
-	rq->rt_bits[q >> 6] |= 1ULL << (q & 63);
-	p->rt_queued = 1;
-	rq->rt_nr++;
+	sl_prio_add_tail(&rq->rtq, LINKS(r), pi, r->t[pi].rtq);
+	r->t[pi].rt_queued = 1;
 }
 
 static void rt_del(struct ev_run *r, struct ev_rq *rq, int pi)
 {
-	struct ev_task *p = &r->t[pi];
-	int q = p->rtq;
-	if (p->rt_prev >= 0)
-		r->t[p->rt_prev].rt_next = p->rt_next;
-	else
-		rq->rt_head[q] = p->rt_next;
-	if (p->rt_next >= 0)
-		r->t[p->rt_next].rt_prev = p->rt_prev;
-	else
-		rq->rt_tail[q] = p->rt_prev;
-	if (rq->rt_head[q] < 0)
-		rq->rt_bits[q >> 6] &= ~(1ULL << (q & 63));
-	p->rt_next = p->rt_prev = -1;
-	p->rt_queued = 0;
-	rq->rt_nr--;
-}
-
-static int rt_first(const struct ev_rq *rq)
-{
-	if (rq->rt_bits[0])
-		return __builtin_ctzll(rq->rt_bits[0]);
-	if (rq->rt_bits[1])
-		return 64 + __builtin_ctzll(rq->rt_bits[1]);
-	return -1;
+	sl_prio_del(&rq->rtq, LINKS(r), pi, r->t[pi].rtq);
+	r->t[pi].rt_queued = 0;
 }
 
 /* ---- the fair class on the engine's CPUs ---- */
@@ -605,7 +566,7 @@ static int eevdf_init(struct sl_engine *e)
 {
 	struct ev_run *r = xcalloc(1, sizeof(*r));
 	uint64_t slice;
-	int c, q;
+	int c;
 	r->e = e;
 	slice = sl_engine_param(e, P_BASE_SLICE_US) ? (uint64_t)sl_engine_param(e, P_BASE_SLICE_US) * 1000
 						    : sl_eevdf_base_slice(e->ncpus);
@@ -621,8 +582,7 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.deadline_initial = (int)sl_engine_param(e, P_DEADLINE_INITIAL);
 		rq->cfs.delay_dequeue = (int)sl_engine_param(e, P_DELAY_DEQUEUE);
 		rq->cfs.rel_deadline = (int)sl_engine_param(e, P_REL_DEADLINE);
-		for (q = 0; q < NRT; q++)
-			rq->rt_head[q] = rq->rt_tail[q] = -1;
+		sl_prio_init(&rq->rtq);
 	}
 	e->pol = r;
 	return 0;
@@ -652,7 +612,7 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	memset(p, 0, sizeof(*p));
 	sl_eevdf_se_init(&p->se, et->idx, et->nice);
 	p->cpu = et->cpu;
-	p->rt_next = p->rt_prev = -1;
+	p->link.next = p->link.prev = -1;
 	if (et->sched_policy == SL_SCHED_FIFO || et->sched_policy == SL_SCHED_RR) {
 		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
 		p->rt = et->sched_policy;
@@ -692,7 +652,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 	}
 	p->cpu = cpu;
 	if (p->rt) {
-		rt_add(r, &r->rq[cpu], et->idx, 0);
+		rt_add(r, &r->rq[cpu], et->idx);
 		return;
 	}
 	/* a task appearing (trace or workload start) joins like a new one:
@@ -735,12 +695,12 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	(void)prev;
 
 	rq_update_curr(r, cpu);
-	q = rt_first(rq);
-	if (q >= 0) {
+	q = sl_prio_first(&rq->rtq);
+	if (q < SL_PRIO_MAX) {
 		/* pick_next_task_rt: the first task of the best list; a fair
 		 * curr goes back to its queue (put_prev_entity) */
 		put_prev(r, cpu);
-		return &e->tasks[rq->rt_head[q]];
+		return &e->tasks[rq->rtq.head[q]];
 	}
 	if (cfs->curr && (!cfs->curr->on_rq || cfs->curr->delayed))
 		put_prev(r, cpu);
@@ -767,9 +727,9 @@ static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 		if (p->rt != SL_SCHED_RR || --p->rr_left > 0)
 			return;
 		p->rr_left = r->rr_ticks;
-		if (p->rt_queued && (p->rt_prev >= 0 || p->rt_next >= 0)) {
+		if (p->rt_queued && (p->link.prev >= 0 || p->link.next >= 0)) {
 			rt_del(r, rq, et->idx);
-			rt_add(r, rq, et->idx, 0);
+			rt_add(r, rq, et->idx);
 			sl_engine_resched(e, cpu);
 		}
 		return;
@@ -789,7 +749,7 @@ static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_ta
 	/* task_fork_fair + wake_up_new_task: placed at V of its CPU with half
 	 * a slice (ENQUEUE_INITIAL), then wakeup_preempt(WF_FORK) */
 	if (c->rt)
-		rt_add(r, &r->rq[cpu], child->idx, 0);
+		rt_add(r, &r->rq[cpu], child->idx);
 	else
 		fair_enqueue(r, cpu, c, 1);
 	if (e->cpus[cpu].curr && preempts(r, cpu, c))
@@ -807,7 +767,7 @@ static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 		/* yield_task_rt: to the tail of its list */
 		if (p->rt_queued) {
 			rt_del(r, rq, et->idx);
-			rt_add(r, rq, et->idx, 0);
+			rt_add(r, rq, et->idx);
 		}
 		return;
 	}
@@ -888,9 +848,9 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 		return task_of(r, next);
 	}
 	/* no fair task: a waiting RT task (as the RT class's push/pull would) */
-	for (q = 0; q < NRT; q++) {
+	for (q = sl_prio_first(&rq->rtq); q < SL_PRIO_MAX; q = sl_prio_next(&rq->rtq, q + 1)) {
 		int pi;
-		for (pi = rq->rt_head[q]; pi >= 0; pi = r->t[pi].rt_next) {
+		for (pi = rq->rtq.head[q]; pi >= 0; pi = r->t[pi].link.next) {
 			struct sl_task *et = &e->tasks[pi];
 			if (et == e->cpus[src].curr || !sl_engine_may_migrate(e, et, dst))
 				continue;
@@ -901,14 +861,22 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 	return NULL;
 }
 
+static int rt_ok(void *ctx, int task, int cpu, int array, int q)
+{
+	const struct ev_task *p = &((struct ev_run *)ctx)->t[task];
+	(void)array;
+	return p->rt_queued && p->rtq == q && p->cpu == cpu;
+}
+
 static long eevdf_debug_count(struct sl_engine *e, int cpu)
 {
 	struct ev_run *r = R(e);
 	struct ev_rq *rq = &r->rq[cpu];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
 	int64_t avg = 0;
-	long load = 0, n = 0, delayed = 0;
-	int i, q;
+	long load = 0, n = 0, delayed = 0, rt;
+	char msg[160];
+	int i;
 	for (i = 0; i < cfs->n; i++) {
 		const struct sl_eevdf_se *se = cfs->q[i];
 		if (se->pos != i || !se->on_rq || se == cfs->curr || r->t[se->idx].cpu != cpu)
@@ -926,15 +894,10 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 	n -= delayed + (cfs->curr && cfs->curr->on_rq && cfs->curr->delayed);
 	if (cfs->curr && cfs->curr->pos >= 0)
 		return -1;
-	for (q = 0; q < NRT; q++) {
-		int pi, set = !!(rq->rt_bits[q >> 6] & (1ULL << (q & 63)));
-		if (set != (rq->rt_head[q] >= 0))
-			return -1;
-		for (pi = rq->rt_head[q]; pi >= 0; pi = r->t[pi].rt_next) {
-			if (!r->t[pi].rt_queued || r->t[pi].rtq != q || ++n > (long)e->ntasks)
-				return -1;
-		}
-	}
+	rt = sl_prio_check(&rq->rtq, LINKS(r), (long)e->ntasks, cpu, 0, rt_ok, r, msg, sizeof(msg));
+	if (rt < 0)
+		return -1;
+	n += rt;
 	return n;
 }
 
