@@ -52,6 +52,7 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	struct task_tot *t = NULL;
 	size_t nt, i, k, top = o->top > 0 ? (size_t)o->top : 12;
 	uint64_t *tot = NULL, *other = NULL; /* tot: window x CPUs per run */
+	uint64_t win_a, win_b;               /* the common window, from time 0 */
 	char tpath[1100], npath[1100], label[40], tt[200], win[80];
 	FILE *f;
 	int rc = -1;
@@ -69,14 +70,28 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 		snprintf(t[k].comm, sizeof(t[k].comm), "%s", th->comm);
 		t[k].rt = xcalloc(p.n, sizeof(uint64_t));
 	}
+	/* One window for every run, so that the bars compare like with like:
+	 * --from/--to if given (from each run's time 0), else the common
+	 * window: from the earliest first slice of any run to the earliest
+	 * end of any run (the shortest span). A replay that stretches its tail
+	 * (a task's late wakeup) would otherwise have its shares divided by a
+	 * longer span although it gave every task the same CPU time. */
+	win_a = UINT64_MAX;
+	win_b = UINT64_MAX;
 	for (i = 0; i < p.n; i++) {
-		/* every run of a trace has the same threads, ordered by utid; the
-		 * window is --from/--to, else the run's span (first slice start to
-		 * last slice end, as analyze's cpu_share) */
 		const struct sl_run_data *r = &p.v[i].r;
-		uint64_t a = p.v[i].t0 + o->from, b = o->to ? p.v[i].t0 + o->to : p.v[i].end;
+		uint64_t a = o->from, b = o->to ? o->to : p.v[i].end - p.v[i].t0;
 		if (!o->from && !o->to && r->nslices)
-			a = r->slices[0].ts;
+			a = r->slices[0].ts - p.v[i].t0;
+		win_a = a < win_a ? a : win_a;
+		win_b = b < win_b ? b : win_b;
+	}
+	if (o->from)
+		win_a = o->from;
+	for (i = 0; i < p.n; i++) {
+		/* every run of a trace has the same threads, ordered by utid */
+		const struct sl_run_data *r = &p.v[i].r;
+		uint64_t a = p.v[i].t0 + win_a, b = p.v[i].t0 + win_b;
 		for (k = 0; k < r->nslices; k++) {
 			const struct sl_slice_row *sl = &r->slices[k];
 			const struct sl_thread_row *th = sl_prun_thread(r, sl->utid);
@@ -163,18 +178,13 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 		fprintf(g.script, "tot[%zu] = %" PRIu64 ".0 # run %" PRId64 ": window x CPUs, ns\n",
 			i + 1, tot[i] ? tot[i] : 1, p.v[i].r.run.id);
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
-	      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset key bmargin center horizontal\n"
+	      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset key outside right top vertical\n"
 	      "set ylabel \"CPU share (% of window x CPUs)\"\n"
 	      "set multiplot layout 2,1\n",
 	      g.script);
 	sl_label_clean(tt, sizeof(tt), p.trace_title);
-	if (o->from || o->to)
-		snprintf(win, sizeof(win), "from %.3f ms to %s", o->from / 1e6,
-			 o->to ? "" : "the end");
-	else
-		snprintf(win, sizeof(win), "over each run's span");
-	if (o->to)
-		snprintf(win + strlen(win), sizeof(win) - strlen(win), "%.3f ms", o->to / 1e6);
+	snprintf(win, sizeof(win), "%s %.3f to %.3f ms%s", o->from || o->to ? "from" : "over",
+		 win_a / 1e6, win_b / 1e6, o->from || o->to ? "" : " (common to all runs)");
 	fprintf(g.script, "set title \"%s\\nCPU share by task (the %zu busiest), %s\"\n", tt,
 		top, win);
 	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\n", g.script);

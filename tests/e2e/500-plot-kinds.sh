@@ -58,29 +58,35 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 		expect_eq "$got" "$want" "$tr histogram run $run total"
 	done
 
-	# share: each task's runtime per run = SUM(dur) of its slices; the other
-	# tasks' row is the rest; by nice = SUM(dur) per nice (levels with CPU time); the script's
-	# denominators are (last slice end - first slice start) * cpus
+	# share: one window for every run, from the earliest first slice of any
+	# run (A) to the earliest last slice end of any run (B, the shortest
+	# span); each task's runtime per run = the parts of its slices inside
+	# [A, B]; the other tasks' row is the rest; by nice = the same per nice
+	# (levels with CPU time in the window); the script's denominators are
+	# (B - A) * cpus for every run
+	A=$(sq "$DB" "SELECT MIN(ts) FROM sched_slice")
+	Bw=$(sq "$DB" "SELECT MIN(e) FROM (SELECT MAX(ts + dur) AS e FROM sched_slice GROUP BY run_id)")
+	IN="MAX(0, MIN(ts + dur, $Bw) - MAX(ts, $A))"
 	grep -v '^#' "$T/$tr-share.png.task.dat" | while IFS="$TAB" read label utid tid nice r1 r2 r3; do
 		if [ "$utid" = -1 ]; then
 			cond="utid NOT IN ($(grep -v '^#' "$T/$tr-share.png.task.dat" | awk -F"$TAB" '$2 != -1 { printf "%s%s", s, $2; s = "," }'))"
 		else
 			cond="utid = $utid"
 		fi
-		want=$(sqt "$DB" "SELECT group_concat(n, ' ') FROM (SELECT r.id, (SELECT COALESCE(SUM(dur), 0)
+		want=$(sqt "$DB" "SELECT group_concat(n, ' ') FROM (SELECT r.id, (SELECT COALESCE(SUM($IN), 0)
 			FROM sched_slice WHERE run_id = r.id AND $cond) AS n FROM run r ORDER BY r.id)")
 		expect_eq "$r1 $r2 $r3" "$want" "$tr share of $label"
 	done || exit 1
 	grep -v '^#' "$T/$tr-share.png.nice.dat" | sed 's/^nice //' > "$T/got"
-	sqt "$DB" "SELECT t.nice, SUM(CASE WHEN s.run_id = 1 THEN dur ELSE 0 END),
-		SUM(CASE WHEN s.run_id = 2 THEN dur ELSE 0 END), SUM(CASE WHEN s.run_id = 3 THEN dur ELSE 0 END)
-		FROM sched_slice s JOIN thread t USING (utid) GROUP BY t.nice HAVING SUM(dur) > 0 ORDER BY t.nice" > "$T/want"
+	sqt "$DB" "SELECT t.nice, SUM(CASE WHEN s.run_id = 1 THEN $IN ELSE 0 END),
+		SUM(CASE WHEN s.run_id = 2 THEN $IN ELSE 0 END), SUM(CASE WHEN s.run_id = 3 THEN $IN ELSE 0 END)
+		FROM sched_slice s JOIN thread t USING (utid) GROUP BY t.nice HAVING SUM($IN) > 0 ORDER BY t.nice" > "$T/want"
 	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got"; fail "$tr share by nice differs from SQL"; }
 	for run in 1 2 3; do
-		want=$(sq "$DB" "SELECT (MAX(s.ts + s.dur) - MIN(s.ts)) * r.cpus FROM sched_slice s JOIN run r
-			ON r.id = s.run_id WHERE s.run_id = $run")
+		want=$(sq "$DB" "SELECT ($Bw - $A) * cpus FROM run WHERE id = $run")
 		grep -q "^tot\[$run\] = $want.0 " "$T/$tr-share.png.gp" || fail "$tr share: tot[$run] is not $want"
 	done
+	grep -q "common to all runs" "$T/$tr-share.png.gp" || fail "$tr share: the title does not name its window"
 
 	# compare: the metric rows are what analyze stores
 	"$SCHEDLAB" --db "$DB" analyze > /dev/null || fail "analyze $tr"
