@@ -59,12 +59,16 @@ static int rot_row(void *ctx, int nc, const char *const *v)
 }
 
 #define MAXT 8
+#define SL_STAIR_LEVELS 40 /* levels 0..39 = prio 100..139 */
 #define W 1200
 #define LEFT 70
 #define RIGHT 30
 
-/* Pick the tasks: --task TID, else the busiest (by runtime) of the first
- * run that has staircase rows, among the tasks that have rows. */
+/* Pick the tasks: --task TID, else those that tell the story, among the
+ * tasks with rows in the first run that has staircase rows: the busiest
+ * (by runtime: the CPU-bound tasks walk down the stairs) and, alternately,
+ * the most often woken (by slices that ended in a sleep: the interactive
+ * tasks, whose levels are the point of the design), no task twice. */
 static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const struct sl_plot_opts *o,
 			 int64_t *utids, size_t want)
 {
@@ -78,32 +82,105 @@ static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const stru
 	}
 	for (i = 0; i < p->n; i++) {
 		const struct sl_run_data *r = &p->v[i].r;
-		uint64_t *rt;
+		uint64_t *rt, *sleeps;
 		char *has;
+		int by_sleeps = 0;
 		if (!rows[i].n)
 			continue;
 		rt = sl_prun_runtimes(r);
+		sleeps = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*sleeps));
 		has = xcalloc(r->nthreads ? r->nthreads : 1, 1);
+		for (k = 0; k < r->nslices; k++) {
+			const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
+			if (t && (r->slices[k].end_state == 'S' || r->slices[k].end_state == 'D'))
+				sleeps[t - r->threads]++;
+		}
 		for (k = 0; k < rows[i].n; k++) {
 			const struct sl_thread_row *t = sl_prun_thread(r, rows[i].v[k].utid);
 			if (t)
 				has[t - r->threads] = 1;
 		}
 		while (n < want) {
+			const uint64_t *key = by_sleeps ? sleeps : rt;
 			size_t best = r->nthreads;
 			for (k = 0; k < r->nthreads; k++)
-				if (has[k] && (best == r->nthreads || rt[k] > rt[best]))
+				if (has[k] && key[k] && (best == r->nthreads || key[k] > key[best]))
 					best = k;
+			if (best == r->nthreads && by_sleeps) {
+				by_sleeps = 0; /* no sleeper left: the busiest fill in */
+				continue;
+			}
 			if (best == r->nthreads)
 				break;
 			has[best] = 0;
 			utids[n++] = r->threads[best].utid;
+			by_sleeps = !by_sleeps;
 		}
 		free(rt);
+		free(sleeps);
 		free(has);
 		break;
 	}
 	return n;
+}
+
+/* The times a task is on a runqueue (runnable or running) in a run: from
+ * its wakeup (or its first slice) to the end of the slice in which it went
+ * to sleep or exited; the level of a sleeping task is not drawn. */
+struct span { uint64_t a, b; };
+static int cmp_slice_ts(const void *a, const void *b)
+{
+	const struct sl_slice_row *x = *(const struct sl_slice_row *const *)a;
+	const struct sl_slice_row *y = *(const struct sl_slice_row *const *)b;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+static struct span *awake_spans(const struct sl_run_data *r, int64_t utid, size_t *n)
+{
+	struct span *v = NULL;
+	const struct sl_slice_row **sl = NULL;
+	uint64_t *wk = NULL, start = 0, slept = 0;
+	size_t cap = 0, ns = 0, nw = 0, k, w = 0;
+	int in = 0;
+	*n = 0;
+	/* the rows are in the order the run wrote them: sort the task's own */
+	sl = xcalloc(r->nslices ? r->nslices : 1, sizeof(*sl));
+	wk = xcalloc(r->nwakeups ? r->nwakeups : 1, sizeof(*wk));
+	for (k = 0; k < r->nslices; k++)
+		if (r->slices[k].utid == utid)
+			sl[ns++] = &r->slices[k];
+	for (k = 0; k < r->nwakeups; k++)
+		if (r->wakeups[k].utid == utid)
+			wk[nw++] = r->wakeups[k].ts;
+	qsort(sl, ns, sizeof(*sl), cmp_slice_ts);
+	qsort(wk, nw, sizeof(*wk), cmp_u64);
+	for (k = 0; k < ns; k++) {
+		if (!in) {
+			/* the latest wakeup since the task slept, up to this slice */
+			start = sl[k]->ts;
+			for (; w < nw && wk[w] <= sl[k]->ts; w++)
+				if (wk[w] >= slept)
+					start = wk[w];
+			in = 1;
+		}
+		if (sl[k]->end_state == 'S' || sl[k]->end_state == 'D' || sl[k]->end_state == 'X') {
+			SL_GROW(v, cap, *n + 1);
+			v[(*n)++] = (struct span){ start, sl[k]->ts + sl[k]->dur };
+			slept = sl[k]->ts + sl[k]->dur;
+			in = 0;
+		}
+	}
+	if (in) {
+		SL_GROW(v, cap, *n + 1);
+		v[(*n)++] = (struct span){ start, UINT64_MAX };
+	}
+	free(sl);
+	free(wk);
+	return v;
 }
 
 /* Height of the level area: short when the run has no rows to show. */
@@ -218,8 +295,11 @@ static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, s
 #undef VY
 }
 
+/* Draw one run's panel; keep (may be NULL) gets one line per level segment
+ * drawn: run, utid, level, array, from, to (ns since the trace's start). */
 static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
-		       const int64_t *utids, size_t nt, double y0, uint64_t tmin, uint64_t tmax)
+		       const int64_t *utids, size_t nt, double y0, uint64_t tmin, uint64_t tmax,
+		       FILE *keep)
 {
 	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(rw, utids, nt), lane = 9;
 	double lanes_y = top + ph + 8;
@@ -252,16 +332,17 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 				 " (a recorded run has no model levels)" : "");
 		sl_text(cr, x0 + w / 2, top + ph / 2 + 4, 1, 12, buf);
 	}
-	lmin = lmin > 0 ? lmin - 1 : 0;
-	lmax = lmax + 1;
+	/* one level axis for every panel: the 40 levels the models have (0
+	 * best .. 39 worst; o1's dynamic prio - 100 lands in the same range) */
+	lmin = 0;
+	lmax = SL_STAIR_LEVELS - 1;
 	if (ph < 100)
 		lmax = lmin - 1; /* no level axis */
 	/* level axis: lower level = better priority, drawn higher */
 #define LY(l) (top + ph * ((double)((l) - lmin) / (double)(lmax - lmin)))
 	cairo_set_line_width(cr, 1);
 	for (lv = lmin; lv <= lmax; lv++) {
-		int step = lmax - lmin > 24 ? 5 : lmax - lmin > 10 ? 2 : 1;
-		if (lv % step)
+		if (lv % 5 && lv != lmax)
 			continue;
 		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
 		cairo_move_to(cr, x0, LY(lv) + 0.5);
@@ -300,35 +381,50 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	for (i = 0; i < nt; i++) {
 		const struct step *prev = NULL;
 		uint64_t lend = last_end(&pr->r, utids[i]);
+		size_t nsp, j;
+		struct span *sp = awake_spans(&pr->r, utids[i], &nsp);
 		for (k = 0; k <= rw->n; k++) {
 			const struct step *s = k < rw->n ? &rw->v[k] : NULL;
 			uint64_t until;
-			double xa, xb;
 			if (s && s->utid != utids[i])
 				continue;
-			if (prev) {
-				/* the last level holds while the task still runs */
-				until = s ? s->ts : lend;
-				if (until > prev->ts && until > t0 + tmin && prev->ts < t0 + tmax) {
-					xa = sl_tx(prev->ts > t0 ? prev->ts - t0 : 0, tmin, tmax, x0, w);
-					xb = sl_tx(until - t0, tmin, tmax, x0, w);
-					sl_color(cr, (int)i);
-					cairo_set_line_width(cr, 2);
-					if (prev->array) {
-						double dash[] = { 4, 3 };
-						cairo_set_dash(cr, dash, 2, 0);
-					}
-					cairo_move_to(cr, xa, LY(prev->level));
-					cairo_line_to(cr, xb, LY(prev->level));
-					if (s)
-						cairo_line_to(cr, xb, LY(s->level));
-					cairo_stroke(cr);
-					cairo_set_dash(cr, NULL, 0, 0);
+			/* the last level holds while the task still runs */
+			until = s ? s->ts : lend;
+			for (j = 0; prev && j < nsp; j++) {
+				/* the part of [prev->ts, until) in an awake span, in the window */
+				uint64_t a = prev->ts > sp[j].a ? prev->ts : sp[j].a;
+				uint64_t b = until < sp[j].b ? until : sp[j].b;
+				double xa, xb;
+				if (a < t0 + tmin)
+					a = t0 + tmin;
+				if (b > t0 + tmax)
+					b = t0 + tmax;
+				if (b <= a)
+					continue;
+				xa = sl_tx(a - t0, tmin, tmax, x0, w);
+				xb = sl_tx(b - t0, tmin, tmax, x0, w);
+				sl_color(cr, (int)i);
+				cairo_set_line_width(cr, 2);
+				if (prev->array) {
+					double dash[] = { 4, 3 };
+					cairo_set_dash(cr, dash, 2, 0);
 				}
+				cairo_move_to(cr, xa, LY(prev->level));
+				cairo_line_to(cr, xb, LY(prev->level));
+				/* the step to the next level, where the task is awake */
+				if (s && b == until)
+					cairo_line_to(cr, xb, LY(s->level));
+				cairo_stroke(cr);
+				cairo_set_dash(cr, NULL, 0, 0);
+				if (keep)
+					fprintf(keep, "%" PRId64 "\t%" PRId64 "\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n",
+						pr->r.run.id, utids[i], prev->level, prev->array, a - t0,
+						b - t0);
 			}
 			if (s)
 				prev = s;
 		}
+		free(sp);
 	}
 	cairo_restore(cr);
 lanes:
@@ -364,12 +460,13 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	struct sl_canvas c;
 	struct rows *rows;
 	int64_t utids[MAXT];
-	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 3;
+	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 5;
+	FILE *keep = NULL;
 	uint64_t tmin = o->from, tmax = o->to;
 	double x, y;
 	int rc = -1;
 	char buf[200];
-	if (sl_pruns_load(s, o, SL_LOAD_SLICES, &p, d))
+	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
 		return -1;
 	rows = xcalloc(p.n, sizeof(*rows));
 	for (i = 0; i < p.n; i++) {
@@ -405,8 +502,25 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	y = 60;
 	for (i = 0; i < p.n; i++)
 		y += panel_h(&rows[i], utids, nt);
-	if (sl_canvas_open(&c, out, W, (int)y, d))
+	if (o->keep) {
+		/* --keep: what was drawn, as data (OUT.steps.dat) */
+		char kp[1100];
+		snprintf(kp, sizeof(kp), "%s.steps.dat", out);
+		keep = fopen(kp, "w");
+		if (!keep) {
+			sl_fail(d, "%s: cannot write", kp);
+			goto out;
+		}
+		fprintf(keep, "# levels %d..%d\n# tasks", 0, SL_STAIR_LEVELS - 1);
+		for (i = 0; i < nt; i++)
+			fprintf(keep, " %" PRId64, utids[i]);
+		fputs("\n# run\tutid\tlevel\tarray\tfrom_ns\tto_ns\n", keep);
+	}
+	if (sl_canvas_open(&c, out, W, (int)y, d)) {
+		if (keep)
+			fclose(keep);
 		goto out;
+	}
 	cairo_set_source_rgb(c.cr, 0, 0, 0);
 	sl_text(c.cr, LEFT, 22, 0, 15, p.trace_title);
 	/* legend: the tasks, then the rotation marks */
@@ -432,10 +546,12 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		"dashed: expired array   ticks on top: rotation (red = major)   cfs: vruntime - min_vruntime");
 	y = 60;
 	for (i = 0; i < p.n; i++) {
-		draw_panel(c.cr, &p.v[i], &rows[i], utids, nt, y, tmin, tmax);
+		draw_panel(c.cr, &p.v[i], &rows[i], utids, nt, y, tmin, tmax, keep);
 		y += panel_h(&rows[i], utids, nt);
 	}
 	rc = sl_canvas_close(&c, d);
+	if (keep && fclose(keep) && !rc)
+		rc = sl_fail(d, "%s.steps.dat: write error", out);
 out:
 	for (i = 0; i < p.n; i++) {
 		free(rows[i].v);

@@ -88,6 +88,38 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 	done
 	grep -q "common to all runs" "$T/$tr-share.png.gp" || fail "$tr share: the title does not name its window"
 
+	# staircase (--keep writes what was drawn, OUT.steps.dat): one level
+	# axis 0..39 for every panel; the tasks shown are the busiest and the
+	# most often put to sleep (the interactive ones) of the first run with
+	# staircase rows (run 2): by SQL, the task with most slices ending in S
+	# or D and the one with most runtime are among them; no level is drawn
+	# while a task sleeps: no segment overlaps a sleep, i.e. the time from
+	# the end of a slice ending in S/D to the task's next wakeup (or next
+	# slice) in that run
+	st="$T/$tr-staircase.png.steps.dat"
+	expect_eq "$(sed -n 1p "$st")" "# levels 0..39" "$tr staircase level axis"
+	shown=" $(sed -n 2p "$st" | sed 's/^# tasks //') "
+	woken=$(sq "$DB" "SELECT utid FROM sched_slice WHERE run_id = 2 AND end_state IN ('S', 'D')
+		AND utid IN (SELECT utid FROM staircase WHERE run_id = 2) GROUP BY utid ORDER BY COUNT(*) DESC, utid LIMIT 1")
+	busiest=$(sq "$DB" "SELECT utid FROM sched_slice WHERE run_id = 2
+		AND utid IN (SELECT utid FROM staircase WHERE run_id = 2) GROUP BY utid ORDER BY SUM(dur) DESC, utid LIMIT 1")
+	case "$shown" in *" $busiest "*) ;; *) fail "$tr staircase: busiest task $busiest not in$shown" ;; esac
+	if [ -n "$woken" ]; then
+		case "$shown" in *" $woken "*) ;; *) fail "$tr staircase: most-woken task $woken not in$shown" ;; esac
+	fi
+	grep -v '^#' "$st" > "$T/steps.tsv"
+	[ -s "$T/steps.tsv" ] || fail "$tr staircase: no segment drawn"
+	t0=$(sq "$DB" "SELECT first_ts FROM trace WHERE id = 1")
+	bad=$(sqlite3 -batch -noheader "$DB" ".mode tabs" "CREATE TEMP TABLE st(run, utid, level, arr, a, b)" ".import $T/steps.tsv st" \
+		"WITH sl AS (SELECT s.run_id, s.utid, s.ts + s.dur AS e,
+			COALESCE((SELECT MIN(w.ts) FROM wakeup w WHERE w.run_id = s.run_id AND w.utid = s.utid AND w.ts >= s.ts + s.dur),
+				(SELECT MIN(n.ts) FROM sched_slice n WHERE n.run_id = s.run_id AND n.utid = s.utid AND n.ts >= s.ts + s.dur),
+				9223372036854775807) AS w
+			FROM sched_slice s WHERE s.end_state IN ('S', 'D'))
+		SELECT COUNT(*) FROM st JOIN sl ON sl.run_id = st.run AND sl.utid = st.utid
+		WHERE st.a + $t0 < sl.w AND st.b + $t0 > sl.e")
+	expect_eq "$bad" 0 "$tr staircase: segments drawn while the task slept"
+
 	# compare: the metric rows are what analyze stores
 	"$SCHEDLAB" --db "$DB" analyze > /dev/null || fail "analyze $tr"
 	grep -v '^#' "$T/$tr-compare.png.metrics.dat" | cut -f1,3-7,9 > "$T/got"
