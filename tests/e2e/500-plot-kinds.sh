@@ -111,6 +111,8 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 	[ -s "$T/steps.tsv" ] || fail "$tr staircase: no segment drawn"
 	t0=$(sq "$DB" "SELECT first_ts FROM trace WHERE id = 1")
 	bad=$(sqlite3 -batch -noheader "$DB" ".mode tabs" "CREATE TEMP TABLE st(run, utid, level, arr, a, b)" ".import $T/steps.tsv st" \
+		"CREATE INDEX IF NOT EXISTS e2e_w ON wakeup(run_id, utid, ts)" \
+		"CREATE INDEX IF NOT EXISTS e2e_s ON sched_slice(run_id, utid, ts)" \
 		"WITH sl AS (SELECT s.run_id, s.utid, s.ts + s.dur AS e,
 			COALESCE((SELECT MIN(w.ts) FROM wakeup w WHERE w.run_id = s.run_id AND w.utid = s.utid AND w.ts >= s.ts + s.dur),
 				(SELECT MIN(n.ts) FROM sched_slice n WHERE n.run_id = s.run_id AND n.utid = s.utid AND n.ts >= s.ts + s.dur),
