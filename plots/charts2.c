@@ -205,16 +205,19 @@ out_free:
 	return rc;
 }
 
+/* The panels: a time (ns in the data; drawn in us, ms or s, whichever
+ * fits the largest value of the panel) or a plain number. Jain's index over
+ * every task is left out: over kernel threads and hogs alike it says
+ * nothing about fairness (analyze reports it). */
 struct panel {
 	const char *title;
-	const char *fmt;
+	int is_time;
 };
 
 static const struct panel panels[] = {
-	{ "mean delay (ms)", "%.3g" },     { "p50 delay (ms)", "%.3g" },
-	{ "p95 delay (ms)", "%.3g" },      { "p99 delay (ms)", "%.3g" },
-	{ "max delay (ms)", "%.4g" },      { "longest runnable wait (ms)", "%.4g" },
-	{ "Jain fairness index", "%.3f" }, { "span (s)", "%.4g" },
+	{ "mean delay", 1 }, { "p50 delay", 1 }, { "p95 delay", 1 }, { "p99 delay", 1 },
+	{ "max delay", 1 }, { "longest runnable wait", 1 },
+	{ "delay KS distance to the recording", 0 }, { "span", 1 },
 };
 
 int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
@@ -227,6 +230,7 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	size_t na = 0, i, k;
 	int have_ref = 0, rc = -1;
 	char path[1100], tt[200];
+	double *vmax = NULL; /* per panel: the largest value over the runs */
 	FILE *f;
 	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
 		return -1;
@@ -246,15 +250,27 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	if (!f)
 		goto out;
 	fputs("# run\tdelay_mean_ns\tdelay_p50_ns\tdelay_p95_ns\tdelay_p99_ns\tdelay_max_ns\t"
-	      "max_wait_ns\tjain_index\tspan_ns\n", f);
+	      "max_wait_ns\tdelay_ks\tspan_ns\n", f);
+	vmax = xcalloc(SL_ARRAY_SIZE(panels), sizeof(*vmax));
 	for (i = 0; i < p.n; i++) {
 		struct sl_run_metrics m;
+		double v[SL_ARRAY_SIZE(panels)];
 		sl_metrics_compute(&p.v[i].r, have_ref ? &ref : NULL, &m);
+		v[0] = m.delay_mean_ns;
+		v[1] = (double)m.delay_p50_ns;
+		v[2] = (double)m.delay_p95_ns;
+		v[3] = (double)m.delay_p99_ns;
+		v[4] = (double)m.delay_max_ns;
+		v[5] = (double)m.max_wait_ns;
+		v[6] = isnan(m.delay_ks) ? 0 : m.delay_ks;
+		v[7] = (double)m.span_ns;
+		for (k = 0; k < SL_ARRAY_SIZE(panels); k++)
+			if (v[k] > vmax[k])
+				vmax[k] = v[k];
 		fprintf(f, "%" PRId64 " %s\t%.1f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 			   "\t%" PRIu64 "\t%.6f\t%" PRIu64 "\n",
 			m.run.id, m.run.scheduler, m.delay_mean_ns, m.delay_p50_ns, m.delay_p95_ns,
-			m.delay_p99_ns, m.delay_max_ns, m.max_wait_ns, isnan(m.jain) ? 0 : m.jain,
-			m.span_ns);
+			m.delay_p99_ns, m.delay_max_ns, m.max_wait_ns, v[6], m.span_ns);
 		sl_run_metrics_release(&m);
 	}
 	if (fclose(f)) {
@@ -265,23 +281,36 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	fprintf(g.script, "set multiplot layout 2,4 title \"%s: key metrics per run\" font ',12'\n",
 		tt);
 	fprintf(g.script, "set boxwidth 0.6\nset xrange [-0.6:%zu.6]\nset yrange [0:*]\n"
-			  "set offsets 0, 0, graph 0.15, 0\nset xtics scale 0\nunset key\n",
+			  "set offsets 0, 0, graph 0.15, 0\nset xtics scale 0 font ',8'\nunset key\n",
 		p.n - 1);
 	for (k = 0; k < SL_ARRAY_SIZE(panels); k++) {
-		/* columns 2..9; ns to ms (span to s), Jain as is */
-		const char *scale = k == 6 ? "1.0" : k == 7 ? "1e9" : "1e6";
-		fprintf(g.script, "set title '%s'\n", panels[k].title);
+		/* column k + 2; a time in the unit that fits its largest value */
+		const char *unit = "", *scale = "1.0";
+		if (panels[k].is_time) {
+			if (vmax[k] < 1e6) {
+				unit = " (us)";
+				scale = "1e3";
+			} else if (vmax[k] < 1e9) {
+				unit = " (ms)";
+				scale = "1e6";
+			} else {
+				unit = " (s)";
+				scale = "1e9";
+			}
+		}
+		fprintf(g.script, "set title '%s%s'\n", panels[k].title, unit);
 		fputs("plot ", g.script);
 		sl_gp_str(g.script, path);
 		fprintf(g.script, " using 0:($%zu / %s):($0 + 1):xtic(1) with boxes lc variable, \\\n"
-				  "     '' using 0:($%zu / %s):(sprintf('%s', $%zu / %s)) with labels "
+				  "     '' using 0:($%zu / %s):(sprintf('%%.4g', $%zu / %s)) with labels "
 				  "offset 0,0.7\n",
-			k + 2, scale, k + 2, scale, panels[k].fmt, k + 2, scale);
+			k + 2, scale, k + 2, scale, k + 2, scale);
 	}
 	fputs("unset multiplot\n", g.script);
 	rc = sl_gp_run(&g, d);
 out:
 	sl_gp_end(&g);
+	free(vmax);
 out_runs:
 	if (have_ref)
 		sl_run_ref_release(&ref);

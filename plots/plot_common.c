@@ -79,6 +79,55 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 	return rt;
 }
 
+size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want)
+{
+	const struct sl_run_data *r0 = &p->v[0].r;
+	size_t nt = r0->nthreads, i, k, n = 0;
+	uint64_t *rt = xcalloc(nt ? nt : 1, sizeof(*rt)), *sleeps = xcalloc(nt ? nt : 1, sizeof(*rt));
+	char *taken = xcalloc(nt ? nt : 1, 1);
+	int by_sleeps = 0;
+	/* every run of a trace has the same threads (ordered by utid) */
+	for (i = 0; i < p->n; i++)
+		for (k = 0; k < p->v[i].r.nslices; k++) {
+			const struct sl_slice_row *sl = &p->v[i].r.slices[k];
+			const struct sl_thread_row *t = sl_prun_thread(r0, sl->utid);
+			if (!t)
+				continue;
+			rt[t - r0->threads] += sl->dur;
+			if (sl->end_state == 'S' || sl->end_state == 'D')
+				sleeps[t - r0->threads]++;
+		}
+	while (n < want) {
+		const uint64_t *key = by_sleeps ? sleeps : rt;
+		size_t best = nt;
+		for (k = 0; k < nt; k++)
+			if (!taken[k] && key[k] && (best == nt || key[k] > key[best]))
+				best = k;
+		if (best == nt && by_sleeps) {
+			by_sleeps = 0; /* nobody else sleeps: the busiest fill in */
+			continue;
+		}
+		if (best == nt)
+			break;
+		taken[best] = 1;
+		utids[n++] = r0->threads[best].utid;
+		by_sleeps = !by_sleeps;
+	}
+	free(rt);
+	free(sleeps);
+	free(taken);
+	return n;
+}
+
+int sl_pruns_color(const struct sl_pruns *p, int64_t utid)
+{
+	size_t i;
+	for (i = 0; i < p->nfeatured; i++)
+		if (p->featured[i] == utid)
+			return (int)i;
+	return -1;
+}
+
 static struct {
 	int on;
 	struct sl_store *s;
@@ -173,6 +222,7 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 			if (pr->r.slices[j].ts + pr->r.slices[j].dur > pr->end)
 				pr->end = pr->r.slices[j].ts + pr->r.slices[j].dur;
 	}
+	p->nfeatured = sl_pruns_featured(p, p->featured, SL_NFEATURED);
 	return 0;
 fail:
 	sl_pruns_release(p);

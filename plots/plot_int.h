@@ -5,6 +5,9 @@
 #include "plot.h"
 #include <stdio.h>
 
+/* How many tasks a chart features in colour (sl_pruns_featured). */
+#define SL_NFEATURED 12
+
 /* A loaded run with what a chart needs around it. */
 struct sl_prun {
 	struct sl_run_data r;
@@ -18,7 +21,17 @@ struct sl_pruns {
 	size_t n;
 	struct sl_trace_info trace;
 	char trace_title[160]; /* "trace 1: file.dat (perfdata, 1 CPU)" (sanitised) */
+	int64_t featured[SL_NFEATURED]; /* sl_pruns_featured(), set by sl_pruns_load */
+	size_t nfeatured;
 };
+/* The tasks a chart of these runs features, in colour order: alternately
+ * the busiest (CPU time summed over the runs) and the most often put to
+ * sleep (slices ending in S or D: the interactive ones), no task twice, up
+ * to want. Every chart of a report loads the same runs, so a task keeps its
+ * colour (its index here) in all of them; the rest are grey. */
+size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want);
+/* The colour index of utid (its place in p->featured), or -1 (grey). */
+int sl_pruns_color(const struct sl_pruns *p, int64_t utid);
 /* Load o->runs (must all be of one trace), with the rows parts names
  * (SL_LOAD_*). Release with sl_pruns_release. */
 int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,

@@ -64,17 +64,42 @@ struct chart {
 	const char *file, *title;
 	int (*draw)(struct sl_store *, const struct sl_plot_opts *, const char *, struct sl_diag *);
 	int zoom;
+	const char *caption; /* what the chart shows and how to read it */
 };
 
 static const struct chart charts[] = {
-	{ "compare.png", "Key metrics side by side", sl_plot_compare, 0 },
-	{ "latency.png", "Scheduling delay: cumulative distribution", sl_plot_latency, 0 },
-	{ "histogram.png", "Scheduling delay: histogram", sl_plot_histogram, 0 },
-	{ "share.png", "CPU share by task and by nice level", sl_plot_share, 0 },
-	{ "staircase.png", "Dynamic priority levels (staircase; CFS: vruntime - min_vruntime) of the busiest tasks",
-	  sl_plot_staircase, 0 },
-	{ "timeline.png", "Per-CPU timeline, whole run", sl_plot_timeline, 0 },
-	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_plot_timeline, 1 },
+	{ "compare.png", "Key metrics side by side", sl_plot_compare, 0,
+	  "One bar per run, the recorded run first. A delay runs from a task's wakeup to its first "
+	  "run after it; the longest runnable wait is the longest a task stayed on a runqueue without "
+	  "running; the KS distance compares a replay's delays with the recording's (0: the same "
+	  "distribution, 1: disjoint). Each panel's title names its unit." },
+	{ "latency.png", "Scheduling delay: cumulative distribution", sl_plot_latency, 0,
+	  "For each run, the fraction of wakeups (y) whose delay was at most x, on a log scale; a "
+	  "curve further up and to the left is better, and where it reaches 1 is the worst delay. "
+	  "Delays of 0 are drawn at the left edge." },
+	{ "histogram.png", "Scheduling delay: histogram", sl_plot_histogram, 0,
+	  "How many wakeups waited how long, per run, in 1-2-5 bins (1 us, 2 us, 5 us, 10 us...; counts on a log "
+	  "scale): the tail on the right is what users feel as stalls." },
+	{ "share.png", "CPU share by task and by nice level", sl_plot_share, 0,
+	  "Each task's CPU time as a share of one window (named in the title, the same for every "
+	  "run) times the CPUs; below, the same summed by nice level. A replay gives every task its "
+	  "recorded CPU time, so a difference here is in when the work ran, not how much." },
+	{ "staircase.png",
+	  "Dynamic priority levels (staircase; CFS: vruntime - min_vruntime) of the featured tasks",
+	  sl_plot_staircase, 0,
+	  "The busiest tasks and the most often woken ones, each in its timeline colour. RSDL and SD: "
+	  "the level (0 best, 39 worst) a task is queued at, drawn while it is runnable or running "
+	  "(a gap: it slept), dashed in the expired array; ticks on top are rotations (red: major). "
+	  "o1: its dynamic priority minus 100. CFS: vruntime - min_vruntime. Under each panel, when "
+	  "each task ran. A recorded run has no model levels." },
+	{ "timeline.png", "Per-CPU timeline", sl_plot_timeline, 0,
+	  "Which task ran on each CPU, and when: the featured tasks in their colours, the rest grey; "
+	  "a triangle over a row is a wakeup, a red bar the end of a preempted slice. Each run is "
+	  "drawn whole on its own time axis or, when that would be stripes, one readable window is "
+	  "drawn for every run (the title says which)." },
+	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_plot_timeline, 1,
+	  "The same chart for the first 100 ms of every run, on one time axis for all: close enough "
+	  "to tell single slices and wakeups apart." },
 };
 
 struct mrow {
@@ -147,7 +172,7 @@ static const char css[] =
 	"td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;font-size:13px}"
 	"td.l,th.l{text-align:left}th{background:#f0f0f0}"
 	"img{max-width:100%;border:1px solid #eee;margin:.3em 0 1.5em}"
-	".err{color:#a00}.note,.params{color:#666;font-size:13px}code{word-break:break-all}";
+	".err{color:#a00}.note,.params{color:#666;font-size:13px}.caption{max-width:1100px;color:#333;font-size:14px}code{word-break:break-all}";
 
 int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struct sl_diag *d)
 {
@@ -265,6 +290,9 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 			continue;
 		}
 		embed_png(f, path, charts[k].title);
+		fputs("<p class=caption>", f);
+		esc(f, charts[k].caption);
+		fputs("</p>\n", f);
 	}
 	fputs("<h2>Runs</h2>\n", f);
 	for (i = 0; i < n; i++) {

@@ -64,15 +64,24 @@ static int rot_row(void *ctx, int nc, const char *const *v)
 #define LEFT 70
 #define RIGHT 30
 
-/* Pick the tasks: --task TID, else those that tell the story, among the
- * tasks with rows in the first run that has staircase rows: the busiest
- * (by runtime: the CPU-bound tasks walk down the stairs) and, alternately,
- * the most often woken (by slices that ended in a sleep: the interactive
- * tasks, whose levels are the point of the design), no task twice. */
+static int has_rows(const struct rows *rows, size_t nr, int64_t utid)
+{
+	size_t i, k;
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < rows[i].n; k++)
+			if (rows[i].v[k].utid == utid)
+				return 1;
+	return 0;
+}
+
+/* Pick the tasks: --task TID, else the featured tasks of the runs (the
+ * busiest and the most often put to sleep, alternately: the CPU-bound tasks
+ * walk down the stairs, the interactive ones are the point of the design;
+ * sl_pruns_featured) that have rows in some run. */
 static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const struct sl_plot_opts *o,
 			 int64_t *utids, size_t want)
 {
-	size_t i, k, n = 0;
+	size_t k, n = 0;
 	if (o->task_tid) {
 		const struct sl_run_data *r = &p->v[0].r;
 		for (k = 0; k < r->nthreads && n < want; k++)
@@ -80,47 +89,9 @@ static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const stru
 				utids[n++] = r->threads[k].utid;
 		return n;
 	}
-	for (i = 0; i < p->n; i++) {
-		const struct sl_run_data *r = &p->v[i].r;
-		uint64_t *rt, *sleeps;
-		char *has;
-		int by_sleeps = 0;
-		if (!rows[i].n)
-			continue;
-		rt = sl_prun_runtimes(r);
-		sleeps = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*sleeps));
-		has = xcalloc(r->nthreads ? r->nthreads : 1, 1);
-		for (k = 0; k < r->nslices; k++) {
-			const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
-			if (t && (r->slices[k].end_state == 'S' || r->slices[k].end_state == 'D'))
-				sleeps[t - r->threads]++;
-		}
-		for (k = 0; k < rows[i].n; k++) {
-			const struct sl_thread_row *t = sl_prun_thread(r, rows[i].v[k].utid);
-			if (t)
-				has[t - r->threads] = 1;
-		}
-		while (n < want) {
-			const uint64_t *key = by_sleeps ? sleeps : rt;
-			size_t best = r->nthreads;
-			for (k = 0; k < r->nthreads; k++)
-				if (has[k] && key[k] && (best == r->nthreads || key[k] > key[best]))
-					best = k;
-			if (best == r->nthreads && by_sleeps) {
-				by_sleeps = 0; /* no sleeper left: the busiest fill in */
-				continue;
-			}
-			if (best == r->nthreads)
-				break;
-			has[best] = 0;
-			utids[n++] = r->threads[best].utid;
-			by_sleeps = !by_sleeps;
-		}
-		free(rt);
-		free(sleeps);
-		free(has);
-		break;
-	}
+	for (k = 0; k < p->nfeatured && n < want; k++)
+		if (has_rows(rows, p->n, p->featured[k]))
+			utids[n++] = p->featured[k];
 	return n;
 }
 
@@ -230,7 +201,8 @@ static double nice_step(double span)
  * lines (vruntime grows while the task runs, min_vruntime while any does);
  * the zero line is min_vruntime: above it a task is ahead (waits), below
  * it behind (runs first). */
-static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, size_t nt, double x0,
+static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, const int *col,
+		     size_t nt, double x0,
 		     double top, double w, double ph, uint64_t t0, uint64_t tmin, uint64_t tmax)
 {
 	double lo = 0, hi = 0, st, v;
@@ -275,7 +247,7 @@ static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, s
 	cairo_set_line_width(cr, 1.5);
 	for (i = 0; i < nt; i++) {
 		int started = 0;
-		sl_color(cr, (int)i);
+		sl_color(cr, col[i]);
 		for (k = 0; k < rw->n; k++) {
 			const struct step *s = &rw->v[k];
 			double x, y;
@@ -298,7 +270,7 @@ static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, s
 /* Draw one run's panel; keep (may be NULL) gets one line per level segment
  * drawn: run, utid, level, array, from, to (ns since the trace's start). */
 static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
-		       const int64_t *utids, size_t nt, double y0, uint64_t tmin, uint64_t tmax,
+		       const int64_t *utids, const int *col, size_t nt, double y0, uint64_t tmin, uint64_t tmax,
 		       FILE *keep)
 {
 	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(rw, utids, nt), lane = 9;
@@ -321,7 +293,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	cairo_rectangle(cr, x0, top, w, ph);
 	cairo_fill(cr);
 	if (rw->lag && ph >= 100) {
-		draw_lag(cr, rw, utids, nt, x0, top, w, ph, t0, tmin, tmax);
+		draw_lag(cr, rw, utids, col, nt, x0, top, w, ph, t0, tmin, tmax);
 		goto lanes;
 	}
 	if (lmax < 0) {
@@ -403,7 +375,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 					continue;
 				xa = sl_tx(a - t0, tmin, tmax, x0, w);
 				xb = sl_tx(b - t0, tmin, tmax, x0, w);
-				sl_color(cr, (int)i);
+				sl_color(cr, col[i]);
 				cairo_set_line_width(cr, 2);
 				if (prev->array) {
 					double dash[] = { 4, 3 };
@@ -434,7 +406,7 @@ lanes:
 		cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
 		cairo_rectangle(cr, x0, y, w, lane - 2);
 		cairo_fill(cr);
-		sl_color(cr, (int)i);
+		sl_color(cr, col[i]);
 		for (k = 0; k < pr->r.nslices; k++) {
 			const struct sl_slice_row *sl = &pr->r.slices[k];
 			double xa, xb;
@@ -460,6 +432,7 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	struct sl_canvas c;
 	struct rows *rows;
 	int64_t utids[MAXT];
+	int col[MAXT];
 	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 5;
 	FILE *keep = NULL;
 	uint64_t tmin = o->from, tmax = o->to;
@@ -495,6 +468,24 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		goto out;
 	}
 	nt = pick_tasks(&p, rows, o, utids, want);
+	/* each task in its colour of every chart of these runs; a task that is
+	 * not featured (--task) takes the first colour no shown task has */
+	for (i = 0; i < nt; i++)
+		col[i] = sl_pruns_color(&p, utids[i]);
+	for (i = 0; i < nt; i++) {
+		int free_col = 0;
+		size_t j = 0;
+		if (col[i] >= 0)
+			continue;
+		while (j < nt)
+			if (col[j] == free_col) {
+				free_col++;
+				j = 0;
+			} else {
+				j++;
+			}
+		col[i] = free_col;
+	}
 	if (o->task_tid && !nt) {
 		sl_fail(d, "no task with tid %d in trace %" PRId64, o->task_tid, p.trace.id);
 		goto out;
@@ -514,6 +505,9 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		fprintf(keep, "# levels %d..%d\n# tasks", 0, SL_STAIR_LEVELS - 1);
 		for (i = 0; i < nt; i++)
 			fprintf(keep, " %" PRId64, utids[i]);
+		fputs("\n# colors", keep);
+		for (i = 0; i < nt; i++)
+			fprintf(keep, " %d", col[i]);
 		fputs("\n# run\tutid\tlevel\tarray\tfrom_ns\tto_ns\n", keep);
 	}
 	if (sl_canvas_open(&c, out, W, (int)y, d)) {
@@ -531,7 +525,7 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		char comm[40];
 		sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
 		snprintf(buf, sizeof(buf), "%s (tid %d, nice %d)", comm, t ? t->tid : 0, t ? t->nice : 0);
-		sl_color(c.cr, (int)i);
+		sl_color(c.cr, col[i]);
 		cairo_rectangle(c.cr, x, y - 9, 18, 4);
 		cairo_fill(c.cr);
 		cairo_set_source_rgb(c.cr, 0, 0, 0);
@@ -546,7 +540,7 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		"dashed: expired array   ticks on top: rotation (red = major)   cfs: vruntime - min_vruntime");
 	y = 60;
 	for (i = 0; i < p.n; i++) {
-		draw_panel(c.cr, &p.v[i], &rows[i], utids, nt, y, tmin, tmax, keep);
+		draw_panel(c.cr, &p.v[i], &rows[i], utids, col, nt, y, tmin, tmax, keep);
 		y += panel_h(&rows[i], utids, nt);
 	}
 	rc = sl_canvas_close(&c, d);

@@ -122,6 +122,48 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 		WHERE st.a + $t0 < sl.w AND st.b + $t0 > sl.e")
 	expect_eq "$bad" 0 "$tr staircase: segments drawn while the task slept"
 
+	# timeline (--keep: OUT.timeline.dat). A task keeps its colour: each
+	# task of the staircase has the same colour index in the timeline of the
+	# same runs. Each run on its own time axis: drawn whole, a run's axis
+	# runs from the first slice of any run to its own last slice end; when
+	# that would be stripes, one window for all runs in which no CPU row has
+	# more than 110 of the 1100 pixel columns holding two or more slice
+	# starts (counted here in SQL). Marks: one per wakeup in the window
+	# (on a CPU of the run) and one per slice that ended preempted (R) in it.
+	tl="$T/$tr-timeline.png.timeline.dat"
+	utl=$(sed -n 2p "$st" | sed 's/^# tasks //')
+	cols=$(sed -n 3p "$st" | sed 's/^# colors //')
+	i=1
+	for u in $utl; do
+		c=$(echo "$cols" | cut -d' ' -f$i)
+		tc=$(awk -v u="$u" '$1 == "color" && $2 == u { print $3 }' "$tl")
+		expect_eq "$tc" "$c" "$tr: colour of utid $u in the timeline and the staircase"
+		i=$((i + 1))
+	done
+	first=$(sq "$DB" "SELECT MIN(ts) - $t0 FROM sched_slice")
+	nwin=$(awk '$1 == "window" { print $3, $4 }' "$tl" | sort -u | wc -l)
+	for run in 1 2 3; do
+		set -- $(awk -v r=$run '$1 == "window" && $2 == r { print $3, $4 }' "$tl")
+		[ $# -eq 2 ] || fail "$tr timeline: no window for run $run"
+		from=$1 to=$2
+		expect_eq "$from" "$first" "$tr timeline run $run: window start"
+		end=$(sq "$DB" "SELECT MAX(ts + dur) - $t0 FROM sched_slice WHERE run_id = $run")
+		if [ "$to" != "$end" ]; then
+			[ "$nwin" = 1 ] || fail "$tr timeline: a cut window differs between runs"
+			crowd=$(sq "$DB" "SELECT COALESCE(MAX(n), 0) FROM (SELECT cpu, COUNT(*) AS n FROM (SELECT cpu,
+				CAST((ts - $t0 - $from) * 1100.0 / ($to - $from) AS INTEGER) AS px FROM sched_slice
+				WHERE run_id = $run AND ts - $t0 >= $from AND ts - $t0 < $to GROUP BY cpu, px HAVING COUNT(*) >= 2)
+				GROUP BY cpu)")
+			[ "$crowd" -le 110 ] || fail "$tr timeline run $run: $crowd crowded pixel columns in the window"
+		fi
+		want=$(sq "$DB" "SELECT COUNT(*) FROM wakeup w JOIN run r ON r.id = w.run_id WHERE w.run_id = $run
+			AND w.cpu >= 0 AND w.cpu < r.cpus AND w.ts - $t0 BETWEEN $from AND $to")
+		expect_eq "$(awk -v r=$run '$1 == "mark" && $2 == r && $3 == "wake"' "$tl" | wc -l)" "$want" "$tr timeline run $run: wakeup marks"
+		want=$(sq "$DB" "SELECT COUNT(*) FROM sched_slice WHERE run_id = $run AND end_state = 'R'
+			AND ts + dur - $t0 BETWEEN $from AND $to")
+		expect_eq "$(awk -v r=$run '$1 == "mark" && $2 == r && $3 == "preempt"' "$tl" | wc -l)" "$want" "$tr timeline run $run: preemption marks"
+	done
+
 	# compare: the metric rows are what analyze stores
 	"$SCHEDLAB" --db "$DB" analyze > /dev/null || fail "analyze $tr"
 	grep -v '^#' "$T/$tr-compare.png.metrics.dat" | cut -f1,3-7,9 > "$T/got"
@@ -130,6 +172,17 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 			printf "(SELECT CAST(value AS INTEGER) FROM metric WHERE run_id = r.id AND utid IS NULL AND name = '%s')," $m; done) 0
 		FROM run r ORDER BY r.id" | sed "s/${TAB}0\$//" > "$T/want"
 	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got"; fail "$tr compare rows differ from the metric table"; }
+	# each time panel in the unit that fits its largest value (us below 1 ms,
+	# ms below 1 s, else s); no Jain panel (over every task it means nothing)
+	col=2
+	for name in "mean delay" "p50 delay" "p95 delay" "p99 delay" "max delay" "longest runnable wait"; do
+		unit=$(grep -v '^#' "$T/$tr-compare.png.metrics.dat" | awk -F"$TAB" -v c=$col '$c + 0 > m { m = $c + 0 }
+			END { print m < 1e6 ? "us" : m < 1e9 ? "ms" : "s" }')
+		grep -q "^set title '$name ($unit)'" "$T/$tr-compare.png.gp" || fail "$tr compare: '$name' not in $unit"
+		col=$((col + 1))
+	done
+	grep -qi "jain" "$T/$tr-compare.png.gp" && fail "$tr compare: a Jain panel"
+
 done
 
 # the temporary files are gone without --keep

@@ -37,6 +37,9 @@ for alt, b in imgs:
     assert raw[:8] == b"\x89PNG\r\n\x1a\n", alt
     assert raw in files, alt
 assert "src=\"http" not in page and "<script" not in page
+# each chart is followed by its caption: what it shows and how to read it
+caps = re.findall(r'<img alt="[^"]*" src="data:image/png;base64,[A-Za-z0-9+/=]*">\n<p class=caption>([^<]{80,})</p>', page)
+assert len(caps) == len(imgs), (len(caps), len(imgs))
 PY
 # --trace of a trace that does not exist: one error line
 "$SCHEDLAB" --db "$DB" report --trace 7 -o "$T/rep7" 2> "$T/err"; expect_eq $? 1 "missing trace exit"
