@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../common/util.h"
+#include "../common/behaviour.h"
 
 /* ---- scenarios ---- */
 
@@ -30,13 +31,21 @@ struct sl_scen_task {
 	uint64_t bound_ns;       /* replay/bound.h bound of this task, every
 				  * task of the scenario counted as CPU-bound */
 	uint64_t *delays;        /* wakeup delays (ts_run - ts), in row order */
+	uint64_t *woke_at;       /* when each of those wakeups ran (ts_run) */
 	size_t ndelays;
+	uint64_t first_run_ns;   /* start of its first slice (UINT64_MAX: never ran) */
+	uint64_t last_end_ns;    /* end of its last slice (0: never ran) */
+	uint64_t done_ns;        /* when its recorded work was done (0: not in the run) */
 };
 
 struct sl_scen_result {
 	size_t ntasks;
 	struct sl_scen_task *t;
 	uint64_t end_ns;         /* simulated end (the duration) */
+	uint64_t decisions;      /* pick_next calls */
+	uint64_t cpu_ns;         /* CPU time this process spent in the replay */
+	size_t ncpus;
+	uint64_t *major_rotations; /* per CPU: "major" rotation rows (rsdl, sd) */
 };
 
 /* Run workload text (replay/workload.h syntax) through policy pol on one
@@ -46,6 +55,11 @@ struct sl_scen_result {
 int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
 		    struct sl_scen_result *r, struct sl_diag *d);
 void sl_scen_result_release(struct sl_scen_result *r);
+/* Replay the behaviour b through pol on cpus CPUs in mode (enum
+ * sl_replay_mode) until dur ns (0: until all recorded work is done) and
+ * reduce it as sl_scenario_run does. Bounds count every task of b. */
+int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
+		       int debug, struct sl_scen_result *r, struct sl_diag *d);
 
 /* Starvation tally over runs: the task whose longest wait came closest to
  * (or went furthest past) its bound. */
@@ -77,69 +91,128 @@ uint64_t sl_scen_delay_pct(const struct sl_scen_task *t, double p);
 
 enum sl_verdict {
 	SL_VERDICT_HOLDS = 0,
-	SL_VERDICT_CORRECTED,    /* holds with the corrected (consistent) figure */
+	SL_VERDICT_PARTLY,       /* only with the corrected figure, or only half */
 	SL_VERDICT_FAILS,
-	SL_VERDICT_UNCHECKABLE,
+	SL_VERDICT_UNTESTABLE,
 };
 
-/* How a claim's verdict is decided (docs/claims.md "Verdict rules"). */
+/* How a claim's verdict is decided from a measurement m (docs/claims.md
+ * "Verdict rules"); "published" is the figure as printed, "consistent" the
+ * corrected figure or the looser half of the claim. */
 enum sl_claim_rule {
 	SL_RULE_NEAR = 0,   /* |m - published| <= tol: holds; else |m - consistent|
-			     * <= tol: corrected; else does not hold */
+			     * <= tol: partly; else fails */
 	SL_RULE_AT_MOST,    /* m <= published + tol: holds; else m <= consistent
-			     * + tol: corrected; else does not hold */
-	SL_RULE_NONE,       /* no scenario can produce the figure: not checkable */
+			     * + tol: partly; else fails */
+	SL_RULE_AT_LEAST,   /* m >= published - tol: holds; else m >= consistent
+			     * - tol: partly; else fails */
+	SL_RULE_NONE,       /* nothing here can produce the figure: untestable */
 };
 
-/* A claim has a column per model of the policy table (replay/policies.c,
- * sl_policies[]), in its order, up to SL_CLAIM_NMODELS: model m is
- * sl_policies[m]. The verdict is rsdl's; o1 and sd are named for the
- * --no-sd option and the tests. */
-#define SL_CLAIM_NMODELS 8
-/* Index of the model called name, or -1 if the table has none. */
-int sl_claim_model_index(const char *name);
-#define SL_CLAIM_RSDL sl_claim_model_index("rsdl")
-#define SL_CLAIM_O1 sl_claim_model_index("o1")
-#define SL_CLAIM_SD sl_claim_model_index("sd")
+/* The models are the policy table's (sl_policy_names()), in its order;
+ * rsdl is always the first. */
+#define SL_CLAIM_MAXMODELS 8
+#define SL_CLAIM_RSDL 0
+
+/* The chart behind a verdict (plots/claims_chart.c draws it). */
+enum { SL_CHART_BARS = 0,  /* meas[] per model, published/consistent as lines */
+       SL_CHART_LINES,     /* series of (x, y) points */
+       SL_CHART_GROUPS };  /* series as clustered bars over the labels xt[] */
+#define SL_CHART_MAXSERIES (SL_CLAIM_MAXMODELS + 2)
+#define SL_CHART_MAXX 16
+struct sl_claim_series {
+	char name[32];
+	size_t n;
+	double x[SL_CHART_MAXX], y[SL_CHART_MAXX];
+};
+struct sl_claim_chart {
+	int kind;
+	char xlabel[64], ylabel[64];
+	int logx, logy;
+	int ref;                        /* 1: published/consistent lines on the y axis */
+	size_t nseries;
+	struct sl_claim_series s[SL_CHART_MAXSERIES];
+	size_t nx;                      /* GROUPS: labels of the x groups */
+	char xt[SL_CHART_MAXX][24];
+};
 
 struct sl_claim {
-	const char *id;          /* "1a", "3b", ... */
-	const char *claim;       /* short statement */
+	const char *id;          /* "1a", "3b", "G1", ... */
+	const char *claim;       /* short statement (a complaint is worded as one) */
 	const char *source;      /* seed file and section, short */
 	const char *quote;       /* the words claimed, quoted from the seed */
 	int rule;                /* enum sl_claim_rule */
 	const char *unit;        /* unit of the numbers below ("%", "ms", "RR") */
 	double published;        /* the figure as printed (NAN: none) */
-	double consistent;       /* counted consistently from the rules (NAN: none) */
+	double consistent;       /* corrected figure / looser half (NAN: none) */
 	double tol;              /* tolerance of the rule, in unit */
-	double meas[SL_CLAIM_NMODELS]; /* the verdict's number per model (NAN: not run) */
+	int subject;             /* model the headline verdict is about (-1: none) */
+	int baseline;            /* model the figures are measured against (-1: none) */
+	char from[128];           /* "scenario" or the trace it was measured on */
+	double meas[SL_CLAIM_MAXMODELS]; /* the verdict's number per model (NAN: not run) */
+	int verdicts[SL_CLAIM_MAXMODELS]; /* the rule applied to each model */
 	char predicted[160];     /* text: published / consistent figures */
-	char measured[SL_CLAIM_NMODELS][112]; /* text per model; "" if model absent */
+	char measured[SL_CLAIM_MAXMODELS][112]; /* text per model; "" if not run */
 	const char *why;         /* what the announced figure got wrong, or NULL */
-	char note[320];          /* one line: what the verdict means here */
-	int verdict;             /* enum sl_verdict, from rule and meas[RSDL] */
+	char note[400];          /* the reason: the rule applied to the numbers */
+	int verdict;             /* enum sl_verdict: verdicts[subject] */
+	struct sl_claim_chart chart;
 };
 
 struct sl_claims_opts {
 	int debug;               /* engine invariant checks (slow; tests) */
-	int no_sd;               /* 1: leave the SD model out even if linked */
+	const char *models;      /* "rsdl,o1": only these (NULL: every linked model) */
+	const char *traces_dir;  /* where the bundled traces are (NULL: "traces") */
+	const char *task;        /* trace claims: the interactive tasks' comm
+				  * (NULL: found by behaviour) */
 };
 
-/* Run every claim's scenarios through every model of the policy table (sd
- * left out with opts->no_sd). *out is malloc'd (*n entries); free it with
- * free(). Returns 0, or -1 with d set (rsdl missing, engine error). */
+/* Every claim: the scenarios, and the real-trace claims on the bundled
+ * traces (a trace that cannot be read makes its claims untestable, with
+ * the reason). *out is malloc'd (*n entries); free it with free().
+ * Returns 0, or -1 with d set (rsdl missing, engine error). */
 int sl_claims_run(const struct sl_claims_opts *o, struct sl_claim **out, size_t *n,
 		  struct sl_diag *d);
 
-/* The verdict of c by its rule from c->meas[SL_CLAIM_RSDL]. */
-int sl_claim_verdict(const struct sl_claim *c);
+/* The trace-driven claims on the behaviour b (an imported trace, named
+ * name): the interactive tasks' longest wait and p99 delay, glxgears frames
+ * lost per mail burst, starvation. Replays on b->cpus CPUs for the
+ * recorded span. */
+int sl_claims_trace(const struct sl_claims_opts *o, const struct sl_behaviour *b, const char *name,
+		    struct sl_claim **out, size_t *n, struct sl_diag *d);
 
-/* "holds", "holds (with the corrected figure)", "does not hold",
- * "not checkable here". */
+/* The verdict of c's rule for the measurement m. */
+int sl_claim_rule_verdict(const struct sl_claim *c, double m);
+/* The verdict of c by its rule from c->meas[c->subject]. */
+int sl_claim_verdict(const struct sl_claim *c);
+/* Fill c->verdicts[], c->verdict and c->note from the numbers. */
+void sl_claim_decide(struct sl_claim *c);
+
+/* The reason for model m's verdict in words ("rsdl 120 ms is ... ->
+ * partly: ..."); for the subject model it is c->note. */
+void sl_claim_reason(const struct sl_claim *c, int m, char *buf, size_t n);
+
+/* "holds", "partly", "fails", "untestable". */
 const char *sl_verdict_name(int v);
 
-/* Model names by index (the policy table's) and whether index m is one. */
+/* The models (policy table order), their count, and the index of a name
+ * (-1: not linked). */
+int sl_claim_nmodels(void);
 const char *sl_claim_model_name(int m);
+int sl_claim_model_index(const char *name);
 int sl_claim_model_available(int m);
+
+/* Interactive tasks of b by behaviour: not a kernel thread, at least 20
+ * sleeps, CPU under 30 % of its life, median burst under 5 ms and its
+ * run+sleep cycles regular (median absolute deviation under the median).
+ * comm != NULL: the tasks called comm instead. mark[i] = 1 for those
+ * (caller's array of b->ntasks). Returns how many. */
+size_t sl_claims_interactive(const struct sl_behaviour *b, const char *comm, int *mark);
+
+/* Frames lost in the windows [wlo[k], whi[k]) (k < nw): frames are the
+ * sorted times f[0..nf), period p; a gap g between frames that starts in a
+ * window loses floor(g / p) - 1 frames. */
+uint64_t sl_claims_frames_lost(const uint64_t *f, size_t nf, uint64_t p, const uint64_t *wlo,
+			       const uint64_t *whi, size_t nw);
 
 #endif

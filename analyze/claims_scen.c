@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NONE UINT64_MAX
 
@@ -20,6 +21,16 @@ struct acc {
 	int *seen;           /* has had a slice or a wakeup row */
 	size_t *cap;
 };
+
+static int on_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int level)
+{
+	struct acc *a = ctx;
+	(void)ts;
+	(void)level;
+	if (cpu >= 0 && (size_t)cpu < a->r->ncpus && !strcmp(kind, "major"))
+		a->r->major_rotations[cpu]++;
+	return 0;
+}
 
 static void waited(struct sl_scen_task *t, uint64_t from, uint64_t to)
 {
@@ -43,6 +54,12 @@ static int on_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, cha
 	a->seen[task] = 1;
 	a->ready[task] = end == 'R' ? ts + dur : NONE;
 	t->runtime_ns += dur;
+	if (t->first_run_ns == NONE || ts < t->first_run_ns)
+		t->first_run_ns = ts;
+	if (ts + dur > t->last_end_ns)
+		t->last_end_ns = ts + dur;
+	if (end == 'X' || end == 'E')
+		t->done_ns = ts + dur;
 	if (dur > t->max_slice_ns)
 		t->max_slice_ns = dur;
 	return 0;
@@ -64,7 +81,12 @@ static int on_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int wake
 		return 0;
 	}
 	waited(t, ts, ts_run);
-	SL_GROW(t->delays, a->cap[task], t->ndelays + 1);
+	if (t->ndelays + 1 > a->cap[task]) {
+		a->cap[task] = a->cap[task] ? 2 * a->cap[task] : 16;
+		t->delays = xrealloc(t->delays, a->cap[task] * sizeof(*t->delays));
+		t->woke_at = xrealloc(t->woke_at, a->cap[task] * sizeof(*t->woke_at));
+	}
+	t->woke_at[t->ndelays] = ts_run;
 	t->delays[t->ndelays++] = ts_run - ts;
 	return 0;
 }
@@ -74,62 +96,73 @@ void sl_scen_result_release(struct sl_scen_result *r)
 	size_t i;
 	if (!r)
 		return;
-	for (i = 0; i < r->ntasks; i++)
+	for (i = 0; i < r->ntasks; i++) {
 		free(r->t[i].delays);
+		free(r->t[i].woke_at);
+	}
 	free(r->t);
+	free(r->major_rotations);
 	memset(r, 0, sizeof(*r));
 }
 
-int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
-		    struct sl_scen_result *r, struct sl_diag *d)
+int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
+		       int debug, struct sl_scen_result *r, struct sl_diag *d)
 {
 	const struct sl_policy_ops *ops = sl_policy_find(pol);
-	struct sl_behaviour b;
 	struct sl_replay_opts o;
 	struct sl_replay_stats st;
 	struct sl_run_sink k;
 	struct acc a;
 	int *nice, rc;
 	uint64_t *bound;
-	size_t i;
+	size_t i, n1 = b->ntasks ? b->ntasks : 1;
+	struct timespec c0, c1;
 
 	memset(r, 0, sizeof(*r));
 	if (!ops)
 		return sl_fail(d, "claims: no scheduler model '%s' (linked: %s)", pol, sl_policy_names());
-	if (sl_workload_parse_text(text, strlen(text), "scenario", &b, d))
-		return -1;
-	r->ntasks = b.ntasks;
-	r->t = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*r->t));
+	r->ntasks = b->ntasks;
+	r->t = xcalloc(n1, sizeof(*r->t));
+	r->ncpus = (size_t)(cpus > 0 ? cpus : 1);
+	r->major_rotations = xcalloc(r->ncpus, sizeof(*r->major_rotations));
 	a.r = r;
-	a.ready = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*a.ready));
-	a.seen = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*a.seen));
-	a.cap = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*a.cap));
-	nice = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*nice));
-	bound = xcalloc(b.ntasks ? b.ntasks : 1, sizeof(*bound));
-	for (i = 0; i < b.ntasks; i++) {
-		r->t[i].nice = b.tasks[i].nice;
-		r->t[i].start_ns = b.tasks[i].start_ns;
-		nice[i] = b.tasks[i].nice;
+	a.ready = xcalloc(n1, sizeof(*a.ready));
+	a.seen = xcalloc(n1, sizeof(*a.seen));
+	a.cap = xcalloc(n1, sizeof(*a.cap));
+	nice = xcalloc(n1, sizeof(*nice));
+	bound = xcalloc(n1, sizeof(*bound));
+	for (i = 0; i < b->ntasks; i++) {
+		r->t[i].nice = b->tasks[i].nice;
+		r->t[i].start_ns = b->tasks[i].start_ns;
+		r->t[i].first_run_ns = NONE;
+		nice[i] = b->tasks[i].nice < -20 ? -20 : b->tasks[i].nice > 19 ? 19 : b->tasks[i].nice;
 		a.ready[i] = NONE;
 	}
-	sl_bound_ns(nice, b.ntasks, 6 * SL_NS_PER_MS, bound);
-	for (i = 0; i < b.ntasks; i++)
+	sl_bound_ns(nice, b->ntasks, 6 * SL_NS_PER_MS, bound);
+	for (i = 0; i < b->ntasks; i++)
 		r->t[i].bound_ns = bound[i];
 
 	sl_replay_opts_init(&o);
-	o.cpus = 1;
+	o.cpus = (int)r->ncpus;
+	o.mode = mode;
 	o.duration_ns = dur;
 	o.debug = debug;
 	k.ctx = &a;
 	k.slice = on_slice;
 	k.wakeup = on_wakeup;
 	k.staircase = NULL;
-	k.rotation = NULL;
+	k.rotation = on_rotation;
 	k.vlag = NULL;
-	rc = sl_replay_run(&b, ops, &o, &k, &st, d);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	rc = sl_replay_run(b, ops, &o, &k, &st, d);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	if (!rc) {
 		r->end_ns = st.end_ns;
+		r->decisions = st.decisions;
+		r->cpu_ns = (uint64_t)((c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec));
 		for (i = 0; i < r->ntasks; i++) {
+			if (b->tasks[i].nphases == 0 && b->tasks[i].run_ns == 0)
+				continue; /* nothing to replay: never waits */
 			if (!a.seen[i])
 				waited(&r->t[i], r->t[i].start_ns, r->end_ns);
 			else if (a.ready[i] != NONE)
@@ -143,6 +176,20 @@ int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
 	free(a.cap);
 	free(nice);
 	free(bound);
+	return rc;
+}
+
+int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,
+		    struct sl_scen_result *r, struct sl_diag *d)
+{
+	struct sl_behaviour b;
+	int rc;
+	memset(r, 0, sizeof(*r));
+	if (!sl_policy_find(pol))
+		return sl_fail(d, "claims: no scheduler model '%s' (linked: %s)", pol, sl_policy_names());
+	if (sl_workload_parse_text(text, strlen(text), "scenario", &b, d))
+		return -1;
+	rc = sl_scenario_replay(&b, pol, 1, SL_MODE_TIMED, dur, debug, r, d);
 	sl_behaviour_release(&b);
 	return rc;
 }

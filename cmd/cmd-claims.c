@@ -1,13 +1,20 @@
-/* cmd/cmd-claims.c - `schedlab claims [-o DIR] [--no-sd] [--debug]`: re-run
- * the claims of the RSDL announcement and its thread as scenarios through
- * the models (analyze/claims.h) and print claim, source, predicted,
- * measured per model and verdict, then a note for every verdict other than
- * "holds"; with -o also DIR/claims.csv and DIR/claims.md. */
+/* cmd/cmd-claims.c - `schedlab claims`: the claims of the RSDL announcement,
+ * the LWN article and the thread, checked on scenarios and on real traces
+ * through every model (analyze/claims.h); a table that fits 160 columns
+ * with the details below it, or CSV / JSON; with -o DIR also
+ * DIR/index.html with one chart per claim, DIR/claims.csv and
+ * DIR/claims.json. `--trace ID` runs the trace-driven claims on an
+ * imported trace. */
 #include "cmd.h"
+#include "opt.h"
 #include "../common/util.h"
 #include "../analyze/claims.h"
+#include "../analyze/store.h"
+#include "../plots/plot.h"
+#include "../replay/engine.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,66 +22,142 @@
 #include <sys/stat.h>
 
 static const char synopsis[] =
-	"schedlab claims [-o DIR] [--no-sd] [--debug]";
+	"schedlab claims [--format table|csv|json] [-o DIR] [--sched LIST] [--traces DIR] [--debug]\n"
+	"       schedlab claims --trace ID [--task COMM] [--format F] [-o DIR]";
 
 static const char about[] =
-	"Re-run the claims of the RSDL announcement (2007) and its thread as\n"
-	"scenarios through every model of the policy table, in memory,\n"
-	"and print claim, source, predicted, measured and verdict.\n";
+	"Check the claims of the RSDL announcement (2007), the LWN article and the\n"
+	"thread on scenarios and on the bundled real traces, through every model\n"
+	"linked in; print claim, published/predicted, measured per model and the\n"
+	"verdict (holds, partly, fails, untestable) with the rule behind it\n"
+	"(docs/claims.md). --trace ID runs the trace-driven claims on an imported\n"
+	"trace instead.\n";
 
-enum { COL_ID, COL_CLAIM, COL_SOURCE, COL_PRED, COL_M0, COL_VERDICT = COL_M0 + SL_CLAIM_NMODELS, NCOL };
-
-static const char *cell(const struct sl_claim *c, int col)
+/* "120 ms", "x0.998", "-" */
+static void short_value(char *buf, size_t n, const struct sl_claim *c, int m)
 {
-	switch (col) {
-	case COL_ID: return c->id;
-	case COL_CLAIM: return c->claim;
-	case COL_SOURCE: return c->source;
-	case COL_PRED: return c->predicted;
-	case COL_VERDICT: return sl_verdict_name(c->verdict);
-	default: return c->measured[col - COL_M0][0] ? c->measured[col - COL_M0] : "-";
+	double v = c->meas[m];
+	const char *u = c->unit;
+	if (m == c->baseline) {
+		snprintf(buf, n, "(base)");
+		return;
 	}
+	if (isnan(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (!strcmp(u, "x o1") || !strcmp(u, "x"))
+		snprintf(buf, n, "x%.3g", v);
+	else if (!strcmp(u, "ms over bound"))
+		snprintf(buf, n, "%+.0f ms", v);
+	else if (!strcmp(u, "%"))
+		snprintf(buf, n, "%.3g %%", v);
+	else if (!strcmp(u, "ratio"))
+		snprintf(buf, n, "%.3g", v);
+	else if (!strcmp(u, "inversions"))
+		snprintf(buf, n, "%.0f inv", v);
+	else if (!strcmp(u, "frames"))
+		snprintf(buf, n, "%.3g fr", v);
+	else if (!strcmp(u, "ms") && v >= 10000)
+		snprintf(buf, n, "%.1f s", v / 1000);
+	else
+		snprintf(buf, n, "%.4g%s%s", v, u[0] ? " " : "", u);
 }
 
-static const char *head(int col)
+static size_t clip(char *dst, size_t n, const char *s, size_t w)
 {
-	static char buf[SL_CLAIM_NMODELS][32];
-	switch (col) {
-	case COL_ID: return "id";
-	case COL_CLAIM: return "claim";
-	case COL_SOURCE: return "source";
-	case COL_PRED: return "predicted";
-	case COL_VERDICT: return "verdict";
-	default:
-		snprintf(buf[col - COL_M0], sizeof(buf[0]), "measured %s", sl_claim_model_name(col - COL_M0));
-		return buf[col - COL_M0];
+	size_t l = strlen(s);
+	if (l <= w) {
+		snprintf(dst, n, "%s", s);
+		return l;
 	}
+	snprintf(dst, n, "%.*s~", (int)(w - 1), s);
+	return w;
+}
+
+/* s on lines of at most 160 columns, broken at spaces; the first line
+ * starts with head, the others with ind spaces. */
+static void wrapped(FILE *f, const char *head, size_t ind, const char *s)
+{
+	size_t col = strlen(head);
+	fputs(head, f);
+	while (*s) {
+		size_t w = strcspn(s, " "), sp = strspn(s + w, " ");
+		if (col + w > 160 && col > ind) {
+			fprintf(f, "\n%*s", (int)ind, "");
+			col = ind;
+		}
+		fprintf(f, "%.*s", (int)w, s);
+		col += w;
+		s += w;
+		if (*s && col + 1 <= 160) {
+			fputc(' ', f);
+			col++;
+		}
+		s += sp;
+	}
+	fputc('\n', f);
 }
 
 static void print_table(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
-	size_t w[NCOL] = { 0 }, i;
-	int col;
-	for (col = 0; col < NCOL; col++) {
-		w[col] = strlen(head(col));
-		for (i = 0; i < n; i++)
-			if (strlen(cell(&c[i], col)) > w[col])
-				w[col] = strlen(cell(&c[i], col));
-	}
-	for (col = 0; col < NCOL; col++)
-		if (col < COL_M0 || col == COL_VERDICT || on[col - COL_M0])
-			fprintf(f, "%-*s%s", col == COL_VERDICT ? 0 : (int)w[col], head(col),
-				col == COL_VERDICT ? "\n" : "  ");
+	int nm = sl_claim_nmodels(), m, cols = 0;
+	size_t i, wid = 2, wc, wv = 10, total;
+	char buf[256];
+	for (m = 0; m < nm; m++)
+		cols += on[m];
 	for (i = 0; i < n; i++)
-		for (col = 0; col < NCOL; col++)
-			if (col < COL_M0 || col == COL_VERDICT || on[col - COL_M0])
-				fprintf(f, "%-*s%s", col == COL_VERDICT ? 0 : (int)w[col], cell(&c[i], col),
-					col == COL_VERDICT ? "\n" : "  ");
+		if (strlen(c[i].id) > wid)
+			wid = strlen(c[i].id);
+	/* id, claim, published, one column per model, verdict: <= 160 */
+	total = wid + 2 + 2 + 22 + 2 + (size_t)cols * (wv + 1) + 1 + 10;
+	wc = total < 160 ? 160 - total : 20;
+	if (wc > 62)
+		wc = 62;
+	fprintf(f, "%-*s  %-*s  %-22s ", (int)wid, "id", (int)wc, "claim", "published/predicted");
+	for (m = 0; m < nm; m++)
+		if (on[m])
+			fprintf(f, " %-*s", (int)wv, sl_claim_model_name(m));
+	fprintf(f, "  %s\n", "verdict");
+	for (i = 0; i < n; i++) {
+		char cl[96], pr[32];
+		clip(cl, sizeof(cl), c[i].claim, wc);
+		clip(pr, sizeof(pr), c[i].predicted, 22);
+		fprintf(f, "%-*s  %-*s  %-22s ", (int)wid, c[i].id, (int)wc, cl, pr);
+		for (m = 0; m < nm; m++)
+			if (on[m]) {
+				short_value(buf, sizeof(buf), &c[i], m);
+				clip(cl, sizeof(cl), buf, wv);
+				fprintf(f, " %-*s", (int)wv, cl);
+			}
+		fprintf(f, "  %s%s\n", sl_verdict_name(c[i].verdict),
+			c[i].subject >= 0 && c[i].subject != 0 ? " (o1)" : "");
+	}
+	fputs("\nverdicts are about rsdl unless marked (o1): a complaint about 2.6.20 checked on the o1 model\n", f);
+	for (i = 0; i < n; i++) {
+		char line[1024];
+		snprintf(line, sizeof(line), "%s [%s]", c[i].claim, c[i].from);
+		fputc('\n', f);
+		snprintf(buf, sizeof(buf), "%-4s", c[i].id);
+		wrapped(f, buf, 4, line);
+		snprintf(line, sizeof(line), "%s: %s", c[i].source, c[i].quote);
+		wrapped(f, "    ", 8, line);
+		wrapped(f, "    published/predicted: ", 8, c[i].predicted);
+		for (m = 0; m < nm; m++)
+			if (on[m] && (c[i].measured[m][0] || m == c[i].baseline)) {
+				snprintf(line, sizeof(line), "%s [%s]", c[i].measured[m][0] ? c[i].measured[m] : "-",
+					 m == c[i].baseline ? "baseline" : sl_verdict_name(c[i].verdicts[m]));
+				snprintf(buf, sizeof(buf), "    %-6s ", sl_claim_model_name(m));
+				wrapped(f, buf, 11, line);
+			}
+		snprintf(buf, sizeof(buf), "    %s: ", sl_verdict_name(c[i].verdict));
+		wrapped(f, buf, 8, c[i].note);
+	}
 }
 
-static void num(FILE *f, double v)
+static void num_csv(FILE *f, double v)
 {
-	if (!isnan(v))
+	if (!isnan(v) && !isinf(v))
 		fprintf(f, "%.6g", v);
 }
 
@@ -82,95 +165,96 @@ static void write_csv(FILE *f, const struct sl_claim *c, size_t n, const int *on
 {
 	size_t i;
 	int m;
-	fputs("id,claim,source,quote,predicted", f);
-	for (m = 0; m < SL_CLAIM_NMODELS; m++)
-		if (on[m])
-			fprintf(f, ",measured_%s", sl_claim_model_name(m));
-	fputs(",verdict,unit,published,consistent,tolerance", f);
-	for (m = 0; m < SL_CLAIM_NMODELS; m++)
-		if (on[m])
-			fprintf(f, ",value_%s", sl_claim_model_name(m));
-	fputs(",note\n", f);
-	for (i = 0; i < n; i++) {
-		const char *txt[] = { c[i].id, c[i].claim, c[i].source, c[i].quote, c[i].predicted };
-		size_t k;
-		for (k = 0; k < SL_ARRAY_SIZE(txt); k++) {
-			if (k)
-				fputc(',', f);
-			sl_csv_str(f, txt[k]);
+	char reason[512];
+	fputs("claim,source,published,model,measured,unit,verdict,reason,id,predicted,measured_text,measured_on,"
+	      "headline\n",
+	      f);
+	for (i = 0; i < n; i++)
+		for (m = 0; m < sl_claim_nmodels(); m++) {
+			if (!on[m])
+				continue;
+			sl_csv_str(f, c[i].claim);
+			fputc(',', f);
+			sl_csv_str(f, c[i].source);
+			fputc(',', f);
+			num_csv(f, c[i].published);
+			fputc(',', f);
+			sl_csv_str(f, sl_claim_model_name(m));
+			fputc(',', f);
+			num_csv(f, c[i].meas[m]);
+			fputc(',', f);
+			sl_csv_str(f, c[i].unit);
+			fputc(',', f);
+			sl_csv_str(f, sl_verdict_name(c[i].verdicts[m]));
+			fputc(',', f);
+			sl_claim_reason(&c[i], m, reason, sizeof(reason));
+			sl_csv_str(f, reason);
+			fputc(',', f);
+			sl_csv_str(f, c[i].id);
+			fputc(',', f);
+			sl_csv_str(f, c[i].predicted);
+			fputc(',', f);
+			sl_csv_str(f, c[i].measured[m]);
+			fputc(',', f);
+			sl_csv_str(f, c[i].from);
+			fprintf(f, ",%d\n", m == c[i].subject);
 		}
-		for (m = 0; m < SL_CLAIM_NMODELS; m++)
-			if (on[m]) {
-				fputc(',', f);
-				sl_csv_str(f, c[i].measured[m]);
-			}
-		fputc(',', f);
-		sl_csv_str(f, sl_verdict_name(c[i].verdict));
-		fputc(',', f);
-		sl_csv_str(f, c[i].unit);
-		fputc(',', f);
-		num(f, c[i].published);
-		fputc(',', f);
-		num(f, c[i].consistent);
-		fputc(',', f);
-		num(f, c[i].tol);
-		for (m = 0; m < SL_CLAIM_NMODELS; m++)
-			if (on[m]) {
-				fputc(',', f);
-				num(f, c[i].meas[m]);
-			}
-		fputc(',', f);
-		sl_csv_str(f, c[i].note);
-		fputc('\n', f);
-	}
 }
 
-/* Markdown cell: '|' would split the cell. */
-static void md(FILE *f, const char *s)
+static void num_json(FILE *f, double v)
 {
-	for (; *s; s++)
-		fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.9g", v);
 }
 
-static void write_md(FILE *f, const struct sl_claim *c, size_t n, const int *on)
+static void write_json(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
 	size_t i;
-	int m;
-	fputs("# RSDL's claims re-run (schedlab claims)\n\n"
-	      "Generated by `schedlab claims`; scenarios, rules and verdict rules: docs/claims.md.\n"
-	      "One CPU, HZ 1000, RR_INTERVAL 6 ms.\n\n| id | claim | source | predicted |", f);
-	for (m = 0; m < SL_CLAIM_NMODELS; m++)
-		if (on[m])
-			fprintf(f, " measured %s |", sl_claim_model_name(m));
-	fputs(" verdict |\n|---|---|---|---|", f);
-	for (m = 0; m < SL_CLAIM_NMODELS; m++)
-		if (on[m])
-			fputs("---|", f);
-	fputs("---|\n", f);
-	for (i = 0; i < n; i++) {
-		fputs("| ", f);
-		md(f, c[i].id);
-		fputs(" | ", f);
-		md(f, c[i].claim);
-		fputs(" | ", f);
-		md(f, c[i].source);
-		fputs(" | ", f);
-		md(f, c[i].predicted);
-		for (m = 0; m < SL_CLAIM_NMODELS; m++)
-			if (on[m]) {
-				fputs(" | ", f);
-				md(f, c[i].measured[m][0] ? c[i].measured[m] : "-");
-			}
-		fputs(" | **", f);
-		md(f, sl_verdict_name(c[i].verdict));
-		fputs("** |\n", f);
-	}
-	fputs("\n## Notes\n\n", f);
-	for (i = 0; i < n; i++) {
-		fprintf(f, "- **%s** %s — %s. ", c[i].id, c[i].source, c[i].quote);
-		md(f, c[i].note);
-		fputs(".\n", f);
-	}
+	int m, first = 1;
+	char reason[512];
+	fputs("[\n", f);
+	for (i = 0; i < n; i++)
+		for (m = 0; m < sl_claim_nmodels(); m++) {
+			if (!on[m])
+				continue;
+			fputs(first ? " {\"claim\": " : ",\n {\"claim\": ", f);
+			first = 0;
+			sl_json_str(f, c[i].claim);
+			fputs(", \"source\": ", f);
+			sl_json_str(f, c[i].source);
+			fputs(", \"published\": ", f);
+			num_json(f, c[i].published);
+			fputs(", \"model\": ", f);
+			sl_json_str(f, sl_claim_model_name(m));
+			fputs(", \"measured\": ", f);
+			num_json(f, c[i].meas[m]);
+			fputs(", \"unit\": ", f);
+			sl_json_str(f, c[i].unit);
+			fputs(", \"verdict\": ", f);
+			sl_json_str(f, sl_verdict_name(c[i].verdicts[m]));
+			fputs(", \"reason\": ", f);
+			sl_claim_reason(&c[i], m, reason, sizeof(reason));
+			sl_json_str(f, reason);
+			fputs(", \"id\": ", f);
+			sl_json_str(f, c[i].id);
+			fputs(", \"predicted\": ", f);
+			sl_json_str(f, c[i].predicted);
+			fputs(", \"consistent\": ", f);
+			num_json(f, c[i].consistent);
+			fputs(", \"measured_text\": ", f);
+			sl_json_str(f, c[i].measured[m]);
+			fputs(", \"measured_on\": ", f);
+			sl_json_str(f, c[i].from);
+			fprintf(f, ", \"headline\": %s}", m == c[i].subject ? "true" : "false");
+		}
+	fputs("\n]\n", f);
+}
+
+static void write_html(FILE *f, const struct sl_claim *c, size_t n, const int *on)
+{
+	sl_claims_html(f, c, n, on);
 }
 
 /* Write DIR/NAME via a temporary file renamed into place. */
@@ -197,28 +281,85 @@ static int write_file(const char *dir, const char *name, const struct sl_claim *
 	return 0;
 }
 
+static int write_dir(const char *dir, const struct sl_claim *c, size_t n, const int *on)
+{
+	size_t i;
+	if (write_file(dir, "claims.csv", c, n, on, write_csv) || write_file(dir, "claims.json", c, n, on, write_json))
+		return -1;
+	for (i = 0; i < n; i++) {
+		char path[4096];
+		struct sl_diag d;
+		memset(&d, 0, sizeof(d));
+		snprintf(path, sizeof(path), "%s/claim-%s.png", dir, c[i].id);
+		if (sl_plot_claim(&c[i], path, &d)) {
+			sl_err("%s", d.msg);
+			return -1;
+		}
+	}
+	return write_file(dir, "index.html", c, n, on, write_html);
+}
+
+/* The imported trace id's behaviour and a name for it. */
+static int load_trace(const struct sl_globals *g, int64_t id, struct sl_behaviour *b, char *name, size_t len)
+{
+	struct sl_store *st;
+	struct sl_trace_info tr;
+	struct sl_diag d;
+	const char *base;
+	memset(&d, 0, sizeof(d));
+	if (sl_store_open(g->db, 0, &st, &d)) {
+		sl_err("%s", d.msg);
+		return 1;
+	}
+	if (sl_store_get_trace(st, id, &tr, &d) || sl_store_load_behaviour(st, id, b, &d)) {
+		sl_err("%s", d.msg);
+		sl_store_close(st);
+		return 1;
+	}
+	sl_store_close(st);
+	if (!b->cpus)
+		b->cpus = tr.cpus > 0 ? tr.cpus : 1;
+	if (!b->span_ns && tr.last_ts > tr.first_ts)
+		b->span_ns = tr.last_ts - tr.first_ts;
+	base = strrchr(tr.path, '/');
+	snprintf(name, len, "trace %" PRId64 " (%.40s)", id, base ? base + 1 : tr.path);
+	return 0;
+}
+
 int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 {
 	struct sl_claims_opts o;
 	struct sl_diag d;
 	struct sl_claim *c;
 	size_t n;
-	const char *dir = NULL;
-	int i, m, on[SL_CLAIM_NMODELS], rc;
+	const char *dir = NULL, *format = "table";
+	int64_t trace = 0;
+	int m, on[SL_CLAIM_MAXMODELS], rc;
 	const struct sl_opt opts[] = {
-		SL_OPT_STRING('o', "output", &dir, "DIR", "also write DIR/claims.csv and DIR/claims.md"),
-		SL_OPT_FLAG(0, "no-sd", &o.no_sd, "leave the sd model out"),
+		SL_OPT_CHOICE(0, "format", &format, "table|csv|json",
+			      "csv and json: one row per claim and model, columns claim,\n"
+			      "source, published, model, measured, unit, verdict, reason, ..."),
+		SL_OPT_STRING('o', "output", &dir, "DIR", "also write DIR/index.html (a chart per claim),\nclaims.csv, claims.json"),
+		SL_OPT_STRING(0, "sched", &o.models, "LIST", "only these models (rsdl is always needed)"),
+		SL_OPT_STRING(0, "traces", &o.traces_dir, "DIR", "where the bundled traces are (default: traces)"),
+		SL_OPT_ID(0, "trace", &trace, "the trace-driven claims on imported trace ID (--db)"),
+		SL_OPT_STRING(0, "task", &o.task, "COMM",
+			      "with --trace: the interactive tasks are those called COMM\n"
+			      "(default: found by behaviour, mostly sleeping and periodic)"),
 		SL_OPT_FLAG(0, "debug", &o.debug, "engine invariant checks after every policy call (slow)"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "claims", synopsis, about, opts, 0, NULL };
 
-	(void)g;
 	memset(&o, 0, sizeof(o));
 	memset(&d, 0, sizeof(d));
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc;
 	rc = 0;
+	if (o.task && !trace) {
+		sl_err("claims: --task goes with --trace ID");
+		return 2;
+	}
 	if (dir) {
 		struct stat sb;
 		if (mkdir(dir, 0777) && errno != EEXIST) {
@@ -230,21 +371,37 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 			return 1;
 		}
 	}
-	if (sl_claims_run(&o, &c, &n, &d)) {
+	if (trace) {
+		struct sl_behaviour b;
+		char name[96];
+		if (load_trace(g, trace, &b, name, sizeof(name)))
+			return 1;
+		rc = sl_claims_trace(&o, &b, name, &c, &n, &d);
+		sl_behaviour_release(&b);
+	} else {
+		rc = sl_claims_run(&o, &c, &n, &d);
+	}
+	if (rc) {
 		sl_err("%s", d.msg);
 		return 1;
 	}
-	for (m = 0; m < SL_CLAIM_NMODELS; m++)
-		on[m] = sl_claim_model_available(m) && !(m == SL_CLAIM_SD && o.no_sd);
-	print_table(stdout, c, n, on);
-	/* what a verdict other than "holds" means, one line each */
-	printf("\n");
-	for (i = 0; i < (int)n; i++)
-		if (c[i].verdict != SL_VERDICT_HOLDS)
-			printf("%s: %s\n", c[i].id, c[i].note);
-	if (dir && (write_file(dir, "claims.csv", c, n, on, write_csv) ||
-		    write_file(dir, "claims.md", c, n, on, write_md)))
+	for (m = 0; m < SL_CLAIM_MAXMODELS; m++) {
+		size_t k;
+		on[m] = 0;
+		for (k = 0; k < n && !on[m]; k++)
+			on[m] = m < sl_claim_nmodels() && (c[k].measured[m][0] || m == c[k].baseline);
+	}
+	on[SL_CLAIM_RSDL] = 1;
+	if (!strcmp(format, "csv"))
+		write_csv(stdout, c, n, on);
+	else if (!strcmp(format, "json"))
+		write_json(stdout, c, n, on);
+	else
+		print_table(stdout, c, n, on);
+	if (dir && write_dir(dir, c, n, on))
 		rc = 1;
+	else if (dir && !strcmp(format, "table"))
+		printf("\nwrote %s/index.html (%zu charts), %s/claims.csv, %s/claims.json\n", dir, n, dir, dir);
 	free(c);
 	return rc;
 }

@@ -92,6 +92,15 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 /* Write run_id as a Chrome/Perfetto JSON trace to path. */
 int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struct sl_diag *d);
 
+/* --- claims (claims_chart.c) --- */
+struct sl_claim;
+/* The chart behind claim c's verdict into out (format by extension). */
+int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d);
+/* The claims page: a summary table, then per claim its figures, its
+ * verdict with the reason and its chart claim-ID.png (on[m]: model m run).
+ * Returns 0 or -1 (write error). */
+int sl_claims_html(FILE *f, const struct sl_claim *c, size_t n, const int *on);
+
 /* Write s HTML-escaped (& < > " ') to f. */
 void sl_html_str(FILE *f, const char *s);
 /* Write the n bytes of buf to f as base64. */

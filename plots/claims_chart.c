@@ -1,0 +1,277 @@
+/* plots/claims_chart.c - the chart behind each claim's verdict (gnuplot)
+ * and the page `schedlab claims -o DIR` writes: DIR/index.html with one
+ * chart per claim (DIR/claim-ID.png), beside DIR/claims.csv and
+ * DIR/claims.json (written by the command). */
+#include "plot_int.h"
+#include "../analyze/claims.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void title(FILE *f, const struct sl_claim *c)
+{
+	char a[200], b[300], t[520], q[200];
+	size_t i, k = 0;
+	for (i = 0; c->claim[i] && k + 1 < sizeof(q); i++) /* no quotes in a title */
+		if (c->claim[i] != '"')
+			q[k++] = c->claim[i] == '\'' ? '`' : c->claim[i];
+	q[k] = 0;
+	sl_label_clean(a, sizeof(a), q);
+	snprintf(b, sizeof(b), "%s: %.150s (%.100s)", c->id, a, c->from);
+	snprintf(t, sizeof(t), "%s\\n%s on %s: %s", b, sl_verdict_name(c->verdict),
+		 c->subject >= 0 ? sl_claim_model_name(c->subject) : "-", c->predicted);
+	sl_label_clean(a, sizeof(a), t);
+	/* keep the \n (label_clean turned the backslash into '?') */
+	{
+		char *p = strstr(a, "?n");
+		if (p)
+			p[0] = '\\';
+	}
+	fputs("set title \"", f);
+	fputs(a, f);
+	fputs("\"\n", f);
+}
+
+/* A horizontal reference line at y with a label. */
+static void hline(FILE *f, int i, double y, const char *what)
+{
+	if (isnan(y) || isinf(y))
+		return;
+	fprintf(f, "set arrow %d from graph 0, first %.9g to graph 1, first %.9g nohead dt 2 lw 2 lc rgb '%s'\n", i, y,
+		y, i == 1 ? "#c00000" : "#808080");
+	fprintf(f, "set label %d '%s %.4g' at graph 0.01, first %.9g offset 0,0.6 tc rgb '%s'\n", i, what, y, y,
+		i == 1 ? "#c00000" : "#606060");
+}
+
+int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
+{
+	struct sl_gp g;
+	char path[1200];
+	FILE *f;
+	size_t s, k;
+	int m, any = 0, rc = -1;
+	double lo = 0, hi = 0;
+	const struct sl_claim_chart *ch = &c->chart;
+
+	if (sl_gp_begin(&g, out, 0, 900, 480, d))
+		return -1;
+	title(g.script, c);
+	fputs("set key outside right top\nset grid ytics\nset border 3\nset xtics nomirror\nset ytics nomirror\n",
+	      g.script);
+	if (ch->kind == SL_CHART_BARS || !ch->nseries) {
+		f = sl_gp_data(&g, "bars", path, sizeof(path), d);
+		if (!f)
+			goto out;
+		for (m = 0; m < sl_claim_nmodels(); m++)
+			if (!isnan(c->meas[m]) && !isinf(c->meas[m])) {
+				fprintf(f, "%s\t%.9g\n", sl_claim_model_name(m), c->meas[m]);
+				any = 1;
+				lo = fmin(lo, c->meas[m]);
+				hi = fmax(hi, c->meas[m]);
+			}
+		if (!isnan(c->published) && !isinf(c->published)) {
+			lo = fmin(lo, c->published);
+			hi = fmax(hi, c->published);
+		}
+		if (!isnan(c->consistent) && !isinf(c->consistent)) {
+			lo = fmin(lo, c->consistent);
+			hi = fmax(hi, c->consistent);
+		}
+		if (hi <= lo)
+			hi = lo + 1;
+		if (fclose(f)) {
+			sl_fail(d, "%s: write error", path);
+			goto out;
+		}
+		fputs("set ylabel ", g.script);
+		sl_gp_str(g.script, ch->ylabel[0] ? ch->ylabel : c->unit);
+		fputs("\nunset key\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n", g.script);
+		if (!any) {
+			char why[300];
+			sl_label_clean(why, sizeof(why), c->note);
+			fprintf(g.script,
+				"set label 9 'untestable: %.110s' at graph 0.5, graph 0.5 center\nset xrange [0:1]\n"
+				"set yrange [0:1]\nunset xtics\nunset ytics\nplot NaN notitle\n",
+				why);
+		} else {
+			hline(g.script, 1, c->published, "published");
+			if (!isnan(c->consistent) && c->consistent != c->published)
+				hline(g.script, 2, c->consistent, c->rule == SL_RULE_NEAR ? "corrected" : "partly");
+			fprintf(g.script, "set yrange [%.9g:%.9g]\nset offsets 0.5, 0.5, 0, 0\nset xzeroaxis lt -1\n",
+				lo < 0 ? lo - 0.12 * (hi - lo) : 0, hi + 0.12 * (hi - lo));
+			fprintf(g.script, "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#4a7ebb', '' using 0:2:(sprintf('%%.4g', $2)) with labels offset 0,0.8 notitle\n",
+				path);
+		}
+	} else if (ch->kind == SL_CHART_GROUPS) {
+		if (ch->ref) {
+			hline(g.script, 1, c->published, "published");
+			if (!isnan(c->consistent) && c->consistent != c->published)
+				hline(g.script, 2, c->consistent, "partly");
+		}
+		f = sl_gp_data(&g, "groups", path, sizeof(path), d);
+		if (!f)
+			goto out;
+		fputs("group", f);
+		for (s = 0; s < ch->nseries; s++)
+			fprintf(f, "\t%s", ch->s[s].name[0] ? ch->s[s].name : "-");
+		fputs("\n", f);
+		for (k = 0; k < ch->nx; k++) {
+			char lab[32];
+			sl_label_clean(lab, sizeof(lab), ch->xt[k]);
+			for (char *p = lab; *p; p++)
+				if (*p == ' ' || *p == '\t')
+					*p = '_';
+			fputs(lab, f);
+			for (s = 0; s < ch->nseries; s++) {
+				size_t i;
+				double y = NAN;
+				for (i = 0; i < ch->s[s].n; i++)
+					if (ch->s[s].x[i] == (double)k)
+						y = ch->s[s].y[i];
+				if (ch->logy && y <= 0)
+					y = NAN;
+				if (!isnan(y))
+					any = 1;
+				fprintf(f, isnan(y) ? "\t-" : "\t%.9g", y);
+			}
+			fputs("\n", f);
+		}
+		if (fclose(f)) {
+			sl_fail(d, "%s: write error", path);
+			goto out;
+		}
+		fputs(
+			"set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.7 border -1\n"
+			"set datafile missing '-'\nset xtics scale 0\nset ylabel ", g.script);
+		sl_gp_str(g.script, ch->ylabel);
+		fputs("\n", g.script);
+		if (ch->logy)
+			fputs("set logscale y\nset format y '%g'\n", g.script);
+		else
+			fputs("set yrange [0:*]\n", g.script);
+		if (!any || !ch->nx) {
+			fputs("set label 9 'nothing measured' at graph 0.5, graph 0.5 center\nunset logscale y\n"
+			      "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n",
+			      g.script);
+		} else {
+			fputs("plot ", g.script);
+			for (s = 0; s < ch->nseries; s++)
+				if (ch->s[s].name[0])
+					fprintf(g.script, "%s'%s' using %zu:xtic(1) title columnheader(%zu)", s ? ", " : "",
+						path, s + 2, s + 2);
+			fputs("\n", g.script);
+		}
+	} else { /* SL_CHART_LINES */
+		char paths[SL_CHART_MAXSERIES][1200];
+		for (s = 0; s < ch->nseries; s++) {
+			char nm[16];
+			snprintf(nm, sizeof(nm), "s%zu", s);
+			f = sl_gp_data(&g, nm, paths[s], sizeof(paths[s]), d);
+			if (!f)
+				goto out;
+			for (k = 0; k < ch->s[s].n; k++)
+				if (!isnan(ch->s[s].y[k]) && !isinf(ch->s[s].y[k]) && (!ch->logy || ch->s[s].y[k] > 0)) {
+					fprintf(f, "%.9g\t%.9g\n", ch->s[s].x[k], ch->s[s].y[k]);
+					any = 1;
+				}
+			if (fclose(f)) {
+				sl_fail(d, "%s: write error", paths[s]);
+				goto out;
+			}
+		}
+		fputs("set xlabel ", g.script);
+		sl_gp_str(g.script, ch->xlabel);
+		fputs("\nset ylabel ", g.script);
+		sl_gp_str(g.script, ch->ylabel);
+		fputs("\n", g.script);
+		if (ch->logx)
+			fputs("set logscale x\nset format x '%g'\n", g.script);
+		if (ch->logy)
+			fputs("set logscale y\nset format y '%g'\n", g.script);
+		else
+			fputs("set yrange [0:*]\n", g.script);
+		if (!any) {
+			fputs("set label 9 'nothing measured' at graph 0.5, graph 0.5 center\nunset logscale\n"
+			      "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n",
+			      g.script);
+		} else {
+			int first = 1;
+			fputs("plot ", g.script);
+			for (s = 0; s < ch->nseries; s++)
+				if (ch->s[s].name[0] && ch->s[s].n) {
+					fprintf(g.script, "%s'%s' using 1:2 with linespoints lw 2 pt 7 title '%s'",
+						first ? "" : ", ", paths[s], ch->s[s].name);
+					first = 0;
+				}
+			if (first)
+				fputs("NaN notitle", g.script);
+			fputs("\n", g.script);
+		}
+	}
+	rc = sl_gp_run(&g, d);
+out:
+	sl_gp_end(&g);
+	return rc;
+}
+
+static void td(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	sl_html_str(f, s);
+	fputs("</td>", f);
+}
+
+int sl_claims_html(FILE *f, const struct sl_claim *c, size_t n, const int *on)
+{
+	size_t i;
+	int m, nm = sl_claim_nmodels();
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>schedlab claims</title>\n"
+	      "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}table{border-collapse:collapse}"
+	      "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:90%}"
+	      ".holds{color:#070}.fails{color:#b00}.partly{color:#a60}.untestable{color:#666}"
+	      "img{max-width:100%}</style></head><body>\n"
+	      "<h1>The 2007 RSDL claims, re-run</h1>\n"
+	      "<p>Generated by <code>schedlab claims</code> (docs/claims.md: scenarios, traces and verdict rules). "
+	      "Data: <a href=\"claims.csv\">claims.csv</a>, <a href=\"claims.json\">claims.json</a>.</p>\n"
+	      "<table><tr><th>id</th><th>claim</th><th>published</th><th>verdict</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<tr><td><a href=\"#c%s\">%s</a></td>", c[i].id, c[i].id);
+		td(f, c[i].claim);
+		td(f, c[i].predicted);
+		fprintf(f, "<td class=\"%s\">%s</td></tr>\n", sl_verdict_name(c[i].verdict), sl_verdict_name(c[i].verdict));
+	}
+	fputs("</table>\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<h2 id=\"c%s\">%s. ", c[i].id, c[i].id);
+		sl_html_str(f, c[i].claim);
+		fprintf(f, " &mdash; <span class=\"%s\">%s</span></h2>\n<p><b>", sl_verdict_name(c[i].verdict),
+			sl_verdict_name(c[i].verdict));
+		sl_html_str(f, c[i].source);
+		fputs("</b>: ", f);
+		sl_html_str(f, c[i].quote);
+		fputs("<br>Published/predicted: ", f);
+		sl_html_str(f, c[i].predicted);
+		fputs("<br>Measured on: ", f);
+		sl_html_str(f, c[i].from);
+		fputs("<br>Reason: ", f);
+		sl_html_str(f, c[i].note);
+		fputs("</p>\n<table><tr><th>model</th><th>measured</th><th>value</th><th>verdict</th></tr>\n", f);
+		for (m = 0; m < nm; m++) {
+			char v[48];
+			if (!on[m])
+				continue;
+			snprintf(v, sizeof(v), isnan(c[i].meas[m]) ? "-" : "%.6g %s", c[i].meas[m], c[i].unit);
+			fputs("<tr>", f);
+			td(f, sl_claim_model_name(m));
+			td(f, c[i].measured[m][0] ? c[i].measured[m] : "-");
+			td(f, v);
+			td(f, m == c[i].baseline ? "(baseline)" : sl_verdict_name(c[i].verdicts[m]));
+			fputs("</tr>\n", f);
+		}
+		fprintf(f, "</table>\n<p><img src=\"claim-%s.png\" alt=\"chart of claim %s\"></p>\n", c[i].id, c[i].id);
+	}
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}

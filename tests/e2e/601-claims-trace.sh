@@ -1,0 +1,71 @@
+#!/bin/sh
+# schedlab claims --trace ID: the trace-driven claims on imported traces.
+#  - the bundled desktops (traces/README.md): on Gene's the interactive tasks
+#    are found by behaviour (the editor and the typist: ~0.4 ms of CPU per
+#    keystroke every 60-140 ms; the X server), glxgears' frames per mail
+#    burst are counted (3 bursts: the mail check runs every 3 s for 9 s);
+#    on Ed's, --task reader picks the reader (1 ms every 10 ms) and its
+#    p99 is judged against o1's, o1 being the baseline;
+#  - a trace recorded here (root): a typist feeding an editor beside two
+#    busy loops, pinned to one CPU; the editor is found by behaviour and
+#    its longest wait is measured under every model; --task editor finds
+#    the same task;
+#  - errors: an unknown trace id, a database without it.
+. "$TOP/tests/e2e/lib.sh"
+
+cd "$TOP" || fail "cd $TOP"
+DB="$T/db"
+"$SCHEDLAB" --db "$DB" import traces/gene-desktop-1cpu.dat traces/ed-desktop-2cpu.dat > "$T/imp" 2>/dev/null ||
+	fail "import of the bundled desktops"
+"$SCHEDLAB" --db "$DB" claims --trace 1 -o "$T/g" > "$T/gene" 2> "$T/err" || fail "claims --trace 1: $(cat "$T/err")"
+awk 'length($0) > 160 { bad = 1 } END { exit bad }' "$T/gene" || fail "--trace table wider than 160 columns"
+for id in 2r 10 10c 19 20; do
+	grep -q "^$id " "$T/gene" || fail "claim $id missing from --trace 1"
+done
+grep -q '^    rsdl   [0-9.]* ms (.*editor.*) \[' "$T/gene" || fail "the editor was not found by behaviour on Gene's trace"
+grep -q '^    rsdl   [0-9.]* per burst (3 bursts' "$T/gene" || fail "glxgears frames not counted over 3 bursts"
+grep -q '^10 .*  \(holds\|partly\|fails\)$' "$T/gene" || fail "claim 10 has no verdict on Gene's trace"
+[ -f "$T/g/index.html" ] && [ -f "$T/g/claim-19.png" ] || fail "--trace -o wrote no page or chart"
+
+"$SCHEDLAB" --db "$DB" claims --trace 2 --task reader --format csv > "$T/ed.csv" 2> "$T/err" ||
+	fail "claims --trace 2 --task reader: $(cat "$T/err")"
+sqlite3 "$T/c.db" ".import --csv $T/ed.csv e" || fail "--trace CSV does not parse"
+expect_eq "$(sq "$T/c.db" "SELECT verdict FROM e WHERE id = '20' AND model = 'o1'")" untestable "o1 is the baseline of 20"
+expect_eq "$(sq "$T/c.db" "SELECT measured_on LIKE 'trace 2 (ed-desktop-2cpu.dat)%' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 \
+	"20 measured on trace 2"
+expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE 'p99 %' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 "p99 of the reader"
+expect_eq "$(sq "$T/c.db" "SELECT verdict FROM e WHERE id = '19' AND model = 'rsdl'")" untestable "no glxgears on Ed's desktop"
+
+# a trace recorded here
+tracefs_setup
+if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ] && [ -x "$B/tools/desktop" ]; then
+	"$SCHEDLAB" record -o "$T/rec.dat" -- taskset -c 0 sh -c \
+		"(timeout 3 sh -c 'while :; do :; done' &) ; (timeout 3 sh -c 'while :; do :; done' &) ;
+		 $B/tools/desktop keys 3 | $B/tools/desktop editor > /dev/null" > "$T/rec.out" 2>&1 ||
+		fail "record: $(cat "$T/rec.out")"
+	"$SCHEDLAB" --db "$DB" import "$T/rec.dat" > "$T/imp3" 2>/dev/null || fail "import of the recording"
+	id=$(sed -n 's/^trace \([0-9]*\):.*/\1/p' "$T/imp3")
+	"$SCHEDLAB" --db "$DB" claims --trace "$id" --format csv > "$T/rec.csv" 2> "$T/err" ||
+		fail "claims --trace $id: $(cat "$T/err")"
+	sqlite3 "$T/c.db" ".import --csv $T/rec.csv r" || fail "CSV of the recording"
+	expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE '%editor%' FROM r WHERE id = '10' AND model = 'rsdl'")" 1 \
+		"editor found by behaviour in the recording"
+	expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) FROM r WHERE id = '10' AND measured <> '' AND verdict IN ('holds','partly','fails')")" \
+		"$(sq "$T/c.db" "SELECT COUNT(*) FROM r WHERE id = '10'")" "every model measured on the recording"
+	"$SCHEDLAB" --db "$DB" claims --trace "$id" --task editor --format csv > "$T/rec2.csv" || fail "--task editor"
+	sqlite3 "$T/c.db" ".import --csv $T/rec2.csv r2" || fail "CSV of --task editor"
+	expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE '%(editor)' FROM r2 WHERE id = '10' AND model = 'rsdl'")" 1 \
+		"--task editor picks the editor alone"
+else
+	echo "(recording part skipped: needs root, tracefs and $B/tools/desktop)"
+fi
+
+# errors: one line, exit 1
+"$SCHEDLAB" --db "$DB" claims --trace 99 > /dev/null 2> "$T/err"; rc=$?
+expect_eq "$rc" 1 "exit status of an unknown trace"
+expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines of an unknown trace"
+grep -q '^schedlab: error:' "$T/err" || fail "error line: $(cat "$T/err")"
+"$SCHEDLAB" --db "$T/none.db" claims --trace 1 > /dev/null 2> "$T/err"; rc=$?
+expect_eq "$rc" 1 "exit status without a database"
+[ -e "$T/none.db" ] && fail "claims --trace created a database"
+exit 0
