@@ -194,8 +194,8 @@ void sl_claim_decide(struct sl_claim *c)
 	/* the why: what the figure got wrong (when it does not hold), and
 	 * always what a proxy cannot say */
 	show = c->why && (c->verdict != SL_VERDICT_HOLDS || !strncmp(c->why, "a proxy", 7));
-	snprintf(c->note, sizeof(c->note), "%s %s -> %s%s%s", sl_claim_model_name(c->subject), w,
-		 sl_verdict_name(c->verdict), show ? ": " : "", show ? c->why : "");
+	snprintf(c->note, sizeof(c->note), "%s %s -> %s%s%s%s%s", sl_claim_model_name(c->subject), w,
+		 sl_verdict_name(c->verdict), show ? ": " : "", show ? c->why : "", c->extra[0] ? "; " : "", c->extra);
 }
 
 /* ---- the claims table (static parts) ---- */

@@ -154,7 +154,8 @@ struct sl_claim {
 	char predicted[160];     /* text: published / consistent figures */
 	char measured[SL_CLAIM_MAXMODELS][112]; /* text per model; "" if not run */
 	const char *why;         /* what the announced figure got wrong, or NULL */
-	char note[400];          /* the reason: the rule applied to the numbers */
+	char note[1024];          /* the reason: the rule applied to the numbers */
+	char extra[480];         /* appended to the note: what was measured on */
 	int verdict;             /* enum sl_verdict: verdicts[subject] */
 	struct sl_claim_chart chart;
 };

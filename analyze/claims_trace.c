@@ -312,13 +312,39 @@ static void interactive_claims(struct sl_claims_cx *x, struct tr *t, const int *
 	struct sl_claim *c20 = do20 ? sl_claims_get(x, "20") : NULL;
 	int o1 = sl_claim_model_index("o1"), m;
 	double p99o1 = NAN;
-	size_t i, nx = 0;
-	char names[160] = "";
-	for (i = 0; i < t->b.ntasks && strlen(names) < 120; i++)
-		if (mark[i] && !strstr(names, t->b.tasks[i].comm)) {
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", t->b.tasks[i].comm);
+	size_t i, nx = 0, l, *ord = xcalloc(t->b.ntasks + 1, sizeof(*ord)), no = 0;
+	char names[400] = "", list[480];
+	/* their names, the most often sleeping first */
+	for (i = 0; i < t->b.ntasks; i++)
+		if (mark[i])
+			ord[no++] = i;
+	for (i = 1; i < no; i++) { /* insertion sort: nphases descending, index ascending */
+		size_t v = ord[i], j = i;
+		while (j && t->b.tasks[ord[j - 1]].nphases < t->b.tasks[v].nphases) {
+			ord[j] = ord[j - 1];
+			j--;
 		}
+		ord[j] = v;
+	}
+	for (i = 0; i < no && strlen(names) < 360; i++) {
+		const char *cm = t->b.tasks[ord[i]].comm;
+		l = strlen(names);
+		if (l) { /* once per name */
+			char *p = names;
+			int seen = 0;
+			while ((p = strstr(p, cm)) != NULL) {
+				if ((p == names || p[-1] == ' ') && (p[strlen(cm)] == ',' || !p[strlen(cm)]))
+					seen = 1;
+				p++;
+			}
+			if (seen)
+				continue;
+		}
+		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", cm);
+	}
+	free(ord);
+	snprintf(list, sizeof(list), "%zu interactive task%s (%s): %.400s%s", nmark, nmark == 1 ? "" : "s", how,
+		 names, i < no ? ", ..." : "");
 	if (!nmark) {
 		if (c10)
 			sl_claims_untestable(c10, "no interactive task in %s (%s)", t->file, how);
@@ -329,6 +355,8 @@ static void interactive_claims(struct sl_claims_cx *x, struct tr *t, const int *
 		return;
 	}
 	if (c10) {
+		snprintf(c10->extra, sizeof(c10->extra), "%s", list);
+		snprintf(c10c->extra, sizeof(c10c->extra), "%s", list);
 		trace_from(c10, t->file, t->cpus);
 		trace_from(c10c, t->file, t->cpus);
 		c10->chart.kind = SL_CHART_GROUPS;
@@ -350,6 +378,7 @@ static void interactive_claims(struct sl_claims_cx *x, struct tr *t, const int *
 		c10->chart.nx = nx;
 	}
 	if (c20) {
+		snprintf(c20->extra, sizeof(c20->extra), "%s", list);
 		trace_from(c20, t->file, t->cpus);
 		c20->chart.kind = SL_CHART_GROUPS;
 		c20->chart.nx = 4;
@@ -383,7 +412,8 @@ static void interactive_claims(struct sl_claims_cx *x, struct tr *t, const int *
 		all.ndelays = n;
 		if (c10) {
 			c10->meas[m] = c10c->meas[m] = ms(worst);
-			snprintf(c10->measured[m], sizeof(c10->measured[m]), "%.1f ms (%s)", ms(worst), names);
+			snprintf(c10->measured[m], sizeof(c10->measured[m]), "%.1f ms (longest of %zu interactive tasks)",
+				 ms(worst), nmark);
 			snprintf(c10c->measured[m], sizeof(c10c->measured[m]), "%.1f ms", ms(worst));
 		}
 		if (c20) {
@@ -406,11 +436,11 @@ static void interactive_claims(struct sl_claims_cx *x, struct tr *t, const int *
 		} else {
 			for (m = 0; m < sl_claim_nmodels(); m++)
 				if (t->ran[m]) {
-					size_t l = strlen(c20->measured[m]);
+					size_t ml = strlen(c20->measured[m]);
 					/* o1's p99 floored at one tick (1 ms): below a
 					 * tick a reader cannot tell delays apart */
 					c20->meas[m] = c20->meas[m] / (p99o1 > 1 ? p99o1 : 1);
-					snprintf(c20->measured[m] + l, sizeof(c20->measured[m]) - l, " = x%.2f", c20->meas[m]);
+					snprintf(c20->measured[m] + ml, sizeof(c20->measured[m]) - ml, " = x%.2f", c20->meas[m]);
 				}
 		}
 	}

@@ -22,7 +22,10 @@ awk 'length($0) > 160 { bad = 1 } END { exit bad }' "$T/gene" || fail "--trace t
 for id in 2r 10 10c 19 20; do
 	grep -q "^$id " "$T/gene" || fail "claim $id missing from --trace 1"
 done
-grep -q '^    rsdl   [0-9.]* ms (.*editor.*) \[' "$T/gene" || fail "the editor was not found by behaviour on Gene's trace"
+"$SCHEDLAB" --db "$DB" claims --trace 1 --format csv > "$T/gene.csv" || fail "claims --trace 1 --format csv"
+sqlite3 "$T/c.db" ".import --csv $T/gene.csv g" || fail "--trace CSV does not parse"
+expect_eq "$(sq "$T/c.db" "SELECT reason LIKE '%found by behaviour%editor%' AND reason LIKE '%typist%' FROM g WHERE id = '10' AND model = 'rsdl'")" 1 \
+	"the editor and the typist found by behaviour on Gene's trace"
 grep -q '^    rsdl   [0-9.]* per burst (3 bursts' "$T/gene" || fail "glxgears frames not counted over 3 bursts"
 grep -q '^10 .*  \(holds\|partly\|fails\)$' "$T/gene" || fail "claim 10 has no verdict on Gene's trace"
 [ -f "$T/g/index.html" ] && [ -f "$T/g/claim-19.png" ] || fail "--trace -o wrote no page or chart"
@@ -40,21 +43,21 @@ expect_eq "$(sq "$T/c.db" "SELECT verdict FROM e WHERE id = '19' AND model = 'rs
 tracefs_setup
 if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ] && [ -x "$B/tools/desktop" ]; then
 	"$SCHEDLAB" record -o "$T/rec.dat" -- taskset -c 0 sh -c \
-		"(timeout 3 sh -c 'while :; do :; done' &) ; (timeout 3 sh -c 'while :; do :; done' &) ;
-		 $B/tools/desktop keys 3 | $B/tools/desktop editor > /dev/null" > "$T/rec.out" 2>&1 ||
+		"(timeout 4 sh -c 'while :; do :; done' &) ; (timeout 4 sh -c 'while :; do :; done' &) ;
+		 $B/tools/desktop keys 4 | $B/tools/desktop editor > /dev/null" > "$T/rec.out" 2>&1 ||
 		fail "record: $(cat "$T/rec.out")"
 	"$SCHEDLAB" --db "$DB" import "$T/rec.dat" > "$T/imp3" 2>/dev/null || fail "import of the recording"
 	id=$(sed -n 's/^trace \([0-9]*\):.*/\1/p' "$T/imp3")
 	"$SCHEDLAB" --db "$DB" claims --trace "$id" --format csv > "$T/rec.csv" 2> "$T/err" ||
 		fail "claims --trace $id: $(cat "$T/err")"
 	sqlite3 "$T/c.db" ".import --csv $T/rec.csv r" || fail "CSV of the recording"
-	expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE '%editor%' FROM r WHERE id = '10' AND model = 'rsdl'")" 1 \
+	expect_eq "$(sq "$T/c.db" "SELECT reason LIKE '%found by behaviour%editor%' FROM r WHERE id = '10' AND model = 'rsdl'")" 1 \
 		"editor found by behaviour in the recording"
 	expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) FROM r WHERE id = '10' AND measured <> '' AND verdict IN ('holds','partly','fails')")" \
 		"$(sq "$T/c.db" "SELECT COUNT(*) FROM r WHERE id = '10'")" "every model measured on the recording"
 	"$SCHEDLAB" --db "$DB" claims --trace "$id" --task editor --format csv > "$T/rec2.csv" || fail "--task editor"
 	sqlite3 "$T/c.db" ".import --csv $T/rec2.csv r2" || fail "CSV of --task editor"
-	expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE '%(editor)' FROM r2 WHERE id = '10' AND model = 'rsdl'")" 1 \
+	expect_eq "$(sq "$T/c.db" "SELECT reason LIKE '%1 interactive task (the tasks called editor): editor' FROM r2 WHERE id = '10' AND model = 'rsdl'")" 1 \
 		"--task editor picks the editor alone"
 else
 	echo "(recording part skipped: needs root, tracefs and $B/tools/desktop)"
