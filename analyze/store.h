@@ -1,6 +1,7 @@
-/* analyze/store.h - the SQLite store. store.c is the only file that includes
- * sqlite3.h; everything else goes through these functions. Schema:
- * analyze/schema.sql (documented in docs/schema.md).
+/* analyze/store.h - the SQLite store. Only the store's files (store*.c,
+ * see store_int.h) include sqlite3.h and hold SQL text; everything else
+ * goes through these functions. Schema: analyze/schema.sql (documented in
+ * docs/schema.md).
  *
  * Every function returns 0 (or a documented positive value) on success and
  * -1 with d->msg set on error. An import or a replay is one transaction:
@@ -16,16 +17,6 @@
 #include "../common/behaviour.h"
 
 #define SL_SCHEMA_VERSION 5
-
-/* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
- * sched_slice, wakeup, staircase, rotation, vlag: a rowid range from run_rows
- * (those tables have no run_id index), the whole table for a run without
- * run_rows (written by schema version 1), and run_id = PARAM. Use it on
- * the table alone (rowid must be TBL's). */
-#define SL_RUN_ROWS(tbl, param)                                                                   \
-	"rowid BETWEEN COALESCE((SELECT first_rowid FROM run_rows WHERE run_id = " param            \
-	" AND tbl = '" tbl "'), 1) AND COALESCE((SELECT last_rowid FROM run_rows WHERE run_id = "  \
-	param " AND tbl = '" tbl "'), 9223372036854775807) AND run_id = " param
 
 struct sl_store;
 
@@ -144,14 +135,25 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 			    struct sl_diag *d);
 void sl_run_data_release(struct sl_run_data *r);
 
-/* Generic read-only query for reports/plots: calls row(ctx, ncols, values)
- * for each row (values are text, NULL for SQL NULL). Binds the int64
- * parameters ?1..?n. */
-int sl_store_query(struct sl_store *s, const char *sql, const int64_t *params, int nparams,
-		   int (*row)(void *ctx, int ncols, const char *const *values), void *ctx,
-		   struct sl_diag *d);
+/* A run's staircase rows (rsdl, o1, sd: a task's level over time) by utid
+ * then ts, its rotations by ts, its vlag rows (cfs: vruntime - min_vruntime)
+ * by utid then ts, rows of equal keys in the order written: fn is called
+ * for each; a non-zero return stops and is returned as -1. */
+struct sl_stair_row { int64_t utid; uint64_t ts; int level, array; };
+struct sl_rotation_row { uint64_t ts; char kind[8]; };
+struct sl_vlag_row { int64_t utid; uint64_t ts; int64_t lag; };
+int sl_store_stairs(struct sl_store *s, int64_t run_id,
+		    int (*fn)(void *ctx, const struct sl_stair_row *r), void *ctx, struct sl_diag *d);
+int sl_store_rotations(struct sl_store *s, int64_t run_id,
+		       int (*fn)(void *ctx, const struct sl_rotation_row *r), void *ctx,
+		       struct sl_diag *d);
+int sl_store_vlags(struct sl_store *s, int64_t run_id,
+		   int (*fn)(void *ctx, const struct sl_vlag_row *r), void *ctx, struct sl_diag *d);
 
-/* sha256 of a file as 64 hex chars (the store uses it to refuse duplicates). */
-int sl_sha256_file(const char *path, char out[65], struct sl_diag *d);
+/* The newest trace's id (the largest), 0 in an empty database. */
+int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d);
+/* The utids of a trace's threads, ascending (*utids malloc'd). */
+int sl_store_trace_utids(struct sl_store *s, int64_t trace_id, int64_t **utids, size_t *n,
+			 struct sl_diag *d);
 
 #endif

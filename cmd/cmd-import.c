@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "../collector/release.h"
 #include "../analyze/store.h"
+#include "../common/sha256.h"
 #include "../collector/event.h"
 #include "../collector/model.h"
 

@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "../analyze/fidelity.h"
 #include "../analyze/store.h"
+#include "../common/sha256.h"
 #include "../replay/engine.h"
 #include "../replay/workload.h"
 
@@ -85,20 +86,6 @@ static int known_somewhere(const struct sl_policy_ops **pols, size_t np, const c
 	return 0;
 }
 
-struct map_ctx {
-	struct sl_behaviour *b;
-	size_t i;
-};
-
-static int map_row(void *ctx, int ncols, const char *const *v)
-{
-	struct map_ctx *m = ctx;
-	if (ncols < 1 || !v[0] || m->i >= m->b->ntasks)
-		return -1;
-	m->b->tasks[m->i++].utid = strtoll(v[0], NULL, 10);
-	return 0;
-}
-
 /* Store (or find) the workload as a trace with its threads. */
 static int workload_trace(struct sl_store *st, const char *path, struct sl_behaviour *b, int cpus,
 			  uint64_t duration, int64_t *trace_id, struct sl_diag *d)
@@ -113,14 +100,18 @@ static int workload_trace(struct sl_store *st, const char *path, struct sl_behav
 	if (rc < 0)
 		return -1;
 	if (rc == 1) {
-		struct map_ctx m = { b, 0 };
-		int64_t p = *trace_id;
-		if (sl_store_query(st, "SELECT utid FROM thread WHERE trace_id = ?1 ORDER BY utid", &p, 1,
-				   map_row, &m, d))
+		int64_t *utids;
+		size_t n, i;
+		if (sl_store_trace_utids(st, *trace_id, &utids, &n, d))
 			return -1;
-		if (m.i != b->ntasks)
+		if (n != b->ntasks) {
+			free(utids);
 			return sl_fail(d, "%s: trace %" PRId64 " has %zu threads, the file %zu tasks", path,
-				       *trace_id, m.i, b->ntasks);
+				       *trace_id, n, b->ntasks);
+		}
+		for (i = 0; i < n; i++)
+			b->tasks[i].utid = utids[i];
+		free(utids);
 		return 0;
 	}
 	snprintf(tr.path, sizeof(tr.path), "%s", path);

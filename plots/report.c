@@ -12,13 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int max_id(void *ctx, int nc, const char *const *v)
-{
-	if (nc > 0 && v[0])
-		*(int64_t *)ctx = strtoll(v[0], NULL, 10);
-	return 0;
-}
-
 static void esc(FILE *f, const char *s)
 {
 	sl_html_str(f, s);
@@ -186,7 +179,7 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	char path[1200], tmp[1200];
 	FILE *f = NULL;
 
-	if (!trace_id && sl_store_query(s, "SELECT MAX(id) FROM trace", NULL, 0, max_id, &trace_id, d))
+	if (!trace_id && sl_store_latest_trace(s, &trace_id, d))
 		return -1;
 	if (!trace_id)
 		return sl_fail(d, "the database has no trace");

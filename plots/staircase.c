@@ -18,42 +18,37 @@ struct rows {
 	int lag; /* the steps are vlag rows (ns in lag) */
 };
 
-static int step_row(void *ctx, int nc, const char *const *v)
+static int step_row(void *ctx, const struct sl_stair_row *st)
 {
 	struct rows *r = ctx;
-	if (nc < 4 || !v[0] || !v[1] || !v[2])
-		return 0;
-	SL_GROW(r->v, r->cap, r->n + 1);
-	r->v[r->n].utid = strtoll(v[0], NULL, 10);
-	r->v[r->n].ts = strtoull(v[1], NULL, 10);
-	r->v[r->n].level = atoi(v[2]);
-	r->v[r->n].array = v[3] ? atoi(v[3]) : 0;
-	r->n++;
-	return 0;
-}
-
-static int vlag_row(void *ctx, int nc, const char *const *v)
-{
-	struct rows *r = ctx;
-	if (nc < 3 || !v[0] || !v[1] || !v[2])
-		return 0;
 	SL_GROW(r->v, r->cap, r->n + 1);
 	memset(&r->v[r->n], 0, sizeof(r->v[r->n]));
-	r->v[r->n].utid = strtoll(v[0], NULL, 10);
-	r->v[r->n].ts = strtoull(v[1], NULL, 10);
-	r->v[r->n].lag = strtoll(v[2], NULL, 10);
+	r->v[r->n].utid = st->utid;
+	r->v[r->n].ts = st->ts;
+	r->v[r->n].level = st->level;
+	r->v[r->n].array = st->array;
 	r->n++;
 	return 0;
 }
 
-static int rot_row(void *ctx, int nc, const char *const *v)
+static int vlag_row(void *ctx, const struct sl_vlag_row *l)
 {
 	struct rows *r = ctx;
-	if (nc < 2 || !v[0] || !v[1])
-		return 0;
+	SL_GROW(r->v, r->cap, r->n + 1);
+	memset(&r->v[r->n], 0, sizeof(r->v[r->n]));
+	r->v[r->n].utid = l->utid;
+	r->v[r->n].ts = l->ts;
+	r->v[r->n].lag = l->lag;
+	r->n++;
+	return 0;
+}
+
+static int rot_row(void *ctx, const struct sl_rotation_row *rot)
+{
+	struct rows *r = ctx;
 	SL_GROW(r->r, r->capr, r->nr + 1);
-	r->r[r->nr].ts = strtoull(v[0], NULL, 10);
-	r->r[r->nr].major = !strcmp(v[1], "major");
+	r->r[r->nr].ts = rot->ts;
+	r->r[r->nr].major = !strcmp(rot->kind, "major");
 	r->nr++;
 	return 0;
 }
@@ -444,17 +439,11 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	rows = xcalloc(p.n, sizeof(*rows));
 	for (i = 0; i < p.n; i++) {
 		int64_t id = p.v[i].r.run.id;
-		if (sl_store_query(s, "SELECT utid, ts, level, array FROM staircase WHERE "
-				      SL_RUN_ROWS("staircase", "?1") " ORDER BY utid, ts, rowid",
-				   &id, 1, step_row, &rows[i], d) ||
-		    sl_store_query(s, "SELECT ts, kind FROM rotation WHERE "
-				      SL_RUN_ROWS("rotation", "?1") " ORDER BY ts, rowid",
-				   &id, 1, rot_row, &rows[i], d))
+		if (sl_store_stairs(s, id, step_row, &rows[i], d) ||
+		    sl_store_rotations(s, id, rot_row, &rows[i], d))
 			goto out;
 		if (!rows[i].n) { /* cfs: its vruntime lag instead */
-			if (sl_store_query(s, "SELECT utid, ts, lag FROM vlag WHERE "
-					      SL_RUN_ROWS("vlag", "?1") " ORDER BY utid, ts, rowid",
-					   &id, 1, vlag_row, &rows[i], d))
+			if (sl_store_vlags(s, id, vlag_row, &rows[i], d))
 				goto out;
 			rows[i].lag = rows[i].n > 0;
 		}

@@ -1,0 +1,412 @@
+/* analyze/store_behaviour.c - a trace's behaviour in the store: threads,
+ * task models, and each task's phases as JSON text (written and parsed
+ * here, without a JSON library: the database may have been edited, so
+ * anything unexpected is an error, never a crash). */
+#include "store_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* enum values <-> the names stored in the database (index 0 = default) */
+static const char *const policy_names[] = { [SL_SCHED_NORMAL] = "normal", [SL_SCHED_FIFO] = "fifo",
+					    [SL_SCHED_RR] = "rr", [SL_SCHED_BATCH] = "batch" };
+static const char *const waker_names[] = { [SL_WAKER_NONE] = "none", [SL_WAKER_TASK] = "task",
+					   [SL_WAKER_IRQ] = "irq", [SL_WAKER_IDLE] = "idle" };
+
+static const char *name_of(const char *const *tab, size_t n, int v)
+{
+	return v >= 0 && (size_t)v < n ? tab[v] : tab[0];
+}
+
+static int index_of(const char *const *tab, size_t n, const char *name)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(tab[i], name))
+			return (int)i;
+	return 0;
+}
+
+/* SQLite integers are signed 64-bit: SL_INF is stored as -1 */
+static void bind_dur(sqlite3_stmt *q, int i, uint64_t v)
+{
+	sqlite3_bind_int64(q, i, v == SL_INF ? -1 : (sqlite3_int64)v);
+}
+
+static uint64_t col_dur(sqlite3_stmt *q, int i)
+{
+	sqlite3_int64 v = sqlite3_column_int64(q, i);
+	return v < 0 ? SL_INF : (uint64_t)v;
+}
+
+/* index of utid in the sorted utid array, -1 if absent */
+static int32_t utid_index(const int64_t *utids, size_t n, int64_t utid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (utids[mid] < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && utids[lo] == utid ? (int32_t)lo : -1;
+}
+
+/* A growing text buffer for the phases JSON. */
+struct jbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void jb_need(struct jbuf *j, size_t more)
+{
+	if (j->n + more + 1 > j->cap) {
+		j->cap = (j->n + more + 1) * 2;
+		j->p = xrealloc(j->p, j->cap);
+	}
+}
+
+static void jb_ch(struct jbuf *j, char c)
+{
+	jb_need(j, 1);
+	j->p[j->n++] = c;
+	j->p[j->n] = 0;
+}
+
+static void jb_str(struct jbuf *j, const char *s)
+{
+	size_t l = strlen(s);
+	jb_need(j, l);
+	memcpy(j->p + j->n, s, l + 1);
+	j->n += l;
+}
+
+/* decimal without printf: a burst table has ~10^5 phases of 8 numbers */
+static void jb_int(struct jbuf *j, int64_t v)
+{
+	char tmp[24];
+	if (v >= 0 && v < 10 && j->n + 2 < j->cap) {
+		j->p[j->n++] = (char)('0' + v);
+		j->p[j->n] = 0;
+		return;
+	}
+	int k = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	jb_need(j, (size_t)k + 1);
+	if (v < 0)
+		j->p[j->n++] = '-';
+	while (k)
+		j->p[j->n++] = tmp[--k];
+	j->p[j->n] = 0;
+}
+
+/* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
+ * waker_utid|null, waker_progress_ns, pipe, lost], ...]; SL_INF is -1. */
+static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
+{
+	size_t k;
+	char end[2] = { 0, 0 };
+	j->n = 0;
+	jb_ch(j, '[');
+	for (k = 0; k < t->nphases; k++) {
+		const struct sl_phase *p = &t->phases[k];
+		if (k)
+			jb_ch(j, ',');
+		jb_ch(j, '[');
+		jb_int(j, p->run_ns == SL_INF ? -1 : (int64_t)p->run_ns);
+		jb_ch(j, ',');
+		jb_int(j, p->sleep_ns == SL_INF ? -1 : (int64_t)p->sleep_ns);
+		jb_str(j, ",\"");
+		end[0] = p->end >= 'A' && p->end <= 'Z' ? p->end : '?';
+		jb_str(j, end);
+		jb_str(j, "\",\"");
+		jb_str(j, name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind));
+		jb_str(j, "\",");
+		if (p->waker >= 0 && (size_t)p->waker < b->ntasks)
+			jb_int(j, b->tasks[p->waker].utid);
+		else
+			jb_str(j, "null");
+		jb_ch(j, ',');
+		jb_int(j, (int64_t)p->waker_progress_ns);
+		jb_ch(j, ',');
+		jb_int(j, p->pipe);
+		jb_ch(j, ',');
+		jb_int(j, p->lost);
+		jb_ch(j, ']');
+	}
+	jb_ch(j, ']');
+}
+
+int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
+			   const uint64_t *first_ts, const uint64_t *last_ts, struct sl_diag *d)
+{
+	int64_t base = sl_store_next_utid(s);
+	struct jbuf j = { 0 };
+	size_t i;
+	for (i = 0; i < b->ntasks; i++)
+		b->tasks[i].utid = base + (int64_t)i;
+	for (i = 0; i < b->ntasks; i++) {
+		struct sl_task_spec *t = &b->tasks[i];
+		sqlite3_stmt *q = s->st[ST_THREAD];
+		sqlite3_bind_int64(q, 1, t->utid);
+		sqlite3_bind_int64(q, 2, trace_id);
+		sqlite3_bind_int(q, 3, t->tid);
+		sqlite3_bind_int(q, 4, t->tgid);
+		sqlite3_bind_text(q, 5, t->comm, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 6, t->nice);
+		sqlite3_bind_text(q, 7, name_of(policy_names, SL_ARRAY_SIZE(policy_names), t->policy), -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 8, t->rt_prio);
+		if (first_ts)
+			st_bind_u64(q, 9, first_ts[i]);
+		if (last_ts)
+			st_bind_u64(q, 10, last_ts[i]);
+		if (st_step_done(s, q, d, "adding a thread"))
+			goto fail;
+		q = s->st[ST_MODEL];
+		sqlite3_bind_int64(q, 1, t->utid);
+		st_bind_u64(q, 2, t->start_ns);
+		if (t->parent >= 0 && (size_t)t->parent < b->ntasks)
+			sqlite3_bind_int64(q, 3, b->tasks[t->parent].utid);
+		st_bind_u64(q, 4, t->parent_progress_ns);
+		sqlite3_bind_int64(q, 5, t->flags);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)t->cpumask);
+		sqlite3_bind_int(q, 7, t->initially_runnable);
+		bind_dur(q, 8, t->run_ns);
+		bind_dur(q, 9, t->sleep_ns);
+		st_bind_u64(q, 10, t->count);
+		phases_json(&j, b, t);
+		sqlite3_bind_text(q, 11, j.p, (int)j.n, SQLITE_STATIC);
+		if (st_step_done(s, q, d, "adding a task model"))
+			goto fail;
+	}
+	free(j.p);
+	return 0;
+fail:
+	free(j.p);
+	return -1;
+}
+
+/* A reader of the phases JSON (ours, but the database may have been edited:
+ * anything unexpected is an error, never a crash). */
+struct jrd {
+	const char *p, *start;
+};
+
+static void jr_ws(struct jrd *r)
+{
+	while (*r->p == ' ' || *r->p == '\n' || *r->p == '\t' || *r->p == '\r')
+		r->p++;
+}
+
+static int jr_ch(struct jrd *r, char c)
+{
+	jr_ws(r);
+	if (*r->p != c)
+		return -1;
+	r->p++;
+	return 0;
+}
+
+/* an integer (null gives *isnull = 1 when isnull is given) */
+static int jr_int(struct jrd *r, int64_t *v, int *isnull)
+{
+	uint64_t u = 0;
+	int neg = 0, digits = 0;
+	jr_ws(r);
+	if (isnull) {
+		*isnull = 0;
+		if (!strncmp(r->p, "null", 4)) {
+			r->p += 4;
+			*isnull = 1;
+			*v = 0;
+			return 0;
+		}
+	}
+	if (*r->p == '-') {
+		neg = 1;
+		r->p++;
+	}
+	while (*r->p >= '0' && *r->p <= '9') {
+		if (u > (UINT64_MAX - 9) / 10)
+			return -1;
+		u = u * 10 + (uint64_t)(*r->p++ - '0');
+		digits++;
+	}
+	if (!digits || u > (uint64_t)INT64_MAX)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int jr_str(struct jrd *r, char *out, size_t n)
+{
+	size_t k = 0;
+	if (jr_ch(r, '"'))
+		return -1;
+	while (*r->p && *r->p != '"') {
+		if (*r->p == '\\' || k + 1 >= n)
+			return -1;
+		out[k++] = *r->p++;
+	}
+	if (*r->p != '"')
+		return -1;
+	r->p++;
+	out[k] = 0;
+	return 0;
+}
+
+/* Parse a task's phases (waker utids mapped to task indexes). 0, or -1
+ * with *off the byte offset where it went wrong. */
+static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t *utids, size_t n,
+			size_t *off)
+{
+	struct jrd r = { json, json };
+	size_t cap = 0;
+	if (jr_ch(&r, '['))
+		goto bad;
+	jr_ws(&r);
+	if (*r.p == ']') {
+		r.p++;
+		goto done;
+	}
+	for (;;) {
+		struct sl_phase *p;
+		int64_t run, sleep, waker, prog, pipe, lost;
+		char end[4], wk[8];
+		int wnull;
+		if (jr_ch(&r, '[') || jr_int(&r, &run, NULL) || jr_ch(&r, ',') ||
+		    jr_int(&r, &sleep, NULL) || jr_ch(&r, ',') || jr_str(&r, end, sizeof(end)) ||
+		    jr_ch(&r, ',') || jr_str(&r, wk, sizeof(wk)) || jr_ch(&r, ',') ||
+		    jr_int(&r, &waker, &wnull) || jr_ch(&r, ',') || jr_int(&r, &prog, NULL) ||
+		    jr_ch(&r, ',') || jr_int(&r, &pipe, NULL) || jr_ch(&r, ',') ||
+		    jr_int(&r, &lost, NULL) || jr_ch(&r, ']'))
+			goto bad;
+		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1)
+			goto bad;
+		SL_GROW(t->phases, cap, t->nphases + 1);
+		p = &t->phases[t->nphases++];
+		memset(p, 0, sizeof(*p));
+		p->run_ns = run < 0 ? SL_INF : (uint64_t)run;
+		p->sleep_ns = sleep < 0 ? SL_INF : (uint64_t)sleep;
+		p->end = end[0];
+		p->waker_kind = (uint8_t)index_of(waker_names, SL_ARRAY_SIZE(waker_names), wk);
+		p->waker = wnull ? -1 : utid_index(utids, n, waker);
+		p->waker_progress_ns = (uint64_t)prog;
+		p->pipe = pipe != 0;
+		p->lost = lost != 0;
+		jr_ws(&r);
+		if (*r.p == ',') {
+			r.p++;
+			continue;
+		}
+		if (jr_ch(&r, ']'))
+			goto bad;
+		break;
+	}
+done:
+	jr_ws(&r);
+	if (*r.p)
+		goto bad;
+	return 0;
+bad:
+	*off = (size_t)(r.p - r.start);
+	return -1;
+}
+
+int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
+			    struct sl_diag *d)
+{
+	struct sl_trace_info tr;
+	sqlite3_stmt *q;
+	int64_t *utids = NULL, *parents = NULL;
+	char **phases = NULL;
+	size_t n = 0, cap = 0, i, off;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	if (sl_store_get_trace(s, trace_id, &tr, d))
+		return -1;
+	q = st_prep(s,
+		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
+		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
+		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count, m.phases"
+		 " FROM thread t JOIN task_model m ON m.utid = t.utid"
+		 " WHERE t.trace_id = ? ORDER BY t.utid",
+		 d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sl_task_spec *t;
+		const unsigned char *ph;
+		char pol[16];
+		SL_GROW(b->tasks, cap, n + 1);
+		utids = xrealloc(utids, cap * sizeof(*utids));
+		parents = xrealloc(parents, cap * sizeof(*parents));
+		phases = xrealloc(phases, cap * sizeof(*phases));
+		t = &b->tasks[n];
+		memset(t, 0, sizeof(*t));
+		t->idx = (int32_t)n;
+		t->utid = utids[n] = sqlite3_column_int64(q, 0);
+		t->tid = sqlite3_column_int(q, 1);
+		t->tgid = sqlite3_column_int(q, 2);
+		st_col_text(q, 3, t->comm, sizeof(t->comm));
+		t->nice = sqlite3_column_int(q, 4);
+		st_col_text(q, 5, pol, sizeof(pol));
+		t->policy = index_of(policy_names, SL_ARRAY_SIZE(policy_names), pol);
+		t->rt_prio = sqlite3_column_int(q, 6);
+		t->start_ns = (uint64_t)sqlite3_column_int64(q, 7);
+		/* the parent's utid is mapped to its index once all are read */
+		parents[n] = sqlite3_column_type(q, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 8);
+		t->parent = -1;
+		t->parent_progress_ns = (uint64_t)sqlite3_column_int64(q, 9);
+		t->flags = (uint32_t)sqlite3_column_int64(q, 10);
+		t->cpumask = (uint64_t)sqlite3_column_int64(q, 11);
+		t->initially_runnable = sqlite3_column_int(q, 12);
+		t->run_ns = col_dur(q, 13);
+		t->sleep_ns = col_dur(q, 14);
+		t->count = (uint64_t)sqlite3_column_int64(q, 15);
+		ph = sqlite3_column_text(q, 16);
+		phases[n] = xstrdup(ph ? (const char *)ph : "[]");
+		n++;
+	}
+	sqlite3_finalize(q);
+	b->ntasks = n;
+	if (rc != SQLITE_DONE) {
+		st_dberr(s, d, "loading threads");
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		if (parents[i] >= 0)
+			b->tasks[i].parent = utid_index(utids, n, parents[i]);
+		if (parse_phases(phases[i], &b->tasks[i], utids, n, &off)) {
+			sl_fail(d, "%s: task_model.phases of utid %" PRId64 " is malformed at offset %zu",
+				s->path, utids[i], off);
+			goto fail;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(phases[i]);
+	free(phases);
+	free(parents);
+	free(utids);
+	b->cpus = tr.cpus;
+	b->t0 = tr.first_ts;
+	b->span_ns = tr.last_ts - tr.first_ts;
+	return 0;
+fail:
+	for (i = 0; i < n; i++)
+		free(phases[i]);
+	free(phases);
+	free(parents);
+	free(utids);
+	sl_behaviour_release(b);
+	return -1;
+}

@@ -1,0 +1,131 @@
+/* analyze/store_int.h - private to the store's files (store.c: connection,
+ * schema, migrations, transactions and the small rows; store_write.c: the
+ * row writer, its thread and the run sink; store_behaviour.c: the behaviour
+ * and its phases JSON; store_load.c: runs read back). Only these files
+ * include sqlite3.h; the rest of schedlab goes through store.h. */
+#ifndef SL_STORE_INT_H
+#define SL_STORE_INT_H
+
+#include "store.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+
+enum {
+	ST_SLICE,
+	ST_WAKEUP,
+	ST_STAIR,
+	ST_ROTATION,
+	ST_VLAG,
+	ST_METRIC,
+	ST_THREAD,
+	ST_MODEL,
+	ST_COUNT
+};
+
+/* Rows of a run are buffered per bind and inserted BATCH at a time with
+ * one multi-row INSERT (a large share of an import's time is SQLite's
+ * per-statement work); what is left goes in one row at a time at commit. */
+#define BATCH 64
+#define MAX_BINDS 8
+#define NULL_VAL INT64_MIN
+
+enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_VLAG, RB_COUNT };
+#define MAX_COLS 7
+
+/* Rows of a run are staged JOB rows at a time; a full stage goes to the
+ * writer thread, which inserts it BATCH rows per statement while the caller
+ * goes on computing (an import's decoding or a replay's engine). The
+ * connection is never used by two threads at once: every other use of it
+ * first waits for the writer to be idle (quiesce). */
+#define JOB (16 * BATCH)
+#define QUEUE 8
+
+struct rowbuf {
+	int n;
+	int64_t v[JOB][MAX_COLS];
+	char txt[JOB][MAX_COLS][8];
+};
+
+/* rowids a run has written to one table so far (for run_rows) */
+struct rowstat {
+	int64_t lo, hi, rows;
+};
+
+/* A task's sums for task_stat (indexed by the sink's task number). */
+struct tstat {
+	int64_t runtime, switches, wakeups, delayed, dsum, dmax;
+};
+
+/* what a bind has pending: a stage per table, its row ranges, its tasks' sums */
+struct pend {
+	struct rowbuf *stage[RB_COUNT];
+	struct rowstat stat[RB_COUNT];
+	struct tstat *ts;
+	size_t nts;
+};
+
+struct job {
+	struct rowbuf *rb;
+	struct rowstat *stat;
+	int kind;
+};
+
+struct sl_store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *st[ST_COUNT];
+	sqlite3_stmt *multi[RB_COUNT];
+	struct sl_store_bind *binds[MAX_BINDS];
+	int in_tx;
+	/* the writer thread */
+	pthread_t thr;
+	int have_thr, stop, busy;
+	pthread_mutex_t mu;
+	pthread_cond_t work, idle;
+	struct job q[QUEUE];
+	int qhead, qlen;
+	struct rowbuf *spare[QUEUE + 2];
+	int nspare;
+	int werr;              /* the writer failed: werrmsg; later rows are dropped */
+	char werrmsg[512];
+};
+
+/* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
+ * sched_slice, wakeup, staircase, rotation, vlag: a rowid range from run_rows
+ * (those tables have no run_id index), the whole table for a run without
+ * run_rows (written by schema version 1), and run_id = PARAM. Use it on
+ * the table alone (rowid must be TBL's). */
+#define SL_RUN_ROWS(tbl, param)                                                                   \
+	"rowid BETWEEN COALESCE((SELECT first_rowid FROM run_rows WHERE run_id = " param            \
+	" AND tbl = '" tbl "'), 1) AND COALESCE((SELECT last_rowid FROM run_rows WHERE run_id = "  \
+	param " AND tbl = '" tbl "'), 9223372036854775807) AND run_id = " param
+
+/* store.c: errors, statements */
+/* d->msg = "PATH: what: SQLite's message"; returns -1 */
+int st_dberr(struct sl_store *s, struct sl_diag *d, const char *what);
+/* run SQL text (after the writer is idle) */
+int st_exec(struct sl_store *s, const char *sql, struct sl_diag *d);
+/* prepare a one-off statement (after the writer is idle); NULL with d set */
+sqlite3_stmt *st_prep(struct sl_store *s, const char *sql, struct sl_diag *d);
+/* step an insert/update statement with its bindings, then reset it */
+int st_step_done(struct sl_store *s, sqlite3_stmt *q, struct sl_diag *d, const char *what);
+/* step a one-off statement to completion and finalize it */
+int st_run_once(struct sl_store *s, sqlite3_stmt *q, struct sl_diag *d, const char *what);
+/* prepare sql with ?1 = id and step to its row, or NULL ("no KIND with id N") */
+sqlite3_stmt *st_row_by_id(struct sl_store *s, const char *sql, int64_t id, const char *kind,
+			   struct sl_diag *d);
+void st_bind_u64(sqlite3_stmt *q, int i, uint64_t v);
+void st_col_text(sqlite3_stmt *q, int i, char *dst, size_t n);
+
+/* store_write.c: the writer thread and the binds' pending rows */
+/* wait until the writer is idle: 0, or -1 (d set when given) if it failed */
+int st_quiesce(struct sl_store *s, struct sl_diag *d);
+/* end the writer thread after its queue (at a transaction's end) */
+void st_stop_writer(struct sl_store *s);
+/* write the binds' pending rows, run_rows and task_stat (commit) */
+int st_flush_binds(struct sl_store *s, struct sl_diag *d);
+/* forget the binds' pending rows (rollback) */
+void st_drop_binds(struct sl_store *s);
+
+#endif

@@ -1,0 +1,283 @@
+/* analyze/store_load.c - runs read back from the store: their rows for
+ * the metrics and charts, ordered in memory (the tables have no index to
+ * order by). */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* where the rows go: the caller's function for the rows of one kind, the
+ * ids read, or the run being loaded */
+struct typed {
+	void *ctx;
+	int (*stair)(void *ctx, const struct sl_stair_row *r);
+	int (*rot)(void *ctx, const struct sl_rotation_row *r);
+	int (*vlag)(void *ctx, const struct sl_vlag_row *r);
+	int64_t *ids;
+	size_t n, cap;
+	struct sl_run_data *run; /* the run being loaded */
+	size_t tcap, scap, wcap;
+};
+
+/* Step sql (?1 = *param when param is given) and hand each row to row(). */
+static int each_row(struct sl_store *s, const char *sql, const int64_t *param,
+		    int (*row)(sqlite3_stmt *q, struct typed *t), struct typed *t, struct sl_diag *d,
+		    const char *what)
+{
+	sqlite3_stmt *q = st_prep(s, sql, d);
+	int rc;
+	if (!q)
+		return -1;
+	if (param)
+		sqlite3_bind_int64(q, 1, *param);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (row(q, t)) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : st_dberr(s, d, what);
+}
+
+int sl_store_get_run(struct sl_store *s, int64_t run_id, struct sl_run_info *r, struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	memset(r, 0, sizeof(*r));
+	q = st_row_by_id(s, "SELECT id, trace_id, scheduler, mode, params, cpus, seed FROM run WHERE id = ?",
+			 run_id, "run", d);
+	if (!q)
+		return -1;
+	r->id = sqlite3_column_int64(q, 0);
+	r->trace_id = sqlite3_column_int64(q, 1);
+	r->cpus = sqlite3_column_int(q, 5);
+	r->seed = (uint64_t)sqlite3_column_int64(q, 6);
+	st_col_text(q, 2, r->scheduler, sizeof(r->scheduler));
+	st_col_text(q, 3, r->mode, sizeof(r->mode));
+	st_col_text(q, 4, r->params, sizeof(r->params));
+	sqlite3_finalize(q);
+	return 0;
+}
+
+#define CMP(a, b)                  \
+	do {                       \
+		if ((a) != (b))    \
+			return (a) < (b) ? -1 : 1; \
+	} while (0)
+
+/* by ts, cpu, then every other column: a total order on distinct rows */
+static int cmp_slice(const void *pa, const void *pb)
+{
+	const struct sl_slice_row *a = pa, *b = pb;
+	CMP(a->ts, b->ts);
+	CMP(a->cpu, b->cpu);
+	CMP(a->dur, b->dur);
+	CMP(a->utid, b->utid);
+	CMP(a->priority, b->priority);
+	CMP(a->end_state, b->end_state);
+	return 0;
+}
+
+/* by ts, utid, then every other column */
+static int cmp_wakeup(const void *pa, const void *pb)
+{
+	const struct sl_wakeup_row *a = pa, *b = pb;
+	CMP(a->ts, b->ts);
+	CMP(a->utid, b->utid);
+	CMP(a->ts_run, b->ts_run);
+	CMP(a->waker_utid, b->waker_utid);
+	CMP(a->cpu, b->cpu);
+	return 0;
+}
+
+static int thread_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_run_data *out = t->run;
+	struct sl_thread_row *r;
+	SL_GROW(out->threads, t->tcap, out->nthreads + 1);
+	r = &out->threads[out->nthreads++];
+	r->utid = sqlite3_column_int64(q, 0);
+	r->tid = sqlite3_column_int(q, 1);
+	r->tgid = sqlite3_column_int(q, 2);
+	r->nice = sqlite3_column_int(q, 3);
+	st_col_text(q, 4, r->comm, sizeof(r->comm));
+	r->first_ts = (uint64_t)sqlite3_column_int64(q, 5);
+	r->last_ts = (uint64_t)sqlite3_column_int64(q, 6);
+	return 0;
+}
+
+static int slice_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_run_data *out = t->run;
+	struct sl_slice_row *r;
+	const unsigned char *es = sqlite3_column_text(q, 4);
+	SL_GROW(out->slices, t->scap, out->nslices + 1);
+	r = &out->slices[out->nslices++];
+	r->ts = (uint64_t)sqlite3_column_int64(q, 0);
+	r->dur = (uint64_t)sqlite3_column_int64(q, 1);
+	r->utid = sqlite3_column_int64(q, 2);
+	r->cpu = sqlite3_column_int(q, 3);
+	r->end_state = es && es[0] ? (char)es[0] : '?';
+	r->priority = sqlite3_column_int(q, 5);
+	return 0;
+}
+
+/* NULL ts_run (never ran), waker_utid and cpu (unknown) as UINT64_MAX, -1, -1 */
+static int wakeup_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_run_data *out = t->run;
+	struct sl_wakeup_row *w;
+	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
+	w = &out->wakeups[out->nwakeups++];
+	w->ts = (uint64_t)sqlite3_column_int64(q, 0);
+	w->ts_run = sqlite3_column_type(q, 1) == SQLITE_NULL ? UINT64_MAX
+							     : (uint64_t)sqlite3_column_int64(q, 1);
+	w->utid = sqlite3_column_int64(q, 2);
+	w->waker_utid = sqlite3_column_type(q, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 3);
+	w->cpu = sqlite3_column_type(q, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 4);
+	return 0;
+}
+
+int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out,
+		      struct sl_diag *d)
+{
+	return sl_store_load_run_parts(s, run_id, SL_LOAD_ALL, out, d);
+}
+
+int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struct sl_run_data *out,
+			    struct sl_diag *d)
+{
+	struct typed t = { 0 };
+	memset(out, 0, sizeof(*out));
+	t.run = out;
+	if (sl_store_get_run(s, run_id, &out->run, d))
+		return -1;
+	if (each_row(s, "SELECT utid, tid, tgid, nice, comm, first_ts, last_ts FROM thread"
+			" WHERE trace_id = ?1 ORDER BY utid",
+		     &out->run.trace_id, thread_row, &t, d, "loading a run") ||
+	    ((parts & SL_LOAD_SLICES) &&
+	     each_row(s, "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
+			 SL_RUN_ROWS("sched_slice", "?1"),
+		      &run_id, slice_row, &t, d, "loading a run")) ||
+	    ((parts & SL_LOAD_WAKEUPS) &&
+	     each_row(s, "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
+			 SL_RUN_ROWS("wakeup", "?1"),
+		      &run_id, wakeup_row, &t, d, "loading a run"))) {
+		sl_run_data_release(out);
+		return -1;
+	}
+	/* ordered here rather than by SQL: the tables have no index to order by */
+	if (out->nslices)
+		qsort(out->slices, out->nslices, sizeof(*out->slices), cmp_slice);
+	if (out->nwakeups)
+		qsort(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup);
+	return 0;
+}
+
+void sl_run_data_release(struct sl_run_data *r)
+{
+	if (!r)
+		return;
+	free(r->threads);
+	free(r->slices);
+	free(r->wakeups);
+	memset(r, 0, sizeof(*r));
+}
+
+static int stair_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_stair_row r = { sqlite3_column_int64(q, 0), (uint64_t)sqlite3_column_int64(q, 1),
+				  sqlite3_column_int(q, 2), sqlite3_column_int(q, 3) };
+	return t->stair(t->ctx, &r);
+}
+
+static int rot_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_rotation_row r;
+	r.ts = (uint64_t)sqlite3_column_int64(q, 0);
+	st_col_text(q, 1, r.kind, sizeof(r.kind));
+	return t->rot(t->ctx, &r);
+}
+
+static int vlag_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_vlag_row r = { sqlite3_column_int64(q, 0), (uint64_t)sqlite3_column_int64(q, 1),
+				 sqlite3_column_int64(q, 2) };
+	return t->vlag(t->ctx, &r);
+}
+
+static int id_row(sqlite3_stmt *q, struct typed *t)
+{
+	if (sqlite3_column_type(q, 0) != SQLITE_NULL) {
+		SL_GROW(t->ids, t->cap, t->n + 1);
+		t->ids[t->n++] = sqlite3_column_int64(q, 0);
+	}
+	return 0;
+}
+
+int sl_store_stairs(struct sl_store *s, int64_t run_id,
+		    int (*fn)(void *ctx, const struct sl_stair_row *r), void *ctx, struct sl_diag *d)
+{
+	struct typed t = { .ctx = ctx, .stair = fn };
+	return each_row(s, "SELECT utid, ts, level, array FROM staircase WHERE "
+			SL_RUN_ROWS("staircase", "?1") " ORDER BY utid, ts, rowid",
+			&run_id, stair_row, &t, d, "loading staircase rows");
+}
+
+int sl_store_rotations(struct sl_store *s, int64_t run_id,
+		       int (*fn)(void *ctx, const struct sl_rotation_row *r), void *ctx,
+		       struct sl_diag *d)
+{
+	struct typed t = { .ctx = ctx, .rot = fn };
+	return each_row(s, "SELECT ts, kind FROM rotation WHERE " SL_RUN_ROWS("rotation", "?1")
+			" ORDER BY ts, rowid", &run_id, rot_row, &t, d, "loading rotations");
+}
+
+int sl_store_vlags(struct sl_store *s, int64_t run_id,
+		   int (*fn)(void *ctx, const struct sl_vlag_row *r), void *ctx, struct sl_diag *d)
+{
+	struct typed t = { .ctx = ctx, .vlag = fn };
+	return each_row(s, "SELECT utid, ts, lag FROM vlag WHERE " SL_RUN_ROWS("vlag", "?1")
+			" ORDER BY utid, ts, rowid", &run_id, vlag_row, &t, d, "loading vlag rows");
+}
+
+/* The ids sql lists, in *ids (malloc'd; NULL and 0 on error). */
+static int ids_of(struct sl_store *s, const char *sql, const int64_t *param, int64_t **ids,
+		  size_t *n, struct sl_diag *d, const char *what)
+{
+	struct typed t = { 0 };
+	int rc = each_row(s, sql, param, id_row, &t, d, what);
+	if (rc) {
+		free(t.ids);
+		t.ids = NULL;
+		t.n = 0;
+	}
+	*ids = t.ids;
+	*n = t.n;
+	return rc;
+}
+
+int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d)
+{
+	int64_t *ids;
+	size_t n;
+	int rc = ids_of(s, "SELECT MAX(id) FROM trace", NULL, &ids, &n, d, "looking up a trace");
+	*id = n ? ids[0] : 0;
+	free(ids);
+	return rc;
+}
+
+int sl_store_trace_utids(struct sl_store *s, int64_t trace_id, int64_t **utids, size_t *n,
+			 struct sl_diag *d)
+{
+	return ids_of(s, "SELECT utid FROM thread WHERE trace_id = ?1 ORDER BY utid", &trace_id, utids,
+		      n, d, "listing threads");
+}
+
+int sl_store_list_runs(struct sl_store *s, int64_t trace_id, int64_t **ids, size_t *n,
+		       struct sl_diag *d)
+{
+	return ids_of(s, trace_id > 0 ? "SELECT id FROM run WHERE trace_id = ?1 ORDER BY id"
+				      : "SELECT id FROM run ORDER BY id",
+		      trace_id > 0 ? &trace_id : NULL, ids, n, d, "listing runs");
+}

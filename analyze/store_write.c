@@ -1,0 +1,483 @@
+/* analyze/store_write.c - a run's rows into the store: the run sink
+ * (slices, wakeups, staircase, rotations, vlag) buffers rows per bind and
+ * table, a writer thread inserts them in multi-row statements while the
+ * caller computes, and commit adds each run's run_rows and task_stat. */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	int stmt;      /* single-row statement */
+	const char *head; /* multi-row INSERT up to VALUES */
+	int ncol;
+	unsigned txtmask; /* columns bound as text */
+	const char *table;
+} rb_kind[RB_COUNT] = {
+	{ ST_SLICE, "INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES ", 7,
+	  1u << 5, "sched_slice" },
+	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, 0,
+	  "wakeup" },
+	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, 0, "staircase" },
+	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 1u << 3,
+	  "rotation" },
+	{ ST_VLAG, "INSERT INTO vlag(run_id, utid, ts, lag) VALUES ", 4, 0, "vlag" },
+};
+
+static int64_t bind_utid(const struct sl_store_bind *b, int task)
+{
+	if (task < 0)
+		return -1;
+	if (b->b)
+		return (size_t)task < b->b->ntasks ? b->b->tasks[task].utid : -1;
+	return b->utid_base + task;
+}
+
+/* Insert the rows of rb (BATCH per statement, the rest one by one). */
+static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
+		      struct sl_diag *d)
+{
+	const int ncol = rb_kind[kind].ncol;
+	const unsigned tm = rb_kind[kind].txtmask;
+	sqlite3_stmt *q;
+	int r, c, rows, base;
+
+	if (rb->n >= BATCH && !s->multi[kind]) {
+		size_t len = strlen(rb_kind[kind].head) + (size_t)BATCH * (2 + 2 * (size_t)ncol) + 1, o;
+		char *sql = xmalloc(len);
+		o = (size_t)snprintf(sql, len, "%s", rb_kind[kind].head);
+		for (r = 0; r < BATCH; r++) {
+			sql[o++] = r ? ',' : '(';
+			if (r)
+				sql[o++] = '(';
+			for (c = 0; c < ncol; c++) {
+				sql[o++] = '?';
+				sql[o++] = c + 1 < ncol ? ',' : ')';
+			}
+		}
+		sql[o] = 0;
+		if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->multi[kind],
+				       NULL) != SQLITE_OK) {
+			free(sql);
+			return st_dberr(s, d, "preparing a batch insert");
+		}
+		free(sql);
+	}
+	for (base = 0; base < rb->n; base += rows) {
+		rows = rb->n - base >= BATCH ? BATCH : 1;
+		q = rows == BATCH ? s->multi[kind] : s->st[rb_kind[kind].stmt];
+		for (r = 0; r < rows; r++)
+			for (c = 0; c < ncol; c++) {
+				int p = r * ncol + c + 1;
+				int64_t v = rb->v[base + r][c];
+				if (tm & (1u << c))
+					sqlite3_bind_text(q, p, rb->txt[base + r][c], -1, SQLITE_STATIC);
+				else if (v == NULL_VAL)
+					sqlite3_bind_null(q, p);
+				else
+					sqlite3_bind_int64(q, p, v);
+			}
+		/* every parameter is bound again next time: no clear_bindings */
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			st_dberr(s, d, "adding rows of a run");
+			sqlite3_reset(q);
+			return -1;
+		}
+		sqlite3_reset(q);
+		{
+			int64_t last = sqlite3_last_insert_rowid(s->db), first = last - rows + 1;
+			if (!st->rows || first < st->lo)
+				st->lo = first;
+			if (!st->rows || last > st->hi)
+				st->hi = last;
+			st->rows += rows;
+		}
+	}
+	rb->n = 0;
+	return 0;
+}
+
+/* Where the rows of run_id in each table are (see run_rows in schema.sql). */
+static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowstat *st,
+		      struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(s,
+			       "INSERT OR REPLACE INTO run_rows(run_id, tbl, first_rowid, last_rowid, rows)"
+			       " VALUES (?,?,?,?,?)",
+			       d);
+	int k;
+	if (!q)
+		return -1;
+	for (k = 0; k < RB_COUNT; k++) {
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_text(q, 2, rb_kind[k].table, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 3, st[k].rows ? st[k].lo : 1);
+		sqlite3_bind_int64(q, 4, st[k].rows ? st[k].hi : 0);
+		sqlite3_bind_int64(q, 5, st[k].rows);
+		if (st_step_done(s, q, d, "adding run_rows")) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+/* ---- the writer thread ---------------------------------------------------- */
+
+static void *writer_main(void *arg)
+{
+	struct sl_store *s = arg;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		struct job j;
+		struct sl_diag wd;
+		int failed = 0;
+		while (!s->stop && !s->qlen)
+			pthread_cond_wait(&s->work, &s->mu);
+		if (!s->qlen)
+			break;
+		j = s->q[s->qhead];
+		s->qhead = (s->qhead + 1) % QUEUE;
+		s->qlen--;
+		s->busy = 1;
+		if (!s->werr) {
+			pthread_mutex_unlock(&s->mu);
+			memset(&wd, 0, sizeof(wd));
+			failed = flush_rows(s, j.rb, j.kind, j.stat, &wd) < 0;
+			pthread_mutex_lock(&s->mu);
+			if (failed) {
+				s->werr = 1;
+				memcpy(s->werrmsg, wd.msg, sizeof(s->werrmsg));
+			}
+		}
+		j.rb->n = 0;
+		if (s->nspare < (int)SL_ARRAY_SIZE(s->spare))
+			s->spare[s->nspare++] = j.rb;
+		else
+			free(j.rb);
+		s->busy = 0;
+		pthread_cond_broadcast(&s->idle);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Wait until the writer has nothing queued or running. 0, or -1 (d set
+ * when given) if it failed since the last rollback. */
+int st_quiesce(struct sl_store *s, struct sl_diag *d)
+{
+	int err;
+	if (!s->have_thr)
+		return s->werr ? sl_fail(d, "%s", s->werrmsg) : 0;
+	pthread_mutex_lock(&s->mu);
+	while (s->qlen || s->busy)
+		pthread_cond_wait(&s->idle, &s->mu);
+	err = s->werr;
+	pthread_mutex_unlock(&s->mu);
+	return err ? sl_fail(d, "%s", s->werrmsg) : 0;
+}
+
+/* Hand a stage of rows to the writer (or write it here when there is no
+ * thread); returns an empty stage to fill next. NULL with d set when rows
+ * can no longer be written. */
+static struct rowbuf *submit(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
+			     struct sl_diag *d)
+{
+	struct rowbuf *fresh;
+	if (!s->have_thr && !s->werr) {
+		if (pthread_create(&s->thr, NULL, writer_main, s) == 0)
+			s->have_thr = 1;
+	}
+	if (!s->have_thr) {
+		if (s->werr)
+			return sl_fail(d, "%s", s->werrmsg), NULL;
+		if (flush_rows(s, rb, kind, st, d) < 0)
+			return NULL;
+		return rb;
+	}
+	pthread_mutex_lock(&s->mu);
+	while (s->qlen == QUEUE)
+		pthread_cond_wait(&s->idle, &s->mu);
+	if (s->werr) {
+		pthread_mutex_unlock(&s->mu);
+		sl_fail(d, "%s", s->werrmsg);
+		return NULL;
+	}
+	s->q[(s->qhead + s->qlen) % QUEUE] = (struct job){ rb, st, kind };
+	s->qlen++;
+	pthread_cond_signal(&s->work);
+	fresh = s->nspare ? s->spare[--s->nspare] : NULL;
+	pthread_mutex_unlock(&s->mu);
+	if (!fresh)
+		fresh = xmalloc(sizeof(*fresh));
+	fresh->n = 0;
+	return fresh;
+}
+
+/* The pending rows of a bind (allocated on first use, registered with the
+ * store so that commit flushes them). */
+static struct pend *pending(struct sl_store_bind *b)
+{
+	struct pend *p = b->pend;
+	int i;
+	if (!p) {
+		p = b->pend = xcalloc(1, sizeof(*p));
+		for (i = 0; i < MAX_BINDS; i++)
+			if (!b->s->binds[i]) {
+				b->s->binds[i] = b;
+				break;
+			}
+		if (i == MAX_BINDS)
+			abort(); /* more than MAX_BINDS runs written in one transaction */
+	}
+	return p;
+}
+
+/* A new row of the given kind for bind b: its values, and its (first) text
+ * column in *txt (up to 7 chars). */
+static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
+{
+	struct pend *p = pending(b);
+	struct rowbuf *rb = p->stage[kind];
+	if (!rb) {
+		rb = p->stage[kind] = xmalloc(sizeof(*rb));
+		rb->n = 0;
+	} else if (rb->n == JOB) {
+		rb = submit(b->s, rb, kind, &p->stat[kind], b->d);
+		if (!rb) {
+			p->stage[kind] = NULL;
+			return NULL;
+		}
+		p->stage[kind] = rb;
+	}
+	b->rows++;
+	*txt = rb->txt[rb->n][rb_kind[kind].txtmask ? __builtin_ctz(rb_kind[kind].txtmask) : 0];
+	return rb->v[rb->n++];
+}
+
+/* The task_stat rows of bind b's run: one per task with a slice or a
+ * wakeup (the tasks with no thread row, utid < 0, are left out as the
+ * view's join would). */
+static int put_task_stats(struct sl_store *s, struct sl_store_bind *b, const struct pend *p,
+			  struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	size_t i;
+	if (!p->nts)
+		return 0;
+	q = st_prep(s, "INSERT INTO task_stat VALUES (?, ?, ?, ?, ?, ?, ?, ?)", d);
+	if (!q)
+		return -1;
+	for (i = 0; i < p->nts; i++) {
+		const struct tstat *t = &p->ts[i];
+		int64_t utid;
+		if (!t->switches && !t->wakeups)
+			continue;
+		utid = bind_utid(b, (int)i);
+		if (utid < 0)
+			continue;
+		sqlite3_bind_int64(q, 1, b->run_id);
+		sqlite3_bind_int64(q, 2, utid);
+		sqlite3_bind_int64(q, 3, t->runtime);
+		sqlite3_bind_int64(q, 4, t->switches);
+		sqlite3_bind_int64(q, 5, t->wakeups);
+		sqlite3_bind_int64(q, 6, t->delayed);
+		sqlite3_bind_int64(q, 7, t->dsum);
+		if (t->delayed)
+			sqlite3_bind_int64(q, 8, t->dmax);
+		else
+			sqlite3_bind_null(q, 8);
+		if (st_step_done(s, q, d, "adding task_stat")) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int st_flush_binds(struct sl_store *s, struct sl_diag *d)
+{
+	int i, k, rc = 0;
+	if (st_quiesce(s, d))
+		return -1;
+	for (i = 0; i < MAX_BINDS && !rc; i++) {
+		struct sl_store_bind *b = s->binds[i];
+		struct pend *p;
+		if (!b)
+			continue;
+		p = b->pend;
+		for (k = 0; k < RB_COUNT && !rc; k++)
+			if (p->stage[k])
+				rc = flush_rows(s, p->stage[k], k, &p->stat[k], d);
+		if (!rc)
+			rc = put_ranges(s, b->run_id, p->stat, d);
+		if (!rc)
+			rc = put_task_stats(s, b, p, d);
+	}
+	st_drop_binds(s);
+	return rc;
+}
+
+void st_drop_binds(struct sl_store *s)
+{
+	int i, k;
+	for (i = 0; i < MAX_BINDS; i++)
+		if (s->binds[i]) {
+			struct pend *p = s->binds[i]->pend;
+			for (k = 0; p && k < RB_COUNT; k++)
+				free(p->stage[k]);
+			if (p)
+				free(p->ts);
+			free(p);
+			s->binds[i]->pend = NULL;
+			s->binds[i] = NULL;
+		}
+}
+
+static int64_t i64(uint64_t v)
+{
+	return (int64_t)v;
+}
+
+/* The task_stat sums of a task of bind b (NULL for no task). */
+static struct tstat *tstat_of(struct sl_store_bind *b, int task)
+{
+	struct pend *p = b->pend;
+	if (task < 0 || !p)
+		return NULL;
+	if ((size_t)task >= p->nts) {
+		size_t n = p->nts ? p->nts : 64;
+		while (n <= (size_t)task)
+			n *= 2;
+		p->ts = xrealloc(p->ts, n * sizeof(*p->ts));
+		memset(p->ts + p->nts, 0, (n - p->nts) * sizeof(*p->ts));
+		p->nts = n;
+	}
+	return &p->ts[task];
+}
+
+static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
+		      int priority)
+{
+	struct sl_store_bind *b = ctx;
+	struct tstat *t;
+	char *txt;
+	int64_t *v = add_row(b, RB_SLICE, &txt);
+	if (!v)
+		return -1;
+	if ((t = tstat_of(b, task))) {
+		t->runtime += i64(dur);
+		t->switches++;
+	}
+	v[0] = b->run_id;
+	v[1] = i64(ts + b->ts_offset);
+	v[2] = i64(dur);
+	v[3] = cpu;
+	v[4] = bind_utid(b, task);
+	txt[0] = end_state;
+	txt[1] = 0;
+	v[6] = priority;
+	return 0;
+}
+
+static int sink_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct sl_store_bind *b = ctx;
+	struct tstat *t;
+	char *txt;
+	int64_t *v = add_row(b, RB_WAKEUP, &txt);
+	if (!v)
+		return -1;
+	if ((t = tstat_of(b, task))) {
+		t->wakeups++;
+		if (ts_run != UINT64_MAX) {
+			int64_t delay = i64(ts_run) - i64(ts);
+			if (!t->delayed || delay > t->dmax)
+				t->dmax = delay;
+			t->delayed++;
+			t->dsum += delay;
+		}
+	}
+	v[0] = b->run_id;
+	v[1] = bind_utid(b, task);
+	v[2] = i64(ts + b->ts_offset);
+	v[3] = ts_run != UINT64_MAX ? i64(ts_run + b->ts_offset) : NULL_VAL;
+	v[4] = waker >= 0 ? bind_utid(b, waker) : NULL_VAL;
+	v[5] = cpu >= 0 ? cpu : NULL_VAL;
+	return 0;
+}
+
+static int sink_stair(void *ctx, int task, uint64_t ts, int level, int array)
+{
+	struct sl_store_bind *b = ctx;
+	char *txt;
+	int64_t *v = add_row(b, RB_STAIR, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = bind_utid(b, task);
+	v[2] = i64(ts + b->ts_offset);
+	v[3] = level;
+	v[4] = array;
+	return 0;
+}
+
+static int sink_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int level)
+{
+	struct sl_store_bind *b = ctx;
+	char *txt;
+	int64_t *v = add_row(b, RB_ROT, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = cpu;
+	v[2] = i64(ts + b->ts_offset);
+	snprintf(txt, 8, "%s", kind);
+	v[4] = level;
+	return 0;
+}
+
+static int sink_vlag(void *ctx, int task, uint64_t ts, int64_t lag_ns)
+{
+	struct sl_store_bind *b = ctx;
+	char *txt;
+	int64_t *v = add_row(b, RB_VLAG, &txt);
+	if (!v)
+		return -1;
+	v[0] = b->run_id;
+	v[1] = bind_utid(b, task);
+	v[2] = i64(ts + b->ts_offset);
+	v[3] = lag_ns;
+	return 0;
+}
+
+void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink)
+{
+	bind->pend = NULL;
+	sink->ctx = bind;
+	sink->slice = sink_slice;
+	sink->wakeup = sink_wakeup;
+	sink->staircase = sink_stair;
+	sink->rotation = sink_rotation;
+	sink->vlag = sink_vlag;
+}
+
+/* End the writer thread (after its queue is done). A transaction's end
+ * ends it: the process then has no other thread, so that a reader may fork
+ * (a child forked while another thread holds an allocator lock, ASan's for
+ * one, inherits the lock held and hangs). */
+void st_stop_writer(struct sl_store *s)
+{
+	if (!s->have_thr)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	pthread_cond_signal(&s->work);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->thr, NULL);
+	s->have_thr = 0;
+	s->stop = 0;
+}
