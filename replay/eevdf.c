@@ -132,6 +132,14 @@ static void tree_add(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 		rq->cap = rq->cap ? 2 * rq->cap : 8;
 		rq->q = xrealloc(rq->q, (size_t)rq->cap * sizeof(*rq->q));
 	}
+	/* the tree's smallest vruntime (the kernel's leftmost / min_vruntime
+	 * augment): entities' vruntimes do not change while in the tree */
+	if (!rq->n) {
+		rq->tree_min = se->vruntime;
+		rq->tree_min_ok = 1;
+	} else if (rq->tree_min_ok && (int64_t)(se->vruntime - rq->tree_min) < 0) {
+		rq->tree_min = se->vruntime;
+	}
 	se->pos = rq->n;
 	se->seq = ++rq->seq;
 	rq->q[rq->n++] = se;
@@ -142,6 +150,8 @@ static void tree_add(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 static void tree_del(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 {
 	int i = se->pos;
+	if (se->vruntime == rq->tree_min)
+		rq->tree_min_ok = 0;
 	rq->avg_vruntime -= entity_key(rq, se) * (int64_t)se->weight;
 	rq->avg_load -= (long)se->weight;
 	rq->q[i] = rq->q[--rq->n];
@@ -190,9 +200,15 @@ static void update_min_vruntime(struct sl_eevdf_rq *rq)
 	int i;
 	if (curr)
 		v = curr->vruntime;
-	for (i = 0; i < rq->n; i++)
-		if ((!curr && i == 0) || (int64_t)(rq->q[i]->vruntime - v) < 0)
-			v = rq->q[i]->vruntime;
+	if (rq->n && !rq->tree_min_ok) {
+		rq->tree_min = rq->q[0]->vruntime;
+		for (i = 1; i < rq->n; i++)
+			if ((int64_t)(rq->q[i]->vruntime - rq->tree_min) < 0)
+				rq->tree_min = rq->q[i]->vruntime;
+		rq->tree_min_ok = 1;
+	}
+	if (rq->n && (!curr || (int64_t)(rq->tree_min - v) < 0))
+		v = rq->tree_min;
 	/* ensure we never gain time by being placed backwards
 	 * (__update_min_vruntime: avg_vruntime follows the new origin) */
 	delta = (int64_t)(v - rq->min_vruntime);
@@ -887,6 +903,14 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 	}
 	if (avg != cfs->avg_vruntime || load != cfs->avg_load)
 		return -1;
+	if (cfs->tree_min_ok && cfs->n) {
+		uint64_t m = cfs->q[0]->vruntime;
+		for (i = 1; i < cfs->n; i++)
+			if ((int64_t)(cfs->q[i]->vruntime - m) < 0)
+				m = cfs->q[i]->vruntime;
+		if (m != cfs->tree_min)
+			return -1;
+	}
 	n = cfs->n + (cfs->curr && cfs->curr->on_rq);
 	if ((unsigned)n != cfs->nr_running)
 		return -1;

@@ -41,6 +41,8 @@ struct sl_eevdf_rq {
 	long avg_load;          /* Σ w_i over the tree */
 	uint64_t min_vruntime;
 	uint64_t seq;           /* insertion counter */
+	uint64_t tree_min;      /* smallest vruntime in the tree, when tree_min_ok */
+	int tree_min_ok;
 	/* configuration (the policy's parameters) */
 	uint64_t base_slice;    /* sysctl_sched_base_slice, ns */
 	uint64_t tick_ns;       /* TICK_NSEC: floor of the lag limit */
