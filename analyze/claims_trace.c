@@ -58,6 +58,7 @@ static int load_file(const char *path, struct sl_behaviour *b, struct sl_diag *d
 	free(first);
 	free(last);
 	free(st.lost_per_cpu);
+	free(st.uncertain_ns);
 	sl_model_free(m);
 	return rc;
 }

@@ -155,101 +155,77 @@ static void print_table(FILE *f, const struct sl_claim *c, size_t n, const int *
 	}
 }
 
-static void num_csv(FILE *f, double v)
+/* One row per claim and model, as CSV (json = 0) or as a JSON array of
+ * objects (json = 1): the same fields in the same order. */
+enum { F_STR, F_NUM, F_BOOL };
+static void field(FILE *f, int json, int first, const char *key, int kind, const char *str, double num)
 {
-	if (!isnan(v) && !isinf(v))
-		fprintf(f, "%.6g", v);
+	if (json)
+		fprintf(f, "%s\"%s\": ", first ? "{" : ", ", key);
+	else if (!first)
+		fputc(',', f);
+	if (kind == F_STR) {
+		if (json)
+			sl_json_str(f, str);
+		else
+			sl_csv_str(f, str);
+	} else if (kind == F_BOOL) {
+		fputs(json ? (num != 0 ? "true" : "false") : (num != 0 ? "1" : "0"), f);
+	} else if (isnan(num) || isinf(num)) {
+		if (json)
+			fputs("null", f);
+	} else {
+		fprintf(f, json ? "%.9g" : "%.6g", num);
+	}
+}
+
+static void write_rows(FILE *f, const struct sl_claim *c, size_t n, const int *on, int json)
+{
+	size_t i;
+	int m, first = 1;
+	char reason[1200];
+	if (json)
+		fputs("[\n", f);
+	else
+		fputs("claim,source,published,model,measured,unit,verdict,reason,id,predicted,consistent,"
+		      "measured_text,measured_on,headline\n",
+		      f);
+	for (i = 0; i < n; i++)
+		for (m = 0; m < sl_claim_nmodels(); m++) {
+			if (!on[m])
+				continue;
+			if (json)
+				fputs(first ? " " : ",\n ", f);
+			first = 0;
+			sl_claim_reason(&c[i], m, reason, sizeof(reason));
+			field(f, json, 1, "claim", F_STR, c[i].claim, 0);
+			field(f, json, 0, "source", F_STR, c[i].source, 0);
+			field(f, json, 0, "published", F_NUM, NULL, c[i].published);
+			field(f, json, 0, "model", F_STR, sl_claim_model_name(m), 0);
+			field(f, json, 0, "measured", F_NUM, NULL, c[i].meas[m]);
+			field(f, json, 0, "unit", F_STR, c[i].unit, 0);
+			field(f, json, 0, "verdict", F_STR, sl_verdict_name(c[i].verdicts[m]), 0);
+			field(f, json, 0, "reason", F_STR, reason, 0);
+			field(f, json, 0, "id", F_STR, c[i].id, 0);
+			field(f, json, 0, "predicted", F_STR, c[i].predicted, 0);
+			field(f, json, 0, "consistent", F_NUM, NULL, c[i].consistent);
+			field(f, json, 0, "measured_text", F_STR, c[i].measured[m], 0);
+			field(f, json, 0, "measured_on", F_STR, c[i].from, 0);
+			field(f, json, 0, "headline", F_BOOL, NULL, m == c[i].subject);
+			fputs(json ? "}" : "\n", f);
+		}
+	if (json)
+		fputs("\n]\n", f);
 }
 
 static void write_csv(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
-	size_t i;
-	int m;
-	char reason[512];
-	fputs("claim,source,published,model,measured,unit,verdict,reason,id,predicted,measured_text,measured_on,"
-	      "headline\n",
-	      f);
-	for (i = 0; i < n; i++)
-		for (m = 0; m < sl_claim_nmodels(); m++) {
-			if (!on[m])
-				continue;
-			sl_csv_str(f, c[i].claim);
-			fputc(',', f);
-			sl_csv_str(f, c[i].source);
-			fputc(',', f);
-			num_csv(f, c[i].published);
-			fputc(',', f);
-			sl_csv_str(f, sl_claim_model_name(m));
-			fputc(',', f);
-			num_csv(f, c[i].meas[m]);
-			fputc(',', f);
-			sl_csv_str(f, c[i].unit);
-			fputc(',', f);
-			sl_csv_str(f, sl_verdict_name(c[i].verdicts[m]));
-			fputc(',', f);
-			sl_claim_reason(&c[i], m, reason, sizeof(reason));
-			sl_csv_str(f, reason);
-			fputc(',', f);
-			sl_csv_str(f, c[i].id);
-			fputc(',', f);
-			sl_csv_str(f, c[i].predicted);
-			fputc(',', f);
-			sl_csv_str(f, c[i].measured[m]);
-			fputc(',', f);
-			sl_csv_str(f, c[i].from);
-			fprintf(f, ",%d\n", m == c[i].subject);
-		}
-}
-
-static void num_json(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.9g", v);
+	write_rows(f, c, n, on, 0);
 }
 
 static void write_json(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
-	size_t i;
-	int m, first = 1;
-	char reason[512];
-	fputs("[\n", f);
-	for (i = 0; i < n; i++)
-		for (m = 0; m < sl_claim_nmodels(); m++) {
-			if (!on[m])
-				continue;
-			fputs(first ? " {\"claim\": " : ",\n {\"claim\": ", f);
-			first = 0;
-			sl_json_str(f, c[i].claim);
-			fputs(", \"source\": ", f);
-			sl_json_str(f, c[i].source);
-			fputs(", \"published\": ", f);
-			num_json(f, c[i].published);
-			fputs(", \"model\": ", f);
-			sl_json_str(f, sl_claim_model_name(m));
-			fputs(", \"measured\": ", f);
-			num_json(f, c[i].meas[m]);
-			fputs(", \"unit\": ", f);
-			sl_json_str(f, c[i].unit);
-			fputs(", \"verdict\": ", f);
-			sl_json_str(f, sl_verdict_name(c[i].verdicts[m]));
-			fputs(", \"reason\": ", f);
-			sl_claim_reason(&c[i], m, reason, sizeof(reason));
-			sl_json_str(f, reason);
-			fputs(", \"id\": ", f);
-			sl_json_str(f, c[i].id);
-			fputs(", \"predicted\": ", f);
-			sl_json_str(f, c[i].predicted);
-			fputs(", \"consistent\": ", f);
-			num_json(f, c[i].consistent);
-			fputs(", \"measured_text\": ", f);
-			sl_json_str(f, c[i].measured[m]);
-			fputs(", \"measured_on\": ", f);
-			sl_json_str(f, c[i].from);
-			fprintf(f, ", \"headline\": %s}", m == c[i].subject ? "true" : "false");
-		}
-	fputs("\n]\n", f);
+	write_rows(f, c, n, on, 1);
 }
 
 static void write_html(FILE *f, const struct sl_claim *c, size_t n, const int *on)

@@ -11,25 +11,19 @@
 
 static void title(FILE *f, const struct sl_claim *c)
 {
-	char a[200], b[300], t[520], q[200];
+	char t[600], q[600], a[600];
 	size_t i, k = 0;
-	for (i = 0; c->claim[i] && k + 1 < sizeof(q); i++) /* no quotes in a title */
-		if (c->claim[i] != '"')
-			q[k++] = c->claim[i] == '\'' ? '`' : c->claim[i];
+	snprintf(t, sizeof(t), "%s: %.150s (%.100s)|%s on %s: %.150s", c->id, c->claim, c->from,
+		 sl_verdict_name(c->verdict), c->subject >= 0 ? sl_claim_model_name(c->subject) : "-", c->predicted);
+	/* no quotes in a gnuplot string (a backquote would run a command) */
+	for (i = 0; t[i] && k + 1 < sizeof(q); i++)
+		if (t[i] != '"' && t[i] != '\'' && t[i] != '`')
+			q[k++] = t[i];
 	q[k] = 0;
 	sl_label_clean(a, sizeof(a), q);
-	snprintf(b, sizeof(b), "%s: %.150s (%.100s)", c->id, a, c->from);
-	snprintf(t, sizeof(t), "%s\\n%s on %s: %s", b, sl_verdict_name(c->verdict),
-		 c->subject >= 0 ? sl_claim_model_name(c->subject) : "-", c->predicted);
-	sl_label_clean(a, sizeof(a), t);
-	/* keep the \n (label_clean turned the backslash into '?') */
-	{
-		char *p = strstr(a, "?n");
-		if (p)
-			p[0] = '\\';
-	}
 	fputs("set title \"", f);
-	fputs(a, f);
+	for (i = 0; a[i]; i++) /* the '|' is the line break */
+		fputs(a[i] == '|' ? "\\n" : (char[]){ a[i], 0 }, f);
 	fputs("\"\n", f);
 }
 
@@ -40,8 +34,10 @@ static void hline(FILE *f, int i, double y, const char *what)
 		return;
 	fprintf(f, "set arrow %d from graph 0, first %.9g to graph 1, first %.9g nohead dt 2 lw 2 lc rgb '%s'\n", i, y,
 		y, i == 1 ? "#c00000" : "#808080");
-	fprintf(f, "set label %d '%s %.4g' at graph 0.01, first %.9g offset 0,0.6 tc rgb '%s'\n", i, what, y, y,
-		i == 1 ? "#c00000" : "#606060");
+	/* the first label at the left, the second at the right: they do not
+	 * overlap when the lines are close */
+	fprintf(f, "set label %d '%s %.6g' at graph %s, first %.9g %s offset 0,0.6 tc rgb '%s'\n", i, what, y,
+		i == 1 ? "0.01" : "0.99", y, i == 1 ? "left" : "right", i == 1 ? "#c00000" : "#606060");
 }
 
 int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
@@ -51,7 +47,8 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 	FILE *f;
 	size_t s, k;
 	int m, any = 0, rc = -1;
-	double lo = 0, hi = 0;
+	double lo = 0, hi = 0, pos = INFINITY;
+	int logy = 0;
 	const struct sl_claim_chart *ch = &c->chart;
 
 	if (sl_gp_begin(&g, out, 0, 900, 480, d))
@@ -80,6 +77,11 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		}
 		if (hi <= lo)
 			hi = lo + 1;
+		/* figures orders of magnitude apart (10 s against 2 ms): log scale */
+		for (m = 0; m < sl_claim_nmodels(); m++)
+			if (!isnan(c->meas[m]) && !isinf(c->meas[m]) && c->meas[m] > 0 && c->meas[m] < pos)
+				pos = c->meas[m];
+		logy = lo >= 0 && pos < INFINITY && hi / pos > 200;
 		if (fclose(f)) {
 			sl_fail(d, "%s: write error", path);
 			goto out;
@@ -88,8 +90,13 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		sl_gp_str(g.script, ch->ylabel[0] ? ch->ylabel : c->unit);
 		fputs("\nunset key\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n", g.script);
 		if (!any) {
-			char why[300];
-			sl_label_clean(why, sizeof(why), c->note);
+			char why[300], nq[300];
+			size_t nk = 0, j;
+			for (j = 0; c->note[j] && nk + 1 < sizeof(nq); j++)
+				if (c->note[j] != '"' && c->note[j] != '\'' && c->note[j] != '`')
+					nq[nk++] = c->note[j];
+			nq[nk] = 0;
+			sl_label_clean(why, sizeof(why), nq);
 			fprintf(g.script,
 				"set label 9 'untestable: %.110s' at graph 0.5, graph 0.5 center\nset xrange [0:1]\n"
 				"set yrange [0:1]\nunset xtics\nunset ytics\nplot NaN notitle\n",
@@ -98,8 +105,13 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 			hline(g.script, 1, c->published, "published");
 			if (!isnan(c->consistent) && c->consistent != c->published)
 				hline(g.script, 2, c->consistent, c->rule == SL_RULE_NEAR ? "corrected" : "partly");
-			fprintf(g.script, "set yrange [%.9g:%.9g]\nset offsets 0.5, 0.5, 0, 0\nset xzeroaxis lt -1\n",
-				lo < 0 ? lo - 0.12 * (hi - lo) : 0, hi + 0.12 * (hi - lo));
+			if (logy)
+				fprintf(g.script, "set logscale y\nset format y '%%g'\nset yrange [%.9g:%.9g]\n"
+					"set offsets 0.5, 0.5, 0, 0\n",
+					pos / 2, hi * 3);
+			else
+				fprintf(g.script, "set yrange [%.9g:%.9g]\nset offsets 0.5, 0.5, 0, 0\nset xzeroaxis lt -1\n",
+					lo < 0 ? lo - 0.12 * (hi - lo) : 0, hi + 0.12 * (hi - lo));
 			fprintf(g.script, "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#4a7ebb', '' using 0:2:(sprintf('%%.4g', $2)) with labels offset 0,0.8 notitle\n",
 				path);
 		}
@@ -165,7 +177,7 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 	} else { /* SL_CHART_LINES */
 		char paths[SL_CHART_MAXSERIES][1200];
 		for (s = 0; s < ch->nseries; s++) {
-			char nm[16];
+			char nm[32];
 			snprintf(nm, sizeof(nm), "s%zu", s);
 			f = sl_gp_data(&g, nm, paths[s], sizeof(paths[s]), d);
 			if (!f)
