@@ -52,6 +52,8 @@ static void short_value(char *buf, size_t n, const struct sl_claim *c, int m)
 		snprintf(buf, n, "%+.0f ms", v);
 	else if (!strcmp(u, "%"))
 		snprintf(buf, n, "%.3g %%", v);
+	else if (!strcmp(u, "exponent"))
+		snprintf(buf, n, "N^%.2f", v);
 	else if (!strcmp(u, "ratio"))
 		snprintf(buf, n, "%.3g", v);
 	else if (!strcmp(u, "inversions"))
