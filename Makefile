@@ -50,7 +50,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 TOOLS := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-.PHONY: all deps demo test unit e2e fuzz-replay fuzz bench install clean check-deps schedlab
+.PHONY: all deps demo test unit fuzz bench install clean schedlab
 all: schedlab
 
 schedlab: $(B)/schedlab

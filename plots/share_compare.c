@@ -1,4 +1,4 @@
-/* plots/charts2.c - the gnuplot charts of CPU share (by task, by nice) and
+/* plots/share_compare.c - the gnuplot charts of CPU share (by task, by nice) and
  * of the key metrics side by side. */
 #include "plot_int.h"
 #include "../analyze/metrics.h"

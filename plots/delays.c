@@ -1,5 +1,5 @@
-/* plots/charts.c - the gnuplot charts: latency CDF and histogram of
- * scheduling delays. Data files hold raw integer rows (ns, counts); the
+/* plots/delays.c - the gnuplot charts of scheduling delays: latency CDF and
+ * histogram. Data files hold raw integer rows (ns, counts); the
  * scripts do the unit conversion, so the data can be checked against SQL. */
 #include "plot_int.h"
 #include "../analyze/metrics.h"
