@@ -1,5 +1,6 @@
 /* replay/bound.h - RSDL's predicted worst-case wait of CPU-bound tasks
- * (seed 001's model, counted consistently; schedulers.md §8):
+ * (the announcement's model, counted consistently; docs/rsdl.md, "The
+ * announcement's figures"):
  *   bound(i) = Σ_{j≠i} q_j · (L_j + max(0, n_i − n_j))
  * with n the nice value, L = 20 − nice the levels a task may use and q its
  * quota: RR for nice 0..19, RR·(1 − nice) below 0. */

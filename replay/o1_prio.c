@@ -1,5 +1,6 @@
 /* replay/o1_prio.c - see o1_prio.h. Every formula follows the 2.6.20 macro
- * of the same name (schedulers.md §2.1), with C integer truncation. */
+ * of the same name in kernel/sched.c of Linux 2.6.20 (docs/o1.md,
+ * "Constants"), with C integer truncation. */
 #include "o1_prio.h"
 
 static int timeslice_of(const struct sl_o1_const *c, int static_prio)

@@ -1,5 +1,7 @@
 /* replay/o1_prio.h - the pure formulas of Linux 2.6.20's O(1) scheduler
- * (schedulers.md §2.1), in the kernel's integer arithmetic, for any HZ.
+ * (the macros of kernel/sched.c, 2.6.20: TASK_TIMESLICE, CURRENT_BONUS,
+ * effective_prio, TASK_INTERACTIVE...; docs/o1.md), in the kernel's integer
+ * arithmetic, for any HZ.
  *
  * Priorities are kernel prios: 0..99 real time, 100..139 normal
  * (static_prio = 120 + nice). Time slices are in jiffies, sleep averages in

@@ -1,6 +1,8 @@
-/* replay/o1_rq.c - see o1_rq.h. Step numbers in comments refer to
- * schedulers.md §2.3 (wake-up), §2.4 (schedule), §2.5 (tick), §2.7 (fork,
- * exit), §2.8 (nice, yield). */
+/* replay/o1_rq.c - see o1_rq.h. Section and step numbers in comments are
+ * those of docs/o1.md's "Operations": §2.3 wake-up (try_to_wake_up,
+ * activate_task), §2.4 schedule(), §2.5 tick (scheduler_tick), §2.7 fork
+ * and exit (sched_fork, wake_up_new_task, sched_exit), §2.8 nice and yield
+ * (set_user_nice, sys_sched_yield): kernel/sched.c of Linux 2.6.20. */
 #include "o1_rq.h"
 #include "../common/util.h"
 

@@ -1,5 +1,6 @@
 /* replay/o1_rq.h - the per-CPU runqueues of Linux 2.6.20's O(1) scheduler
- * and its operations, in the exact order of schedulers.md §2.3-§2.8.
+ * and its operations, in the exact order of kernel/sched.c of 2.6.20
+ * (docs/o1.md, "Operations", whose §2.3-§2.9 numbers the comments use).
  *
  * This is the model itself, free of the replay engine: the engine adapter
  * (o1.c) translates the engine's calls into these kernel operations. Tasks

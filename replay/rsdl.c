@@ -1,6 +1,6 @@
 /* replay/rsdl.c - Con Kolivas' Rotating Staircase Deadline scheduler (RSDL
- * v0.26, 2.6.20) as the announcement (seed 001) and schedulers.md §3
- * describe it. Per CPU: an active and an expired array of 40 levels (one
+ * v0.26, 2.6.20) as its announcement (LKML, 4 March 2007, "[PATCH] [RSDL
+ * 6/6] sched: document rsdl cpu scheduler") describes it; docs/rsdl.md. Per CPU: an active and an expired array of 40 levels (one
  * FIFO list and one bit per level), the runqueue quota of each level
  * (prio_quota), the level being serviced (prio_level) and the major epoch
  * counter (prio_rotation). Per task: its quota, its slice at the current
@@ -9,7 +9,8 @@
  * (lists + a 40-bit bitmap), except the rare moves of a major rotation
  * that triggers with tasks still queued in the active array.
  *
- * The gap-fillers of schedulers.md §3.4 are parameters (see docs/rsdl.md):
+ * The choices where the announcement is silent (docs/rsdl.md, "Gap-fillers")
+ * are parameters:
  * a1 a2 a4 a5 a6 a7 a8 and accounting. */
 #include "engine.h"
 #include "prio_array.h"
@@ -522,7 +523,7 @@ static void rsdl_fork(struct sl_engine *e, struct sl_task *parent, struct sl_tas
 		enqueue_recalc(e, cpu, ct);
 	} else if (!pt->rt && parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
 	    pt->rot_cpu == cpu && pt->array == rq->active && pt->time_slice > 0) {
-		/* SD rules (§4.7): halve the parent's slice, the child gets the
+		/* SD rules (sched_fork, 2.6.21-ck1): halve the parent's slice, the child gets the
 		 * same and inherits the epoch, the bitmap and the level */
 		pt->time_slice /= 2;
 		ct->time_slice = pt->time_slice > 0 ? pt->time_slice : 1;

@@ -1,5 +1,6 @@
 /* replay/sd.c - Con Kolivas' Staircase Deadline scheduler as shipped in
- * 2.6.21-ck1 (schedulers.md §4) as a replay policy (`--sched sd`): the
+ * 2.6.21-ck1 (kernel/sched.c of Con Kolivas' patch-2.6.21-ck1; docs/sd.md)
+ * as a replay policy (`--sched sd`): the
  * priority matrix, per-task slot bitmaps and rotations, per-nice prio_level,
  * quotas in microseconds with the kernel's update_cpu_clock() accounting,
  * expiry to the expired array, major rotations (also after every idle
@@ -84,7 +85,7 @@ static struct sd_run *R(struct sl_engine *e)
 	return e->pol;
 }
 
-/* ---- the priority matrix (generator of §4.1) ---- */
+/* ---- the priority matrix (the generator of prio_matrix, 2.6.21-ck1) ---- */
 
 static void build_matrix(uint64_t *m)
 {
@@ -189,7 +190,7 @@ static void stair(struct sd_run *r, int pi)
 				    p->arr == r->rq[p->cpu].active ? 0 : 1);
 }
 
-/* ---- §4.3 core helpers ---- */
+/* ---- core helpers (first_prio_slot, next_entitled_slot, ...) ---- */
 
 static void task_new_array(struct sd_run *r, struct sd_task *p, struct sd_rq *rq, int arr)
 {

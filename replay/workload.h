@@ -1,4 +1,4 @@
-/* replay/workload.h - the workload file of design.md §5: one task per line,
+/* replay/workload.h - the workload file (docs/replay.md, "Workload files"): one task per line,
  *   NAME NICE run=T|inf [sleep=T] [count=N] [start=T] [cpus=LIST]
  *             [policy=normal|batch|fifo|rr] [rtprio=1..99]
  * ('#' starts a comment; durations take units: 6ms, 1.5s, 250us, 100ns).

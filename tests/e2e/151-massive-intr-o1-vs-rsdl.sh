@@ -1,5 +1,5 @@
 #!/bin/sh
-# The 2007 report reproduced from a real trace (issue 6, schedulers.md §9):
+# The 2007 report reproduced from a real trace (issue 6; massive_intr, LKML):
 # massive_intr (20 processes of "spin 8 ms, sleep 1 ms") recorded on one CPU
 # here with perf sched record, replayed on 1 CPU.
 # - o1: the timer wakeups (INTERRUPTED: full credit for runqueue waits) lift

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The o1 model through the command line on workload files, 1 CPU. Expected
-# figures are worked out by hand from schedulers.md §2 (see docs/o1.md):
+# figures are worked out by hand from kernel/sched.c of 2.6.20 (docs/o1.md):
 # - two nice-0 hogs for 2 s: whole 100 ms slices at prio 125 (sleep_avg 0:
 #   120 - (0 - 5)), 1000 ms each, 10 slices each;
 # - at --hz 100 the nice-19 slice is MIN_TIMESLICE = max(5*100/1000, 1) = 1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# massive_intr (schedulers.md §9) through the o1 model.
+# massive_intr (Satoru Takeuchi's LKML report, March 2007) through the o1 model.
 # 1. The synthetic test of the 2007 report on one CPU: 40 tasks of 8 ms work /
 #    1 ms sleep for 30 s. 2.6.20 gave "4 processes occupy 98% of CPU time"; the
 #    mechanism (a few max-bonus tasks re-inserted into the active array, the

@@ -1,5 +1,5 @@
 /* tests/tools/massive_intr.c - the workload of Satoru Takeuchi's 2007 LKML
- * report (schedulers.md §9), written anew: N processes each loop "work
+ * report ("massive_intr.c", March 2007), written anew: N processes each loop "work
  * (spin) WORK_MS, sleep SLEEP_MS" for SECONDS, then print how many loops
  * each did. On 2.6.20 a few processes took almost all of the CPU.
  *

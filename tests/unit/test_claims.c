@@ -1,6 +1,6 @@
 /* tests/unit/test_claims.c - analyze/claims: the verdict rules, the
  * scenario layer, and every claim's measured numbers against values worked
- * out by hand from the rules of seed 001 / schedulers.md §3 (RR = 6 ms,
+ * out by hand from the rules of seed 001 / docs/rsdl.md (RR = 6 ms,
  * HZ = 1000, one CPU).
  *
  * RSDL rules used below: a nice-n task may run one quota at its static
@@ -246,7 +246,7 @@ SL_TEST(claims_fairness_by_nice)
 	 * epoch; 9 s = 50 epochs: 6000 / 9000 = 66.67 %. The announcement's
 	 * "19 ... 9 levels" would give 19/28 = 67.86 %, 1.19 points away (>
 	 * tolerance 0.5): "holds (with the corrected figure)".
-	 * o1 (schedulers.md §6 #8): slices 100 ms (nice 0) and 50 ms (nice 10,
+	 * o1 (task_timeslice, 2.6.20): slices 100 ms (nice 0) and 50 ms (nice 10,
 	 * (140-130)*5), alternating through the expired array: 100:50 =
 	 * 66.67 % too. */
 	const struct sl_claim *a = find("1a"), *b = find("1b");
@@ -262,7 +262,7 @@ SL_TEST(claims_fairness_by_nice)
 		CHECK_NEAR(b->meas[O1], 200.0 / 3, 0.2);
 		CHECK(strstr(b->measured[O1], "100 : 50 ms") != NULL);
 	}
-	if ((SD >= 0)) /* schedulers.md §6 #13: SD 0:10 = 79.2 % */
+	if ((SD >= 0)) /* docs/sd.md, "Measured": SD 0:10 = 79.2 % */
 		CHECK_NEAR(b->meas[SD], 79.2, 0.5);
 	/* cfs (docs/cfs.md): two nice-0 hogs alternate 11 ms slices (sched_slice
 	 * 10 ms, ended at the first tick past it), b first (placed 10 ms ahead
@@ -304,14 +304,14 @@ SL_TEST(claims_latency_model)
 	CHECK(strstr(f->measured[R], "9.006 s") != NULL);
 	CHECK(strstr(f->predicted, "1436") != NULL);
 	CHECK_EQ_INT(f->verdict, SL_VERDICT_PARTLY);
-	/* o1 (§6 #1): two nice-0 hogs alternate whole 100 ms slices: 100 ms */
+	/* o1 (task_timeslice, 2.6.20): two nice-0 hogs alternate whole 100 ms slices: 100 ms */
 	if ((O1 >= 0))
 		CHECK_NEAR(a->meas[O1], 100, 1e-9);
 	/* cfs: a hog waits for the other's 11 ms slice (sched_slice 10 ms +
 	 * the tick that exceeds it), wherever the sweep starts it */
 	if (sl_claim_model_index("cfs") >= 0)
 		CHECK_NEAR(a->meas[sl_claim_model_index("cfs")], 11, 1e-9);
-	/* SD (§5 table, [SIM] column): 120, 3, 132 ms */
+	/* SD (docs/sd.md, "Measured"): 120, 3, 132 ms */
 	if ((SD >= 0)) {
 		CHECK_NEAR(a->meas[SD], 120, 1e-9);
 		CHECK_NEAR(b->meas[SD], 3, 1e-9);
@@ -326,7 +326,7 @@ SL_TEST(claims_starvation_bound)
 	 * ms, 1501 RR = bound(10 | -20, 0, 19) of `schedlab bound`), so the
 	 * worst excess is exactly 0 and the worst ratio 100 %.
 	 * Under o1, massive_intr starves tasks for longer than RSDL's bound
-	 * (39 x 20 x 6 = 4680 ms): §6 #4 reports waits of seconds. */
+	 * (39 x 20 x 6 = 4680 ms): the massive_intr report (2007) saw waits of seconds. */
 	const struct sl_claim *c = find("2");
 	CHECK(c != NULL);
 	if (!c)
@@ -357,14 +357,14 @@ SL_TEST(claims_sleepers_and_shares)
 	CHECK_EQ_INT(c6->verdict, SL_VERDICT_HOLDS);
 	/* 7: 40 x (8 ms / 1 ms), each entitled to 120 ms per 4.8 s epoch,
 	 * never all asleep: 14.4 s = 3 epochs, 360 ms = 2.5 % each, the top 4
-	 * 10 %. o1 (§6 #4 [SIM], 50 procs: top 4 take 97 %): most of it. */
+	 * 10 %. o1 (docs/o1.md, 50 procs: top 4 take 97 %): most of it. */
 	CHECK_NEAR(c7->meas[R], 10, 0.05);
 	CHECK_EQ_INT(c7->verdict, SL_VERDICT_HOLDS);
 	if ((O1 >= 0))
 		CHECK(c7->meas[O1] > 80);
 	/* 8: X (6 ms run / 4 ms sleep) and 3 hogs each get 120 ms per 480 ms
 	 * epoch; X wants 60 % > 25 % so it always comes back before its
-	 * entitlement is used up: 25 % (28.8 s = 60 epochs). o1 (§6 #15
+	 * entitlement is used up: 25 % (28.8 s = 60 epochs). o1 (docs/o1.md
 	 * [SIM]): X earns bonus 9 and is reinserted into active: 56.9 %. */
 	CHECK_NEAR(c8->meas[R], 25, 0.2);
 	CHECK_EQ_INT(c8->verdict, SL_VERDICT_HOLDS);

@@ -1,5 +1,6 @@
 /* tests/unit/test_o1_prio.c - the O(1) formulas against the table of
- * schedulers.md §2.1, row by row, and their scaling with HZ. */
+ * docs/o1.md's "Constants" (kernel/sched.c, 2.6.20), row by row, and their
+ * scaling with HZ. */
 #include "harness.h"
 #include "../../replay/o1_prio.h"
 

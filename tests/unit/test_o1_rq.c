@@ -1,6 +1,7 @@
 /* tests/unit/test_o1_rq.c - the O(1) runqueue operations (replay/o1_rq.c)
  * driven by hand, without the engine: each expected value is derived in a
- * comment from schedulers.md §2.3-§2.8. HZ 1000, so 1 jiffy = 1 ms. */
+ * comment from kernel/sched.c of 2.6.20 (docs/o1.md, "Operations",
+ * §2.3-§2.8). HZ 1000, so 1 jiffy = 1 ms. */
 #include "harness.h"
 #include "../../replay/o1_rq.h"
 

@@ -1,7 +1,8 @@
 /* tests/unit/test_o1_sched.c - the O(1) policy through the replay engine
  * on one CPU at HZ 1000 (invariants checked after every policy call).
  * Every expected figure is derived by hand in the comment beside it from
- * schedulers.md §2 (the rules) and §6 (the known behaviours).
+ * the rules of kernel/sched.c of 2.6.20 (docs/o1.md) and the known
+ * behaviours in docs/o1.md's "What the tests measure".
  *
  * Timing facts used throughout: ticks fall on every whole millisecond; at
  * equal times the engine handles a burst end, then wake-ups, then the tick,
@@ -128,7 +129,7 @@ SL_TEST(o1_half_sleeper_stays_noninteractive)
 	 * their 5th tick (the timer wake-up lands on a tick, the work takes a
 	 * bit more than 5 ms): modelled as 5.01 ms. The slice then expires in
 	 * mid-burst, the sleeper goes to the expired array while still
-	 * runnable and waits for the hog's slice: up to 100 ms (§6 scenario 3
+	 * runnable and waits for the hog's slice: up to 100 ms (docs/o1.md
 	 * "waits up to a full hog slice"). In the steady state that wait is a
 	 * whole fresh hog slice and the cycle is sleeper 100 ms : hog 200 ms,
 	 * so the sleeper gets about a third, not a half. */
@@ -184,7 +185,7 @@ SL_TEST(o1_massive_intr)
 {
 	struct o1t_run r;
 	uint64_t s[40];
-	/* Satoru Takeuchi's massive_intr (schedulers.md §9): 40 tasks of
+	/* Satoru Takeuchi's massive_intr (LKML, March 2007): 40 tasks of
 	 * 8 ms work / 1 ms sleep, one CPU, 30 s. A task that reaches a high
 	 * bonus is re-inserted into the active array at every expiry and
 	 * round-robins with the few others there; everyone else waits on the
@@ -414,7 +415,7 @@ SL_TEST(o1_matches_reference_models)
 	uint64_t s[8];
 	int i, j;
 	/* Figures of the independent reference models quoted in
-	 * schedulers.md §6 ([SIM], 1 CPU, HZ 1000):
+	 * docs/o1.md's "What the tests measure" ([SIM], 1 CPU, HZ 1000):
 	 * scenario 4, massive_intr with 8 processes: "2 take 43 % each,
 	 * others wait ~9 s"; scenario 10, hog + 8 ms/1 ms sleeper: "hog
 	 * 55.6 %, sleeper 44.4 %". Tolerance: 1 point of share, 1 s of wait. */

@@ -1,5 +1,5 @@
 /* tests/unit/test_rsdl.c - the RSDL model against values worked out by hand
- * from the rules of seed 001 and schedulers.md §3 (RR = 6 ms, HZ = 1000,
+ * from the rules of seed 001 and docs/rsdl.md (RR = 6 ms, HZ = 1000,
  * 1 CPU, default gap-fillers; invariant checks on in every run).
  *
  * Rules used in the derivations: a nice-n task may run one quota at its

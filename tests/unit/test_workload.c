@@ -1,4 +1,4 @@
-/* tests/unit/test_workload.c - the workload file reader (design.md §5). */
+/* tests/unit/test_workload.c - the workload file reader (docs/replay.md, "Workload files"). */
 #include "harness.h"
 #include "../../replay/workload.h"
 
@@ -11,7 +11,7 @@ static int parse(const char *text, struct sl_behaviour *b, struct sl_diag *d)
 
 SL_TEST(workload_design_example)
 {
-	/* The example of design.md §5, field by field. */
+	/* The example of the workload format (docs/replay.md, "Workload files"), field by field. */
 	const char *w = "# name    nice   behaviour\n"
 			"hog       0      run=inf\n"
 			"x11       0      run=2ms  sleep=18ms\n"
