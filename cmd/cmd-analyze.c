@@ -101,6 +101,16 @@ static void json_real(const char *key, double v, int dec, int comma)
 		printf("\"%s\":%.*f%s", key, dec, v, comma ? "," : "");
 }
 
+/* the delay quantiles and the longest wait, each followed by a comma */
+static void json_delays(uint64_t p50, uint64_t p95, uint64_t p99, uint64_t max, uint64_t max_wait)
+{
+	json_u64("delay_p50_ns", p50, 1);
+	json_u64("delay_p95_ns", p95, 1);
+	json_u64("delay_p99_ns", p99, 1);
+	json_u64("delay_max_ns", max, 1);
+	json_u64("max_wait_ns", max_wait, 1);
+}
+
 static void print_json(const struct sl_run_metrics *m, int first)
 {
 	size_t i;
@@ -114,11 +124,7 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	json_u64("runtime_ns", m->runtime_ns, 1);
 	json_u64("wakeups", m->wakeups, 1);
 	json_real("delay_mean_ns", m->delay_mean_ns, 3, 1);
-	json_u64("delay_p50_ns", m->delay_p50_ns, 1);
-	json_u64("delay_p95_ns", m->delay_p95_ns, 1);
-	json_u64("delay_p99_ns", m->delay_p99_ns, 1);
-	json_u64("delay_max_ns", m->delay_max_ns, 1);
-	json_u64("max_wait_ns", m->max_wait_ns, 1);
+	json_delays(m->delay_p50_ns, m->delay_p95_ns, m->delay_p99_ns, m->delay_max_ns, m->max_wait_ns);
 	json_real("jain_index", m->jain, 6, 1);
 	json_real("conservation_max_err_ns", m->conservation_max_err_ns, 0, 1); /* whole ns */
 	json_real("delay_ks_distance", m->delay_ks, 6, 1);
@@ -133,11 +139,8 @@ static void print_json(const struct sl_run_metrics *m, int first)
 		json_u64("wakeups", t->wakeups, 1);
 		json_real("delay_mean_ns", t->delay_mean_ns, 3, 1);
 		json_real("delay_sd_ns", t->delay_sd_ns, 3, 1);
-		json_u64("delay_p50_ns", t->delay_p50_ns, 1);
-		json_u64("delay_p95_ns", t->delay_p95_ns, 1);
-		json_u64("delay_p99_ns", t->delay_p99_ns, 1);
-		json_u64("delay_max_ns", t->delay_max_ns, 1);
-		json_u64("max_wait_ns", t->max_wait_ns, 1);
+		json_delays(t->delay_p50_ns, t->delay_p95_ns, t->delay_p99_ns, t->delay_max_ns,
+			    t->max_wait_ns);
 		json_real("cpu_share", t->share, 6, 0);
 		printf("}");
 	}

@@ -257,24 +257,21 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	if (ms.inconsistencies && !quiet)
 		sl_warnx("%s: %" PRIu64 " threads forked again under a tid whose exit was not seen",
 			 path, ms.inconsistencies);
-	free(ms.lost_per_cpu);
-	free(ms.uncertain_ns);
-	free(first);
-	free(last);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
-	return 0;
+	rc = 0;
+	goto out;
 fail:
 	sha_wait(&sha, 1);
 	sl_store_rollback(st);
 	sl_err("%s", d.msg);
+	rc = 1;
+out:
 	free(ms.lost_per_cpu);
 	free(ms.uncertain_ns);
 	free(first);
 	free(last);
 	sl_behaviour_release(&b);
 	sl_model_free(m);
-	return 1;
+	return rc;
 }
 
 int cmd_import(int argc, char **argv, const struct sl_globals *g)

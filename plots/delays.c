@@ -187,13 +187,9 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	}
 	if (sl_gp_begin(&g, out, o->keep, 1000, 620, d))
 		goto out_free;
-	f = sl_gp_data(&g, "bins", path, sizeof(path), d);
+	f = sl_gp_data_runs(&g, "bins", path, sizeof(path), "lo_ns\thi_ns\tbin", "", &p, d);
 	if (!f)
 		goto out;
-	fputs("# lo_ns\thi_ns\tbin", f);
-	for (i = 0; i < p.n; i++)
-		fprintf(f, "\trun%" PRId64, p.v[i].r.run.id);
-	fputs("\n", f);
 	for (b = first; b < last; b++) {
 		char lo[24], hi[24];
 		sl_fmt_ns_short(lo, sizeof(lo), edges[b]);

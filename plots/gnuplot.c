@@ -3,6 +3,7 @@
 #include "plot_int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,20 @@ FILE *sl_gp_data(struct sl_gp *g, const char *name, char *path, size_t len, stru
 		return NULL;
 	}
 	add_file(g, path);
+	return f;
+}
+
+FILE *sl_gp_data_runs(struct sl_gp *g, const char *name, char *path, size_t len, const char *head,
+		      const char *col, const struct sl_pruns *p, struct sl_diag *d)
+{
+	FILE *f = sl_gp_data(g, name, path, len, d);
+	size_t i;
+	if (!f)
+		return NULL;
+	fprintf(f, "# %s", head);
+	for (i = 0; i < p->n; i++)
+		fprintf(f, "\t%srun%" PRId64, col, p->v[i].r.run.id);
+	fputs("\n", f);
 	return f;
 }
 

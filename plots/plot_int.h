@@ -65,6 +65,10 @@ struct sl_gp {
 int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct sl_diag *d);
 /* Open a data file BASE.name.dat for writing; its path is put in path. */
 FILE *sl_gp_data(struct sl_gp *g, const char *name, char *path, size_t len, struct sl_diag *d);
+/* sl_gp_data, then the header line "# HEAD" and a column per run of p,
+ * "\tCOLrunID" (COL may be ""). */
+FILE *sl_gp_data_runs(struct sl_gp *g, const char *name, char *path, size_t len, const char *head,
+		      const char *col, const struct sl_pruns *p, struct sl_diag *d);
 /* Close the script, run gnuplot on it, check that out was written. */
 int sl_gp_run(struct sl_gp *g, struct sl_diag *d);
 /* Remove the temporary files (unless keep) and free. */

@@ -111,13 +111,9 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	qsort(t, nt, sizeof(*t), cmp_tot);
 	if (sl_gp_begin(&g, out, o->keep, 1000, 800, d))
 		goto out_free;
-	f = sl_gp_data(&g, "task", tpath, sizeof(tpath), d);
+	f = sl_gp_data_runs(&g, "task", tpath, sizeof(tpath), "task\tutid\ttid\tnice", "runtime_ns ", &p, d);
 	if (!f)
 		goto out;
-	fputs("# task\tutid\ttid\tnice", f);
-	for (i = 0; i < p.n; i++)
-		fprintf(f, "\truntime_ns run%" PRId64, p.v[i].r.run.id);
-	fputs("\n", f);
 	for (k = 0; k < nt; k++) {
 		if (!t[k].sum)
 			break;
@@ -143,13 +139,9 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 		sl_fail(d, "%s: write error", tpath);
 		goto out;
 	}
-	f = sl_gp_data(&g, "nice", npath, sizeof(npath), d);
+	f = sl_gp_data_runs(&g, "nice", npath, sizeof(npath), "nice", "runtime_ns ", &p, d);
 	if (!f)
 		goto out;
-	fputs("# nice", f);
-	for (i = 0; i < p.n; i++)
-		fprintf(f, "\truntime_ns run%" PRId64, p.v[i].r.run.id);
-	fputs("\n", f);
 	qsort(t, nt, sizeof(*t), cmp_nice);
 	for (k = 0; k < nt;) {
 		size_t j;

@@ -18,28 +18,29 @@ struct rows {
 	int lag; /* the steps are vlag rows (ns in lag) */
 };
 
-static int step_row(void *ctx, const struct sl_stair_row *st)
+/* a new zeroed step of r */
+static struct step *new_step(struct rows *r, int64_t utid, uint64_t ts)
 {
-	struct rows *r = ctx;
+	struct step *st;
 	SL_GROW(r->v, r->cap, r->n + 1);
-	memset(&r->v[r->n], 0, sizeof(r->v[r->n]));
-	r->v[r->n].utid = st->utid;
-	r->v[r->n].ts = st->ts;
-	r->v[r->n].level = st->level;
-	r->v[r->n].array = st->array;
-	r->n++;
+	st = &r->v[r->n++];
+	memset(st, 0, sizeof(*st));
+	st->utid = utid;
+	st->ts = ts;
+	return st;
+}
+
+static int step_row(void *ctx, const struct sl_stair_row *row)
+{
+	struct step *st = new_step(ctx, row->utid, row->ts);
+	st->level = row->level;
+	st->array = row->array;
 	return 0;
 }
 
-static int vlag_row(void *ctx, const struct sl_vlag_row *l)
+static int vlag_row(void *ctx, const struct sl_vlag_row *row)
 {
-	struct rows *r = ctx;
-	SL_GROW(r->v, r->cap, r->n + 1);
-	memset(&r->v[r->n], 0, sizeof(r->v[r->n]));
-	r->v[r->n].utid = l->utid;
-	r->v[r->n].ts = l->ts;
-	r->v[r->n].lag = l->lag;
-	r->n++;
+	new_step(ctx, row->utid, row->ts)->lag = row->lag;
 	return 0;
 }
 
