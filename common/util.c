@@ -29,6 +29,23 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *xcalloc_aligned(size_t align, size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+	if (!n)
+		n = 1;
+	if (size && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	bytes = n * size;
+	bytes = (bytes + align - 1) & ~(align - 1); /* aligned_alloc wants a multiple */
+	p = aligned_alloc(align, bytes ? bytes : align);
+	if (!p)
+		oom(bytes);
+	memset(p, 0, bytes);
+	return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

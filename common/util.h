@@ -14,6 +14,10 @@
 /* Allocation: abort with a message on failure (never return NULL). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* n zeroed elements of size bytes at an `align`-byte boundary (a power of
+ * two that divides size), for arrays of cache-line aligned structs; free()
+ * frees it. Aborts on overflow or out of memory, as xcalloc. */
+void *xcalloc_aligned(size_t align, size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* Grow *arr (of *cap elements of size sz) so that it holds at least need. */

@@ -16,61 +16,61 @@ static int waiter_before(const struct sl_waiter *a, const struct sl_waiter *b)
 
 static void waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
 {
-	struct sl_waiter x = { point, t->token, t };
+	struct sl_waiter x = { point, t->eng->token, t };
 	size_t i;
-	SL_GROW(w->waiters, w->waiters_cap, w->waiters_n + 1);
-	i = w->waiters_n++;
-	while (i > 0 && waiter_before(&x, &w->waiters[(i - 1) / 2])) {
-		w->waiters[i] = w->waiters[(i - 1) / 2];
+	SL_GROW(w->eng->waiters, w->eng->waiters_cap, w->eng->waiters_n + 1);
+	i = w->eng->waiters_n++;
+	while (i > 0 && waiter_before(&x, &w->eng->waiters[(i - 1) / 2])) {
+		w->eng->waiters[i] = w->eng->waiters[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	w->waiters[i] = x;
+	w->eng->waiters[i] = x;
 }
 
 static void waiter_pop(struct sl_task *w)
 {
-	size_t i = 0, n = --w->waiters_n;
-	struct sl_waiter last = w->waiters[n];
+	size_t i = 0, n = --w->eng->waiters_n;
+	struct sl_waiter last = w->eng->waiters[n];
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && waiter_before(&w->waiters[c + 1], &w->waiters[c]))
+		if (c + 1 < n && waiter_before(&w->eng->waiters[c + 1], &w->eng->waiters[c]))
 			c++;
-		if (!waiter_before(&w->waiters[c], &last))
+		if (!waiter_before(&w->eng->waiters[c], &last))
 			break;
-		w->waiters[i] = w->waiters[c];
+		w->eng->waiters[i] = w->eng->waiters[c];
 		i = c;
 	}
 	if (n)
-		w->waiters[i] = last;
+		w->eng->waiters[i] = last;
 }
 
 static int waiter_valid(const struct sl_task *w, const struct sl_waiter *x)
 {
-	return x->t->wait_on == w && x->t->token == x->token;
+	return x->t->eng->wait_on == w && x->t->eng->token == x->token;
 }
 
 /* Drop stale waiters from the top of w's heap. */
 void sl_eng_waiters_clean(struct sl_task *w)
 {
-	while (w->waiters_n && !waiter_valid(w, &w->waiters[0]))
+	while (w->eng->waiters_n && !waiter_valid(w, &w->eng->waiters[0]))
 		waiter_pop(w);
 }
 
 /* End a causal wait: by progress (fallback 0) or timed (fallback 1). */
 static void release_waiter(struct sl_engine *e, struct sl_task *t, int fallback)
 {
-	t->wait_on = NULL;
+	t->eng->wait_on = NULL;
 	e->priv->ncausal--;
 	if (fallback)
 		e->priv->st.causal_fallbacks++;
 	else
 		e->priv->st.causal_waits++;
-	if (t->wait_is_start)
-		sl_eng_push_start(e, t, fallback ? t->wait_timed_end : e->now);
+	if (t->eng->wait_is_start)
+		sl_eng_push_start(e, t, fallback ? t->eng->wait_timed_end : e->now);
 	else
-		sl_eng_push_wake(e, t, fallback ? t->wait_timed_end : e->now);
+		sl_eng_push_wake(e, t, fallback ? t->eng->wait_timed_end : e->now);
 }
 
 /* w reached new progress: wake the waiters whose point has come. */
@@ -78,9 +78,9 @@ void sl_eng_release_reached(struct sl_engine *e, struct sl_task *w)
 {
 	for (;;) {
 		sl_eng_waiters_clean(w);
-		if (!w->waiters_n || w->waiters[0].point > w->sum_exec_ns)
+		if (!w->eng->waiters_n || w->eng->waiters[0].point > w->sum_exec_ns)
 			break;
-		struct sl_task *t = w->waiters[0].t;
+		struct sl_task *t = w->eng->waiters[0].t;
 		waiter_pop(w);
 		release_waiter(e, t, 0);
 	}
@@ -91,23 +91,23 @@ void sl_eng_release_all(struct sl_engine *e, struct sl_task *w)
 {
 	for (;;) {
 		sl_eng_waiters_clean(w);
-		if (!w->waiters_n)
+		if (!w->eng->waiters_n)
 			break;
-		struct sl_task *t = w->waiters[0].t;
+		struct sl_task *t = w->eng->waiters[0].t;
 		waiter_pop(w);
 		release_waiter(e, t, 1);
 	}
-	free(w->waiters);
-	w->waiters = NULL;
-	w->waiters_n = w->waiters_cap = 0;
+	free(w->eng->waiters);
+	w->eng->waiters = NULL;
+	w->eng->waiters_n = w->eng->waiters_cap = 0;
 }
 
 /* Wait (causally) for w's CPU time to reach point, or use timed. */
 void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, uint64_t point,
 		     uint64_t timed_end, int is_start)
 {
-	t->wait_is_start = is_start;
-	t->wait_timed_end = timed_end;
+	t->eng->wait_is_start = is_start;
+	t->eng->wait_timed_end = timed_end;
 	if (sl_eng_cur_exec(e, w) >= point) {
 		/* the waker already passed the point: the wakeup has happened */
 		e->priv->st.causal_waits++;
@@ -117,7 +117,7 @@ void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, 
 			sl_eng_push_wake(e, t, e->now);
 		return;
 	}
-	if (w->state == SL_TS_DONE || (w->total_work != SL_INF && w->total_work < point)) {
+	if (w->state == SL_TS_DONE || (w->eng->total_work != SL_INF && w->eng->total_work < point)) {
 		e->priv->st.causal_fallbacks++;
 		if (is_start)
 			sl_eng_push_start(e, t, timed_end);
@@ -125,7 +125,7 @@ void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, 
 			sl_eng_push_wake(e, t, timed_end);
 		return;
 	}
-	t->wait_on = w;
+	t->eng->wait_on = w;
 	e->priv->ncausal++;
 	waiter_push(w, t, point);
 	if (w->state == SL_TS_RUNNING && e->cpus[w->cpu].curr == w) {
@@ -142,14 +142,14 @@ void sl_eng_break_deadlock(struct sl_engine *e)
 	size_t i;
 	for (i = 0; i < e->ntasks; i++) {
 		struct sl_task *t = &e->tasks[i];
-		if (t->wait_on && (!best || t->wait_timed_end < best->wait_timed_end))
+		if (t->eng->wait_on && (!best || t->eng->wait_timed_end < best->eng->wait_timed_end))
 			best = t;
 	}
 	if (!best) {
 		e->priv->ncausal = 0; /* cannot happen; never loop */
 		return;
 	}
-	best->wait_on = NULL; /* its heap entry becomes stale */
+	best->eng->wait_on = NULL; /* its heap entry becomes stale */
 	release_waiter(e, best, 1);
 }
 

@@ -20,9 +20,9 @@ void sl_eng_check(struct sl_engine *e, const char *where)
 	for (i = 0; i < e->ntasks; i++) {
 		const struct sl_task *p = &e->tasks[i];
 		exec += p->sum_exec_ns;
-		if (p->total_work != SL_INF && p->sum_exec_ns > p->total_work) {
+		if (p->eng->total_work != SL_INF && p->sum_exec_ns > p->eng->total_work) {
 			sl_eng_error(e, "invariant after %s: task %zu ran %llu ns of %llu recorded", where, i,
-				     (unsigned long long)p->sum_exec_ns, (unsigned long long)p->total_work);
+				     (unsigned long long)p->sum_exec_ns, (unsigned long long)p->eng->total_work);
 			return;
 		}
 		if ((p->state == SL_TS_RUNNABLE || p->state == SL_TS_RUNNING) != (p->on_rq != 0)) {

@@ -61,10 +61,10 @@ void sl_engine_resched(struct sl_engine *e, int cpu)
 void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array)
 {
 	const struct sl_run_sink *k = e->priv->sink;
-	if (p->rec_level == level && p->rec_array == array)
+	if (p->eng->rec_level == level && p->eng->rec_array == array)
 		return;
-	p->rec_level = level;
-	p->rec_array = array;
+	p->eng->rec_level = level;
+	p->eng->rec_array = array;
 	if (k && k->staircase && !e->priv->failed &&
 	    k->staircase(k->ctx, p->idx, e->now, level, array))
 		sl_eng_error(e, "writing a staircase row failed");
@@ -96,13 +96,13 @@ void sl_eng_account(struct sl_engine *e, int c)
 	cpu->charged_to = e->now;
 	if (!p || !delta)
 		return;
-	if (p->run_left != SL_INF) {
-		if (delta > p->run_left) {
+	if (p->eng->run_left != SL_INF) {
+		if (delta > p->eng->run_left) {
 			sl_eng_error(e, "engine: task %d ran %llu ns past its burst", p->idx,
-				     (unsigned long long)(delta - p->run_left));
-			delta = p->run_left;
+				     (unsigned long long)(delta - p->eng->run_left));
+			delta = p->eng->run_left;
 		}
-		p->run_left -= delta;
+		p->eng->run_left -= delta;
 	}
 	p->sum_exec_ns += delta;
 	cpu->busy_ns += delta;
@@ -126,10 +126,10 @@ void sl_eng_arm(struct sl_engine *e, int c)
 	cpu->run_gen++;
 	if (!p || p->state != SL_TS_RUNNING)
 		return;
-	dt = p->run_left;
+	dt = p->eng->run_left;
 	sl_eng_waiters_clean(p);
-	if (p->waiters_n) {
-		uint64_t pt = p->waiters[0].point;
+	if (p->eng->waiters_n) {
+		uint64_t pt = p->eng->waiters[0].point;
 		uint64_t need = pt > p->sum_exec_ns ? pt - p->sum_exec_ns : 0;
 		if (need < dt)
 			dt = need;
@@ -141,13 +141,13 @@ void sl_eng_arm(struct sl_engine *e, int c)
 void sl_eng_push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t)
 {
 	e->priv->ntimed++;
-	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_WAKE, (uint32_t)p->idx, p->token);
+	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_WAKE, (uint32_t)p->idx, p->eng->token);
 }
 
 void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
 {
 	e->priv->ntimed++;
-	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_START, (uint32_t)p->idx, p->token);
+	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_START, (uint32_t)p->idx, p->eng->token);
 }
 
 /* ---- runqueue bookkeeping ---- */
@@ -187,22 +187,30 @@ static void resched_after(struct sl_engine *e, int c, uint64_t lat)
 	sl_evq_push(&e->priv->q, e->now + lat, EV_RESCHED, (uint32_t)c, cpu->resched_gen);
 }
 
-void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struct sl_enq_info *w)
+/* p (not queued) joins cpu's runqueue in the engine's books: its CPU,
+ * state, the CPU's count and load. The policy's hook comes next. */
+static struct sl_cpu *rq_add(struct sl_engine *e, struct sl_task *p, int cpu)
 {
 	struct sl_cpu *c = &e->cpus[cpu];
-	int over;
 	p->cpu = cpu;
 	p->on_rq = 1;
 	p->state = SL_TS_RUNNABLE;
 	c->nr_running++;
 	c->load += p->load_weight;
 	e->priv->nrunnable++;
+	return c;
+}
+
+void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struct sl_enq_info *w)
+{
+	struct sl_cpu *c = rq_add(e, p, cpu);
+	int over;
 	e->ops->enqueue(e, cpu, p, w);
 	CHECK_AFTER(e, "enqueue");
 	/* the overheads apply to wakeups (a start with a wakeup row is one:
 	 * sched_wakeup_new); a task present from the start and a balancing
 	 * CPU pulling for itself switch at once */
-	over = w->kind == SL_ENQ_WAKE || (w->kind == SL_ENQ_START && p->wake_pending);
+	over = w->kind == SL_ENQ_WAKE || (w->kind == SL_ENQ_START && p->eng->wake_pending);
 	if (!c->curr)
 		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->wake_lat_ns) : 0);
 	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
@@ -219,8 +227,8 @@ static void leave(struct sl_engine *e, int cpu, struct sl_task *p, char state)
 	c->nr_running--;
 	c->load -= p->load_weight;
 	e->priv->nrunnable--;
-	p->end_state = state;
-	p->blocked = 1;
+	p->eng->end_state = state;
+	p->eng->blocked = 1;
 	p->state = (state == 'S' || state == 'D') ? SL_TS_SLEEPING : SL_TS_DONE;
 	c->need_resched = 1;
 	CHECK_AFTER(e, "dequeue");
@@ -237,12 +245,12 @@ static void finish(struct sl_engine *e, struct sl_task *p)
 static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 {
 	struct sl_phase next;
-	const struct sl_phase *ph = &p->ph;
+	const struct sl_phase *ph = &p->eng->ph;
 	uint64_t timed_end;
 
 	p->sleep_start_ns = e->now;
-	p->token++;
-	if (sl_task_phase(p->spec, p->phase + 1, &next) < 0) {
+	p->eng->token++;
+	if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
 		/* nothing after this sleep: its recorded work is done */
 		finish(e, p);
 		return;
@@ -260,17 +268,17 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 
 static void do_wake(struct sl_engine *e, struct sl_task *p)
 {
-	struct sl_phase ended = p->ph, next;
+	struct sl_phase ended = p->eng->ph, next;
 	struct sl_enq_info w;
 	int cpu, waker = -1;
 
-	if (sl_task_phase(p->spec, p->phase + 1, &next) < 0) {
+	if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
 		finish(e, p);
 		return;
 	}
-	p->phase++;
-	p->ph = next;
-	p->run_left = next.run_ns;
+	p->eng->phase++;
+	p->eng->ph = next;
+	p->eng->run_left = next.run_ns;
 	memset(&w, 0, sizeof(w));
 	w.kind = SL_ENQ_WAKE;
 	w.now = e->now;
@@ -289,9 +297,9 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		if (wk->state == SL_TS_RUNNING)
 			w.waker_cpu = wk->cpu;
 	}
-	p->wake_pending = 1;
-	p->wake_ts = e->now;
-	p->wake_waker = waker;
+	p->eng->wake_pending = 1;
+	p->eng->wake_ts = e->now;
+	p->eng->wake_waker = waker;
 	e->priv->st.wakeups++;
 	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu);
 	sl_eng_enqueue(e, p, cpu, &w);
@@ -310,15 +318,15 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		finish(e, p);
 		return;
 	}
-	p->phase = 0;
-	p->ph = ph;
-	p->run_left = ph.run_ns;
+	p->eng->phase = 0;
+	p->eng->ph = ph;
+	p->eng->run_left = ph.run_ns;
 	if (!s->initially_runnable && ph.run_ns == 0 &&
 	    (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D)) {
 		/* present but asleep: its first sleep began before time 0 or at
 		 * its appearance; it runs after the wakeup that ends phase 0 */
 		p->state = SL_TS_SLEEPING;
-		p->end_state = (char)ph.end;
+		p->eng->end_state = (char)ph.end;
 		begin_sleep(e, p);
 		return;
 	}
@@ -338,21 +346,15 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	 * the replay the same wakeup row, so that delay distributions and
 	 * counts compare like with like */
 	if ((s->flags & SL_TASK_FORKED) || (s->parent >= 0 && !(s->flags & SL_TASK_AT_START))) {
-		p->wake_pending = 1;
-		p->wake_ts = e->now;
-		p->wake_waker = s->parent >= 0 && (size_t)s->parent < e->ntasks ? s->parent : -1;
+		p->eng->wake_pending = 1;
+		p->eng->wake_ts = e->now;
+		p->eng->wake_waker = s->parent >= 0 && (size_t)s->parent < e->ntasks ? s->parent : -1;
 		e->priv->st.wakeups++;
 	}
 	if (parent) {
 		struct sl_cpu *c;
 		cpu = sl_smp_fork_cpu(e, p, parent->cpu);
-		c = &e->cpus[cpu];
-		p->cpu = cpu;
-		p->on_rq = 1;
-		p->state = SL_TS_RUNNABLE;
-		c->nr_running++;
-		c->load += p->load_weight;
-		e->priv->nrunnable++;
+		c = rq_add(e, p, cpu);
 		e->ops->fork(e, parent, p, cpu);
 		CHECK_AFTER(e, "fork");
 		if (!c->curr)
@@ -374,18 +376,18 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
 {
 	struct sl_phase next;
-	char end = p->ph.end;
+	char end = p->eng->ph.end;
 
 	switch (end) {
 	case SL_END_YIELD:
-		if (sl_task_phase(p->spec, p->phase + 1, &next) < 0) {
+		if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
 			leave(e, cpu, p, 'E');
 			finish(e, p);
 			return;
 		}
-		p->phase++;
-		p->ph = next;
-		p->run_left = next.run_ns;
+		p->eng->phase++;
+		p->eng->ph = next;
+		p->eng->run_left = next.run_ns;
 		if (e->ops->yield) {
 			e->ops->yield(e, cpu, p);
 			CHECK_AFTER(e, "yield");
@@ -418,7 +420,7 @@ static void emit_slice(struct sl_engine *e, int cpu, struct sl_task *p, char end
 	const struct sl_run_sink *k = e->priv->sink;
 	if (k && k->slice && !e->priv->failed &&
 	    k->slice(k->ctx, p->exec_start_ns, e->now - p->exec_start_ns, cpu, p->idx, end,
-		     p->slice_prio))
+		     p->eng->slice_prio))
 		sl_eng_error(e, "writing a sched_slice row failed");
 }
 
@@ -453,11 +455,11 @@ static void schedule(struct sl_engine *e, int c)
 		CHECK_AFTER(e, "put_prev");
 	}
 	e->priv->in_schedule = 0;
-	if (next == prev && !(prev && prev->blocked))
+	if (next == prev && !(prev && prev->eng->blocked))
 		return;
 	if (prev) {
-		emit_slice(e, c, prev, prev->blocked ? prev->end_state : 'R');
-		prev->blocked = 0;
+		emit_slice(e, c, prev, prev->eng->blocked ? prev->eng->end_state : 'R');
+		prev->eng->blocked = 0;
 		prev->last_ran_ns = e->now;
 		if (prev->on_rq)
 			prev->state = SL_TS_RUNNABLE;
@@ -467,13 +469,13 @@ static void schedule(struct sl_engine *e, int c)
 	if (next) {
 		next->state = SL_TS_RUNNING;
 		next->exec_start_ns = e->now;
-		next->slice_prio = next->prio;
+		next->eng->slice_prio = next->prio;
 		e->priv->st.switches++;
-		if (next->wake_pending) {
+		if (next->eng->wake_pending) {
 			const struct sl_run_sink *k = e->priv->sink;
-			next->wake_pending = 0;
+			next->eng->wake_pending = 0;
 			if (k && k->wakeup && !e->priv->failed &&
-			    k->wakeup(k->ctx, next->idx, next->wake_ts, e->now, next->wake_waker, c))
+			    k->wakeup(k->ctx, next->idx, next->eng->wake_ts, e->now, next->eng->wake_waker, c))
 				sl_eng_error(e, "writing a wakeup row failed");
 		}
 	}
@@ -508,7 +510,7 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		p = cpu->curr;
 		sl_eng_account(e, (int)ev->id);
 		sl_eng_release_reached(e, p);
-		if (p->run_left == 0)
+		if (p->eng->run_left == 0)
 			burst_end(e, (int)ev->id, p);
 		else
 			sl_eng_arm(e, (int)ev->id);
@@ -516,14 +518,14 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 	case EV_WAKE:
 		e->priv->ntimed--;
 		p = &e->tasks[ev->id];
-		if (ev->gen != p->token || p->state != SL_TS_SLEEPING || p->wait_on)
+		if (ev->gen != p->eng->token || p->state != SL_TS_SLEEPING || p->eng->wait_on)
 			return;
 		do_wake(e, p);
 		return;
 	case EV_START:
 		e->priv->ntimed--;
 		p = &e->tasks[ev->id];
-		if (p->state != SL_TS_NEW || p->wait_on)
+		if (p->state != SL_TS_NEW || p->eng->wait_on)
 			return;
 		appear(e, p);
 		return;
@@ -680,10 +682,10 @@ static void finalize(struct sl_engine *e)
 	}
 	for (i = 0; i < e->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
-		if (p->wake_pending && k && k->wakeup && !e->priv->failed &&
-		    k->wakeup(k->ctx, p->idx, p->wake_ts, UINT64_MAX, p->wake_waker, p->cpu))
+		if (p->eng->wake_pending && k && k->wakeup && !e->priv->failed &&
+		    k->wakeup(k->ctx, p->idx, p->eng->wake_ts, UINT64_MAX, p->eng->wake_waker, p->cpu))
 			sl_eng_error(e, "writing a wakeup row failed");
-		if (p->state != SL_TS_DONE && (p->total_work == SL_INF || p->sum_exec_ns < p->total_work))
+		if (p->state != SL_TS_DONE && (p->eng->total_work == SL_INF || p->sum_exec_ns < p->eng->total_work))
 			st->unfinished++;
 	}
 	st->end_ns = e->now;
@@ -740,13 +742,12 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	for (c = 0; c < ncpus; c++)
 		e->cpus[c].id = c;
 	e->ntasks = b->ntasks;
-	e->tasks = aligned_alloc(64, (b->ntasks ? b->ntasks : 1) * sizeof(*e->tasks));
-	if (!e->tasks)
-		e->tasks = xmalloc(1); /* unreachable in practice; xmalloc aborts on OOM */
-	memset(e->tasks, 0, (b->ntasks ? b->ntasks : 1) * sizeof(*e->tasks));
+	e->tasks = xcalloc_aligned(64, b->ntasks, sizeof(*e->tasks));
+	priv.tx = xcalloc_aligned(64, b->ntasks, sizeof(*priv.tx));
 	for (i = 0; i < b->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
 		const struct sl_task_spec *s = &b->tasks[i];
+		p->eng = &priv.tx[i];
 		p->idx = (int)i;
 		p->spec = s;
 		p->nice = s->nice < -20 ? -20 : s->nice > 19 ? 19 : s->nice;
@@ -761,17 +762,17 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			if (sl_task_allowed(p, c))
 				break;
 		p->cpu = c;
-		p->rec_level = p->rec_array = -1;
-		p->wake_waker = -1;
-		p->total_work = task_total_work(s);
+		p->eng->rec_level = p->eng->rec_array = -1;
+		p->eng->wake_waker = -1;
+		p->eng->total_work = task_total_work(s);
 		p->prio = p->static_prio;
-		if (p->total_work == SL_INF && !o->duration_ns) {
+		if (p->eng->total_work == SL_INF && !o->duration_ns) {
 			rc = sl_fail(d, "task %zu (%s) never ends: a duration is needed", i, s->comm);
 			goto out_tasks;
 		}
-		if (!o->duration_ns && p->total_work != SL_INF) {
-			work += p->total_work;
-			if (work > MAX_WORK_NS || p->total_work > MAX_WORK_NS) {
+		if (!o->duration_ns && p->eng->total_work != SL_INF) {
+			work += p->eng->total_work;
+			if (work > MAX_WORK_NS || p->eng->total_work > MAX_WORK_NS) {
 				rc = sl_fail(d, "the tasks have more than %llu s of CPU work: give a duration",
 					     (unsigned long long)(MAX_WORK_NS / SL_NS_PER_SEC));
 				goto out_tasks;
@@ -856,7 +857,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	sl_smp_release(e);
 out_tasks:
 	for (i = 0; i < e->ntasks; i++)
-		free(e->tasks[i].waiters);
+		free(priv.tx[i].waiters);
+	free(priv.tx);
 	free(e->tasks);
 	free(e->cpus);
 	sl_evq_release(&priv.q);

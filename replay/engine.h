@@ -36,37 +36,28 @@ enum sl_task_state {
 	SL_TS_DONE,        /* exited or finished its recorded work */
 };
 
-/* A task waiting for another task's CPU time to reach point. */
-struct sl_waiter {
-	uint64_t point;
-	uint64_t token;
-	struct sl_task *t;
-};
+struct sl_task_eng; /* the engine's own part of a task (engine_priv.h) */
 
-/* One simulated task. Public fields are read-only for policies unless
- * marked "policy"; fields marked "engine" are private to the engine. The
- * fields used on every decision come first (two cache lines). */
+/* One simulated task, as policies see it: read-only for policies unless
+ * marked "policy". What only the engine uses (progress through the phases,
+ * pending rows, causal waits) is in *eng, which policies cannot see. The
+ * fields used on every decision come first (one cache line). */
 struct sl_task {
+	struct sl_task_eng *eng;     /* engine: its private part */
 	int state;                   /* enum sl_task_state */
 	int cpu;                     /* runqueue it is on / CPU it last ran on */
 	int on_rq;                   /* 1 between enqueue/fork and dequeue/steal */
-	int nice;                    /* current nice, -20..19 */
 	int prio;                    /* policy: kernel-style prio for sched_slice
 				      * rows (100 + level); keep current */
-	int static_prio;             /* 120 + nice */
 	void *pol;                   /* policy: its per-task data */
 	uint64_t cpumask;            /* allowed CPUs 0..63, never 0; all ones = any CPU */
 	unsigned long load_weight;   /* policy: SMP load weight (2.6.20 load_weight) */
 	uint64_t sum_exec_ns;        /* CPU time consumed so far */
 	uint64_t exec_start_ns;      /* when it last went on a CPU */
-	uint64_t run_left;           /* engine: CPU time left in the current burst */
-	int slice_prio;              /* engine: prio at switch-in (slice row) */
-	int rec_level, rec_array;    /* engine: last staircase row (dedup) */
-	int wake_pending;            /* engine: a wakeup row waits for its ts_run */
-	int blocked;                 /* engine: left its runqueue while still curr */
-	char end_state;              /* engine: why it left: 'S','D','X','E' */
 	/* less often used */
 	int idx;                     /* index in the behaviour (sink task id) */
+	int nice;                    /* current nice, -20..19 */
+	int static_prio;             /* 120 + nice */
 	int sched_policy;            /* enum sl_policy_kind */
 	int rt_prio;
 	uint32_t flags;              /* SL_TASK_* of the spec (KTHREAD...) */
@@ -74,19 +65,7 @@ struct sl_task {
 	struct sl_task *parent;      /* forking task in this run, or NULL */
 	uint64_t last_ran_ns;        /* when it last left a CPU */
 	uint64_t sleep_start_ns;     /* when its current/last sleep began */
-	/* engine: */
-	size_t phase;                /* index of the current phase */
-	struct sl_phase ph;          /* current phase */
-	uint64_t total_work;         /* Σ run_ns of all phases (SL_INF: endless) */
-	uint64_t wake_ts;            /* pending wakeup row: became runnable */
-	int wake_waker;              /* pending wakeup row: waker (-1) */
-	uint64_t token;              /* validity token of its pending WAKE */
-	struct sl_task *wait_on;     /* causal: task whose progress we wait for */
-	uint64_t wait_timed_end;     /* causal: timed fallback time */
-	int wait_is_start;           /* causal: 1 = waiting to appear (fork) */
-	struct sl_waiter *waiters;   /* tasks waiting for our progress: min-heap */
-	size_t waiters_n, waiters_cap;
-} __attribute__((aligned(64))); /* hot fields on two whole cache lines */
+} __attribute__((aligned(64))); /* hot fields on one whole cache line */
 
 /* One simulated CPU (read-only for policies). */
 struct sl_cpu {

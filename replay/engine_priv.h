@@ -50,8 +50,39 @@ struct sl_smp_mig {
 	struct sl_sched_domain *sd;
 };
 
+/* A task waiting for another task's CPU time to reach point. */
+struct sl_waiter {
+	uint64_t point;
+	uint64_t token;
+	struct sl_task *t;
+};
+
+/* The engine's own part of a task (p->eng; policies see struct sl_task
+ * only). The fields used on every switch and burst end come first. */
+struct sl_task_eng {
+	uint64_t run_left;           /* CPU time left in the current burst */
+	uint64_t token;              /* validity token of its pending WAKE/START */
+	int slice_prio;              /* prio at switch-in (slice row) */
+	int rec_level, rec_array;    /* last staircase row (dedup) */
+	int wake_pending;            /* a wakeup row waits for its ts_run */
+	int wake_waker;              /* pending wakeup row: waker (-1) */
+	int blocked;                 /* left its runqueue while still curr */
+	char end_state;              /* why it left: 'S','D','X','E' */
+	uint64_t wake_ts;            /* pending wakeup row: became runnable */
+	size_t phase;                /* index of the current phase */
+	struct sl_phase ph;          /* current phase */
+	/* less often used */
+	uint64_t total_work;         /* Σ run_ns of all phases (SL_INF: endless) */
+	struct sl_task *wait_on;     /* causal: task whose progress we wait for */
+	uint64_t wait_timed_end;     /* causal: timed fallback time */
+	int wait_is_start;           /* causal: 1 = waiting to appear (fork) */
+	struct sl_waiter *waiters;   /* tasks waiting for our progress: min-heap */
+	size_t waiters_n, waiters_cap;
+} __attribute__((aligned(64)));
+
 struct sl_engine_priv {
 	struct sl_evq q;
+	struct sl_task_eng *tx;  /* the tasks' private parts (p->eng) */
 	const struct sl_run_sink *sink;
 	struct sl_diag *d;
 	int failed;

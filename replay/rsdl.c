@@ -311,10 +311,7 @@ static int rsdl_init(struct sl_engine *e)
 		sl_prio_init(&r->rq[c].rtq);
 	}
 	r->nrts = e->ntasks;
-	r->rts = aligned_alloc(128, (e->ntasks ? e->ntasks : 1) * sizeof(*r->rts));
-	if (!r->rts)
-		abort();
-	memset(r->rts, 0, (e->ntasks ? e->ntasks : 1) * sizeof(*r->rts));
+	r->rts = xcalloc_aligned(128, e->ntasks, sizeof(*r->rts));
 	e->pol = r;
 	return 0;
 }

@@ -549,7 +549,7 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
 	if (e->ncpus == 1)
 		return 0;
 	/* woken in the same instant it blocked: still its CPU's curr, stays */
-	if (p->blocked)
+	if (p->eng->blocked)
 		return p->cpu;
 	if (cpu < 0 || cpu >= e->ncpus || !sl_task_allowed(p, cpu))
 		return least_loaded_allowed(e, p); /* set_cpus_allowed moved it */
