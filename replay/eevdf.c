@@ -946,6 +946,11 @@ const struct sl_policy_ops sl_policy_eevdf = {
 	.debug_count = eevdf_debug_count,
 };
 
+const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et)
+{
+	return &((const struct ev_task *)et->pol)->se;
+}
+
 const struct sl_policy_ops *sl_eevdf_policy(void)
 {
 	return &sl_policy_eevdf;

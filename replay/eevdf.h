@@ -112,6 +112,10 @@ void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
  * scales by old / new weight (reweight_entity). */
 void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice);
 
+struct sl_task;
+/* The entity of a task of a run of this policy (tests). */
+const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);
+
 /* The policy (same object as sl_policy_eevdf). */
 const struct sl_policy_ops *sl_eevdf_policy(void);
 

@@ -409,3 +409,95 @@ SL_TEST(eevdf_rel_deadline)
 		sl_eevdf_rq_release(&dst);
 	}
 }
+
+/* The policy's nice change (set_user_nice: dequeue, reweight, enqueue) on a
+ * hand-built 1-CPU engine: A and B (nice 0) start at V = 0 with half a
+ * slice (deadlines 375000, tie -> A runs); at 3 ms A's vruntime is 3e6 and
+ * V = (3e6 + 0) / 2 = 1.5e6. */
+#include "../../replay/engine_priv.h"
+
+struct nice_rig {
+	struct sl_engine e;
+	struct sl_engine_priv priv;
+	struct sl_cpu cpu;
+	struct sl_task t[2];
+};
+
+static void nice_setup(struct nice_rig *g)
+{
+	const struct sl_policy_ops *ops = EV;
+	struct sl_enq_info w;
+	int i;
+	memset(g, 0, sizeof(*g));
+	g->e.ops = ops;
+	g->e.ncpus = 1;
+	g->e.cpus = &g->cpu;
+	g->e.tasks = g->t;
+	g->e.ntasks = 2;
+	g->e.hz = 1000;
+	g->e.tick_ns = 1000000;
+	g->e.priv = &g->priv;
+	for (i = 0; ops->params[i].name; i++)
+		g->e.param[i] = ops->params[i].def;
+	CHECK_EQ_INT(ops->init(&g->e), 0);
+	for (i = 0; i < 2; i++) {
+		g->t[i].idx = i;
+		g->t[i].static_prio = 120;
+		ops->task_init(&g->e, &g->t[i]);
+	}
+	memset(&w, 0, sizeof(w));
+	w.kind = SL_ENQ_START;
+	w.waker = w.waker_cpu = w.src_cpu = -1;
+	for (i = 0; i < 2; i++) {
+		g->t[i].on_rq = 1;
+		g->t[i].state = SL_TS_RUNNABLE;
+		ops->enqueue(&g->e, 0, &g->t[i], &w);
+	}
+	CHECK(ops->pick_next(&g->e, 0, NULL) == &g->t[0]);
+	g->cpu.curr = &g->t[0];
+	g->t[0].state = SL_TS_RUNNING;
+	g->e.now = 3000000; /* A has run 3 ms (charged_to 0) */
+}
+
+SL_TEST(eevdf_set_nice_keeps_lag)
+{
+	struct nice_rig g;
+	const struct sl_eevdf_se *a, *b;
+
+	/* B (queued) 0 -> 5: it leaves with lag 1.5e6 (at the clamp 1.5 ms),
+	 * its remaining request 375000 (PLACE_REL_DEADLINE) and its vlag scale
+	 * by 1024 / 335: 1146268 and 4585074; it is placed again beside A
+	 * alone (W = 1024, V = 3e6): lag 4585074 * 1359 / 1024 = 6085073.8 ->
+	 * 6085073, v = 3e6 - 6085073 = -3085073, deadline v + 1146268. Its lag
+	 * is then V' - v = 1500000 + 3085073 = 4585073 at weight 335: the same
+	 * 335 * 4585073 ~ 1024 * 1.5e6 weighted lag (1 ns of rounding) */
+	nice_setup(&g);
+	g.t[1].nice = 5;
+	g.t[1].static_prio = 125;
+	EV->set_nice(&g.e, &g.t[1], 0);
+	b = sl_eevdf_task_se(&g.t[1]);
+	CHECK_EQ_INT(b->weight, 335);
+	CHECK_EQ_INT(g.t[1].load_weight, 335);
+	CHECK_EQ_INT(g.t[1].prio, 125);
+	CHECK_EQ_INT((int64_t)b->vruntime, -3085073);
+	CHECK_EQ_INT((int64_t)b->deadline, -3085073 + 1146268);
+	CHECK_EQ_INT(b->on_rq, 1);
+	EV->release(&g.e);
+
+	/* A (running) 0 -> 5: lag -1.5e6 (clamped from 1.5e6 - 3e6), request
+	 * left 750000 -> 2292537, vlag -4585074; B alone gives V = 0: lag
+	 * -4585074 * 1359 / 1024 = -6085073.8 -> -6085073, v = 6085073,
+	 * deadline 8377610; it stays the running task and, niced down, the CPU
+	 * reschedules */
+	nice_setup(&g);
+	g.t[0].nice = 5;
+	g.t[0].static_prio = 125;
+	g.cpu.need_resched = 0;
+	EV->set_nice(&g.e, &g.t[0], 0);
+	a = sl_eevdf_task_se(&g.t[0]);
+	CHECK_EQ_INT(a->vruntime, 6085073);
+	CHECK_EQ_INT(a->deadline, 8377610);
+	CHECK_EQ_INT(g.cpu.need_resched, 1);
+	CHECK(EV->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]); /* B is eligible, A not */
+	EV->release(&g.e);
+}
