@@ -17,63 +17,118 @@ void sl_evbuf_push(struct sl_evbuf *b, const struct sl_event *ev)
 		b->max_ts = ev->ts;
 }
 
-/* bottom-up merge sort: stable, O(n log n), no recursion */
+static int key_after(const struct sl_evkey *x, const struct sl_evkey *y)
+{
+	return x->ts != y->ts ? x->ts > y->ts : x->idx > y->idx;
+}
+
+/* Sort key[0..m) by (time, index). They come as a few long sorted runs
+ * (one per CPU buffer, plus the carried-over rest), so merge the natural
+ * runs pairwise: O(m log runs). */
+static void sort_keys(struct sl_evbuf *b, size_t m)
+{
+	struct sl_evkey *src = b->key, *dst;
+	size_t *run = NULL, nrun = 0, rcap = 0, i;
+
+	SL_GROW(run, rcap, 2);
+	run[nrun++] = 0;
+	for (i = 1; i < m; i++)
+		if (key_after(&src[i - 1], &src[i])) {
+			SL_GROW(run, rcap, nrun + 2);
+			run[nrun++] = i;
+		}
+	run[nrun] = m; /* run r is [run[r], run[r + 1]) */
+	if (nrun == 1) {
+		free(run);
+		return;
+	}
+	SL_GROW(b->tmp, b->tcap, m);
+	dst = b->tmp;
+	while (nrun > 1) {
+		size_t r, w = 0;
+		for (r = 0; r < nrun; r += 2) {
+			size_t x = run[r], xe = run[r + 1], y = xe,
+			       ye = r + 1 < nrun ? run[r + 2] : xe, o = x;
+			while (x < xe && y < ye)
+				dst[o++] = key_after(&src[x], &src[y]) ? src[y++] : src[x++];
+			while (x < xe)
+				dst[o++] = src[x++];
+			while (y < ye)
+				dst[o++] = src[y++];
+			run[w++] = run[r];
+		}
+		run[w] = m;
+		nrun = w;
+		{
+			struct sl_evkey *t = src;
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != b->key)
+		memcpy(b->key, src, m * sizeof(*src));
+	free(run);
+}
+
+/* Keys of the events with ts <= upto, sorted; returns how many (0: none). */
+static size_t sorted_keys(struct sl_evbuf *b, uint64_t upto)
+{
+	size_t i, m = 0;
+	int sorted = 1;
+	SL_GROW(b->key, b->kcap, b->n);
+	for (i = 0; i < b->n; i++) {
+		if (b->ev[i].ts > upto)
+			continue;
+		b->key[m].ts = b->ev[i].ts;
+		b->key[m].idx = i;
+		if (m && b->key[m].ts < b->key[m - 1].ts)
+			sorted = 0;
+		m++;
+	}
+	if (m && !sorted)
+		sort_keys(b, m);
+	return m;
+}
+
 void sl_evbuf_sort(struct sl_evbuf *b)
 {
-	struct sl_event *src = b->ev, *dst, *t;
-	size_t n = b->n, w, i, sorted = 1;
-
-	for (i = 1; i < n; i++)
-		if (src[i].ts < src[i - 1].ts) {
-			sorted = 0;
-			break;
-		}
-	if (sorted)
-		return;
-	dst = xmalloc(n * sizeof(*dst));
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t lo = i, mid = i + w < n ? i + w : n,
-			       hi = i + 2 * w < n ? i + 2 * w : n;
-			size_t a = lo, c = mid, o = lo;
-			while (a < mid && c < hi)
-				dst[o++] = src[c].ts < src[a].ts ? src[c++] : src[a++];
-			while (a < mid)
-				dst[o++] = src[a++];
-			while (c < hi)
-				dst[o++] = src[c++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != b->ev) {
-		memcpy(b->ev, src, n * sizeof(*src));
-		free(src);
-	} else {
-		free(dst);
-	}
+	size_t m = sorted_keys(b, UINT64_MAX), i;
+	struct sl_event *out;
+	for (i = 0; i < m && b->key[i].idx == i; i++)
+		;
+	if (i == m)
+		return; /* already in order */
+	out = xmalloc(b->cap * sizeof(*out));
+	for (i = 0; i < m; i++)
+		out[i] = b->ev[b->key[i].idx];
+	free(b->ev);
+	b->ev = out;
 }
 
 int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx)
 {
-	size_t i = 0;
-	int rc = 0;
-	while (i < b->n && b->ev[i].ts <= upto) {
-		rc = fn(ctx, &b->ev[i]);
-		i++;
-		if (rc)
-			break;
+	size_t m = b->n ? sorted_keys(b, upto) : 0, i, j;
+	int rc;
+	if (!m)
+		return 0;
+	for (i = 0; i < m; i++) {
+		b->last_out = b->key[i].ts;
+		b->nout++;
+		if ((rc = fn(ctx, &b->ev[b->key[i].idx])) != 0)
+			return rc;
 	}
-	if (i && b->n > i)
-		memmove(b->ev, b->ev + i, (b->n - i) * sizeof(*b->ev));
-	b->n -= i;
-	return rc;
+	for (i = j = 0; i < b->n; i++)
+		if (b->ev[i].ts > upto)
+			b->ev[j++] = b->ev[i];
+	b->n = j;
+	return 0;
 }
 
 void sl_evbuf_release(struct sl_evbuf *b)
 {
 	free(b->ev);
+	free(b->key);
+	free(b->tmp);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -108,14 +163,8 @@ static int stream_flush(struct sl_evstream *s, int all)
 			return 0;
 		wm--; /* strictly older: ties may still come from other CPUs */
 	}
-	sl_evbuf_sort(&s->buf);
-	if (s->buf.n && s->buf.ev[0].ts <= wm) {
-		size_t n = 0;
-		while (n < s->buf.n && s->buf.ev[n].ts <= wm)
-			n++;
-		s->delivered = s->buf.ev[n - 1].ts;
-	}
 	rc = sl_evbuf_flush(&s->buf, wm, s->fn, s->ctx);
+	s->delivered = s->buf.last_out;
 	return rc;
 }
 

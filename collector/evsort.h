@@ -1,15 +1,30 @@
-/* collector/evsort.h - a buffer that sorts events stably by time, for
- * formats whose CPUs are interleaved out of order. */
+/* collector/evsort.h - event ordering, in one place: a buffer that sorts
+ * events stably by time (the readers whose CPUs are interleaved out of
+ * order: perf.data, Perfetto, systrace) and a streaming reorder for inputs
+ * in order per CPU (ftrace text). */
 #ifndef SL_EVSORT_H
 #define SL_EVSORT_H
 
 #include <stddef.h>
 #include "event.h"
 
+/* A sort key: an event's time and its index in the buffer. */
+struct sl_evkey {
+	uint64_t ts;
+	size_t idx;
+};
+
+/* Events in push order; delivered in (time, push order) order. The sort
+ * goes through small keys, so big events are moved once, and merges the
+ * natural runs of the input (one per CPU, usually): O(n log runs). */
 struct sl_evbuf {
 	struct sl_event *ev;
 	size_t n, cap;
-	uint64_t max_ts; /* largest ts pushed */
+	uint64_t max_ts;   /* largest ts pushed */
+	uint64_t last_out; /* ts of the last event delivered */
+	uint64_t nout;     /* events delivered so far */
+	struct sl_evkey *key, *tmp;
+	size_t kcap, tcap;
 };
 
 void sl_evbuf_init(struct sl_evbuf *b);
@@ -17,14 +32,13 @@ void sl_evbuf_init(struct sl_evbuf *b);
 void sl_evbuf_push(struct sl_evbuf *b, const struct sl_event *ev);
 /* Sort stably by ts (equal ts keep push order). */
 void sl_evbuf_sort(struct sl_evbuf *b);
-/* Deliver events with ts <= upto (all if upto == UINT64_MAX) in order to fn
- * and drop them from the buffer; the buffer must be sorted. Returns 0 or
- * the first non-zero value fn returned. */
+/* Deliver the events with ts <= upto (all if upto == UINT64_MAX) to fn in
+ * (ts, push order) order and drop them from the buffer; the others stay,
+ * in their order. The buffer need not be sorted. Returns 0, or the first
+ * non-zero value fn returned (the delivery stops there). */
 int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx);
 /* Free the storage (b itself is the caller's). */
 void sl_evbuf_release(struct sl_evbuf *b);
-
-
 
 /* Streaming reorder for inputs whose events are in order per CPU but
  * interleaved across CPUs (ftrace text): events are held until no CPU can

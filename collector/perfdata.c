@@ -24,6 +24,7 @@
  * use; a record running past the end of the data imports what came before
  * it with a warning naming the offset; nonsense fails with FILE:OFFSET. */
 #include "event.h"
+#include "evsort.h"
 #include "perfdata_priv.h"
 
 #include <errno.h>
@@ -75,21 +76,6 @@ struct comm_tab {
 	size_t cap, n;
 };
 
-/* Pending events in file order, sorted at each flush through small keys
- * (time, then file order) so that big events are not moved around. */
-struct evkey {
-	uint64_t ts;
-	size_t idx;
-};
-
-struct evq {
-	struct sl_event *ev;
-	size_t n, cap;
-	struct evkey *key, *tmp;
-	size_t kcap, tcap;
-	uint64_t max_ts;
-};
-
 struct pd {
 	const char *path;
 	const unsigned char *map;
@@ -103,7 +89,7 @@ struct pd {
 	struct pd_trace tr;
 	int have_tp[SL_EV_NTYPES];
 	struct comm_tab comms;
-	struct evq buf;
+	struct sl_evbuf buf; /* pending events, delivered in (time, file order) */
 	uint64_t round_max, last_flushed, last_ts, nclamped, nbad;
 	uint64_t nlost_rec, lost_summary; /* PERF_RECORD_LOST seen; LOST_SAMPLES totals */
 	int flushed_any, compressed_warned;
@@ -198,103 +184,22 @@ static void push(struct pd *pd, struct sl_event *ev)
 		if (c) /* 16 bytes, clean and NUL-terminated (comm_set) */
 			memcpy(ev->cur_comm, c, 16);
 	}
-	SL_GROW(pd->buf.ev, pd->buf.cap, pd->buf.n + 1);
-	pd->buf.ev[pd->buf.n++] = *ev;
-	if (ev->ts > pd->buf.max_ts)
-		pd->buf.max_ts = ev->ts;
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct evkey *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-/* Sort keys[0..m) by (time, index). They come as a few long sorted runs
- * (one per CPU buffer drained in the round, plus the carried-over rest), so
- * merge the natural runs pairwise: O(m log runs). */
-static void sort_keys(struct evq *q, size_t m)
-{
-	struct evkey *src = q->key, *dst;
-	size_t *run = NULL, nrun = 0, rcap = 0, i;
-
-	SL_GROW(run, rcap, 2);
-	run[nrun++] = 0;
-	for (i = 1; i < m; i++)
-		if (cmp_key(&src[i - 1], &src[i]) > 0) {
-			SL_GROW(run, rcap, nrun + 2);
-			run[nrun++] = i;
-		}
-	run[nrun] = m; /* run r is [run[r], run[r + 1]) */
-	if (nrun == 1) {
-		free(run);
-		return;
-	}
-	SL_GROW(q->tmp, q->tcap, m);
-	dst = q->tmp;
-	while (nrun > 1) {
-		size_t r, w = 0;
-		for (r = 0; r < nrun; r += 2) {
-			size_t a = run[r], ae = run[r + 1], b = ae,
-			       be = r + 1 < nrun ? run[r + 2] : ae, o = a;
-			while (a < ae && b < be)
-				dst[o++] = cmp_key(&src[b], &src[a]) < 0 ? src[b++] : src[a++];
-			while (a < ae)
-				dst[o++] = src[a++];
-			while (b < be)
-				dst[o++] = src[b++];
-			run[w++] = run[r];
-		}
-		run[w] = m;
-		nrun = w;
-		{
-			struct evkey *t = src;
-			src = dst;
-			dst = t;
-		}
-	}
-	if (src != q->key)
-		memcpy(q->key, src, m * sizeof(*src));
-	free(run);
+	sl_evbuf_push(&pd->buf, ev);
 }
 
 /* Deliver, in (time, file order), the pending events at or before upto. */
 static int flush(struct pd *pd, uint64_t upto)
 {
-	struct evq *q = &pd->buf;
-	size_t i, j, m = 0;
-	int sorted = 1;
-
-	if (!q->n)
-		return 0;
-	SL_GROW(q->key, q->kcap, q->n);
-	for (i = 0; i < q->n; i++) {
-		if (q->ev[i].ts > upto)
-			continue;
-		q->key[m].ts = q->ev[i].ts;
-		q->key[m].idx = i;
-		if (m && q->key[m].ts < q->key[m - 1].ts)
-			sorted = 0;
-		m++;
+	uint64_t before = pd->buf.nout;
+	if (sl_evbuf_flush(&pd->buf, upto, pd->fn, pd->ctx)) {
+		pd->stopped = 1;
+		return -1;
 	}
-	if (!m)
-		return 0;
-	if (!sorted)
-		sort_keys(q, m);
-	for (i = 0; i < m; i++)
-		if (pd->fn(pd->ctx, &q->ev[q->key[i].idx])) {
-			pd->stopped = 1;
-			return -1;
-		}
-	if (!pd->flushed_any || q->key[m - 1].ts > pd->last_flushed)
-		pd->last_flushed = q->key[m - 1].ts;
-	pd->flushed_any = 1;
-	for (i = j = 0; i < q->n; i++)
-		if (q->ev[i].ts > upto)
-			q->ev[j++] = q->ev[i];
-	q->n = j;
+	if (pd->buf.nout != before) {
+		if (!pd->flushed_any || pd->buf.last_out > pd->last_flushed)
+			pd->last_flushed = pd->buf.last_out;
+		pd->flushed_any = 1;
+	}
 	return 0;
 }
 
@@ -1035,9 +940,7 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	free(hpath);
 	ZSTD_freeDStream(pd.zs);
 	free(pd.zbuf);
-	free(pd.buf.ev);
-	free(pd.buf.key);
-	free(pd.buf.tmp);
+	sl_evbuf_release(&pd.buf);
 	pd_trace_release(&pd.tr);
 	free(pd.attr);
 	free(pd.ids);

@@ -29,6 +29,7 @@
  * events are sorted before delivery (memory grows with the trace: a
  * known limit of this reader). */
 #include "event.h"
+#include "evsort.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,11 +141,6 @@ struct pev {
 	struct sl_event ev;
 	uint8_t need; /* 1 = fill prev from the cpu (compact switch), 2 = fill cur */
 	size_t seq;   /* order of decoding, for ties */
-};
-
-struct evkey {
-	uint64_t ts;
-	size_t idx;
 };
 
 /* One ftrace bundle found by the first pass: where it is, its CPU, the
@@ -567,14 +563,6 @@ static void system_info(struct pf *f, struct pb *b)
 	}
 }
 
-static int cmp_key(const void *a, const void *b)
-{
-	const struct evkey *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx; /* file order */
-}
-
 /* Decode bundle k again (second pass) into the CPU's list. */
 /* The file's pages that were read are dropped now and then (the decoded
  * events are copies; nothing points into the map between decodes), so
@@ -660,30 +648,21 @@ static int cmp_open(const void *a, const void *b)
 
 static int deliver_sorted(struct pf *f, sl_event_fn fn, void *ctx)
 {
-	struct evlist all = { 0 };
-	struct evkey *k;
-	size_t i;
-	int rc = 0;
+	struct sl_evbuf all;
+	size_t i, j;
+	int rc;
+	sl_evbuf_init(&all);
 	memset(f->cpu, 0, f->ncpu * sizeof(*f->cpu));
 	for (i = 0; i < f->nbr; i++) {
 		struct evlist one = { 0 };
 		redecode(f, i, &one);
-		SL_GROW(all.ev, all.cap, all.n + one.n);
-		memcpy(all.ev + all.n, one.ev, one.n * sizeof(*one.ev));
-		all.n += one.n;
+		for (j = 0; j < one.n; j++)
+			sl_evbuf_push(&all, &one.ev[j]);
 		free(one.ev);
 	}
-	k = xmalloc((all.n ? all.n : 1) * sizeof(*k));
-	for (i = 0; i < all.n; i++) {
-		k[i].ts = all.ev[i].ts;
-		k[i].idx = i;
-	}
-	qsort(k, all.n, sizeof(*k), cmp_key);
-	for (i = 0; i < all.n && !rc; i++)
-		if (fn(ctx, &all.ev[k[i].idx]))
-			rc = -1;
-	free(k);
-	free(all.ev);
+	/* time order, ties in file order */
+	rc = sl_evbuf_flush(&all, UINT64_MAX, fn, ctx) ? -1 : 0;
+	sl_evbuf_release(&all);
 	return rc;
 }
 

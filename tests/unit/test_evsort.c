@@ -104,3 +104,43 @@ SL_TEST(evstream_late_event_is_clamped)
 	CHECK_EQ_INT(s.late, 1);
 	sl_evstream_release(&s);
 }
+
+/* perf.data's rounds: flush(upto) on an unsorted buffer delivers the
+ * events at or before upto in (time, push order) and keeps the rest in
+ * push order; events pushed later sort after the kept ones at equal times. */
+SL_TEST(evbuf_flush_upto_keeps_the_rest)
+{
+	struct sl_evbuf b;
+	struct out o = { { 0 }, { 0 }, 0 };
+	/* pushed (ts, pos): (5,0) (3,1) (5,2) (1,3) (3,4); flush(3) -> pos 3 1 4;
+	 * kept (5,0) (5,2); then (4,5) (5,6); flush all -> pos 5 0 2 6 */
+	uint64_t ts[] = { 5, 3, 5, 1, 3, 4, 5 };
+	uint64_t want_pos[] = { 3, 1, 4, 5, 0, 2, 6 };
+	int i;
+	sl_evbuf_init(&b);
+	for (i = 0; i < 5; i++) {
+		struct sl_event e = mk(ts[i], 0, (uint64_t)i);
+		sl_evbuf_push(&b, &e);
+	}
+	CHECK_EQ_INT(sl_evbuf_flush(&b, 3, collect, &o), 0);
+	CHECK_EQ_INT(o.n, 3);
+	CHECK_EQ_INT(b.n, 2);
+	CHECK_EQ_INT(b.last_out, 3);
+	CHECK_EQ_INT(b.nout, 3);
+	CHECK_EQ_INT(b.ev[0].pos, 0);
+	CHECK_EQ_INT(b.ev[1].pos, 2);
+	for (i = 5; i < 7; i++) {
+		struct sl_event e = mk(ts[i], 1, (uint64_t)i);
+		sl_evbuf_push(&b, &e);
+	}
+	CHECK_EQ_INT(sl_evbuf_flush(&b, 3, collect, &o), 0); /* nothing <= 3 left */
+	CHECK_EQ_INT(o.n, 3);
+	CHECK_EQ_INT(sl_evbuf_flush(&b, UINT64_MAX, collect, &o), 0);
+	CHECK_EQ_INT(o.n, 7);
+	for (i = 0; i < 7; i++)
+		CHECK_EQ_INT(o.pos[i], want_pos[i]);
+	CHECK_EQ_INT(b.n, 0);
+	CHECK_EQ_INT(b.max_ts, 5);
+	CHECK_EQ_INT(b.nout, 7);
+	sl_evbuf_release(&b);
+}
