@@ -24,6 +24,8 @@ static const struct cmd_entry commands[] = {
 	{ "claims", cmd_claims, "re-run the claims of the 2007 RSDL announcement" },
 	{ "export", cmd_export, "Chrome/Perfetto JSON trace of a run" },
 	{ "validate", cmd_validate, "replay a trace through its own kernel's model; fidelity table" },
+	{ "sweep", cmd_sweep, "a grid of replays (models x parameters x traces) as jobs; GNU parallel, Slurm" },
+	{ "merge", cmd_merge, "one database from many (a sweep's jobs, several machines)" },
 };
 
 static void commands_help(FILE *f)

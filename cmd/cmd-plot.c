@@ -10,7 +10,8 @@
 
 static const char synopsis[] =
 	"schedlab [--db FILE] plot KIND (--run ID... | --trace ID) -o FILE\n"
-	"                 [--task TID] [--top N] [--from T] [--to T] [--keep]";
+	"                 [--task TID] [--top N] [--from T] [--to T] [--keep]\n"
+	"                 [--param KEY] [--metric M]   (sweep)";
 
 static const char about[] =
 	"Draw one chart of the runs (all of one trace) into FILE; the format is\n"
@@ -43,10 +44,14 @@ int cmd_plot(int argc, char **argv, const struct sl_globals *g)
 		SL_OPT_STRING('o', NULL, &out, "FILE", "the chart: FILE.png, FILE.svg or FILE.pdf"),
 		SL_OPT_INT(0, "task", &task, 0, INT32_MAX, "TID", "the staircase of this task only"),
 		SL_OPT_INT(0, "top", &top, 0, INT32_MAX, "N",
-			   "how many tasks the staircase (3), share (12) and\ntimeline (12) single out"),
+			   "how many tasks the staircase (5), share (12) and\ntimeline (12) single out"),
 		SL_OPT_DURATION(0, "from", &o.from, 0, LLONG_MAX, 1,
 				"the window of the timeline, the staircase and the\nshare, from the trace's start"),
 		SL_OPT_DURATION(0, "to", &o.to, 0, LLONG_MAX, 1, "its end"),
+		SL_OPT_STRING(0, "param", &o.param, "KEY",
+			      "sweep: the run parameter on x (default rr_interval_ns;\nhz, cpus, a model's --opt name)"),
+		SL_OPT_STRING(0, "metric", &o.metric, "M",
+			      "sweep: p50, p95, p99 (default), max, mean, wait,\njain, share:COMM"),
 		SL_OPT_FLAG(0, "keep", &o.keep,
 			    "keep the gnuplot script and data files next to FILE\n(FILE.gp, FILE.*.dat)"),
 		SL_OPT_END

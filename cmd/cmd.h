@@ -29,6 +29,8 @@ int cmd_bound(int argc, char **argv, const struct sl_globals *g);
 int cmd_claims(int argc, char **argv, const struct sl_globals *g);
 int cmd_export(int argc, char **argv, const struct sl_globals *g);
 int cmd_validate(int argc, char **argv, const struct sl_globals *g);
+int cmd_merge(int argc, char **argv, const struct sl_globals *g);
+int cmd_sweep(int argc, char **argv, const struct sl_globals *g);
 
 struct sl_store;
 struct sl_behaviour;

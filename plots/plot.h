@@ -28,6 +28,8 @@ struct sl_plot_opts {
 	int top;              /* staircase/share/timeline: how many tasks (0: default) */
 	uint64_t from, to;    /* window, ns after the trace's first_ts (to 0: the end) */
 	int keep;             /* gnuplot charts: keep OUT.gp and OUT.*.dat */
+	const char *param;    /* sweep: the params key on x (NULL: rr_interval_ns) */
+	const char *metric;   /* sweep: p50, p95, p99 (NULL), max, mean, wait, jain, share:COMM */
 };
 
 /* One chart kind: an ops table entry (see sl_plot_kinds). */
@@ -47,6 +49,8 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		      struct sl_diag *d);
 int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
 		     struct sl_diag *d);
+int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		  struct sl_diag *d);
 int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
 		    struct sl_diag *d);
 int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const char *out,

@@ -13,6 +13,7 @@ const struct sl_plot_kind sl_plot_kinds[] = {
 	{ "timeline", "per-CPU Gantt chart of the slices, colour per task", sl_plot_timeline },
 	{ "share", "share of CPU time by task and by nice level, per run", sl_plot_share },
 	{ "compare", "bars of the key metrics of the runs side by side", sl_plot_compare },
+	{ "sweep", "a metric (--metric) against a swept parameter (--param), a line per model", sl_plot_sweep },
 	{ NULL, NULL, NULL },
 };
 
