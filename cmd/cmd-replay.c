@@ -141,6 +141,11 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	if (mode == SL_MODE_CAUSAL)
 		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed)", s->causal_waits,
 		       s->causal_fallbacks);
+	if (cpus > 1 && s->end_ns)
+		printf(", a CPU idle beside a waiting task %.2f%% of the time (longest %.1f ms, "
+		       "%.2f%% beyond the balancing intervals)",
+		       100.0 * (double)s->idle_wait_ns / (double)s->end_ns, (double)s->idle_wait_max_ns / 1e6,
+		       100.0 * (double)s->idle_wait_beyond_ns / (double)s->end_ns);
 	if (is_trace && s->unfinished)
 		printf(", %" PRIu64 " tasks unfinished", s->unfinished);
 	printf("\n");

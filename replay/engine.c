@@ -152,6 +152,55 @@ void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
 
 /* ---- runqueue bookkeeping ---- */
 
+/* Tasks that may run on every CPU, per runqueue (for the idle-beside-
+ * waiting measure: per-CPU kernel threads and other pinned tasks aside). */
+void sl_eng_count_free(struct sl_engine *e, const struct sl_task *p, int cpu, int delta)
+{
+	if (e->priv->nr_free && (p->cpumask & e->priv->allmask) == e->priv->allmask)
+		e->priv->nr_free[cpu] += delta;
+}
+
+/* Some CPU has no task while an unpinned task waits behind the running task
+ * of another CPU: the time this holds is summed into idle_wait_ns (a
+ * measure of the SMP layer; the balancing rules bound each stretch,
+ * docs/replay.md). */
+static void idle_wait_close(struct sl_engine *e)
+{
+	struct sl_engine_priv *v = e->priv;
+	uint64_t d = e->now - v->iw_since, allow = sl_smp_idle_allowance_ns(e);
+	v->st.idle_wait_ns += d;
+	if (d > v->st.idle_wait_max_ns)
+		v->st.idle_wait_max_ns = d;
+	if (d > allow)
+		v->st.idle_wait_beyond_ns += d - allow;
+}
+
+static void idle_wait_track(struct sl_engine *e)
+{
+	struct sl_engine_priv *v = e->priv;
+	int c, idle = 0, waiting = 0, on;
+	if (!v->nr_free)
+		return;
+	for (c = 0; c < e->ncpus && !(idle && waiting); c++) {
+		const struct sl_cpu *x = &e->cpus[c];
+		if (!x->nr_running)
+			idle = 1;
+		else if (x->curr &&
+			 v->nr_free[c] > ((x->curr->cpumask & v->allmask) == v->allmask ? 1u : 0u))
+			waiting = 1; /* beside a running task (not a CPU still waking up
+				      * for its task: --overhead) */
+	}
+	on = idle && waiting;
+	if (on == v->iw_on)
+		return;
+	if (on) {
+		v->iw_since = e->now;
+	} else {
+		idle_wait_close(e);
+	}
+	v->iw_on = on;
+}
+
 /* The next draw of an overhead distribution q (o->nq values): splitmix64
  * (Steele, Lea, Flood 2014) over a state seeded by --seed, so the same
  * options give the same draws. 0 without overheads. */
@@ -198,6 +247,7 @@ static struct sl_cpu *rq_add(struct sl_engine *e, struct sl_task *p, int cpu)
 	c->nr_running++;
 	c->load += p->load_weight;
 	e->priv->nrunnable++;
+	sl_eng_count_free(e, p, cpu, 1);
 	return c;
 }
 
@@ -227,6 +277,7 @@ static void leave(struct sl_engine *e, int cpu, struct sl_task *p, char state)
 	c->nr_running--;
 	c->load -= p->load_weight;
 	e->priv->nrunnable--;
+	sl_eng_count_free(e, p, cpu, -1);
 	p->eng->end_state = state;
 	p->eng->blocked = 1;
 	p->state = (state == 'S' || state == 'D') ? SL_TS_SLEEPING : SL_TS_DONE;
@@ -301,7 +352,10 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 	p->eng->wake_ts = e->now;
 	p->eng->wake_waker = waker;
 	e->priv->st.wakeups++;
-	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu);
+	/* a pipe write wakes its reader synchronously (2.6.20 pipe_write:
+	 * wake_up_interruptible_sync) */
+	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu,
+			      w.waker_cpu >= 0 && w.pipe ? &e->tasks[ended.waker] : NULL);
 	sl_eng_enqueue(e, p, cpu, &w);
 }
 
@@ -738,6 +792,9 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
 		return -1;
 	allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
+	priv.allmask = allmask;
+	if (ncpus > 1)
+		priv.nr_free = xcalloc((size_t)ncpus, sizeof(*priv.nr_free));
 	e->cpus = xcalloc((size_t)ncpus, sizeof(*e->cpus));
 	for (c = 0; c < ncpus; c++)
 		e->cpus[c].id = c;
@@ -845,11 +902,16 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		/* need_resched is acted on once every event of this instant has
 		 * been handled (as the kernel does on return from interrupt) */
 		if (!priv.q.n || sl_evq_peek_time(&priv.q) != e->now ||
-		    (!priv.duration && priv.ndone == e->ntasks))
+		    (!priv.duration && priv.ndone == e->ntasks)) {
 			run_resched(e);
+			idle_wait_track(e);
+		}
 	}
-	if (!priv.failed)
+	if (!priv.failed) {
+		if (priv.iw_on) /* close a stretch still open at the end */
+			idle_wait_close(e);
 		finalize(e);
+	}
 	if (st)
 		*st = priv.st;
 	rc = priv.failed ? -1 : 0;
@@ -861,6 +923,7 @@ out_tasks:
 	free(priv.tx);
 	free(e->tasks);
 	free(e->cpus);
+	free(priv.nr_free);
 	sl_evq_release(&priv.q);
 	return rc;
 }

@@ -121,6 +121,12 @@ struct sl_replay_stats {
 	uint64_t migrations;         /* tasks moved by balancing */
 	uint64_t active_balances;    /* active balancing pushes attempted */
 	uint64_t wake_affine;        /* wakeups moved to the waker's CPU */
+	uint64_t idle_wait_ns;       /* time some CPU had no task while a task
+				      * allowed everywhere waited on another
+				      * CPU's runqueue */
+	uint64_t idle_wait_max_ns;   /* the longest such stretch */
+	uint64_t idle_wait_beyond_ns;/* Σ of each stretch's part beyond what the
+				      * balancing intervals allow (docs/replay.md) */
 	uint64_t causal_waits;       /* sleeps/starts ended by a task's progress */
 	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
 	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */

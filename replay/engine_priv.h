@@ -103,6 +103,10 @@ struct sl_engine_priv {
 	uint64_t smp_jiffy;      /* tick of the last update_load */
 	unsigned long load_scale;/* SCHED_LOAD_SCALE: a nice-0 task's weight */
 	struct sl_smp_mig mig;   /* move_tasks in progress */
+	uint64_t allmask;        /* every CPU of the replay (CPUs 0..63) */
+	unsigned *nr_free;       /* per CPU: queued tasks allowed everywhere */
+	int iw_on;               /* idle CPU beside a waiting task, since iw_since */
+	uint64_t iw_since;
 };
 
 /* engine.c */
@@ -110,6 +114,8 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu,
 		    const struct sl_enq_info *w);
 void sl_eng_error(struct sl_engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+void sl_eng_count_free(struct sl_engine *e, const struct sl_task *p, int cpu, int delta);
 
 /* engine.c: progress of running tasks and queued wakeups */
 /* Charge the CPU time since the last charge to cpu c's running task. */
@@ -140,11 +146,17 @@ void sl_eng_break_deadlock(struct sl_engine *e);
 void sl_smp_init(struct sl_engine *e);    /* after task_init */
 void sl_smp_release(struct sl_engine *e);
 /* try_to_wake_up's CPU for p woken by a task running on waker_cpu (-1: an
- * interrupt, timer or a waker that is not running) */
-int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu);
+ * interrupt, timer or a waker that is not running); sync_waker: the waker of
+ * a sync wakeup (it is about to sleep), else NULL */
+int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu,
+		    const struct sl_task *sync_waker);
 /* sched_fork/sched_exec placement of p forked on parent_cpu (-1: a start
  * without a running parent: the least loaded allowed CPU) */
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu);
+/* How long 2.6.20's rules may leave a CPU idle beside a task waiting
+ * behind another CPU's running task: max_interval + (cache_nice_tries + 1)
+ * attempts at min_interval refused for a cache-hot task + one tick. */
+uint64_t sl_smp_idle_allowance_ns(const struct sl_engine *e);
 /* schedule(): cpu is about to go idle */
 void sl_smp_idle_balance(struct sl_engine *e, int cpu);
 /* scheduler_tick's SMP part (every CPU, busy or idle) */

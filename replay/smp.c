@@ -70,6 +70,17 @@ void sl_smp_init(struct sl_engine *e)
 	v->load_scale = w0 ? w0 : 128;
 }
 
+uint64_t sl_smp_idle_allowance_ns(const struct sl_engine *e)
+{
+	/* the idle balance comes within max_interval (the interval grows to it
+	 * while balanced) and at a tick; cpu_load[0] is the last tick's load;
+	 * a cache-hot task is refused until nr_balance_failed exceeds
+	 * cache_nice_tries, one attempt per min_interval */
+	const struct sl_sched_domain *sd = &sd_cpu_init;
+	return (uint64_t)(sd->max_interval + (sd->cache_nice_tries + 1) * sd->min_interval) *
+		       SL_NS_PER_MS + e->tick_ns;
+}
+
 void sl_smp_release(struct sl_engine *e)
 {
 	free(e->priv->smp);
@@ -186,6 +197,7 @@ static void pull_task(struct sl_engine *e, struct sl_task *p, int src, int dst)
 	s->nr_running--;
 	s->load -= p->load_weight;
 	e->priv->nrunnable--;
+	sl_eng_count_free(e, p, src, -1);
 	e->priv->st.migrations++;
 	memset(&w, 0, sizeof(w));
 	w.kind = SL_ENQ_MIGRATE;
@@ -539,7 +551,8 @@ static int least_loaded_allowed(const struct sl_engine *e, const struct sl_task 
 	return best;
 }
 
-int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
+int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu,
+		    const struct sl_task *sync_waker)
 {
 	const struct sl_sched_domain *sd;
 	int cpu = p->cpu, this_cpu;
@@ -563,7 +576,10 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu)
 	load = source_load(e, cpu, sd->wake_idx);
 	this_load = target_load(e, this_cpu, sd->wake_idx);
 	if (sd->flags & SL_SD_WAKE_AFFINE) {
-		tl = this_load; /* sync wakeups are not recorded: no subtraction */
+		tl = this_load;
+		/* a sync wakeup: the waker is about to sleep, take its weight off */
+		if (sync_waker)
+			tl = tl > sync_waker->load_weight ? tl - sync_waker->load_weight : 0;
 		tl_per_task = cpu_avg_load_per_task(e, this_cpu);
 		if ((tl <= load && tl + target_load(e, cpu, sd->wake_idx) <= tl_per_task) ||
 		    100 * (tl + p->load_weight) <= imbalance * load) {

@@ -150,6 +150,11 @@ SL_TEST(smp_newidle_refused_then_idle_balance_skips_cache_hot)
 	CHECK_EQ_INT(trun_runtime(&r, 1), 49 * TMS);
 	CHECK_EQ_INT(first_on(&r, 2, 1), 51 * TMS);
 	CHECK_EQ_INT(st.idle_ns, 2 * TMS);
+	/* all of it beside c waiting behind a: one 2 ms stretch, within the
+	 * 7 ms the intervals allow */
+	CHECK_EQ_INT(st.idle_wait_ns, 2 * TMS);
+	CHECK_EQ_INT(st.idle_wait_max_ns, 2 * TMS);
+	CHECK_EQ_INT(st.idle_wait_beyond_ns, 0);
 	CHECK_EQ_INT(st.migrations, 1);
 	CHECK_EQ_INT(cpu_changes(&r, 0), 0);
 	CHECK_EQ_INT(cpu_changes(&r, 2), 1);
@@ -173,6 +178,7 @@ SL_TEST(smp_cache_hot_task_moves_after_cache_nice_tries)
 	two_hogs_and_b(&b, 50 * TMS);
 	CHECK_EQ_INT(smp_run(&b, "rsdl", 1 * TMS, 1000 * TMS, &r, &st), 0);
 	CHECK_EQ_INT(st.idle_ns, 3 * TMS);
+	CHECK_EQ_INT(st.idle_wait_ns, 3 * TMS);
 	CHECK_EQ_INT(st.migrations, 1);
 	CHECK(first_on(&r, 0, 1) == 53 * TMS || first_on(&r, 2, 1) == 53 * TMS);
 	trec_free(&r);
@@ -280,6 +286,7 @@ SL_TEST(smp_idle_cpu_balances_at_the_next_tick)
 	CHECK_EQ_INT(smp_run(&b, "rsdl", 0, 100 * TMS, &r, &st), 0);
 	CHECK_EQ_INT(first_on(&r, 2, 1), 3 * TMS);
 	CHECK_EQ_INT(st.idle_ns, 1 * TMS);
+	CHECK_EQ_INT(st.idle_wait_ns, 1 * TMS);
 	CHECK_EQ_INT(st.migrations, 1);
 	trec_free(&r);
 	sl_behaviour_release(&b);
