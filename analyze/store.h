@@ -140,7 +140,7 @@ void sl_run_data_release(struct sl_run_data *r);
  * by utid then ts, rows of equal keys in the order written: fn is called
  * for each; a non-zero return stops and is returned as -1. */
 struct sl_stair_row { int64_t utid; uint64_t ts; int level, array; };
-struct sl_rotation_row { uint64_t ts; char kind[8]; };
+struct sl_rotation_row { uint64_t ts; char kind[8]; int cpu; };
 struct sl_vlag_row { int64_t utid; uint64_t ts; int64_t lag; };
 int sl_store_stairs(struct sl_store *s, int64_t run_id,
 		    int (*fn)(void *ctx, const struct sl_stair_row *r), void *ctx, struct sl_diag *d);

@@ -196,6 +196,7 @@ static int rot_row(sqlite3_stmt *q, struct typed *t)
 	struct sl_rotation_row r;
 	r.ts = (uint64_t)sqlite3_column_int64(q, 0);
 	st_col_text(q, 1, r.kind, sizeof(r.kind));
+	r.cpu = sqlite3_column_int(q, 2);
 	return t->rot(t->ctx, &r);
 }
 
@@ -229,7 +230,7 @@ int sl_store_rotations(struct sl_store *s, int64_t run_id,
 		       struct sl_diag *d)
 {
 	struct typed t = { .ctx = ctx, .rot = fn };
-	return each_row(s, "SELECT ts, kind FROM rotation WHERE " SL_RUN_ROWS("rotation", "?1")
+	return each_row(s, "SELECT ts, kind, cpu FROM rotation WHERE " SL_RUN_ROWS("rotation", "?1")
 			" ORDER BY ts, rowid", &run_id, rot_row, &t, d, "loading rotations");
 }
 

@@ -3,7 +3,9 @@
  * its rotations (ticks along the top), O(1)'s sleep_avg estimator moving a
  * task's priority. A run without staircase rows but with vlag rows (cfs)
  * gets CFS's counterpart: each task's vruntime - min_vruntime over time.
- * Under each panel a lane per task shows when it ran. */
+ * Under each panel a lane per task shows when it ran, with a black mark
+ * (and the CPU number) where it changed CPU; rotation ticks are drawn in a
+ * row per CPU. */
 #include "draw.h"
 
 #include <inttypes.h>
@@ -11,7 +13,7 @@
 #include <string.h>
 
 struct step { int64_t utid; uint64_t ts; int level, array; int64_t lag; };
-struct rot { uint64_t ts; int major; };
+struct rot { uint64_t ts; int major, cpu; };
 struct rows {
 	struct step *v; size_t n, cap;
 	struct rot *r; size_t nr, capr;
@@ -50,6 +52,7 @@ static int rot_row(void *ctx, const struct sl_rotation_row *rot)
 	SL_GROW(r->r, r->capr, r->nr + 1);
 	r->r[r->nr].ts = rot->ts;
 	r->r[r->nr].major = !strcmp(rot->kind, "major");
+	r->r[r->nr].cpu = rot->cpu;
 	r->nr++;
 	return 0;
 }
@@ -327,19 +330,32 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 		sl_text(cr, 0, 0, 1, 11, "level (prio - 100; up = better)");
 		cairo_restore(cr);
 	}
-	/* rotations along the top edge */
-	for (k = 0; k < rw->nr; k++) {
-		double x;
-		if (rw->r[k].ts < t0 + tmin || rw->r[k].ts > t0 + tmax)
-			continue;
-		x = sl_tx(rw->r[k].ts - t0, tmin, tmax, x0, w);
-		if (rw->r[k].major)
-			cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
-		else
-			cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
-		cairo_move_to(cr, x, top);
-		cairo_line_to(cr, x, top + (rw->r[k].major ? 10 : 5));
-		cairo_stroke(cr);
+	/* rotations along the top edge, a row of ticks per CPU (CPU 0 on top,
+	 * up to 8 rows), each row labelled with its CPU */
+	{
+		int ncpu = pr->r.run.cpus > 0 ? pr->r.run.cpus : 1, c;
+		double rh = ncpu > 1 ? (ncpu > 8 ? 32.0 / 8 : 32.0 / ncpu) : 10;
+		if (ncpu > 1 && rw->nr)
+			for (c = 0; c < ncpu && c < 8; c++) {
+				cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+				snprintf(buf, sizeof(buf), "cpu %d", c);
+				sl_text(cr, x0 + w + 2, top + c * rh + rh * 0.8, 0, 7, buf);
+			}
+		for (k = 0; k < rw->nr; k++) {
+			double x, ry;
+			int rc = rw->r[k].cpu < 0 ? 0 : rw->r[k].cpu % 8;
+			if (rw->r[k].ts < t0 + tmin || rw->r[k].ts > t0 + tmax)
+				continue;
+			x = sl_tx(rw->r[k].ts - t0, tmin, tmax, x0, w);
+			ry = top + (ncpu > 1 ? rc * rh : 0);
+			if (rw->r[k].major)
+				cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
+			else
+				cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+			cairo_move_to(cr, x, ry);
+			cairo_line_to(cr, x, ry + (rw->r[k].major ? rh : rh / 2));
+			cairo_stroke(cr);
+		}
 	}
 	/* the steps: level l from ts to the task's next row (or the run's end);
 	 * dashed while in the expired array */
@@ -412,6 +428,29 @@ lanes:
 			xb = sl_tx(sl->ts + sl->dur - t0, tmin, tmax, x0, w);
 			cairo_rectangle(cr, xa, y, xb - xa < 1 ? 1 : xb - xa, lane - 2);
 			cairo_fill(cr);
+		}
+	}
+	/* migration marks: a black notch on a lane where the task's slice is on
+	 * another CPU than its previous one, with the new CPU's number */
+	for (i = 0; i < nt; i++) {
+		double y = lanes_y + i * lane;
+		int lastc = -1;
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		for (k = 0; k < pr->r.nslices; k++) {
+			const struct sl_slice_row *sl = &pr->r.slices[k];
+			double xa;
+			int from;
+			if (sl->utid != utids[i])
+				continue;
+			from = lastc;
+			lastc = sl->cpu;
+			if (from < 0 || from == sl->cpu || sl->ts < t0 + tmin || sl->ts > t0 + tmax)
+				continue;
+			xa = sl_tx(sl->ts - t0, tmin, tmax, x0, w);
+			cairo_rectangle(cr, xa - 0.5, y - 1, 1.5, lane);
+			cairo_fill(cr);
+			snprintf(buf, sizeof(buf), "%d", sl->cpu);
+			sl_text(cr, xa + 2, y + lane - 3, 0, 6, buf);
 		}
 	}
 	cairo_set_source_rgb(cr, 0, 0, 0);
@@ -527,7 +566,8 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	else
 		x += 10;
 	sl_text(c.cr, x, y - 3, 0, 11,
-		"dashed: expired array   ticks on top: rotation (red = major)   cfs: vruntime - min_vruntime");
+		"dashed: expired array   ticks on top: rotations, a row per CPU (red = major)   "
+		"black on a lane: moved to CPU n   cfs: vruntime lag");
 	y = 60;
 	for (i = 0; i < p.n; i++) {
 		draw_panel(c.cr, &p.v[i], &rows[i], utids, col, nt, y, tmin, tmax, keep);

@@ -1,8 +1,10 @@
 /* plots/timeline.c - per-CPU Gantt chart of a window of each run's slices,
- * one colour per task (the busiest in the window; the rest grey). */
+ * one colour per task (the busiest in the window; the rest grey), with
+ * black marks where a task changed CPU. */
 #include "draw.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +72,46 @@ static uint64_t readable_window(const struct sl_pruns *p, uint64_t a, uint64_t s
 			if (len * mult[i] < span - a && crowded(p, a, len * mult[i]) <= MAX_CROWDED)
 				best = len * mult[i];
 	return best;
+}
+
+/* Where a task changed CPU: a black line at the start of its first slice on
+ * the new CPU, from the middle of the row of the CPU it left to a dot in
+ * the middle of the new one (the slices are in time order). */
+static void migration_marks(cairo_t *cr, const struct sl_prun *pr, uint64_t tmin, uint64_t tmax,
+			    double y, double w, FILE *keep)
+{
+	size_t k, nt = pr->r.nthreads;
+	int *last = xmalloc((nt ? nt : 1) * sizeof(*last));
+	for (k = 0; k < nt; k++)
+		last[k] = -1;
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_line_width(cr, 1);
+	for (k = 0; k < pr->r.nslices; k++) {
+		const struct sl_slice_row *sl = &pr->r.slices[k];
+		const struct sl_thread_row *t = sl_prun_thread(&pr->r, sl->utid);
+		size_t ti;
+		int from;
+		double x, ya, yb;
+		if (!t || sl->cpu < 0 || sl->cpu >= pr->r.run.cpus)
+			continue;
+		ti = (size_t)(t - pr->r.threads);
+		from = last[ti];
+		last[ti] = sl->cpu;
+		if (from < 0 || from == sl->cpu || sl->ts < pr->t0 + tmin || sl->ts > pr->t0 + tmax)
+			continue;
+		x = sl_tx(sl->ts - pr->t0, tmin, tmax, LEFT, w) + 0.5;
+		ya = y + from * ROW + (ROW - 4) / 2.0;
+		yb = y + sl->cpu * ROW + (ROW - 4) / 2.0;
+		cairo_move_to(cr, x, ya);
+		cairo_line_to(cr, x, yb);
+		cairo_stroke(cr);
+		cairo_arc(cr, x, yb, 2.5, 0, 6.2831853);
+		cairo_fill(cr);
+		if (keep)
+			fprintf(keep, "mark\t%" PRId64 "\tmigrate\t%" PRIu64 "\t%d\t%" PRId64 "\n",
+				pr->r.run.id, sl->ts - pr->t0, sl->cpu, sl->utid);
+	}
+	free(last);
 }
 
 int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
@@ -156,7 +198,8 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 			snprintf(buf, sizeof(buf), "%.24s %d (nice %d)", comm, t ? t->tid : 0,
 				 t ? t->nice : 0);
 		} else {
-			snprintf(buf, sizeof(buf), "other tasks;  v = wakeup,  red | = preempted");
+			snprintf(buf, sizeof(buf),
+				 "other tasks;  v = wakeup,  red | = preempted,  black |-o = moved to CPU");
 		}
 		sl_color(c.cr, k < ntop ? (int)k : -1);
 		cairo_rectangle(c.cr, lx, y - 10, 14, 11);
@@ -259,6 +302,7 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 				fprintf(keep, "mark\t%" PRId64 "\twake\t%" PRIu64 "\t%d\t%" PRId64 "\n",
 					pr->r.run.id, t, wk->cpu, wk->utid);
 		}
+		migration_marks(c.cr, pr, tmin, rmax, y, w, keep);
 		y += pr->r.run.cpus * ROW;
 		sl_time_axis(c.cr, LEFT, w, y, tmin, rmax, "time since the start of the trace (ms)");
 		y += 45;
