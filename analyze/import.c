@@ -1,0 +1,206 @@
+/* analyze/import.c - see import.h. */
+#include "import.h"
+#include "../collector/release.h"
+#include "../common/sha256.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The file's sha256, computed by a child process while the file is decoded
+ * (it is a pass over the whole file); the duplicate check comes at the end.
+ * A process, not a thread: the trace.dat reader forks its decoder, and a
+ * fork while another thread runs can hand the child a lock that is held
+ * forever (seen with ASan's allocator). The child writes '0' and the hex
+ * digest, or '1' and the error message, on a pipe. */
+struct shajob {
+	const char *path;
+	char sha[65];
+	struct sl_diag d;
+	int rc, fd;
+	pid_t pid;
+};
+
+static void sha_start(struct shajob *j, const char *path)
+{
+	int p[2];
+	memset(j, 0, sizeof(*j));
+	j->path = path;
+	j->fd = -1;
+	j->pid = -1;
+	fflush(NULL);
+	if (pipe2(p, O_CLOEXEC) == 0) {
+		j->pid = fork();
+		if (j->pid == 0) {
+			char out[1 + sizeof(j->d.msg)];
+			size_t n, off = 0;
+			close(p[0]);
+			out[0] = sl_sha256_file(path, out + 1, &j->d) ? '1' : '0';
+			if (out[0] == '1')
+				memcpy(out + 1, j->d.msg, sizeof(j->d.msg));
+			n = 1 + strnlen(out + 1, sizeof(out) - 1);
+			while (off < n) {
+				ssize_t k = write(p[1], out + off, n - off);
+				if (k < 0 && errno == EINTR)
+					continue;
+				if (k <= 0)
+					break;
+				off += (size_t)k;
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		if (j->pid > 0) {
+			j->fd = p[0];
+			return;
+		}
+		close(p[0]);
+	}
+	/* no process: hash here */
+	j->rc = sl_sha256_file(path, j->sha, &j->d);
+}
+
+/* The digest (0) or -1 with j->d set. abandon: the import failed, the
+ * digest is not needed. */
+static int sha_wait(struct shajob *j, int abandon)
+{
+	char buf[1 + sizeof(j->d.msg)];
+	size_t n = 0;
+	int status;
+	if (j->pid <= 0)
+		return j->rc;
+	if (abandon)
+		kill(j->pid, SIGKILL);
+	while (n < sizeof(buf) - 1) {
+		ssize_t k = read(j->fd, buf + n, sizeof(buf) - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = 0;
+	close(j->fd);
+	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	j->pid = -1;
+	if (n == 65 && buf[0] == '0') {
+		memcpy(j->sha, buf + 1, 65);
+		j->rc = 0;
+	} else if (n > 1 && buf[0] == '1') {
+		snprintf(j->d.msg, sizeof(j->d.msg), "%s", buf + 1);
+		j->rc = -1;
+	} else {
+		snprintf(j->d.msg, sizeof(j->d.msg), "%s: the sha256 process failed", j->path);
+		j->rc = -1;
+	}
+	return j->rc;
+}
+
+int sl_import(struct sl_store *st, const char *path, const char *force, sl_progress_fn progress,
+	      void *pctx, struct sl_import_info *out, struct sl_diag *d)
+{
+	struct shajob sha;
+	const struct sl_reader *rd;
+	struct sl_trace_info tr;
+	struct sl_store_bind bind;
+	struct sl_run_sink sink;
+	struct sl_imported im;
+	size_t i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&tr, 0, sizeof(tr));
+	memset(&im, 0, sizeof(im));
+	rd = sl_reader_detect(path, force, d);
+	if (!rd)
+		return -1;
+	out->format = rd->name;
+	sha_start(&sha, path);
+	/* a placeholder until the hash is known (the column is UNIQUE; one
+	 * import is in its transaction at a time) */
+	snprintf(tr.sha256, sizeof(tr.sha256), "pending");
+	snprintf(tr.path, sizeof(tr.path), "%s", path);
+	snprintf(tr.format, sizeof(tr.format), "%s", rd->name);
+	/* the recording kernel, from the file's header */
+	sl_trace_release(path, rd->name, tr.kernel_release, sizeof(tr.kernel_release));
+	if (sl_store_begin(st, d))
+		goto fail;
+	if (sl_store_add_trace(st, &tr, &tr.id, d) ||
+	    sl_store_add_run(st, tr.id, "recorded", "{}", 0, "recorded", 0, &out->run_id, d))
+		goto fail;
+	memset(&bind, 0, sizeof(bind));
+	bind.s = st;
+	bind.run_id = out->run_id;
+	bind.utid_base = sl_store_next_utid(st);
+	bind.d = d;
+	sl_store_run_sink(&bind, &sink);
+	rc = sl_import_model(rd, path, &sink, progress, pctx, &im, d);
+	out->events = im.events;
+	if (rc)
+		goto fail;
+	if (sha_wait(&sha, 0)) {
+		snprintf(d->msg, sizeof(d->msg), "%s", sha.d.msg);
+		goto fail;
+	}
+	snprintf(tr.sha256, sizeof(tr.sha256), "%s", sha.sha);
+	rc = sl_store_trace_by_sha(st, tr.sha256, &out->existing, d);
+	if (rc < 0)
+		goto fail;
+	if (rc == 1) {
+		sl_store_rollback(st);
+		sl_imported_release(&im);
+		out->run_id = 0;
+		return 0;
+	}
+	out->existing = 0;
+	if (sl_store_add_behaviour(st, tr.id, &im.b, im.first, im.last, d))
+		goto fail;
+	if (im.b.ntasks && im.b.tasks[0].utid != bind.utid_base) {
+		sl_fail(d, "%s: internal error: utids moved during import", path);
+		goto fail;
+	}
+	tr.cpus = im.ms.cpus;
+	tr.first_ts = im.ms.first_ts;
+	tr.last_ts = im.ms.last_ts;
+	tr.events = im.ms.events;
+	tr.lost_events = im.ms.lost_events;
+	if (sl_store_update_trace(st, &tr, d) || sl_store_set_run_cpus(st, out->run_id, im.ms.cpus, d))
+		goto fail;
+	for (i = 0; i < (size_t)im.ms.cpus; i++)
+		if (im.ms.lost_per_cpu[i] &&
+		    sl_store_add_lost(st, tr.id, (int)i, im.ms.lost_per_cpu[i], d))
+			goto fail;
+	if (sl_store_commit(st, d))
+		goto fail;
+	out->trace_id = tr.id;
+	out->ntasks = im.b.ntasks;
+	for (i = 0; i < im.b.ntasks; i++) {
+		if (im.b.tasks[i].nphases)
+			out->nwork++;
+		out->uncertain_ns += im.ms.uncertain_ns[i];
+	}
+	out->ms = im.ms; /* the arrays move to out */
+	im.ms.lost_per_cpu = NULL;
+	im.ms.uncertain_ns = NULL;
+	sl_imported_release(&im);
+	return 0;
+fail:
+	sha_wait(&sha, 1);
+	sl_store_rollback(st);
+	sl_imported_release(&im);
+	out->run_id = 0;
+	return -1;
+}
+
+void sl_import_info_release(struct sl_import_info *in)
+{
+	free(in->ms.lost_per_cpu);
+	free(in->ms.uncertain_ns);
+	memset(in, 0, sizeof(*in));
+}

@@ -1,0 +1,107 @@
+/* collector/import.c - see import.h */
+#include "import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct counter {
+	struct sl_model *m;
+	uint64_t n;
+	sl_progress_fn progress;
+	void *pctx;
+};
+
+static int count_event(void *ctx, const struct sl_event *ev)
+{
+	struct counter *c = ctx;
+	c->n++;
+	if (c->progress && (c->n & 0xfffff) == 0)
+		c->progress(c->pctx, c->n);
+	return sl_model_event(c->m, ev);
+}
+
+int sl_import_model(const struct sl_reader *r, const char *path, const struct sl_run_sink *rec,
+		    sl_progress_fn progress, void *pctx, struct sl_imported *out, struct sl_diag *d)
+{
+	struct counter c = { NULL, 0, progress, pctx };
+	int rc = -1;
+	memset(out, 0, sizeof(*out));
+	c.m = sl_model_new(rec, d);
+	if (r->read(path, count_event, &c, d))
+		goto out;
+	out->events = c.n;
+	if (!c.n) {
+		sl_fail(d, "%s: no scheduler events found", path);
+		goto out;
+	}
+	if (sl_model_finish(c.m, &out->b, &out->first, &out->last, &out->ms))
+		goto out;
+	rc = 0;
+out:
+	sl_model_free(c.m);
+	if (rc)
+		sl_imported_release(out);
+	return rc;
+}
+
+/* n bytes in a memfd; returns its fd (path in path) or -1 */
+static int mem_file(const void *buf, size_t n, char *path, size_t len, struct sl_diag *d)
+{
+	const char *p = buf;
+	size_t off = 0;
+	int fd = memfd_create("schedlab-import", MFD_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(d, "memfd_create: %s", strerror(errno));
+	while (off < n) {
+		ssize_t k = write(fd, p + off, n - off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			close(fd);
+			return sl_fail(d, "memfd write: %s", k < 0 ? strerror(errno) : "short");
+		}
+		off += (size_t)k;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+int sl_read_mem(const struct sl_reader *r, const void *buf, size_t n, sl_event_fn fn, void *ctx,
+		struct sl_diag *d)
+{
+	char path[64];
+	int fd = mem_file(buf, n, path, sizeof(path), d), rc;
+	if (fd < 0)
+		return -1;
+	rc = r->read(path, fn, ctx, d);
+	close(fd);
+	return rc;
+}
+
+int sl_import_model_mem(const struct sl_reader *r, const void *buf, size_t n,
+			const struct sl_run_sink *rec, struct sl_imported *out, struct sl_diag *d)
+{
+	char path[64];
+	int fd = mem_file(buf, n, path, sizeof(path), d), rc;
+	if (fd < 0) {
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	rc = sl_import_model(r, path, rec, NULL, NULL, out, d);
+	close(fd);
+	return rc;
+}
+
+void sl_imported_release(struct sl_imported *im)
+{
+	free(im->ms.lost_per_cpu);
+	free(im->ms.uncertain_ns);
+	free(im->first);
+	free(im->last);
+	sl_behaviour_release(&im->b);
+	memset(im, 0, sizeof(*im));
+}

@@ -1,0 +1,98 @@
+/* tests/unit/test_import.c - the import's one path (collector/import.h)
+ * from bytes in memory and from a file. */
+#include "harness.h"
+#include "../../collector/import.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rows {
+	int n, n3ms;
+	char st3ms;
+};
+
+static int on_slice(void *c, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
+{
+	struct rows *r = c;
+	(void)ts, (void)cpu, (void)task, (void)prio;
+	r->n++;
+	if (dur == 3000000) {
+		r->n3ms++;
+		r->st3ms = st;
+	}
+	return 0;
+}
+
+static int on_wake(void *c, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	(void)c, (void)task, (void)ts, (void)ts_run, (void)waker, (void)cpu;
+	return 0;
+}
+
+/* Two switches on CPU 0 given as bytes: b runs from 100.000000 s to
+ * 100.003000 s and sleeps (S); so 2 events, 1 CPU, a span of 3 ms, and the
+ * recorded run has b's 3 ms slice ending in S. */
+SL_TEST(import_model_from_memory)
+{
+	static const char txt[] =
+		"# tracer: nop\n"
+		"            a-10    [000] d..2.   100.000000: sched_switch: prev_comm=a prev_pid=10 "
+		"prev_prio=120 prev_state=R ==> next_comm=b next_pid=11 next_prio=120\n"
+		"            b-11    [000] d..2.   100.003000: sched_switch: prev_comm=b prev_pid=11 "
+		"prev_prio=120 prev_state=S ==> next_comm=a next_pid=10 next_prio=120\n";
+	struct rows r = { 0, 0, 0 };
+	struct sl_run_sink sink = { &r, on_slice, on_wake, NULL, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_imported im;
+	CHECK_EQ_INT(sl_import_model_mem(sl_reader_find("ftrace"), txt, sizeof(txt) - 1, &sink, &im, &d), 0);
+	CHECK_EQ_INT(im.events, 2);
+	CHECK_EQ_INT(im.ms.cpus, 1);
+	CHECK_EQ_INT(im.ms.first_ts, 100000000000ULL);
+	CHECK_EQ_INT(im.ms.last_ts, 100003000000ULL);
+	CHECK_EQ_INT(r.n3ms, 1);
+	CHECK_EQ_INT(r.st3ms, 'S');
+	sl_imported_release(&im);
+	/* no bytes: no events, an error naming the memory file (FILE:POS) */
+	CHECK_EQ_INT(sl_import_model_mem(sl_reader_find("ftrace"), "", 0, &sink, &im, &d), -1);
+	CHECK(strncmp(d.msg, "/proc/self/fd/", 14) == 0);
+	CHECK(strstr(d.msg, ": no scheduler events") != NULL);
+}
+
+/* A bundled trace read from its file and from its bytes in memory gives
+ * the same model: same events, tasks, slices, wakeups, span. */
+SL_TEST(import_model_file_equals_memory)
+{
+	const char *path = "traces/local-2cpu-hogs.ftrace.txt";
+	struct sl_run_sink sink = { NULL, on_slice, on_wake, NULL, NULL, NULL };
+	struct rows r1 = { 0, 0, 0 }, r2 = { 0, 0, 0 };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_imported a, b;
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	if (!f)
+		SKIP("no traces/ here");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	CHECK(buf && fread(buf, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	sink.ctx = &r1;
+	CHECK_EQ_INT(sl_import_model(sl_reader_find("ftrace"), path, &sink, NULL, NULL, &a, &d), 0);
+	sink.ctx = &r2;
+	CHECK_EQ_INT(sl_import_model_mem(sl_reader_find("ftrace"), buf, (size_t)n, &sink, &b, &d), 0);
+	CHECK(a.events > 0);
+	CHECK_EQ_INT(a.events, b.events);
+	CHECK_EQ_INT(a.b.ntasks, b.b.ntasks);
+	CHECK_EQ_INT(a.ms.slices, b.ms.slices);
+	CHECK_EQ_INT(a.ms.wakeups, b.ms.wakeups);
+	CHECK_EQ_INT(a.ms.first_ts, b.ms.first_ts);
+	CHECK_EQ_INT(a.ms.last_ts, b.ms.last_ts);
+	CHECK_EQ_INT(r1.n, r2.n);
+	CHECK_EQ_INT(a.ms.cpus, 2); /* "#P:2" in the file's header */
+	sl_imported_release(&a);
+	sl_imported_release(&b);
+	free(buf);
+}
