@@ -3,14 +3,14 @@
  * "Constants"), with C integer truncation. */
 #include "o1_prio.h"
 
-static int timeslice_of(const struct sl_o1_const *c, int static_prio)
+int sl_o1_timeslice_of(const struct sl_o1_const *c, int static_prio)
 {
 	int base = static_prio < 120 ? c->def_timeslice * 4 : c->def_timeslice;
 	int ts = base * (SL_O1_MAX_PRIO - static_prio) / (SL_O1_MAX_USER_PRIO / 2);
 	return ts > c->min_timeslice ? ts : c->min_timeslice;
 }
 
-static uint64_t interactive_sleep_of(const struct sl_o1_const *c, int static_prio)
+uint64_t sl_o1_interactive_sleep_of(const struct sl_o1_const *c, int static_prio)
 {
 	int64_t j = (int64_t)c->max_sleep_avg *
 			    (SL_O1_MAX_BONUS / 2 + sl_o1_delta(static_prio) + 1) /
@@ -42,70 +42,14 @@ int sl_o1_const_init(struct sl_o1_const *c, int hz)
 		c->bonus_mul = (m * d - (1ULL << 58)) < (1ULL << 27) && m < (1ULL << 33) ? m : 0;
 	}
 	for (i = 0; i < SL_O1_MAX_USER_PRIO; i++) {
-		c->timeslice[i] = timeslice_of(c, SL_O1_MAX_RT_PRIO + i);
-		c->ceiling[i] = interactive_sleep_of(c, SL_O1_MAX_RT_PRIO + i);
+		c->timeslice[i] = sl_o1_timeslice_of(c, SL_O1_MAX_RT_PRIO + i);
+		c->ceiling[i] = sl_o1_interactive_sleep_of(c, SL_O1_MAX_RT_PRIO + i);
 	}
 	for (i = 0; i <= SL_O1_MAX_BONUS + 1; i++) {
 		int d = SL_O1_MAX_BONUS - i;
 		c->gran[i] = c->granularity * (1 << ((d > 0 ? d : 1) - 1));
 	}
 	return 0;
-}
-
-int sl_o1_bonus(const struct sl_o1_const *c, uint64_t sleep_avg)
-{
-	/* NS_TO_JIFFIES(s) * MAX_BONUS / MAX_SLEEP_AVG with MAX_SLEEP_AVG =
-	 * DEF_TIMESLICE * MAX_BONUS is floor(floor(s / jiffy) / DEF_TIMESLICE)
-	 * = floor(s / (jiffy * DEF_TIMESLICE)): one division */
-	if (c->bonus_mul && sleep_avg < (1ULL << 31))
-		return (int)((sleep_avg * c->bonus_mul) >> 58); /* exact, see init */
-	return (int)(sleep_avg / c->bonus_div);
-}
-
-int sl_o1_normal_prio(const struct sl_o1_const *c, int static_prio, uint64_t sleep_avg)
-{
-	int prio = static_prio - (sl_o1_bonus(c, sleep_avg) - SL_O1_MAX_BONUS / 2);
-	if (prio < SL_O1_MAX_RT_PRIO)
-		prio = SL_O1_MAX_RT_PRIO;
-	if (prio > SL_O1_MAX_PRIO - 1)
-		prio = SL_O1_MAX_PRIO - 1;
-	return prio;
-}
-
-int sl_o1_delta(int static_prio)
-{
-	int nice = static_prio - 120;
-	return (nice + 20) * SL_O1_MAX_BONUS / 40 - 20 * SL_O1_MAX_BONUS / 40 +
-	       SL_O1_INTERACTIVE_DELTA;
-}
-
-int sl_o1_task_interactive(int prio, int static_prio)
-{
-	return prio <= static_prio - sl_o1_delta(static_prio);
-}
-
-uint64_t sl_o1_interactive_sleep(const struct sl_o1_const *c, int static_prio)
-{
-	if (static_prio < SL_O1_MAX_RT_PRIO || static_prio >= SL_O1_MAX_PRIO)
-		return interactive_sleep_of(c, static_prio);
-	return c->ceiling[static_prio - SL_O1_MAX_RT_PRIO];
-}
-
-int sl_o1_timeslice(const struct sl_o1_const *c, int static_prio)
-{
-	if (static_prio < SL_O1_MAX_RT_PRIO || static_prio >= SL_O1_MAX_PRIO)
-		return timeslice_of(c, static_prio);
-	return c->timeslice[static_prio - SL_O1_MAX_RT_PRIO];
-}
-
-int sl_o1_granularity(const struct sl_o1_const *c, uint64_t sleep_avg, int ncpus)
-{
-	int b = sl_o1_bonus(c, sleep_avg);
-	if (b > SL_O1_MAX_BONUS + 1)
-		b = SL_O1_MAX_BONUS + 1;
-	if (ncpus < 1)
-		ncpus = 1;
-	return c->gran[b] * ncpus;
 }
 
 unsigned sl_o1_load_weight(const struct sl_o1_const *c, int static_prio, int rt, int rt_prio)
