@@ -191,6 +191,28 @@ static int run_sh(const char *cmd)
 	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/* DIR/jobs: the job lines, one a line (DIR made if missing); its path in
+ * path. 0, or 1 with the error printed. */
+static int jobs_file(const struct grid *g, char *path, size_t len)
+{
+	FILE *f;
+	if (mkdir(g->dir, 0777) && errno != EEXIST) {
+		sl_err("sweep: %s: %s", g->dir, strerror(errno));
+		return 1;
+	}
+	snprintf(path, len, "%s/jobs", g->dir);
+	if (!(f = fopen(path, "w"))) {
+		sl_err("sweep: %s: %s", path, strerror(errno));
+		return 1;
+	}
+	write_jobs(g, f);
+	if (fclose(f)) {
+		sl_err("sweep: %s: write error", path);
+		return 1;
+	}
+	return 0;
+}
+
 static int run_here(const struct grid *g, size_t nj, long long jobs)
 {
 	char jobsf[PATH_MAX], cmd[2 * PATH_MAX + 128], out[PATH_MAX + 16];
@@ -198,26 +220,13 @@ static int run_here(const struct grid *g, size_t nj, long long jobs)
 	size_t i;
 	struct sl_merge_stats st;
 	struct sl_diag d = { { 0 }, NULL, NULL };
-	FILE *f;
 	int rc;
 	if (run_sh("command -v parallel > /dev/null 2>&1")) {
 		sl_err("sweep: --run needs GNU parallel (Debian package 'parallel'; make deps installs it)");
 		return 1;
 	}
-	if (mkdir(g->dir, 0777) && errno != EEXIST) {
-		sl_err("sweep: %s: %s", g->dir, strerror(errno));
+	if (jobs_file(g, jobsf, sizeof(jobsf)))
 		return 1;
-	}
-	snprintf(jobsf, sizeof(jobsf), "%s/jobs", g->dir);
-	if (!(f = fopen(jobsf, "w"))) {
-		sl_err("sweep: %s: %s", jobsf, strerror(errno));
-		return 1;
-	}
-	write_jobs(g, f);
-	if (fclose(f)) {
-		sl_err("sweep: %s: write error", jobsf);
-		return 1;
-	}
 	{
 		/* the jobs file's path quoted for sh */
 		char *q = NULL;
@@ -256,17 +265,9 @@ static int write_slurm(const struct grid *g, size_t nj, const char *script)
 {
 	char jobsf[PATH_MAX];
 	FILE *f;
-	if (mkdir(g->dir, 0777) && errno != EEXIST) {
-		sl_err("sweep: %s: %s", g->dir, strerror(errno));
+	if (jobs_file(g, jobsf, sizeof(jobsf)))
 		return 1;
-	}
-	snprintf(jobsf, sizeof(jobsf), "%s/jobs", g->dir);
-	if (!(f = fopen(jobsf, "w"))) {
-		sl_err("sweep: %s: %s", jobsf, strerror(errno));
-		return 1;
-	}
-	write_jobs(g, f);
-	if (fclose(f) || !(f = fopen(script, "w"))) {
+	if (!(f = fopen(script, "w"))) {
 		sl_err("sweep: %s: %s", script, strerror(errno));
 		return 1;
 	}
