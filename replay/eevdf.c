@@ -32,6 +32,7 @@ enum {
 	P_WAKEUP_PREEMPTION,
 	P_DELAY_DEQUEUE,
 	P_REL_DEADLINE,
+	P_SELECT_IDLE,
 };
 
 static const struct sl_policy_param eevdf_params[] = {
@@ -53,6 +54,9 @@ static const struct sl_policy_param eevdf_params[] = {
 	{ "rel_deadline", 1, 0, 1,
 	  "sched_feat(PLACE_REL_DEADLINE) (v6.12+): a migrated task keeps the rest of its "
 	  "request (1); 0: v6.6, a new full request" },
+	{ "select_idle", 1, 0, 1,
+	  "select_task_rq_fair's wakeup placement: wake_affine, then select_idle_sibling (an idle "
+	  "CPU of the one LLC) (1); 0: the shared 2.6.20 wake-affine rule" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -430,6 +434,7 @@ struct ev_task {
 	int batch;              /* SCHED_BATCH: never wakeup-preempts */
 	int rt_queued;
 	int rr_left;            /* SCHED_RR: ticks left of its time slice */
+	int recent_cpu;         /* p->recent_used_cpu of select_idle_sibling (-1) */
 };
 
 struct ev_rq {
@@ -629,6 +634,7 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	sl_eevdf_se_init(&p->se, et->idx, et->nice);
 	p->cpu = et->cpu;
 	p->link.next = p->link.prev = -1;
+	p->recent_cpu = -1;
 	if (et->sched_policy == SL_SCHED_FIFO || et->sched_policy == SL_SCHED_RR) {
 		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
 		p->rt = et->sched_policy;
@@ -925,6 +931,80 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 	return n;
 }
 
+/* ---- wakeup placement (kernel/sched/fair.c, v6.6: select_task_rq_fair) ----
+ *
+ * The machine is taken as one LLC (every CPU shares the last-level cache,
+ * as on the 2- to 8-CPU machines of our recordings): cpus_share_cache() is
+ * always true and select_idle_cpu() scans every CPU. wake_wide() is taken
+ * as false (its wakee_flips heuristic needs the wakers' switch history),
+ * so every task wakeup wants affine; PELT loads are replaced by the
+ * runqueues' weight sums. */
+
+/* available_idle_cpu(): nothing runs and nothing waits there */
+static int idle_cpu(const struct sl_engine *e, int c)
+{
+	return !e->cpus[c].curr && !e->cpus[c].nr_running;
+}
+
+/* wake_affine_weight(): this_cpu if its load, with p and without a sync
+ * waker, is below prev_cpu's biased by half the LLC domain's
+ * imbalance_pct (117: sd_init for SD_SHARE_LLC) */
+static int affine_weight(const struct sl_engine *e, const struct sl_task *p, int this_cpu,
+			 int prev_cpu, int sync, int waker_idx)
+{
+	uint64_t this_load = e->cpus[this_cpu].load, prev_load = e->cpus[prev_cpu].load;
+	if (sync && waker_idx >= 0) {
+		uint64_t cur = e->tasks[waker_idx].load_weight;
+		if (cur > this_load)
+			return this_cpu;
+		this_load -= cur;
+	}
+	this_load = (this_load + p->load_weight) * 100;
+	prev_load = prev_load * (100 + (117 - 100) / 2) + (sync ? 1 : 0);
+	return this_load < prev_load ? this_cpu : -1;
+}
+
+static int eevdf_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu,
+			    int sync)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *t = T(r, p);
+	int target = prev_cpu, this_cpu = waker_cpu >= 0 ? waker_cpu : prev_cpu, c, k, recent;
+	if (!sl_engine_param(e, P_SELECT_IDLE) || t->rt)
+		return -1; /* RT: select_task_rq_rt, not modelled: the shared rule */
+	if (this_cpu != prev_cpu && sl_task_allowed(p, this_cpu)) {
+		/* wake_affine(): wake_affine_idle, then wake_affine_weight */
+		int a = -1;
+		if (idle_cpu(e, this_cpu))
+			a = idle_cpu(e, prev_cpu) ? prev_cpu : this_cpu;
+		else if (sync && e->cpus[this_cpu].nr_running == 1)
+			a = this_cpu;
+		else if (idle_cpu(e, prev_cpu))
+			a = prev_cpu;
+		if (a < 0)
+			a = affine_weight(e, p, this_cpu, prev_cpu, sync,
+					  e->cpus[this_cpu].curr ? e->cpus[this_cpu].curr->idx : -1);
+		target = a == this_cpu ? this_cpu : prev_cpu;
+	}
+	/* select_idle_sibling(p, prev_cpu, target) */
+	recent = t->recent_cpu;
+	t->recent_cpu = prev_cpu;
+	if (idle_cpu(e, target))
+		return target;
+	if (prev_cpu != target && idle_cpu(e, prev_cpu))
+		return prev_cpu;
+	if (recent >= 0 && recent != prev_cpu && recent != target && recent < e->ncpus &&
+	    idle_cpu(e, recent) && sl_task_allowed(p, recent))
+		return recent;
+	/* select_idle_cpu(): the first idle allowed CPU after target, wrapping */
+	for (k = 1; k < e->ncpus; k++) {
+		c = (target + k) % e->ncpus;
+		if (idle_cpu(e, c) && sl_task_allowed(p, c))
+			return c;
+	}
+	return target;
+}
+
 const struct sl_policy_ops sl_policy_eevdf = {
 	.name = "eevdf",
 	.doc = "Linux EEVDF fair class (6.6+): lag, virtual deadlines, eligibility, RUN_TO_PARITY; FIFO/RR above",
@@ -943,6 +1023,7 @@ const struct sl_policy_ops sl_policy_eevdf = {
 	.yield = eevdf_yield,
 	.set_nice = eevdf_set_nice,
 	.steal = eevdf_steal,
+	.select_cpu = eevdf_select_cpu,
 	.debug_count = eevdf_debug_count,
 };
 

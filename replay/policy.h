@@ -166,6 +166,16 @@ struct sl_policy_ops {
 	 * is gone (each call moves one task). */
 	struct sl_task *(*steal)(struct sl_engine *e, int src_cpu, int dst_cpu);
 
+	/* (optional) Wakeup placement of a model whose kernel placed wakeups
+	 * its own way (eevdf: select_task_rq_fair with select_idle_sibling):
+	 * return the CPU p (asleep, not queued) is woken on, allowed for p, or
+	 * -1 to take the shared 2.6.20 rule (try_to_wake_up's wake-affine).
+	 * prev_cpu is where p last ran, waker_cpu the CPU of the waking task
+	 * (-1: an interrupt or timer: the wakeup runs on prev_cpu), sync 1 when
+	 * the waker is about to sleep (a pipe write). */
+	int (*select_cpu)(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu,
+			  int sync);
+
 	/* (optional, invariant mode) Walk the policy's structures for cpu and
 	 * return how many distinct tasks it holds on that runqueue (including
 	 * the running task), or -1 if its own structures are inconsistent

@@ -566,6 +566,12 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu,
 		return p->cpu;
 	if (cpu < 0 || cpu >= e->ncpus || !sl_task_allowed(p, cpu))
 		return least_loaded_allowed(e, p); /* set_cpus_allowed moved it */
+	if (e->ops->select_cpu) {
+		/* the model's own kernel's placement */
+		int c = e->ops->select_cpu(e, p, cpu, waker_cpu, sync_waker != NULL);
+		if (c >= 0 && c < e->ncpus && sl_task_allowed(p, c))
+			return c;
+	}
 	/* try_to_wake_up runs on the waker's CPU; an interrupt or timer wakeup
 	 * is taken on the sleeper's CPU (cpu == this_cpu: it stays) */
 	this_cpu = waker_cpu >= 0 && waker_cpu < e->ncpus ? waker_cpu : cpu;
