@@ -15,8 +15,8 @@
 #include <string.h>
 
 static const char synopsis[] =
-	"schedlab [--db FILE] validate --trace ID [--sched MODEL]\n"
-	"                [--overhead auto|none|WAKE[,SWITCH]] [--format table|csv|json]";
+	"schedlab [--db FILE] validate --trace ID [--sched MODEL] [--mode timed|causal]\n"
+	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--format table|csv|json]";
 
 static const char about[] =
 	"Replay a trace through the model of the kernel that recorded it (from the\n"
@@ -35,7 +35,8 @@ static void more_help(FILE *f)
 
 struct vopts {
 	int64_t trace;
-	const char *sched, *fmt, *overhead;
+	const char *sched, *fmt, *overhead, *mode;
+	long long hz;
 };
 
 static int parse(int argc, char **argv, struct vopts *v)
@@ -49,12 +50,21 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_STRING(0, "overhead", &v->overhead, "O",
 			      "the replay's kernel overheads (default auto; see\n"
 			      "'schedlab replay -h')"),
+		SL_OPT_CHOICE(0, "mode", &v->mode, "timed|causal",
+			      "how sleeps end in the replay (default causal: a task\n"
+			      "woken by a task wakes when that task reaches the point;\n"
+			      "docs/validate.md)"),
+		SL_OPT_INT(0, "hz", &v->hz, 10, 100000, "N",
+			   "the recording kernel's CONFIG_HZ (its tick: when a slice\n"
+			   "is found used up; default 1000)"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, "table|csv|json", "the output"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, 0, more_help };
 	memset(v, 0, sizeof(*v));
 	v->fmt = "table";
+	v->mode = "causal";
+	v->hz = 1000;
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
 	if (!v->trace) {
@@ -159,6 +169,8 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	sl_replay_opts_init(&o);
+	o.mode = strcmp(v.mode, "timed") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
+	o.hz = (int)v.hz;
 	if (v.overhead && sl_overhead_parse(v.overhead, &o)) {
 		sl_err("validate: --overhead '%s': expected auto, none or WAKE[,SWITCH]", v.overhead);
 		return 2;
@@ -246,10 +258,10 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		goto fail_tx;
 
 	if (!strcmp(v.fmt, "table")) {
-		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), replay run %" PRId64
+		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), %s, %d Hz, replay run %" PRId64
 		       " against recorded run %" PRId64 "\n",
 		       tr.id, tr.format, tr.kernel_release[0] ? tr.kernel_release : "unknown", ops->name,
-		       why, run_id, rec_id);
+		       why, o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.hz, run_id, rec_id);
 		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
 			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
 			       "preemption median %.1f us (%zu samples)\n",

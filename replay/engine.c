@@ -257,10 +257,11 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struc
 	int over;
 	e->ops->enqueue(e, cpu, p, w);
 	CHECK_AFTER(e, "enqueue");
-	/* the overheads apply to wakeups (a start with a wakeup row is one:
-	 * sched_wakeup_new); a task present from the start and a balancing
-	 * CPU pulling for itself switch at once */
-	over = w->kind == SL_ENQ_WAKE || (w->kind == SL_ENQ_START && p->eng->wake_pending);
+	/* a start with a wakeup row (sched_wakeup_new) onto an idle CPU runs
+	 * after the wake latency; a wakeup has spent its latency on the way
+	 * (do_wake); a task present from the start and a balancing CPU
+	 * pulling for itself switch at once */
+	over = w->kind == SL_ENQ_START && p->eng->wake_pending;
 	if (!c->curr)
 		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->wake_lat_ns) : 0);
 	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
@@ -356,6 +357,23 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 	 * wake_up_interruptible_sync) */
 	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu,
 			      w.waker_cpu >= 0 && w.pipe ? &e->tasks[ended.waker] : NULL);
+	if (e->priv->waking && !p->eng->blocked) {
+		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
+		 * the task reaches the runqueue of the CPU chosen now after the
+		 * latency of an idle or a busy target; everything the model
+		 * does then (preemption, a resched from update_curr) is at once */
+		const struct sl_replay_opts *o = e->priv->o;
+		uint64_t lat = draw_lat(e, e->cpus[cpu].curr ? o->switch_lat_ns : o->wake_lat_ns);
+		if (lat) {
+			struct sl_waking *k = &e->priv->waking[p->idx];
+			k->w = w;
+			k->cpu = cpu;
+			p->state = SL_TS_WAKING;
+			e->priv->ntimed++;
+			sl_evq_push(&e->priv->q, e->now + lat, EV_ENQUEUE, (uint32_t)p->idx, p->eng->token);
+			return;
+		}
+	}
 	sl_eng_enqueue(e, p, cpu, &w);
 }
 
@@ -583,6 +601,18 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 			return;
 		appear(e, p);
 		return;
+	case EV_ENQUEUE:
+		e->priv->ntimed--;
+		p = &e->tasks[ev->id];
+		if (ev->gen != p->eng->token || p->state != SL_TS_WAKING)
+			return;
+		{
+			struct sl_waking *k = &e->priv->waking[p->idx];
+			k->w.now = e->now;
+			k->w.sleep_ns = e->now - k->w.sleep_start_ns;
+			sl_eng_enqueue(e, p, k->cpu, &k->w);
+		}
+		return;
 	case EV_RESCHED:
 		cpu = &e->cpus[ev->id];
 		if (ev->gen == cpu->resched_gen && cpu->resched_pending) {
@@ -789,6 +819,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	e->mode = o->mode;
 	priv.o = o;
 	priv.lat_state = o->seed;
+	if (o->nq > 0)
+		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));
 	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
 		return -1;
 	allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
@@ -924,6 +956,7 @@ out_tasks:
 	free(e->tasks);
 	free(e->cpus);
 	free(priv.nr_free);
+	free(priv.waking);
 	sl_evq_release(&priv.q);
 	return rc;
 }

@@ -34,6 +34,7 @@ enum sl_task_state {
 	SL_TS_RUNNING,     /* some CPU's curr (still on its runqueue) */
 	SL_TS_SLEEPING,    /* blocked until a wakeup */
 	SL_TS_DONE,        /* exited or finished its recorded work */
+	SL_TS_WAKING,      /* woken, on its way to a runqueue (kernel overheads) */
 };
 
 struct sl_task_eng; /* the engine's own part of a task (engine_priv.h) */
@@ -96,10 +97,10 @@ struct sl_replay_opts {
 				      * call (also env SCHEDLAB_DEBUG=1) */
 	const char *policy_opts;     /* "name=value,name=value" for ops->params */
 	/* Kernel overheads (docs/replay.md "Kernel overheads"); nq 0 = none.
-	 * wake_lat: a task woken (or started) onto an idle CPU runs this long
-	 * after its wakeup; switch_lat: a wakeup that preempts the running
-	 * task switches this long after it (the running task keeps the CPU
-	 * meanwhile). Each is nq equally likely values (quantiles of a
+	 * a woken task reaches its CPU's runqueue wake_lat after its wakeup
+	 * if that CPU was idle, switch_lat after it if it was busy (the
+	 * running task keeps the CPU meanwhile); a started task with a wakeup
+	 * row runs wake_lat after its start on an idle CPU. Each is nq equally likely values (quantiles of a
 	 * recorded distribution, or one fixed value), drawn in turn from a
 	 * sequence seeded by seed. overhead names how they were chosen, for
 	 * the run's params ("none", "auto", "fixed"; NULL = "none"). */

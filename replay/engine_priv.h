@@ -15,6 +15,13 @@ enum {
 	EV_WAKE = 3,     /* a timed sleep ends (or a causal fallback) */
 	EV_START = 4,    /* a task appears */
 	EV_RESCHED = 5,  /* a delayed reschedule (kernel overheads) is due */
+	EV_ENQUEUE = 6,  /* a woken task reaches its runqueue (kernel overheads) */
+};
+
+/* A wakeup on its way to its runqueue (EV_ENQUEUE). */
+struct sl_waking {
+	struct sl_enq_info w;
+	int cpu;
 };
 
 /* smp.c: a scheduling domain (2.6.20 struct sched_domain), one per CPU */
@@ -97,6 +104,7 @@ struct sl_engine_priv {
 	uint64_t next_tick;      /* time of the next tick of every CPU */
 	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
+	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
 	/* smp.c */
 	struct sl_smp_cpu *smp;  /* per CPU: load averages, its domain */
 	unsigned char *smp_cpus; /* load_balance's candidate CPUs */
