@@ -8,6 +8,8 @@
 #define SL_FTRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include "event.h"
 
 struct sl_ftrace_parser;
@@ -23,6 +25,13 @@ void sl_ftrace_parser_free(struct sl_ftrace_parser *p);
  * what, without any file or line prefix). */
 int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t len,
 			 struct sl_event *ev, struct sl_diag *d);
+
+/* The next line of a text trace (ftrace text, perf script) from f into
+ * *line, *len its length without the newline, *last 1 if it had none (a
+ * last line, maybe cut off); counts *lineno. Returns 1, 0 at the end of the
+ * file, or -1 with d->msg "FILE:LINE: binary data in a text trace". */
+int sl_text_line(FILE *f, char **line, size_t *cap, size_t *len, int *last, uint64_t *lineno,
+		 const char *path, struct sl_diag *d);
 
 /* CPUs the header announced ("#P:N" or "cpus=N"), 0 if none yet. */
 unsigned sl_ftrace_cpus(const struct sl_ftrace_parser *p);

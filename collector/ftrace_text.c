@@ -648,6 +648,22 @@ static FILE *maybe_inflate(FILE *f, struct zin **zout)
 	return z;
 }
 
+int sl_text_line(FILE *f, char **line, size_t *cap, size_t *len, int *last, uint64_t *lineno,
+		 const char *path, struct sl_diag *d)
+{
+	ssize_t n = getline(line, cap, f);
+	if (n <= 0)
+		return 0;
+	++*lineno;
+	*last = (*line)[n - 1] != '\n'; /* a last line without newline */
+	if (!*last)
+		n--;
+	if (memchr(*line, 0, (size_t)n))
+		return sl_fail(d, "%s:%llu: binary data in a text trace", path, (unsigned long long)*lineno);
+	*len = (size_t)n;
+	return 1;
+}
+
 static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_diag *d)
 {
 	FILE *f = fopen(path, "rb");
@@ -656,10 +672,9 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 	struct sl_evstream buf;
 	struct sl_diag ld = { { 0 }, NULL, NULL };
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t cap = 0, n;
 	uint64_t lineno = 0, nev = 0;
-	int rc = 0;
+	int rc = 0, got = 0, last;
 
 	if (!f)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
@@ -683,19 +698,9 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 			lineno = 0;
 		}
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
+	while ((got = sl_text_line(f, &line, &cap, &n, &last, &lineno, path, d)) > 0) {
 		struct sl_event ev;
-		int r, last;
-		lineno++;
-		last = line[n - 1] != '\n'; /* a last line without newline */
-		if (!last)
-			n--;
-		if (memchr(line, 0, (size_t)n)) {
-			rc = sl_fail(d, "%s:%llu: binary data in a text trace", path,
-				     (unsigned long long)lineno);
-			break;
-		}
-		r = sl_ftrace_parse_line(p, line, (size_t)n, &ev, &ld);
+		int r = sl_ftrace_parse_line(p, line, n, &ev, &ld);
 		if (r < 0) {
 			if (last && zi && zi->err)
 				break; /* the stream's fault: said below */
@@ -721,6 +726,8 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 			}
 		}
 	}
+	if (got < 0)
+		rc = -1;
 	if (!rc && zi && zi->err == 2)
 		rc = sl_fail(d, "%s:%llu: atrace -z data: corrupt zlib stream", path,
 			     (unsigned long long)(zi->off + (uint64_t)(zi->z.next_in - zi->in)));

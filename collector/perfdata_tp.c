@@ -33,22 +33,24 @@ static int take(struct cur *c, size_t n, const unsigned char **out)
 	return 0;
 }
 
-static int rd_u32(struct cur *c, uint32_t *v)
+/* n bytes into *v (a u32 or u64 in the file's byte order, as written) */
+static int rd_num(struct cur *c, void *v, size_t n)
 {
 	const unsigned char *q;
-	if (take(c, 4, &q))
+	if (take(c, n, &q))
 		return -1;
-	memcpy(v, q, 4);
+	memcpy(v, q, n);
 	return 0;
+}
+
+static int rd_u32(struct cur *c, uint32_t *v)
+{
+	return rd_num(c, v, 4);
 }
 
 static int rd_u64(struct cur *c, uint64_t *v)
 {
-	const unsigned char *q;
-	if (take(c, 8, &q))
-		return -1;
-	memcpy(v, q, 8);
-	return 0;
+	return rd_num(c, v, 8);
 }
 
 /* a NUL-terminated string of at most max bytes */

@@ -260,27 +260,16 @@ static int read_perfscript(const char *path, sl_event_fn fn, void *ctx, struct s
 	struct sl_ftrace_parser *fp;
 	struct sl_diag ld = { { 0 }, NULL, NULL };
 	char *line = NULL, *tmp = NULL;
-	size_t cap = 0, tmpcap = 0;
-	ssize_t n;
+	size_t cap = 0, tmpcap = 0, n;
 	uint64_t lineno = 0, nev = 0, last_ts = 0, nclamped = 0;
-	int rc = 0;
+	int rc = 0, got, last;
 
 	if (!f)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
 	fp = sl_ftrace_parser_new();
-	while ((n = getline(&line, &cap, f)) > 0) {
+	while ((got = sl_text_line(f, &line, &cap, &n, &last, &lineno, path, d)) > 0) {
 		struct sl_event ev;
-		int r, last;
-		lineno++;
-		last = line[n - 1] != '\n';
-		if (!last)
-			n--;
-		if (memchr(line, 0, (size_t)n)) {
-			rc = sl_fail(d, "%s:%llu: binary data in a text trace", path,
-				     (unsigned long long)lineno);
-			break;
-		}
-		r = parse_line(fp, line, (size_t)n, &ev, &tmp, &tmpcap, &ld);
+		int r = parse_line(fp, line, n, &ev, &tmp, &tmpcap, &ld);
 		if (r < 0) {
 			if (last && lineno > 1) {
 				sl_warn(d, "%s:%llu: last line is cut off; ignored", path,
@@ -309,6 +298,8 @@ static int read_perfscript(const char *path, sl_event_fn fn, void *ctx, struct s
 			break;
 		}
 	}
+	if (got < 0)
+		rc = -1;
 	if (!rc && ferror(f))
 		rc = sl_fail(d, "%s: read error: %s", path, strerror(errno));
 	if (!rc && nev == 0)
