@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 static void esc(FILE *f, const char *s)
@@ -287,6 +288,16 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		esc(f, charts[k].caption);
 		fputs("</p>\n", f);
 	}
+	/* the 2007 claims: their page, when `schedlab claims -o` wrote one
+	 * beside this report (the README tour's out/claims and out/report) */
+	fputs("<h2>The 2007 claims</h2>\n<p class=caption>", f);
+	snprintf(path, sizeof(path), "%s/../claims/index.html", dir);
+	if (access(path, R_OK) == 0)
+		fputs("<a href=\"../claims/index.html\">The claims of the RSDL announcement and thread</a>, "
+		      "re-run on scenarios and real traces through every model: published, predicted and "
+		      "measured figures, a verdict and a chart for each. ", f);
+	fprintf(f, "<code>schedlab claims -o DIR</code> writes that page; <code>schedlab claims --trace "
+		   "%" PRId64 "</code> runs the trace-driven claims on this trace.</p>\n", trace_id);
 	fputs("<h2>Runs</h2>\n", f);
 	for (i = 0; i < n; i++) {
 		struct sl_run_info ri;

@@ -87,4 +87,11 @@ d = json.load(open(sys.argv[1]))
 names = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name"}
 assert names == {sys.argv[2], sys.argv[3]}, names
 PY
+# the claims page is linked when `schedlab claims -o` wrote one beside the
+# report (../claims/index.html), and named either way
+grep -q 'href="../claims/index.html"' "$P" && fail "a claims link without a claims page"
+grep -q "schedlab claims --trace 1" "$P" || fail "the report does not name claims --trace"
+mkdir "$T/claims" && echo '<html></html>' > "$T/claims/index.html"
+"$SCHEDLAB" --db "$DB" report -o "$T/rep2" > /dev/null || fail "report 2"
+grep -q 'href="../claims/index.html"' "$T/rep2/index.html" || fail "no link to the claims page beside the report"
 echo ok
