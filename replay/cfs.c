@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "cfs.h"
 #include "fair_weights.h"
+#include "prio_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ static const struct sl_policy_param cfs_params[] = {
 };
 
 struct cfs_task {
+	struct sl_prio_link link; /* first: RT run-list links (prio_array.h) */
 	uint64_t vruntime;
 	uint64_t exec_start;     /* se.exec_start: last update_curr */
 	uint64_t sum_exec, prev_sum_exec;
@@ -49,7 +51,6 @@ struct cfs_task {
 	uint32_t inv_weight;
 	int32_t pos;             /* index in its CPU's heap, -1 not in it */
 	int32_t cpu;             /* runqueue it is on / last ran on */
-	int32_t next, prev;      /* RT list links */
 	int64_t rr_left;         /* SCHED_RR time_slice (ns) */
 	int16_t prio;            /* kernel prio: RT 99 - rt_prio, else static_prio */
 	int8_t rt;               /* 1: the RT class */
@@ -67,9 +68,7 @@ struct cfs_rq {
 	size_t n, cap;
 	int32_t curr;            /* the running task (either class), -1 idle */
 	int32_t fair_curr;       /* cfs_rq->curr, -1 none */
-	int rt_nr;
-	uint64_t rt_bits[2];
-	int32_t rt_head[MAX_RT_PRIO], rt_tail[MAX_RT_PRIO];
+	struct sl_prio_array rt; /* the RT class: prio 0..98 */
 	int in_transit;          /* tasks stolen from here, not yet enqueued */
 };
 
@@ -253,53 +252,25 @@ static int32_t leftmost(const struct cfs_rq *q)
 	return q->n ? q->heap[0] : -1;
 }
 
-/* ---- the RT class (kernel/sched_rt.c v2.6.24): FIFO lists per prio ---- */
+/* ---- the RT class (kernel/sched_rt.c v2.6.24): the shared priority
+ * array, a FIFO list per prio 0..98 ---- */
 
-static void rt_add(struct cfs_run *r, struct cfs_rq *q, int32_t pi, int head)
+#define LINKS(r) SL_PRIO_LINKS((r)->t)
+
+static void rt_add(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
 {
-	struct cfs_task *p = &r->t[pi];
-	int k = p->prio;
-	if (head && q->rt_head[k] >= 0) {
-		p->prev = -1;
-		p->next = q->rt_head[k];
-		r->t[q->rt_head[k]].prev = pi;
-		q->rt_head[k] = pi;
-	} else {
-		p->next = -1;
-		p->prev = q->rt_tail[k];
-		if (q->rt_tail[k] >= 0)
-			r->t[q->rt_tail[k]].next = pi;
-		else
-			q->rt_head[k] = pi;
-		q->rt_tail[k] = pi;
-	}
-	q->rt_bits[k >> 6] |= 1ULL << (k & 63);
+	sl_prio_add_tail(&q->rt, LINKS(r), pi, r->t[pi].prio);
 }
 
 static void rt_del(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
 {
-	struct cfs_task *p = &r->t[pi];
-	int k = p->prio;
-	if (p->prev >= 0)
-		r->t[p->prev].next = p->next;
-	else
-		q->rt_head[k] = p->next;
-	if (p->next >= 0)
-		r->t[p->next].prev = p->prev;
-	else
-		q->rt_tail[k] = p->prev;
-	if (q->rt_head[k] < 0)
-		q->rt_bits[k >> 6] &= ~(1ULL << (k & 63));
-	p->next = p->prev = -1;
+	sl_prio_del(&q->rt, LINKS(r), pi, r->t[pi].prio);
 }
 
 static int32_t rt_first(const struct cfs_rq *q)
 {
-	if (q->rt_bits[0])
-		return q->rt_head[__builtin_ctzll(q->rt_bits[0])];
-	if (q->rt_bits[1])
-		return q->rt_head[64 + __builtin_ctzll(q->rt_bits[1])];
-	return -1;
+	int k = sl_prio_first(&q->rt);
+	return k < SL_PRIO_MAX ? q->rt.head[k] : -1;
 }
 
 /* ---- the fair class ---- */
@@ -384,7 +355,7 @@ static void set_weight(struct cfs_run *r, struct cfs_task *p, struct sl_task *et
 static int cfs_init(struct sl_engine *e)
 {
 	struct cfs_run *r = xcalloc(1, sizeof(*r));
-	int c, k;
+	int c;
 	r->e = e;
 	r->start_debit = (int)sl_engine_param(e, P_START_DEBIT);
 	r->new_fair_sleepers = (int)sl_engine_param(e, P_NEW_FAIR_SLEEPERS);
@@ -397,8 +368,7 @@ static int cfs_init(struct sl_engine *e)
 	for (c = 0; c < e->ncpus; c++) {
 		struct cfs_rq *q = &r->rq[c];
 		q->curr = q->fair_curr = -1;
-		for (k = 0; k < MAX_RT_PRIO; k++)
-			q->rt_head[k] = q->rt_tail[k] = -1;
+		sl_prio_init(&q->rt);
 	}
 	e->pol = r;
 	return 0;
@@ -426,7 +396,7 @@ static void cfs_task_init(struct sl_engine *e, struct sl_task *et)
 	struct cfs_run *r = R(e);
 	struct cfs_task *p = &r->t[et->idx];
 	memset(p, 0, sizeof(*p));
-	p->pos = p->next = p->prev = -1;
+	p->pos = p->link.next = p->link.prev = -1;
 	p->cpu = -1;
 	p->nice = (int8_t)et->nice;
 	p->policy = (uint8_t)(et->sched_policy >= 0 && et->sched_policy <= 3 ? et->sched_policy : 0);
@@ -453,8 +423,7 @@ static void cfs_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, const 
 	if (p->rt) {
 		p->cpu = cpu;
 		p->on_rq = 1;
-		rt_add(r, q, et->idx, 0);
-		q->rt_nr++;
+		rt_add(r, q, et->idx);
 		return;
 	}
 	if (q->fair_curr == et->idx)
@@ -483,7 +452,6 @@ static void cfs_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char s
 	(void)state;
 	if (p->rt) {
 		rt_del(r, q, et->idx);
-		q->rt_nr--;
 		p->on_rq = 0;
 		return;
 	}
@@ -566,9 +534,9 @@ static void cfs_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 		if (p->rr_left > 0)
 			return;
 		p->rr_left = RR_SLICE_NS;
-		if (p->next >= 0 || p->prev >= 0) {
+		if (p->link.next >= 0 || p->link.prev >= 0) {
 			rt_del(r, q, et->idx);
-			rt_add(r, q, et->idx, 0);
+			rt_add(r, q, et->idx);
 			sl_engine_resched(e, cpu);
 		}
 		return;
@@ -594,8 +562,7 @@ static void cfs_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task
 	if (c->rt) {
 		c->cpu = cpu;
 		c->on_rq = 1;
-		rt_add(r, q, child->idx, 0);
-		q->rt_nr++;
+		rt_add(r, q, child->idx);
 	} else if (!parent->on_rq) {
 		/* !current->se.on_rq: activate_task without placement; the
 		 * child has its parent's vruntime (dup_task_struct), moved by
@@ -639,7 +606,7 @@ static void cfs_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 	if (p->rt) {
 		/* yield_task_rt: the tail of its list */
 		rt_del(r, q, et->idx);
-		rt_add(r, q, et->idx, 0);
+		rt_add(r, q, et->idx);
 		return;
 	}
 	/* yield_task_fair */
@@ -720,9 +687,9 @@ static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 	 * the tail of each list), then the fair tree from its leftmost task
 	 * (load_balance_fair); the engine's can_migrate_task
 	 * (sl_engine_may_migrate) accepts or skips each in that order */
-	for (k = 0; k < MAX_RT_PRIO && best < 0; k++) {
+	for (k = sl_prio_first(&q->rt); k < SL_PRIO_MAX && best < 0; k = sl_prio_next(&q->rt, k + 1)) {
 		int32_t pi;
-		for (pi = q->rt_tail[k]; pi >= 0; pi = r->t[pi].prev)
+		for (pi = q->rt.tail[k]; pi >= 0; pi = r->t[pi].link.prev)
 			if (pi != q->curr && sl_engine_may_migrate(e, &e->tasks[pi], dst)) {
 				best = pi;
 				break;
@@ -730,7 +697,6 @@ static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 	}
 	if (best >= 0) {
 		rt_del(r, q, best);
-		q->rt_nr--;
 	} else if (q->n) {
 		size_t n = q->n;
 		int32_t *h = xmalloc(n * sizeof(*h));
@@ -755,14 +721,22 @@ static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 	return &e->tasks[best];
 }
 
+static int check_rt(void *ctx, int pi, int cpu, int array, int q)
+{
+	const struct cfs_run *r = ctx;
+	const struct cfs_task *p = &r->t[pi];
+	(void)array;
+	return p->rt && p->on_rq && p->cpu == cpu && p->prio == q;
+}
+
 static long cfs_debug_count(struct sl_engine *e, int cpu)
 {
 	struct cfs_run *r = R(e);
 	struct cfs_rq *q = &r->rq[cpu];
 	unsigned long load = 0, nr = 0;
-	long rt = 0;
+	long rt;
 	size_t i;
-	int k;
+	char why[128];
 	for (i = 0; i < q->n; i++) {
 		int32_t pi = q->heap[i];
 		struct cfs_task *p = &r->t[pi];
@@ -784,20 +758,8 @@ static long cfs_debug_count(struct sl_engine *e, int cpu)
 	}
 	if (load != q->load || nr != q->nr)
 		return -1;
-	for (k = 0; k < MAX_RT_PRIO; k++) {
-		int32_t pi, prev = -1;
-		int set = !!(q->rt_bits[k >> 6] & (1ULL << (k & 63)));
-		if (set != (q->rt_head[k] >= 0))
-			return -1;
-		for (pi = q->rt_head[k]; pi >= 0; prev = pi, pi = r->t[pi].next) {
-			if (r->t[pi].prio != k || r->t[pi].prev != prev || !r->t[pi].rt ||
-			    ++rt > (long)e->ntasks)
-				return -1;
-		}
-		if (prev != q->rt_tail[k])
-			return -1;
-	}
-	if (rt != q->rt_nr)
+	rt = sl_prio_check(&q->rt, LINKS(r), (long)e->ntasks, cpu, 0, check_rt, r, why, sizeof(why));
+	if (rt < 0)
 		return -1;
 	return (long)nr + rt + q->in_transit;
 }
