@@ -170,6 +170,12 @@ int sl_import(struct sl_store *st, const char *path, const char *force, sl_progr
 	tr.last_ts = im.ms.last_ts;
 	tr.events = im.ms.events;
 	tr.lost_events = im.ms.lost_events;
+	tr.missed_switches = im.ms.missed_switches;
+	tr.cut = im.ms.cut;
+	tr.cut_at = im.ms.cut_at;
+	for (i = 0; i < im.b.ntasks; i++) /* task_stat.uncertain_ns, written at commit */
+		if (im.ms.uncertain_ns[i])
+			sl_store_bind_uncertain(&bind, (int)i, im.ms.uncertain_ns[i]);
 	if (sl_store_update_trace(st, &tr, d) || sl_store_set_run_cpus(st, out->run_id, im.ms.cpus, d))
 		goto fail;
 	for (i = 0; i < (size_t)im.ms.cpus; i++)

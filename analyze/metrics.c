@@ -232,6 +232,8 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		tm->nice = r->threads[i].nice;
 		memcpy(tm->comm, r->threads[i].comm, sizeof(tm->comm));
 		tm->runtime_ns = a[i].runtime;
+		tm->uncertain_ns = r->threads[i].uncertain_ns;
+		m->uncertain_ns += tm->uncertain_ns;
 		tm->switches = a[i].switches;
 		tm->wakeups = a[i].wakeups;
 		tm->max_wait_ns = a[i].max_wait;

@@ -19,12 +19,14 @@ struct sl_task_metrics {
 	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
 	uint64_t max_wait_ns;    /* longest runnable wait: woken or preempted until run */
 	double share;            /* runtime / (span * cpus) */
+	uint64_t uncertain_ns;   /* recorded run: time that may or may not be its (docs/model.md) */
 };
 
 struct sl_run_metrics {
 	struct sl_run_info run;
 	uint64_t span_ns;        /* first slice start to last slice end */
 	uint64_t runtime_ns;     /* all tasks */
+	uint64_t uncertain_ns;   /* all tasks (a window counts for each task it may belong to) */
 	size_t ntasks;           /* tasks with runtime or wakeups */
 	struct sl_task_metrics *tasks; /* ntasks, ordered by runtime desc then utid */
 	uint64_t wakeups;

@@ -1,4 +1,4 @@
--- schedlab database schema, version 5 (PRAGMA user_version).
+-- schedlab database schema, version 6 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -11,7 +11,9 @@ CREATE TABLE IF NOT EXISTS trace (
 	events INTEGER NOT NULL DEFAULT 0,
 	lost_events INTEGER NOT NULL DEFAULT 0,
 	imported_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-	kernel_release TEXT
+	kernel_release TEXT,
+	missed_switches INTEGER NOT NULL DEFAULT 0,
+	cut_at INTEGER
 );
 CREATE TABLE IF NOT EXISTS trace_cpu (
 	trace_id INTEGER NOT NULL REFERENCES trace(id),
@@ -139,13 +141,16 @@ CREATE TABLE IF NOT EXISTS task_stat (
 	delayed INTEGER NOT NULL,
 	delay_sum_ns INTEGER NOT NULL,
 	max_delay_ns INTEGER,
+	-- recorded run: time around missed switches and lost events that may
+	-- or may not be this task's (docs/model.md)
+	uncertain_ns INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (run_id, utid)
 ) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS task_summary AS
 SELECT t.run_id AS run_id, th.utid AS utid, th.tid AS tid, th.comm AS comm, th.nice AS nice,
 	t.runtime_ns AS runtime_ns, t.switches AS switches, t.wakeups AS wakeups,
 	CASE WHEN t.delayed > 0 THEN CAST(t.delay_sum_ns AS REAL) / t.delayed END AS avg_delay_ns,
-	t.max_delay_ns AS max_delay_ns
+	t.max_delay_ns AS max_delay_ns, t.uncertain_ns AS uncertain_ns
 FROM task_stat t
 JOIN run r ON r.id = t.run_id
 JOIN thread th ON th.utid = t.utid AND th.trace_id = r.trace_id;

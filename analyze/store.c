@@ -117,7 +117,8 @@ static const char migrate_v1_sql[] =
  * computed on every query), and task_summary reads it (the old view is
  * dropped first so that the schema's CREATE VIEW makes the new one). */
 static const char migrate_v2_sql[] =
-	"INSERT INTO task_stat "
+	"INSERT INTO task_stat(run_id, utid, runtime_ns, switches, wakeups, delayed, delay_sum_ns,"
+	" max_delay_ns) "
 	"SELECT run_id, utid, SUM(rt), SUM(sw), SUM(wk), SUM(dn), SUM(ds), MAX(dm) FROM ("
 	" SELECT run_id, utid, SUM(dur) AS rt, COUNT(*) AS sw, 0 AS wk, 0 AS dn, 0 AS ds,"
 	"  NULL AS dm FROM sched_slice GROUP BY run_id, utid"
@@ -131,6 +132,41 @@ static const char migrate_v2_sql[] =
  * the file when it is still there). Added before the schema runs, whose
  * CREATE TABLE IF NOT EXISTS leaves an existing trace table as it is. */
 static const char migrate_v4_sql[] = "ALTER TABLE trace ADD COLUMN kernel_release TEXT;";
+
+/* Is there a column col in table tbl? */
+static int has_column(struct sl_store *s, const char *tbl, const char *col)
+{
+	sqlite3_stmt *q;
+	int yes;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1, &q,
+			       NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(q, 1, tbl, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, col, -1, SQLITE_STATIC);
+	yes = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return yes;
+}
+
+/* Schema 5 -> 6: trace.missed_switches and trace.cut_at, and the recorded
+ * run's per-task task_stat.uncertain_ns (docs/model.md), shown by
+ * task_summary (dropped first so that the schema's CREATE VIEW makes the new
+ * one). A database upgraded from version 2 already has task_stat in its
+ * version 6 form (made by the schema in the 2 -> 3 step). Older imports
+ * read 0 and NULL: their runs were built without placing missed switches. */
+static int migrate_v5(struct sl_store *s, struct sl_diag *d)
+{
+	char pre[512];
+	snprintf(pre, sizeof(pre), "DROP VIEW IF EXISTS task_summary;%s%s",
+		 has_column(s, "trace", "missed_switches")
+			 ? ""
+			 : "ALTER TABLE trace ADD COLUMN missed_switches INTEGER NOT NULL DEFAULT 0;"
+			   "ALTER TABLE trace ADD COLUMN cut_at INTEGER;",
+		 has_column(s, "task_stat", "uncertain_ns")
+			 ? ""
+			 : "ALTER TABLE task_stat ADD COLUMN uncertain_ns INTEGER NOT NULL DEFAULT 0;");
+	return migrate(s, 5, pre, "", d);
+}
 
 int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d)
 {
@@ -187,7 +223,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	if ((v == 1 && migrate(s, 1, migrate_v1_sql, "", d)) ||
 	    ((v == 1 || v == 2) && migrate(s, 2, "DROP VIEW IF EXISTS task_summary", migrate_v2_sql, d)) ||
 	    (v >= 1 && v <= 3 && migrate(s, 3, "", "", d)) ||
-	    (v >= 1 && v <= 4 && migrate(s, 4, migrate_v4_sql, "", d))) {
+	    (v >= 1 && v <= 4 && migrate(s, 4, migrate_v4_sql, "", d)) ||
+	    (v >= 1 && v <= 5 && migrate_v5(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -350,7 +387,8 @@ int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_
 {
 	sqlite3_stmt *q = st_prep(s,
 			       "INSERT INTO trace(path, sha256, format, cpus, first_ts, last_ts,"
-			       " events, lost_events, kernel_release) VALUES (?,?,?,?,?,?,?,?,?)",
+			       " events, lost_events, kernel_release, missed_switches, cut_at)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 			       d);
 	if (!q)
 		return -1;
@@ -366,6 +404,11 @@ int sl_store_add_trace(struct sl_store *s, const struct sl_trace_info *t, int64_
 		sqlite3_bind_text(q, 9, t->kernel_release, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(q, 9);
+	st_bind_u64(q, 10, t->missed_switches);
+	if (t->cut)
+		st_bind_u64(q, 11, t->cut_at);
+	else
+		sqlite3_bind_null(q, 11);
 	if (st_run_once(s, q, d, "adding a trace"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -376,7 +419,8 @@ int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, str
 {
 	sqlite3_stmt *q = st_prep(s,
 			       "UPDATE trace SET cpus = ?, first_ts = ?, last_ts = ?, events = ?,"
-			       " lost_events = ?, sha256 = ? WHERE id = ?",
+			       " lost_events = ?, sha256 = ?, missed_switches = ?, cut_at = ?"
+			       " WHERE id = ?",
 			       d);
 	if (!q)
 		return -1;
@@ -386,7 +430,12 @@ int sl_store_update_trace(struct sl_store *s, const struct sl_trace_info *t, str
 	st_bind_u64(q, 4, t->events);
 	st_bind_u64(q, 5, t->lost_events);
 	sqlite3_bind_text(q, 6, t->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 7, t->id);
+	st_bind_u64(q, 7, t->missed_switches);
+	if (t->cut)
+		st_bind_u64(q, 8, t->cut_at);
+	else
+		sqlite3_bind_null(q, 8);
+	sqlite3_bind_int64(q, 9, t->id);
 	if (st_run_once(s, q, d, "updating a trace"))
 		return -1;
 	return 0;
@@ -402,7 +451,8 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 {
 	sqlite3_stmt *q = st_row_by_id(s,
 				    "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
-				    " lost_events, kernel_release FROM trace WHERE id = ?",
+				    " lost_events, kernel_release, missed_switches, cut_at FROM trace"
+				    " WHERE id = ?",
 				    id, "trace", d);
 	if (!q)
 		return -1;
@@ -417,6 +467,9 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 	t->events = (uint64_t)sqlite3_column_int64(q, 7);
 	t->lost_events = (uint64_t)sqlite3_column_int64(q, 8);
 	st_col_text(q, 9, t->kernel_release, sizeof(t->kernel_release));
+	t->missed_switches = (uint64_t)sqlite3_column_int64(q, 10);
+	t->cut = sqlite3_column_type(q, 11) != SQLITE_NULL;
+	t->cut_at = (uint64_t)sqlite3_column_int64(q, 11);
 	sqlite3_finalize(q);
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 5
+#define SL_SCHEMA_VERSION 6
 
 struct sl_store;
 
@@ -39,6 +39,9 @@ struct sl_trace_info {
 	uint64_t first_ts, last_ts;
 	uint64_t events, lost_events;
 	char kernel_release[64];     /* the recording kernel's release, "" unknown */
+	uint64_t missed_switches; /* switches the importer placed (docs/model.md) */
+	int cut;                  /* the file was cut short, at cut_at */
+	uint64_t cut_at;          /* byte offset (binary formats) or line (text) */
 };
 
 /* 1 and *id if a trace with this sha256 exists, 0 if not. */
@@ -94,6 +97,9 @@ struct sl_store_bind {
  * dropped by sl_store_rollback()), so commit before reading them back. At
  * most 8 binds may be written in one transaction. */
 void sl_store_run_sink(struct sl_store_bind *bind, struct sl_run_sink *sink);
+/* The recorded run's uncertain time of a task (task_stat.uncertain_ns),
+ * written with the bind's rows at commit. */
+void sl_store_bind_uncertain(struct sl_store_bind *bind, int task, uint64_t ns);
 
 /* Metrics: utid < 0 means the whole run. */
 int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const char *name,
@@ -115,7 +121,13 @@ struct sl_run_info {
 };
 struct sl_slice_row { uint64_t ts, dur; int64_t utid; int cpu; char end_state; int priority; };
 struct sl_wakeup_row { uint64_t ts, ts_run; int64_t utid, waker_utid; int cpu; };
-struct sl_thread_row { int64_t utid; int tid, tgid, nice; char comm[24]; uint64_t first_ts, last_ts; };
+struct sl_thread_row {
+	int64_t utid;
+	int tid, tgid, nice;
+	char comm[24];
+	uint64_t first_ts, last_ts;
+	uint64_t uncertain_ns; /* task_stat.uncertain_ns of the run loaded (recorded run) */
+};
 struct sl_run_data {
 	struct sl_run_info run;
 	struct sl_thread_row *threads; size_t nthreads;

@@ -54,7 +54,7 @@ struct rowstat {
 
 /* A task's sums for task_stat (indexed by the sink's task number). */
 struct tstat {
-	int64_t runtime, switches, wakeups, delayed, dsum, dmax;
+	int64_t runtime, switches, wakeups, delayed, dsum, dmax, uncertain;
 };
 
 /* what a bind has pending: a stage per table, its row ranges, its tasks' sums */

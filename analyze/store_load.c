@@ -103,6 +103,7 @@ static int thread_row(sqlite3_stmt *q, struct typed *t)
 	st_col_text(q, 4, r->comm, sizeof(r->comm));
 	r->first_ts = (uint64_t)sqlite3_column_int64(q, 5);
 	r->last_ts = (uint64_t)sqlite3_column_int64(q, 6);
+	r->uncertain_ns = (uint64_t)sqlite3_column_int64(q, 7);
 	return 0;
 }
 
@@ -152,9 +153,11 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 	t.run = out;
 	if (sl_store_get_run(s, run_id, &out->run, d))
 		return -1;
-	if (each_row(s, "SELECT utid, tid, tgid, nice, comm, first_ts, last_ts FROM thread"
-			" WHERE trace_id = ?1 ORDER BY utid",
-		     &out->run.trace_id, thread_row, &t, d, "loading a run") ||
+	if (each_row(s, "SELECT t.utid, t.tid, t.tgid, t.nice, t.comm, t.first_ts, t.last_ts,"
+			" COALESCE(s.uncertain_ns, 0) FROM run r JOIN thread t ON t.trace_id = r.trace_id"
+			" LEFT JOIN task_stat s ON s.run_id = r.id AND s.utid = t.utid"
+			" WHERE r.id = ?1 ORDER BY t.utid",
+		     &run_id, thread_row, &t, d, "loading a run") ||
 	    ((parts & SL_LOAD_SLICES) &&
 	     each_row(s, "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
 			 SL_RUN_ROWS("sched_slice", "?1"),

@@ -267,13 +267,16 @@ static int put_task_stats(struct sl_store *s, struct sl_store_bind *b, const str
 	size_t i;
 	if (!p->nts)
 		return 0;
-	q = st_prep(s, "INSERT INTO task_stat VALUES (?, ?, ?, ?, ?, ?, ?, ?)", d);
+	q = st_prep(s,
+		    "INSERT INTO task_stat(run_id, utid, runtime_ns, switches, wakeups, delayed,"
+		    " delay_sum_ns, max_delay_ns, uncertain_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    d);
 	if (!q)
 		return -1;
 	for (i = 0; i < p->nts; i++) {
 		const struct tstat *t = &p->ts[i];
 		int64_t utid;
-		if (!t->switches && !t->wakeups)
+		if (!t->switches && !t->wakeups && !t->uncertain)
 			continue;
 		utid = bind_utid(b, (int)i);
 		if (utid < 0)
@@ -289,6 +292,7 @@ static int put_task_stats(struct sl_store *s, struct sl_store_bind *b, const str
 			sqlite3_bind_int64(q, 8, t->dmax);
 		else
 			sqlite3_bind_null(q, 8);
+		sqlite3_bind_int64(q, 9, t->uncertain);
 		if (st_step_done(s, q, d, "adding task_stat")) {
 			sqlite3_finalize(q);
 			return -1;
@@ -357,6 +361,13 @@ static struct tstat *tstat_of(struct sl_store_bind *b, int task)
 		p->nts = n;
 	}
 	return &p->ts[task];
+}
+
+void sl_store_bind_uncertain(struct sl_store_bind *b, int task, uint64_t ns)
+{
+	struct tstat *t = tstat_of(b, task);
+	if (t)
+		t->uncertain = (int64_t)ns;
 }
 
 static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,

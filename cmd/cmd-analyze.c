@@ -49,16 +49,23 @@ static void print_table(const struct sl_run_metrics *m, size_t top)
 	if (!isnan(m->conservation_max_err_ns))
 		printf("; vs recorded: runtime err max %.1f us, delay KS %.3f",
 		       us(m->conservation_max_err_ns), m->delay_ks);
-	printf("\n  %7s %-16s %4s %11s %8s %7s %10s %10s %10s %10s\n", "TID", "COMM", "NICE",
+	if (m->uncertain_ns) /* the recorded run of a file with missed switches or lost events */
+		printf("\n  uncertain %.3f ms: around switches missing from the file and lost events "
+		       "(UNCERT_MS: time that may or may not be the task's; docs/model.md)",
+		       ms(m->uncertain_ns));
+	printf("\n  %7s %-16s %4s %11s %8s %7s %10s %10s %10s %10s%s\n", "TID", "COMM", "NICE",
 	       "RUNTIME_MS", "SWITCHES", "WAKEUPS", "AVG_DLY_US", "P95_DLY_US", "MAX_DLY_US",
-	       "MAX_WAIT_US");
+	       "MAX_WAIT_US", m->uncertain_ns ? "  UNCERT_MS" : "");
 	for (i = 0; i < n; i++) {
 		const struct sl_task_metrics *t = &m->tasks[i];
 		printf("  %7d %-16.16s %4d %11.3f %8" PRIu64 " %7" PRIu64 " %10.1f %10.1f %10.1f "
-		       "%10.1f\n",
+		       "%10.1f",
 		       t->tid, t->comm, t->nice, ms(t->runtime_ns), t->switches, t->wakeups,
 		       us(t->delay_mean_ns), us((double)t->delay_p95_ns),
 		       us((double)t->delay_max_ns), us((double)t->max_wait_ns));
+		if (m->uncertain_ns)
+			printf(" %11.3f", ms(t->uncertain_ns));
+		printf("\n");
 	}
 	if (n < m->ntasks)
 		printf("  ... %zu more tasks (--top 0 shows all)\n", m->ntasks - n);
@@ -128,6 +135,7 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	json_real("jain_index", m->jain, 6, 1);
 	json_real("conservation_max_err_ns", m->conservation_max_err_ns, 0, 1); /* whole ns */
 	json_real("delay_ks_distance", m->delay_ks, 6, 1);
+	json_u64("uncertain_ns", m->uncertain_ns, 1);
 	printf("\"tasks\":[");
 	for (i = 0; i < m->ntasks; i++) {
 		const struct sl_task_metrics *t = &m->tasks[i];
@@ -141,6 +149,7 @@ static void print_json(const struct sl_run_metrics *m, int first)
 		json_real("delay_sd_ns", t->delay_sd_ns, 3, 1);
 		json_delays(t->delay_p50_ns, t->delay_p95_ns, t->delay_p99_ns, t->delay_max_ns,
 			    t->max_wait_ns);
+		json_u64("uncertain_ns", t->uncertain_ns, 1);
 		json_real("cpu_share", t->share, 6, 0);
 		printf("}");
 	}

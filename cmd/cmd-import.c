@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char synopsis[] =
@@ -35,6 +36,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	struct sl_import_info in;
 	int tty = !quiet && isatty(2);
 	size_t i;
+	char cut[64] = "";
 
 	if (sl_import(st, path, force, tty ? progress : NULL, NULL, &in, &d)) {
 		if (tty && in.events > 0xfffff)
@@ -49,12 +51,20 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		       path, in.existing);
 		return 0;
 	}
+	if (in.ms.cut) /* the text formats count lines, the binary ones bytes */
+		snprintf(cut, sizeof(cut), ", cut short at %s %" PRIu64,
+			 !strcmp(in.format, "ftrace") || !strcmp(in.format, "perfscript") ||
+					 !strcmp(in.format, "systrace")
+				 ? "line"
+				 : "byte",
+			 in.ms.cut_at);
 	printf("trace %" PRId64 ": %s (%s), %zu tasks (%zu with work), %" PRIu64
 	       " events, %d CPU%s, span %.6f s, %" PRIu64 " lost events, %" PRIu64
-	       " missed switches (%.3f ms uncertain); recorded run %" PRId64 "\n",
+	       " missed switches (%.3f ms uncertain)%s; recorded run %" PRId64 "\n",
 	       in.trace_id, path, in.format, in.ntasks, in.nwork, in.ms.events, in.ms.cpus,
 	       in.ms.cpus == 1 ? "" : "s", (double)(in.ms.last_ts - in.ms.first_ts) / 1e9,
-	       in.ms.lost_events, in.ms.missed_switches, (double)in.uncertain_ns / 1e6, in.run_id);
+	       in.ms.lost_events, in.ms.missed_switches, (double)in.uncertain_ns / 1e6, cut,
+	       in.run_id);
 	if (in.ms.lost_events)
 		for (i = 0; i < (size_t)in.ms.cpus; i++)
 			if (in.ms.lost_per_cpu[i])

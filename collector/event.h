@@ -21,6 +21,8 @@ enum sl_ev_type {
 	SL_EV_EXIT,       /* pid/comm/prio = exiting task (sched_process_exit) */
 	SL_EV_MIGRATE,    /* pid/comm/prio, orig_cpu, target_cpu = dest_cpu */
 	SL_EV_LOST,       /* count = number of events lost on cpu before ts */
+	SL_EV_CUT,        /* the file was cut short: pos = where (byte offset or line); sent
+			   * once, after the last event (ts is not a time) */
 	SL_EV_RUNTIME,    /* sched_stat_runtime: pid/comm = the task charged, count = runtime ns
 			   * (the kernel's update_curr delta, ending at ts) */
 	SL_EV_NTYPES
@@ -65,6 +67,8 @@ typedef int (*sl_event_fn)(void *ctx, const struct sl_event *ev);
 
 /* Reset an event to "nothing known". */
 void sl_event_clear(struct sl_event *ev);
+/* Tell fn the file was cut short at pos (an SL_EV_CUT event); returns fn's. */
+int sl_event_cut(sl_event_fn fn, void *ctx, uint64_t pos);
 
 /* Map a kernel prev_state bit value to a letter. report_max is the value the
  * kernel uses for "preempted" (TASK_REPORT_MAX, e.g. 0x1000 or 0x100 or 0x80

@@ -42,6 +42,15 @@ unsigned long sl_ftrace_other_events(const struct sl_ftrace_parser *p)
 	return p->other;
 }
 
+int sl_event_cut(sl_event_fn fn, void *ctx, uint64_t pos)
+{
+	struct sl_event ev;
+	sl_event_clear(&ev);
+	ev.type = SL_EV_CUT;
+	ev.pos = pos;
+	return fn(ctx, &ev);
+}
+
 void sl_event_clear(struct sl_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -673,7 +682,7 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 	struct sl_diag ld = { { 0 }, NULL, NULL };
 	char *line = NULL;
 	size_t cap = 0, n;
-	uint64_t lineno = 0, nev = 0;
+	uint64_t lineno = 0, nev = 0, cut_at = 0;
 	int rc = 0, got = 0, last;
 
 	if (!f)
@@ -707,6 +716,7 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 			if (last && lineno > 1) {
 				sl_warn(d, "%s:%llu: last line is cut off; ignored", path,
 					(unsigned long long)lineno);
+				cut_at = lineno;
 				break;
 			}
 			if (zi)
@@ -731,9 +741,11 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 	if (!rc && zi && zi->err == 2)
 		rc = sl_fail(d, "%s:%llu: atrace -z data: corrupt zlib stream", path,
 			     (unsigned long long)(zi->off + (uint64_t)(zi->z.next_in - zi->in)));
-	else if (!rc && zi && zi->err == 1 && nev)
+	else if (!rc && zi && zi->err == 1 && nev) {
 		sl_warn(d, "%s:%llu: atrace -z data cut short here; the events before it are imported",
 			path, (unsigned long long)(zi->off + zi->fill));
+		cut_at = zi->off + zi->fill;
+	}
 	else if (!rc && zi && zi->err == 1)
 		rc = sl_fail(d, "%s:%llu: atrace -z data cut short before the first event", path,
 			     (unsigned long long)(zi->off + zi->fill));
@@ -743,6 +755,8 @@ static int read_ftrace(const char *path, sl_event_fn fn, void *ctx, struct sl_di
 		rc = sl_fail(d, "%s:%llu: no scheduler events (sched_switch, sched_wakeup...) found",
 			     path, (unsigned long long)lineno);
 	if (!rc && sl_evstream_finish(&buf))
+		rc = -1;
+	if (!rc && cut_at && sl_event_cut(fn, ctx, cut_at))
 		rc = -1;
 	if (!rc && buf.late)
 		sl_warn(d, "%s: %llu events were more than a second out of order across CPUs; "

@@ -662,6 +662,13 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	struct sl_model *m = model;
 	int32_t cur;
 	uint64_t pin = UINT64_MAX;
+	if (ev->type == SL_EV_CUT) {
+		if (!m->st.cut) {
+			m->st.cut = 1;
+			m->st.cut_at = ev->pos;
+		}
+		return 0;
+	}
 	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
 		return sl_fail(m->d, "event at %llu: CPU %d out of range",
 			       (unsigned long long)ev->pos, ev->cpu);

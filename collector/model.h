@@ -19,6 +19,8 @@ struct sl_model_stats {
 	uint64_t *lost_per_cpu;   /* [cpus], malloc'd; caller frees */
 	uint64_t inconsistencies; /* forks of a tid whose exit was not seen */
 	uint64_t missed_switches; /* switches placed from evidence (docs/model.md) */
+	int cut;                  /* the reader said the file was cut short ... */
+	uint64_t cut_at;          /* ... at this byte offset or line */
 	uint64_t slices, wakeups;
 	uint64_t *uncertain_ns;   /* [ntasks]: per task, time in the windows where a
 				   * missed switch or lost events leave it open whether

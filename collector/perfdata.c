@@ -102,6 +102,7 @@ struct pd {
 	int dir;     /* perf.data directory: FINISHED_ROUND does not order across files */
 	int have_tr; /* tracing data parsed */
 	sl_event_fn fn;
+	uint64_t cut_at;        /* where the file was cut short (0: whole) */
 	void *ctx;
 	struct sl_diag *d;
 	int stopped;
@@ -373,10 +374,13 @@ static int read_header(struct pd *pd, uint64_t *doff, uint64_t *dsize)
 	if (feat_at + 16 > pd->fsize)
 		return sl_fail(pd->d, "%s:%zu: file cut short: the feature sections (with the "
 				      "tracepoint formats) are missing", pd->path, pd->fsize);
-	if (cut_at) /* the data ran past the end, yet the features are there */
+	if (cut_at) { /* the data ran past the end, yet the features are there */
 		sl_warn(pd->d, "%s:%zu: file cut short: data section ends at %llu, file at %zu; "
 			       "importing what is whole",
 			pd->path, pd->fsize, (unsigned long long)cut_at, pd->fsize);
+		if (!pd->cut_at)
+			pd->cut_at = pd->fsize;
+	}
 	if (section(pd, m + feat_at, &toff, &tsize))
 		return sl_fail(pd->d, "%s:%llu: the tracing data section (%llu bytes at %llu) lies "
 				      "past the end of the file (%zu bytes): cut short?",
@@ -729,6 +733,8 @@ static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 		if (end - pos < 8) {
 			sl_warn(pd->d, "%s:%llu: data cut off inside a record header; imported what "
 				       "came before", pd->path, (unsigned long long)pos);
+			if (!pd->cut_at || pos < pd->cut_at)
+				pd->cut_at = pos;
 			break;
 		}
 		type = u32at(r);
@@ -740,6 +746,8 @@ static int read_data(struct pd *pd, uint64_t doff, uint64_t dsize)
 		if (size > end - pos) {
 			sl_warn(pd->d, "%s:%llu: last record cut off; imported what came before",
 				pd->path, (unsigned long long)pos);
+			if (!pd->cut_at || pos < pd->cut_at)
+				pd->cut_at = pos;
 			break;
 		}
 		if (type == REC_SAMPLE || type == REC_FINISHED_ROUND) {
@@ -933,9 +941,14 @@ static int read_perfdata(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	if (pd.nbad > 1)
 		sl_warn(d, "%s: %llu samples in all were too short for their format and skipped",
 			path, (unsigned long long)pd.nbad);
-	if (rc == 0 && pd.zrem)
+	if (rc == 0 && pd.zrem) {
 		sl_warn(d, "%s: compressed data ends inside a record (%zu bytes left over); "
 			   "imported what came before", path, pd.zrem);
+		if (!pd.cut_at)
+			pd.cut_at = pd.fsize;
+	}
+	if (rc == 0 && pd.cut_at && sl_event_cut(fn, ctx, pd.cut_at))
+		rc = -1;
 	munmap((void *)pd.map, pd.fsize);
 	free(hpath);
 	ZSTD_freeDStream(pd.zs);

@@ -764,6 +764,7 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	uint64_t v;
 	int fd, wt, r, rc = 0;
 	size_t i, fsize;
+	uint64_t cut_at = 0;
 
 	memset(&f, 0, sizeof(f));
 	f.path = path;
@@ -802,6 +803,7 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 			}
 			sl_warn(d, "%s:%llu: trace cut short or corrupt here; imported what came "
 				   "before", path, (unsigned long long)pos);
+			cut_at = pos;
 			break;
 		}
 		{
@@ -858,6 +860,8 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 				"in this Perfetto trace", path, fsize);
 	if (!rc)
 		rc = deliver_merged(&f, fn, ctx);
+	if (!rc && cut_at && sl_event_cut(fn, ctx, cut_at))
+		rc = -1;
 	munmap((void *)map, fsize);
 	free(f.br);
 	free(f.loc);

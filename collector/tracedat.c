@@ -853,7 +853,7 @@ static int parent(FILE *f, int ackfd, const struct ring *ring, const char *path,
 	sl_warn(d, "%s:%llu: corrupt data after this offset: libtracecmd %s; %llu events read before it",
 		path, (unsigned long long)last_pos, WIFSIGNALED(status) ? "crashed" : "failed",
 		(unsigned long long)nev);
-	return 0;
+	return sl_event_cut(fn, ctx, last_pos) ? -2 : 1;
 }
 
 /* tracedat_read on the open file fd (closed here); hdr is scratch space. */
@@ -925,6 +925,10 @@ static int read_fd(int fd, struct sl_tdhdr *hdr, const char *path, sl_event_fn f
 		return sl_fail(d, "%s: fdopen: %s", path, strerror(errno));
 	}
 	rc = parent(f, ack[1], ring, path, fn, ctx, d, pid, &reaped);
+	if (rc == 0 && hdr->warn[0] && sl_event_cut(fn, ctx, hdr->bad_off))
+		rc = -2;
+	if (rc == 1) /* cut by corrupt data, already said */
+		rc = 0;
 	if (rc == -2) { /* the callback said stop */
 		kill(pid, SIGKILL);
 		rc = -1;

@@ -58,7 +58,7 @@ expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a fa
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 5 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 6 "user_version after the upgrade"
 sq "$T/v1.db" "SELECT * FROM burst ORDER BY utid, seq" > "$T/burst.txt"
 diff -u "$TOP/tests/golden/schema-v1-burst.txt" "$T/burst.txt" || fail "bursts after the upgrade"
 "$SCHEDLAB" -q --db "$T/v1.db" replay --trace 1 --sched o1 > /dev/null || fail "replay on an upgraded database"
@@ -87,7 +87,8 @@ N=$T/n.db
 "$SCHEDLAB" -q --db "$N" replay --trace 1 --sched rsdl,o1,sd > /dev/null || fail "replay timed"
 "$SCHEDLAB" -q --db "$N" replay --trace 2 --sched rsdl --mode causal > /dev/null || fail "replay causal"
 sq "$N" "$OLDVIEW" > "$T/old.txt"
-sq "$N" "SELECT * FROM task_summary ORDER BY 1, 2" > "$T/new.txt"
+sq "$N" "SELECT run_id, utid, tid, comm, nice, runtime_ns, switches, wakeups, avg_delay_ns,
+	max_delay_ns FROM task_summary ORDER BY 1, 2" > "$T/new.txt"
 [ "$(wc -l < "$T/old.txt")" -gt 200 ] || fail "too few summary rows: $(wc -l < "$T/old.txt")"
 diff -u "$T/old.txt" "$T/new.txt" || fail "task_summary differs from the aggregates of the rows"
 expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs with task_stat rows"
@@ -100,9 +101,12 @@ expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs wi
 # utid`). After the upgrade the new view gives the same text.
 cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
 "$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
-expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 5 "user_version after the v2 upgrade"
-sqlite3 -batch "$T/v2.db" "SELECT * FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 6 "user_version after the v2 upgrade"
+# (the version 2 view's columns; uncertain_ns, new in version 6, is 0 for old runs)
+sqlite3 -batch "$T/v2.db" "SELECT run_id, utid, tid, comm, nice, runtime_ns, switches, wakeups,
+	avg_delay_ns, max_delay_ns FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
 diff -u "$TOP/tests/golden/schema-v2-task-summary.txt" "$T/v2sum.txt" || fail "task_summary after the v2 upgrade"
+expect_eq "$(sq "$T/v2.db" "SELECT count(*) FROM task_summary WHERE uncertain_ns != 0")" 0 "uncertain_ns of old runs"
 "$SCHEDLAB" -q --db "$T/v2.db" replay --trace 1 --sched rsdl > /dev/null || fail "replay on an upgraded v2 database"
 expect_eq "$(sq "$T/v2.db" "SELECT count(*) FROM task_stat WHERE run_id = 5")" \
 	"$(sq "$T/v2.db" "SELECT count(DISTINCT utid) FROM sched_slice WHERE run_id = 5")" "task_stat rows of a new run"
@@ -117,8 +121,25 @@ V3=$T/v3.db
 sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
 before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
-expect_eq "$(sq "$V3" "PRAGMA user_version")" 5 "user_version after the v3 upgrade"
+expect_eq "$(sq "$V3" "PRAGMA user_version")" 6 "user_version after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
 	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"
-echo "schema 5: ranges, burst view, malformed phases, task_stat, v1, v2 and v3 upgrades: ok"
+
+# 8. a version 5 database (no trace.missed_switches, trace.cut_at,
+# task_stat.uncertain_ns; the view without uncertain_ns) is upgraded on open:
+# the columns appear with 0 / NULL for the old trace, its runs keep their
+# rows, and a new import fills them (traces/perf-sched-missed-2cpu.perf.data:
+# 1108 missed switches, tests/e2e/260)
+V5=$T/v5.db
+"$SCHEDLAB" -q --db "$V5" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null 2>&1 || fail "import for v5"
+sq "$V5" "DROP VIEW task_summary; ALTER TABLE trace DROP COLUMN missed_switches;
+	ALTER TABLE trace DROP COLUMN cut_at; ALTER TABLE task_stat DROP COLUMN uncertain_ns;
+	PRAGMA user_version = 5"
+before=$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice")
+"$SCHEDLAB" -q --db "$V5" import "$TOP/traces/perf-sched-missed-2cpu.perf.data" > /dev/null 2>&1 || fail "import on a v5 database"
+expect_eq "$(sq "$V5" "PRAGMA user_version")" 6 "user_version after the v5 upgrade"
+expect_eq "$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice WHERE run_id = 1")" "$before" "old run's slices after the v5 upgrade"
+expect_eq "$(sq "$V5" "SELECT id, missed_switches, cut_at IS NULL FROM trace ORDER BY id" | tr '\n' ' ')" "1|0|1 2|1108|1 " "trace rows after the v5 upgrade"
+expect_eq "$(sq "$V5" "SELECT count(*) > 0, SUM(uncertain_ns > 0) > 0 FROM task_summary WHERE run_id = 2")" "1|1" "uncertain_ns of the new import"
+echo "schema 6: ranges, burst view, malformed phases, task_stat, v1 to v5 upgrades: ok"

@@ -19,7 +19,7 @@
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
-	"runtime",
+	"cut", "runtime",
 };
 
 struct st {
@@ -37,6 +37,10 @@ struct st {
 static int on_event(void *ctx, const struct sl_event *e)
 {
 	struct st *s = ctx;
+	if (e->type == SL_EV_CUT) { /* after the last event; its ts is not a time */
+		s->count[SL_EV_CUT]++;
+		return 0;
+	}
 	if (e->ts < s->last_ts)
 		s->order_bad = 1;
 	s->last_ts = e->ts;

@@ -23,7 +23,7 @@ extern const struct sl_reader sl_reader_perfetto;
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
-	"runtime",
+	"cut", "runtime",
 };
 
 struct st {
@@ -52,6 +52,10 @@ static void *grow(void *p, size_t *n, size_t need, size_t sz)
 static int on_event(void *ctx, const struct sl_event *e)
 {
 	struct st *s = ctx;
+	if (e->type == SL_EV_CUT) { /* after the last event; its ts is not a time */
+		s->count[SL_EV_CUT]++;
+		return 0;
+	}
 	if (e->ts < s->last_ts)
 		s->order_bad = 1;
 	s->last_ts = e->ts;

@@ -349,11 +349,16 @@ struct got {
 	struct sl_event ev[16];
 	int n;
 	char warn[512];
+	uint64_t cut_at; /* SL_EV_CUT's pos, 0 if none */
 };
 
 static int collect(void *ctx, const struct sl_event *ev)
 {
 	struct got *g = ctx;
+	if (ev->type == SL_EV_CUT) { /* the file was cut short here (checked where it is) */
+		g->cut_at = ev->pos;
+		return 0;
+	}
 	if (g->n < 16)
 		g->ev[g->n] = *ev;
 	g->n++;
@@ -459,6 +464,7 @@ SL_TEST(perfdata_built_file)
 		char at[32];
 		snprintf(at, sizeof(at), ":%zu: last record cut off", last);
 		CHECK(strstr(g.warn, at) != NULL);
+		CHECK_EQ_INT(g.cut_at, last); /* SL_EV_CUT at the same offset */
 	}
 
 	/* a record of size 0 is corrupt: FILE:OFFSET error */

@@ -45,11 +45,16 @@ static void fp(struct pbuf *p, uint32_t f, const uint64_t *v, size_t n)
 struct got {
 	struct sl_event ev[16];
 	int n;
+	uint64_t cut_at; /* SL_EV_CUT's pos, 0 if none */
 };
 
 static int collect(void *ctx, const struct sl_event *ev)
 {
 	struct got *g = ctx;
+	if (ev->type == SL_EV_CUT) { /* the file was cut short here (checked where it is) */
+		g->cut_at = ev->pos;
+		return 0;
+	}
 	if (g->n < 16)
 		g->ev[g->n] = *ev;
 	g->n++;
@@ -178,8 +183,10 @@ SL_TEST(perfetto_compact_sched)
 	CHECK(fd >= 0 && write(fd, trace.b, trace.n - 3) == (ssize_t)(trace.n - 3));
 	close(fd);
 	g.n = 0;
+	g.cut_at = 0;
 	rc = sl_reader_perfetto.read(path, collect, &g, &d);
 	CHECK_EQ_INT(rc, 0);
 	CHECK_EQ_INT(g.n, 3);
+	CHECK(g.cut_at > 0); /* told as SL_EV_CUT, after the events */
 	unlink(path);
 }

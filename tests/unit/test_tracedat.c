@@ -24,11 +24,16 @@ struct got {
 	char warn[512];
 	int nwarn;
 	unsigned state[128]; /* switches by prev_state letter */
+	uint64_t cut_at;     /* SL_EV_CUT's pos, 0 if none */
 };
 
 static int on_ev(void *ctx, const struct sl_event *ev)
 {
 	struct got *g = ctx;
+	if (ev->type == SL_EV_CUT) { /* after the last event: where the file was cut */
+		g->cut_at = ev->pos;
+		return 0;
+	}
 	if (ev->ts < g->last_ts)
 		g->order_ok = 0;
 	g->last_ts = ev->ts;
@@ -151,6 +156,7 @@ SL_TEST(tracedat_cut_file_reads_whole_part)
 	CHECK_EQ_INT(rd(CORPUS "rec-v6-cut.dat", &g, &d), 0);
 	CHECK_EQ_INT(g.nwarn, 1);
 	CHECK(strstr(g.warn, "rec-v6-cut.dat:28672: file cut short") != NULL);
+	CHECK_EQ_INT(g.cut_at, 28672); /* the cut, for trace.cut_at: where the warning says */
 	CHECK_EQ_INT(g.n[SL_EV_SWITCH], 18);
 	CHECK(g.order_ok);
 }
