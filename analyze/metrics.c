@@ -100,7 +100,19 @@ struct acc {
 	size_t nd, cd;
 	uint64_t max_wait;
 	uint64_t ready_since; /* preempted at (UINT64_MAX: not waiting) */
+	uint64_t wait_sum;    /* runnable but not running: wakeup delays and preemption waits */
+	uint64_t born, gone;  /* first slice or wakeup, last slice end */
 };
+
+static void class_delays(struct sl_class_delays *c, uint64_t *v, size_t n)
+{
+	sl_sort_u64(v, n);
+	c->delays = n;
+	c->p50_ns = sl_percentile(v, n, 50);
+	c->p95_ns = sl_percentile(v, n, 95);
+	c->p99_ns = sl_percentile(v, n, 99);
+	c->max_ns = n ? v[n - 1] : 0;
+}
 
 static int cmp_task(const void *a, const void *b)
 {
@@ -174,27 +186,72 @@ static uint64_t runtime_of(const struct sl_run_ref *ref, int64_t utid)
 	return lo < ref->ntasks && ref->utid[lo] == utid ? ref->runtime[lo] : 0;
 }
 
+struct cls_acc {
+	uint64_t *v;
+	size_t n, cap, tasks;
+};
+
+/* Jain's index over the largest group of CPU-bound tasks of one nice level
+ * (ties: the lower nice), of their CPU rates; m->tasks not yet sorted, rate
+ * indexed like it. Over every task it would mix hogs with kernel threads
+ * that sleep nearly always, and say nothing about fairness. */
+static void jain_comparable(struct sl_run_metrics *m, const double *rate)
+{
+	int nice, best_nice = 0;
+	size_t i, n, best = 0;
+	double s = 0, ss = 0;
+	for (nice = -20; nice <= 19; nice++) {
+		for (i = 0, n = 0; i < m->ntasks; i++)
+			n += m->tasks[i].cls == SL_CLASS_CPU && m->tasks[i].nice == nice;
+		if (n > best) {
+			best = n;
+			best_nice = nice;
+		}
+	}
+	m->jain_cpu = NAN;
+	m->jain_cpu_tasks = best;
+	m->jain_cpu_nice = best_nice;
+	if (best < 2)
+		return;
+	for (i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].cls == SL_CLASS_CPU && m->tasks[i].nice == best_nice) {
+			s += rate[i];
+			ss += rate[i] * rate[i];
+		}
+	m->jain_cpu = ss > 0 ? s * s / ((double)best * ss) : 1.0;
+}
+
 void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *ref,
 			struct sl_run_metrics *m)
 {
 	struct acc *a = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*a));
+	struct cls_acc slp = { 0 }, cpu = { 0 };
+	double *rate = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*rate)); /* by m->tasks index */
 	uint64_t first = UINT64_MAX, last = 0, *all;
 	size_t i, k, nall;
 	double sum = 0, sumsq = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->run = r->run;
-	for (i = 0; i < r->nthreads; i++)
+	for (i = 0; i < r->nthreads; i++) {
 		a[i].ready_since = UINT64_MAX;
+		a[i].born = UINT64_MAX;
+	}
 	/* slices are ordered by ts: a preempted task waits until its next slice */
 	for (i = 0; i < r->nslices; i++) {
 		const struct sl_slice_row *s = &r->slices[i];
 		size_t t = sl_run_thread_index(r, s->utid);
 		if (t >= r->nthreads || r->threads[t].utid != s->utid)
 			continue;
-		if (a[t].ready_since != UINT64_MAX && s->ts >= a[t].ready_since &&
-		    s->ts - a[t].ready_since > a[t].max_wait)
-			a[t].max_wait = s->ts - a[t].ready_since;
+		if (a[t].ready_since != UINT64_MAX && s->ts >= a[t].ready_since) {
+			a[t].wait_sum += s->ts - a[t].ready_since;
+			if (s->ts - a[t].ready_since > a[t].max_wait)
+				a[t].max_wait = s->ts - a[t].ready_since;
+		}
+		if (s->ts < a[t].born)
+			a[t].born = s->ts;
+		if (s->ts + s->dur > a[t].gone)
+			a[t].gone = s->ts + s->dur;
 		a[t].ready_since = s->end_state == 'R' ? s->ts + s->dur : UINT64_MAX;
 		a[t].runtime += s->dur;
 		a[t].switches++;
@@ -211,6 +268,9 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		a[t].wakeups++;
 		if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
 			uint64_t dl = w->ts_run - w->ts;
+			a[t].wait_sum += dl;
+			if (w->ts < a[t].born)
+				a[t].born = w->ts;
 			SL_GROW(a[t].delays, a[t].cd, a[t].nd + 1);
 			a[t].delays[a[t].nd++] = dl;
 			if (dl > a[t].max_wait)
@@ -254,6 +314,22 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		tm->delay_max_ns = a[i].nd ? a[i].delays[a[i].nd - 1] : 0;
 		if (m->span_ns && r->run.cpus > 0)
 			tm->share = (double)a[i].runtime / ((double)m->span_ns * r->run.cpus);
+		{
+			uint64_t life = a[i].gone > a[i].born && a[i].born != UINT64_MAX ?
+						a[i].gone - a[i].born : 0;
+			struct cls_acc *ca;
+			tm->on_rq_share = life ? fmin(1.0, (double)(a[i].runtime + a[i].wait_sum) / (double)life) : 0;
+			tm->cls = tm->on_rq_share >= 0.9 && 2 * life >= m->span_ns ? SL_CLASS_CPU :
+				  tm->on_rq_share < 0.5 ? SL_CLASS_SLEEPER : SL_CLASS_MIXED;
+			ca = tm->cls == SL_CLASS_CPU ? &cpu : tm->cls == SL_CLASS_SLEEPER ? &slp : NULL;
+			if (ca) {
+				ca->tasks++;
+				SL_GROW(ca->v, ca->cap, ca->n + a[i].nd + 1);
+				for (k = 0; k < a[i].nd; k++)
+					ca->v[ca->n++] = a[i].delays[k];
+			}
+			rate[m->ntasks - 1] = life ? (double)a[i].runtime / (double)life : 0;
+		}
 		m->runtime_ns += a[i].runtime;
 		m->wakeups += a[i].wakeups;
 		if (a[i].max_wait > m->max_wait_ns)
@@ -263,6 +339,14 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		free(a[i].delays);
 	}
 	free(a);
+	m->sleepers.tasks = slp.tasks;
+	m->cpu_bound.tasks = cpu.tasks;
+	class_delays(&m->sleepers, slp.v, slp.n);
+	class_delays(&m->cpu_bound, cpu.v, cpu.n);
+	free(slp.v);
+	free(cpu.v);
+	jain_comparable(m, rate);
+	free(rate);
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
 	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
 	all = sl_run_delays(r, &nall);
@@ -314,6 +398,18 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 		{ "delay_max_ns", (double)m->delay_max_ns },
 		{ "max_wait_ns", (double)m->max_wait_ns },
 		{ "jain_index", m->jain },
+		{ "jain_cpu_bound", m->jain_cpu },
+		{ "jain_cpu_bound_tasks", (double)m->jain_cpu_tasks },
+		{ "sleeper_tasks", (double)m->sleepers.tasks },
+		{ "sleeper_delay_p50_ns", (double)m->sleepers.p50_ns },
+		{ "sleeper_delay_p95_ns", (double)m->sleepers.p95_ns },
+		{ "sleeper_delay_p99_ns", (double)m->sleepers.p99_ns },
+		{ "sleeper_delay_max_ns", (double)m->sleepers.max_ns },
+		{ "cpu_bound_tasks", (double)m->cpu_bound.tasks },
+		{ "cpu_bound_delay_p50_ns", (double)m->cpu_bound.p50_ns },
+		{ "cpu_bound_delay_p95_ns", (double)m->cpu_bound.p95_ns },
+		{ "cpu_bound_delay_p99_ns", (double)m->cpu_bound.p99_ns },
+		{ "cpu_bound_delay_max_ns", (double)m->cpu_bound.max_ns },
 		{ "conservation_max_err_ns", m->conservation_max_err_ns },
 		{ "delay_ks_distance", m->delay_ks },
 	};
@@ -339,6 +435,7 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 			{ "delay_max_ns", (double)t->delay_max_ns },
 			{ "max_wait_ns", (double)t->max_wait_ns },
 			{ "cpu_share", t->share },
+			{ "on_rq_share", t->on_rq_share },
 		};
 		size_t k;
 		for (k = 0; k < SL_ARRAY_SIZE(tv); k++)

@@ -20,6 +20,22 @@ struct sl_task_metrics {
 	uint64_t max_wait_ns;    /* longest runnable wait: woken or preempted until run */
 	double share;            /* runtime / (span * cpus) */
 	uint64_t uncertain_ns;   /* recorded run: time that may or may not be its (docs/model.md) */
+	double on_rq_share;      /* (runtime + runnable waits) / its lifetime in the run */
+	char cls;                /* SL_CLASS_*: by on_rq_share (docs/metrics, analyze -h) */
+};
+
+/* Classes of task by how much of its lifetime (first slice or wakeup to
+ * last slice end) it spent on a runqueue, running or waiting: CPU-bound at
+ * least 90 % (and present for at least half the run's span), a sleeper
+ * (mostly sleeping) under 50 %, else mixed. */
+#define SL_CLASS_CPU 'C'
+#define SL_CLASS_SLEEPER 'S'
+#define SL_CLASS_MIXED 'M'
+
+/* Delay statistics of the wakeups of one class of task. */
+struct sl_class_delays {
+	size_t tasks, delays;
+	uint64_t p50_ns, p95_ns, p99_ns, max_ns;
 };
 
 struct sl_run_metrics {
@@ -34,6 +50,13 @@ struct sl_run_metrics {
 	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
 	uint64_t max_wait_ns;
 	double jain;             /* Jain's fairness index of runtimes over tasks */
+	/* Jain's index over comparable tasks: the largest group of CPU-bound
+	 * tasks of one nice level (ties: the lower nice), of their CPU rates
+	 * (runtime / lifetime); NAN when no such group has 2 tasks */
+	double jain_cpu;
+	size_t jain_cpu_tasks;
+	int jain_cpu_nice;
+	struct sl_class_delays sleepers, cpu_bound;
 	/* fidelity against a reference run (the recorded one); NAN if none */
 	double conservation_max_err_ns; /* max |runtime - reference runtime| over tasks */
 	double delay_ks;         /* Kolmogorov-Smirnov distance of delay distributions */

@@ -21,6 +21,11 @@ static const char about[] =
 	"fairness index and, for replays, fidelity against the recorded run (largest\n"
 	"per-task runtime difference, Kolmogorov-Smirnov distance of the delay\n"
 	"distributions); per task, runtime, switches, wakeups, delays and CPU share.\n"
+	"By class of task, from its time on a runqueue (running or waiting) over its\n"
+	"life in the run: CPU-bound (at least 90 %, present half the span or more)\n"
+	"and sleepers (under 50 %), the delays of each class, and Jain's index over\n"
+	"comparable tasks: the largest group of CPU-bound tasks of one nice level, of\n"
+	"their CPU rates (Jain over every task mixes hogs with kernel threads).\n"
 	"Without --run: every run of --trace, or of every trace.\n";
 
 static double ms(uint64_t ns)
@@ -49,6 +54,17 @@ static void print_table(const struct sl_run_metrics *m, size_t top)
 	if (!isnan(m->conservation_max_err_ns))
 		printf("; vs recorded: runtime err max %.1f us, delay KS %.3f",
 		       us(m->conservation_max_err_ns), m->delay_ks);
+	printf("\n  by class: %zu sleepers, delay us p50 %.1f p95 %.1f p99 %.1f max %.1f; "
+	       "%zu CPU-bound, p50 %.1f p95 %.1f p99 %.1f max %.1f",
+	       m->sleepers.tasks, us((double)m->sleepers.p50_ns), us((double)m->sleepers.p95_ns),
+	       us((double)m->sleepers.p99_ns), us((double)m->sleepers.max_ns), m->cpu_bound.tasks,
+	       us((double)m->cpu_bound.p50_ns), us((double)m->cpu_bound.p95_ns),
+	       us((double)m->cpu_bound.p99_ns), us((double)m->cpu_bound.max_ns));
+	if (!isnan(m->jain_cpu))
+		printf("; Jain of %zu CPU-bound nice %d %.3f", m->jain_cpu_tasks,
+		       m->jain_cpu_nice, m->jain_cpu);
+	else
+		printf("; Jain of CPU-bound -");
 	if (m->uncertain_ns) /* the recorded run of a file with missed switches or lost events */
 		printf("\n  uncertain %.3f ms: around switches missing from the file and lost events "
 		       "(UNCERT_MS: time that may or may not be the task's; docs/model.md)",
@@ -133,6 +149,18 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	json_real("delay_mean_ns", m->delay_mean_ns, 3, 1);
 	json_delays(m->delay_p50_ns, m->delay_p95_ns, m->delay_p99_ns, m->delay_max_ns, m->max_wait_ns);
 	json_real("jain_index", m->jain, 6, 1);
+	json_real("jain_cpu_bound", m->jain_cpu, 6, 1);
+	json_u64("jain_cpu_bound_tasks", m->jain_cpu_tasks, 1);
+	json_u64("sleeper_tasks", m->sleepers.tasks, 1);
+	json_u64("sleeper_delay_p50_ns", m->sleepers.p50_ns, 1);
+	json_u64("sleeper_delay_p95_ns", m->sleepers.p95_ns, 1);
+	json_u64("sleeper_delay_p99_ns", m->sleepers.p99_ns, 1);
+	json_u64("sleeper_delay_max_ns", m->sleepers.max_ns, 1);
+	json_u64("cpu_bound_tasks", m->cpu_bound.tasks, 1);
+	json_u64("cpu_bound_delay_p50_ns", m->cpu_bound.p50_ns, 1);
+	json_u64("cpu_bound_delay_p95_ns", m->cpu_bound.p95_ns, 1);
+	json_u64("cpu_bound_delay_p99_ns", m->cpu_bound.p99_ns, 1);
+	json_u64("cpu_bound_delay_max_ns", m->cpu_bound.max_ns, 1);
 	json_real("conservation_max_err_ns", m->conservation_max_err_ns, 0, 1); /* whole ns */
 	json_real("delay_ks_distance", m->delay_ks, 6, 1);
 	json_u64("uncertain_ns", m->uncertain_ns, 1);

@@ -35,6 +35,11 @@ static double g_d99(const struct sl_run_metrics *m) { return (double)m->delay_p9
 static double g_dmax(const struct sl_run_metrics *m) { return (double)m->delay_max_ns / 1e3; }
 static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
 static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
+static double g_jainc(const struct sl_run_metrics *m) { return m->jain_cpu; }
+static double g_s99(const struct sl_run_metrics *m) { return (double)m->sleepers.p99_ns / 1e3; }
+static double g_smax(const struct sl_run_metrics *m) { return (double)m->sleepers.max_ns / 1e3; }
+static double g_c99(const struct sl_run_metrics *m) { return (double)m->cpu_bound.p99_ns / 1e3; }
+static double g_cmax(const struct sl_run_metrics *m) { return (double)m->cpu_bound.max_ns / 1e3; }
 static double g_cons(const struct sl_run_metrics *m) { return m->conservation_max_err_ns / 1e3; }
 static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
 
@@ -49,6 +54,11 @@ static const struct row rows[] = {
 	{ "delay_max_us", g_dmax, 3 },
 	{ "longest_wait_us", g_wait, 3 },
 	{ "jain_index", g_jain, 3 },
+	{ "jain_cpu_bound", g_jainc, 3 },
+	{ "sleeper_delay_p99_us", g_s99, 3 },
+	{ "sleeper_delay_max_us", g_smax, 3 },
+	{ "cpu_bound_delay_p99_us", g_c99, 3 },
+	{ "cpu_bound_delay_max_us", g_cmax, 3 },
 	{ "runtime_err_max_us", g_cons, 3 },
 	{ "delay_ks_vs_recorded", g_ks, 3 },
 };
