@@ -48,6 +48,10 @@ static void more_help(FILE *f)
 }
 
 struct ropts {
+	char exclude[512];      /* --exclude patterns, comma-joined */
+	struct sl_strlist excl; /* the option's list (the table releases it) */
+	const char *excl_v[32]; /* the same patterns (they point into argv) */
+	size_t excl_n;
 	int64_t trace_id;
 	const char *workload, *sched, *overhead;
 	int dry;
@@ -182,6 +186,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_LIST(0, "opt", &popts, "NAME=VALUE",
 			    "a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
 			    "accounting; see docs/rsdl.md); given to each model that has it"),
+		SL_OPT_LIST(0, "exclude", &r->excl, "COMM-GLOB",
+			    "leave out the tasks whose name matches (a shell pattern;\n"
+			    "repeat): their wakeups of others become timed, their\n"
+			    "children start on their own; stated in the run's params"),
 		SL_OPT_FLAG(0, "debug", &r->o.debug, "check the engine's invariants after every model call"),
 		SL_OPT_FLAG(0, "dry-run", &r->dry, "store nothing; print each run's speed (decisions per second)"),
 		SL_OPT_END
@@ -218,6 +226,24 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		}
 		off += (size_t)k;
 	}
+	for (i = 0, off = 0; i < r->excl.n && !rc; i++) {
+		const char *v = r->excl.v[i];
+		int k;
+		if (i == SL_ARRAY_SIZE(r->excl_v) || !*v || strpbrk(v, ",\"\\")) {
+			sl_err("replay: --exclude '%s': expected a comm pattern without , \" or \\", v);
+			rc = 2;
+			break;
+		}
+		k = snprintf(r->exclude + off, sizeof(r->exclude) - off, "%s%s", off ? "," : "", v);
+		if (k < 0 || (size_t)k >= sizeof(r->exclude) - off) {
+			sl_err("replay: too many --exclude");
+			rc = 2;
+			break;
+		}
+		off += (size_t)k;
+		r->excl_v[r->excl_n++] = v;
+	}
+	r->o.exclude = r->exclude;
 	sl_opts_release(opts);
 	if (rc)
 		return rc;
@@ -398,6 +424,14 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		}
 	}
 	r.o.cpus = cpus;
+	if (r.excl_n) {
+		size_t nx = sl_behaviour_exclude(&b, r.excl_v, r.excl_n);
+		if (!nx)
+			sl_warnx("replay: no task matches --exclude %s: nothing left out", r.exclude);
+		else if (!g->quiet)
+			printf("left out %zu task%s matching %s (--exclude)\n", nx, nx == 1 ? "" : "s",
+			       r.exclude);
+	}
 	if (r.trace_id && (!r.overhead || !strcmp(r.overhead, "auto")) &&
 	    sl_overhead_auto(st, trace_id, &r.o, NULL, &d))
 		goto fail;

@@ -1,5 +1,7 @@
 /* common/behaviour.c - see behaviour.h */
 #include "behaviour.h"
+
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,4 +39,37 @@ void sl_behaviour_release(struct sl_behaviour *b)
 	free(b->tasks);
 	b->tasks = NULL;
 	b->ntasks = 0;
+}
+
+size_t sl_behaviour_exclude(struct sl_behaviour *b, const char *const *globs, size_t n)
+{
+	size_t i, k, out = 0;
+	for (i = 0; i < b->ntasks; i++)
+		for (k = 0; k < n; k++)
+			if (!fnmatch(globs[k], b->tasks[i].comm, 0)) {
+				b->tasks[i].flags |= SL_TASK_EXCLUDED;
+				out++;
+				break;
+			}
+	if (!out)
+		return 0;
+	for (i = 0; i < b->ntasks; i++) {
+		struct sl_task_spec *t = &b->tasks[i];
+		if (t->parent >= 0 && (size_t)t->parent < b->ntasks &&
+		    (b->tasks[t->parent].flags & SL_TASK_EXCLUDED)) {
+			t->parent = -1;
+			t->parent_progress_ns = 0;
+		}
+		for (k = 0; k < t->nphases; k++) {
+			struct sl_phase *ph = &t->phases[k];
+			if (ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
+			    (size_t)ph->waker < b->ntasks &&
+			    (b->tasks[ph->waker].flags & SL_TASK_EXCLUDED)) {
+				ph->waker_kind = SL_WAKER_NONE;
+				ph->waker = -1;
+				ph->waker_progress_ns = 0;
+			}
+		}
+	}
+	return out;
 }

@@ -48,6 +48,7 @@ enum {
 	SL_TASK_LOST = 8,      /* lost events hide part of its life */
 	SL_TASK_KTHREAD = 16,  /* kernel thread (no mm): O(1) treats sleep differently */
 	SL_TASK_IDLE = 32,     /* the idle task (pid 0): never replayed */
+	SL_TASK_EXCLUDED = 64, /* left out of a replay (replay --exclude): never replayed */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };
@@ -95,5 +96,12 @@ struct sl_behaviour {
 
 /* Free every task's phases and the task array (b itself is not freed). */
 void sl_behaviour_release(struct sl_behaviour *b);
+
+/* Leave out of a replay every task whose comm matches one of the shell
+ * patterns globs[0..n) (fnmatch): flagged SL_TASK_EXCLUDED, the wakeups
+ * they made become unknown (timed) wakeups of their wakees, and the tasks
+ * they forked appear at their recorded start on their own. Returns how
+ * many tasks were left out. */
+size_t sl_behaviour_exclude(struct sl_behaviour *b, const char *const *globs, size_t n);
 
 #endif

@@ -385,7 +385,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	int cpu;
 
 	if (sl_task_phase(s, 0, &ph) < 0 || (!s->nphases && !s->run_ns) ||
-	    (s->flags & SL_TASK_IDLE)) {
+	    (s->flags & (SL_TASK_IDLE | SL_TASK_EXCLUDED))) {
 		/* nothing to replay (the idle task is never replayed) */
 		finish(e, p);
 		return;
@@ -645,7 +645,7 @@ static uint64_t task_total_work(const struct sl_task_spec *s)
 	struct sl_phase ph;
 	uint64_t sum = 0;
 	size_t i;
-	if (s->flags & SL_TASK_IDLE)
+	if (s->flags & (SL_TASK_IDLE | SL_TASK_EXCLUDED))
 		return 0;
 	if (!s->nphases) {
 		if (!s->run_ns)
@@ -718,6 +718,14 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
+	if (o->exclude && o->exclude[0]) {
+		/* the patterns of replay --exclude (comm globs: no quote or
+		 * backslash reaches here, see cmd-replay.c) */
+		n = snprintf(buf + off, len - off, ",\"exclude\":\"%s\"", o->exclude);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
 	for (k = 0; k < 2 && o->nq > 0; k++) {
 		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
 		int j;

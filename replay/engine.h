@@ -96,6 +96,7 @@ struct sl_replay_opts {
 	int debug;                   /* 1: invariant checks after every policy
 				      * call (also env SCHEDLAB_DEBUG=1) */
 	const char *policy_opts;     /* "name=value,name=value" for ops->params */
+	const char *exclude;         /* replay --exclude patterns, comma-joined (params only) */
 	/* Kernel overheads (docs/replay.md "Kernel overheads"); nq 0 = none.
 	 * a woken task reaches its CPU's runqueue wake_lat after its wakeup
 	 * if that CPU was idle, switch_lat after it if it was busy (the
