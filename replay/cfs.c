@@ -377,18 +377,12 @@ static int cfs_init(struct sl_engine *e)
 static void cfs_release(struct sl_engine *e)
 {
 	struct cfs_run *r = R(e);
-	size_t i;
 	int c;
 	if (!r)
 		return;
-	for (i = 0; i < e->ntasks; i++)
-		e->tasks[i].pol = NULL;
 	for (c = 0; c < e->ncpus; c++)
 		free(r->rq[c].heap);
-	free(r->t);
-	free(r->rq);
-	free(r);
-	e->pol = NULL;
+	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void cfs_task_init(struct sl_engine *e, struct sl_task *et)

@@ -8,11 +8,8 @@
  * expiry at the tick, new tasks with half a slice (PLACE_DEADLINE_INITIAL),
  * yield, nice changes; SCHED_FIFO / SCHED_RR above it (kernel/sched/rt.c).
  * Flat: no cgroup hierarchy. The rules, their kernel functions and every
- * simplification are in docs/eevdf.md.
- *
- * The queue of a CPU is an array scanned in O(n) at each pick (n = its
- * runnable tasks) where the kernel keeps an augmented rbtree: the same
- * choice, ties broken by the order of insertion as the tree does. */
+ * simplification are in docs/eevdf.md. The arithmetic of one runqueue
+ * (vruntime, V, lag, deadlines, the pick) is replay/eevdf_rq.c. */
 #include "engine.h"
 #include "eevdf.h"
 #include "fair_weights.h"
@@ -20,8 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-__extension__ typedef unsigned __int128 u128;
 
 
 enum {
@@ -59,369 +54,6 @@ static const struct sl_policy_param eevdf_params[] = {
 	  "CPU of the one LLC) (1); 0: the shared 2.6.20 wake-affine rule" },
 	{ NULL, 0, 0, 0, NULL },
 };
-
-/* ---- the arithmetic (kernel/sched/fair.c, v6.6) ---- */
-
-uint64_t sl_eevdf_base_slice(int ncpus)
-{
-	int c = ncpus < 1 ? 1 : ncpus > 8 ? 8 : ncpus, lg = 0;
-	while (c > 1) {
-		c >>= 1;
-		lg++;
-	}
-	return 750000ULL * (uint64_t)(1 + lg);
-}
-
-uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se)
-{
-	/* __calc_delta(delta, NICE_0_LOAD, &se->load): fact = 1024 * inv_weight,
-	 * shifted down to 32 bits, then (delta * fact) >> shift in 128 bits */
-	uint64_t fact;
-	int shift = 32;
-	if (se->weight == SL_NICE_0_LOAD)
-		return delta;
-	fact = (uint64_t)SL_NICE_0_LOAD * se->wmult;
-	while (fact >> 32) {
-		fact >>= 1;
-		shift--;
-	}
-	return (uint64_t)(((u128)delta * fact) >> shift);
-}
-
-void sl_eevdf_se_set_nice(struct sl_eevdf_se *se, int nice)
-{
-	se->weight = sl_fair_weight(nice);
-	se->wmult = sl_fair_wmult(nice);
-}
-
-void sl_eevdf_se_init(struct sl_eevdf_se *se, int idx, int nice)
-{
-	memset(se, 0, sizeof(*se));
-	se->idx = idx;
-	se->pos = -1;
-	sl_eevdf_se_set_nice(se, nice);
-}
-
-void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick_ns)
-{
-	memset(rq, 0, sizeof(*rq));
-	rq->base_slice = base_slice;
-	rq->tick_ns = tick_ns;
-	rq->place_lag = 1;
-	rq->deadline_initial = 1;
-	rq->run_to_parity = 1;
-}
-
-void sl_eevdf_rq_release(struct sl_eevdf_rq *rq)
-{
-	free(rq->q);
-	rq->q = NULL;
-	rq->n = rq->cap = 0;
-}
-
-static int64_t entity_key(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se)
-{
-	return (int64_t)(se->vruntime - rq->min_vruntime);
-}
-
-static const struct sl_eevdf_se *queued_curr(const struct sl_eevdf_rq *rq)
-{
-	return rq->curr && rq->curr->on_rq ? rq->curr : NULL;
-}
-
-/* __enqueue_entity / __dequeue_entity with avg_vruntime_add / _sub */
-static void tree_add(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	if (rq->n == rq->cap) {
-		rq->cap = rq->cap ? 2 * rq->cap : 8;
-		rq->q = xrealloc(rq->q, (size_t)rq->cap * sizeof(*rq->q));
-	}
-	/* the tree's smallest vruntime (the kernel's leftmost / min_vruntime
-	 * augment): entities' vruntimes do not change while in the tree */
-	if (!rq->n) {
-		rq->tree_min = se->vruntime;
-		rq->tree_min_ok = 1;
-	} else if (rq->tree_min_ok && (int64_t)(se->vruntime - rq->tree_min) < 0) {
-		rq->tree_min = se->vruntime;
-	}
-	se->pos = rq->n;
-	se->seq = ++rq->seq;
-	rq->q[rq->n++] = se;
-	rq->avg_vruntime += entity_key(rq, se) * (int64_t)se->weight;
-	rq->avg_load += (long)se->weight;
-}
-
-static void tree_del(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	int i = se->pos;
-	if (se->vruntime == rq->tree_min)
-		rq->tree_min_ok = 0;
-	rq->avg_vruntime -= entity_key(rq, se) * (int64_t)se->weight;
-	rq->avg_load -= (long)se->weight;
-	rq->q[i] = rq->q[--rq->n];
-	rq->q[i]->pos = i;
-	se->pos = -1;
-}
-
-/* The tree's sums with curr added when it is queued: Σ key * w and Σ w. */
-static long full_sums(const struct sl_eevdf_rq *rq, int64_t *avg)
-{
-	const struct sl_eevdf_se *curr = queued_curr(rq);
-	long load = rq->avg_load;
-	*avg = rq->avg_vruntime;
-	if (curr) {
-		*avg += entity_key(rq, curr) * (int64_t)curr->weight;
-		load += (long)curr->weight;
-	}
-	return load;
-}
-
-uint64_t sl_eevdf_avg_vruntime(const struct sl_eevdf_rq *rq)
-{
-	int64_t avg;
-	long load = full_sums(rq, &avg);
-	if (load) {
-		/* sign flips effective floor / ceil */
-		if (avg < 0)
-			avg -= load - 1;
-		avg /= load;
-	}
-	return rq->min_vruntime + (uint64_t)avg;
-}
-
-int sl_eevdf_vruntime_eligible(const struct sl_eevdf_rq *rq, uint64_t vruntime)
-{
-	int64_t avg;
-	long load = full_sums(rq, &avg);
-	return avg >= (int64_t)(vruntime - rq->min_vruntime) * load;
-}
-
-static void update_min_vruntime(struct sl_eevdf_rq *rq)
-{
-	const struct sl_eevdf_se *curr = queued_curr(rq);
-	uint64_t v = rq->min_vruntime;
-	int64_t delta;
-	int i;
-	if (curr)
-		v = curr->vruntime;
-	if (rq->n && !rq->tree_min_ok) {
-		rq->tree_min = rq->q[0]->vruntime;
-		for (i = 1; i < rq->n; i++)
-			if ((int64_t)(rq->q[i]->vruntime - rq->tree_min) < 0)
-				rq->tree_min = rq->q[i]->vruntime;
-		rq->tree_min_ok = 1;
-	}
-	if (rq->n && (!curr || (int64_t)(rq->tree_min - v) < 0))
-		v = rq->tree_min;
-	/* ensure we never gain time by being placed backwards
-	 * (__update_min_vruntime: avg_vruntime follows the new origin) */
-	delta = (int64_t)(v - rq->min_vruntime);
-	if (delta > 0) {
-		rq->avg_vruntime -= rq->avg_load * delta;
-		rq->min_vruntime = v;
-	}
-}
-
-/* update_deadline(): returns 1 when the slice is used up (resched) */
-static int update_deadline(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	if ((int64_t)(se->vruntime - se->deadline) < 0)
-		return 0;
-	se->slice = rq->base_slice;
-	se->deadline = se->vruntime + sl_eevdf_calc_delta_fair(se->slice, se);
-	return rq->nr_running > 1;
-}
-
-int sl_eevdf_update_curr(struct sl_eevdf_rq *rq, uint64_t delta_exec)
-{
-	struct sl_eevdf_se *curr = rq->curr;
-	int resched;
-	if (!curr || !delta_exec)
-		return 0;
-	curr->vruntime += sl_eevdf_calc_delta_fair(delta_exec, curr);
-	resched = update_deadline(rq, curr);
-	update_min_vruntime(rq);
-	return resched;
-}
-
-void sl_eevdf_place(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial)
-{
-	uint64_t vslice, vruntime = sl_eevdf_avg_vruntime(rq);
-	int64_t lag = 0;
-
-	se->slice = rq->base_slice;
-	vslice = sl_eevdf_calc_delta_fair(se->slice, se);
-	if (rq->place_lag && rq->nr_running) {
-		/* keep the lag across the join: V moves by -w*vlag/(W+w) when se
-		 * joins, so place it at vlag * (W + w) / W (place_entity) */
-		const struct sl_eevdf_se *curr = queued_curr(rq);
-		long load = rq->avg_load;
-		if (curr)
-			load += (long)curr->weight;
-		lag = se->vlag * (load + (long)se->weight);
-		if (!load)
-			load = 1;
-		lag /= load;
-	}
-	se->vruntime = vruntime - (uint64_t)lag;
-	if (se->rel_deadline) {
-		/* PLACE_REL_DEADLINE (v6.12): a moved task keeps what was left
-		 * of its request */
-		se->deadline += se->vruntime;
-		se->rel_deadline = 0;
-		return;
-	}
-	/* joining the competition: the others are on average halfway through
-	 * their slice */
-	if (rq->deadline_initial && initial)
-		vslice /= 2;
-	se->deadline = se->vruntime + vslice;
-}
-
-void sl_eevdf_enqueue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial)
-{
-	sl_eevdf_place(rq, se, initial);
-	rq->nr_running++;
-	if (se != rq->curr)
-		tree_add(rq, se);
-	se->on_rq = 1;
-}
-
-static int64_t entity_lag(uint64_t avruntime, const struct sl_eevdf_se *se, uint64_t tick_ns)
-{
-	int64_t vlag = (int64_t)(avruntime - se->vruntime), limit;
-	uint64_t span = 2 * se->slice > tick_ns ? 2 * se->slice : tick_ns;
-	limit = (int64_t)sl_eevdf_calc_delta_fair(span, se);
-	return vlag < -limit ? -limit : vlag > limit ? limit : vlag;
-}
-
-void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	se->vlag = entity_lag(sl_eevdf_avg_vruntime(rq), se, rq->tick_ns);
-	if (se != rq->curr)
-		tree_del(rq, se);
-	se->on_rq = 0;
-	se->parity = 0;
-	rq->nr_running--;
-	update_min_vruntime(rq);
-}
-
-int sl_eevdf_dequeue_sleep(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	if (rq->delay_dequeue && !sl_eevdf_vruntime_eligible(rq, se->vruntime)) {
-		/* it keeps competing (and its negative lag decays) until it
-		 * would be picked or it wakes (v6.12 dequeue_entity) */
-		se->delayed = 1;
-		se->parity = 0;
-		return 1;
-	}
-	sl_eevdf_dequeue(rq, se);
-	return 0;
-}
-
-void sl_eevdf_finish_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	sl_eevdf_dequeue(rq, se);
-	se->delayed = 0;
-	if (se->vlag > 0)
-		se->vlag = 0;
-}
-
-void sl_eevdf_requeue_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	se->vlag = entity_lag(sl_eevdf_avg_vruntime(rq), se, rq->tick_ns);
-	if (se->vlag > 0) {
-		/* DELAY_ZERO: placed again with no lag */
-		int in_tree = se->pos >= 0;
-		rq->nr_running--;
-		if (in_tree)
-			tree_del(rq, se);
-		se->vlag = 0;
-		sl_eevdf_place(rq, se, 0);
-		if (in_tree)
-			tree_add(rq, se);
-		rq->nr_running++;
-	}
-	se->delayed = 0;
-}
-
-void sl_eevdf_dequeue_move(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	sl_eevdf_dequeue(rq, se);
-	if (rq->rel_deadline) {
-		se->deadline -= se->vruntime;
-		se->rel_deadline = 1;
-	}
-}
-
-/* earlier deadline; ties: the earlier insertion (rbtree order) */
-static int before(const struct sl_eevdf_se *a, const struct sl_eevdf_se *b)
-{
-	int64_t d = (int64_t)(a->deadline - b->deadline);
-	return d < 0 || (d == 0 && a->seq < b->seq);
-}
-
-struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
-{
-	struct sl_eevdf_se *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
-	struct sl_eevdf_se *best = NULL, *left = NULL;
-	int64_t avg;
-	long load = full_sums(rq, &avg);
-	int i;
-
-	if (curr && avg < entity_key(rq, curr) * load)
-		curr = NULL; /* not eligible */
-	/* once selected, run a task until it either becomes non-eligible or
-	 * until it gets a new slice */
-	if (rq->run_to_parity && curr && curr->parity && curr->parity_deadline == curr->deadline)
-		return curr;
-	for (i = 0; i < rq->n; i++) {
-		struct sl_eevdf_se *se = rq->q[i];
-		if (!left || (int64_t)(se->vruntime - left->vruntime) < 0 ||
-		    (se->vruntime == left->vruntime && se->seq < left->seq))
-			left = se;
-		if (avg >= entity_key(rq, se) * load && (!best || before(se, best)))
-			best = se;
-	}
-	if (!best || (curr && (int64_t)(curr->deadline - best->deadline) < 0))
-		best = curr;
-	if (!best) /* cannot happen: the smallest vruntime is always eligible */
-		best = left ? left : rq->curr && rq->curr->on_rq ? rq->curr : NULL;
-	return best;
-}
-
-void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	if (se->on_rq && se->pos >= 0)
-		tree_del(rq, se);
-	/* 6.6 stashes the deadline at pick in se->vlag (unused until dequeue) */
-	se->parity = 1;
-	se->parity_deadline = se->deadline;
-	rq->curr = se;
-}
-
-void sl_eevdf_put_prev(struct sl_eevdf_rq *rq)
-{
-	struct sl_eevdf_se *prev = rq->curr;
-	if (!prev)
-		return;
-	if (prev->on_rq)
-		tree_add(rq, prev);
-	rq->curr = NULL;
-}
-
-void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
-{
-	(void)rq;
-	se->deadline += sl_eevdf_calc_delta_fair(se->slice, se);
-}
-
-void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice)
-{
-	unsigned long old = se->weight;
-	sl_eevdf_se_set_nice(se, nice);
-	se->vlag = se->vlag * (int64_t)old / (int64_t)se->weight;
-}
 
 /* ---- the policy ---- */
 
@@ -612,18 +244,12 @@ static int eevdf_init(struct sl_engine *e)
 static void eevdf_release(struct sl_engine *e)
 {
 	struct ev_run *r = R(e);
-	size_t i;
 	int c;
 	if (!r)
 		return;
-	for (i = 0; i < e->ntasks; i++)
-		e->tasks[i].pol = NULL;
 	for (c = 0; c < e->ncpus; c++)
 		sl_eevdf_rq_release(&r->rq[c].cfs);
-	free(r->t);
-	free(r->rq);
-	free(r);
-	e->pol = NULL;
+	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
@@ -903,7 +529,7 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 		const struct sl_eevdf_se *se = cfs->q[i];
 		if (se->pos != i || !se->on_rq || se == cfs->curr || r->t[se->idx].cpu != cpu)
 			return -1;
-		avg += entity_key(cfs, se) * (int64_t)se->weight;
+		avg += sl_eevdf_key(cfs, se) * (int64_t)se->weight;
 		load += (long)se->weight;
 		delayed += se->delayed;
 	}

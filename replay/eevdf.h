@@ -55,6 +55,12 @@ struct sl_eevdf_rq {
 
 /* sysctl_sched_base_slice for ncpus CPUs: 0.75 ms * (1 + ilog2(min(ncpus, 8)))
  * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c get_update_sysctl_factor). */
+/* An entity's key in its queue: vruntime - min_vruntime (entity_key()). */
+static inline int64_t sl_eevdf_key(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se)
+{
+	return (int64_t)(se->vruntime - rq->min_vruntime);
+}
+
 uint64_t sl_eevdf_base_slice(int ncpus);
 /* calc_delta_fair(delta, se): delta * NICE_0_LOAD / w, computed as the
  * kernel's __calc_delta does (wmult table, 32-bit fixed point). */

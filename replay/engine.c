@@ -52,6 +52,17 @@ int sl_engine_fail(struct sl_engine *e, const char *fmt, ...)
 	return -1;
 }
 
+void sl_engine_free_policy(struct sl_engine *e, void *run, void *tasks, void *cpus)
+{
+	size_t i;
+	for (i = 0; i < e->ntasks; i++)
+		e->tasks[i].pol = NULL;
+	free(tasks);
+	free(cpus);
+	free(run);
+	e->pol = NULL;
+}
+
 void sl_engine_resched(struct sl_engine *e, int cpu)
 {
 	if (cpu >= 0 && cpu < e->ncpus)

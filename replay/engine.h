@@ -176,6 +176,10 @@ static inline int sl_task_allowed(const struct sl_task *p, int cpu)
 int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
+/* For a policy's release(): forget every task's p->pol, then free the
+ * policy's per-task array, its per-CPU array and its run state (any may be
+ * NULL). */
+void sl_engine_free_policy(struct sl_engine *e, void *run, void *tasks, void *cpus);
 /* Record p's dynamic level (0..39; prio = 100 + level) and array (0 active,
  * 1 expired) from now on: a staircase row (repeats are dropped). */
 void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array);
