@@ -376,19 +376,25 @@ static void active_load_balance(struct sl_engine *e, int busiest, int target)
 	move_tasks(e, target, busiest, 1, LONG_MAX, SMP_SCHED_IDLE, NULL);
 }
 
+/* The first steps of load_balance and load_balance_newidle: the busiest
+ * group (find_busiest_group, which sets *imbalance), then its busiest queue;
+ * -1 when balanced. */
+static int busiest_cpu(struct sl_engine *e, int this, int idle, unsigned long *imbalance)
+{
+	int group = find_busiest_group(e, this, imbalance, idle);
+	return group < 0 ? -1 : find_busiest_queue(e, group, *imbalance);
+}
+
 /* load_balance: balance this CPU within its domain (periodic). */
 static int load_balance(struct sl_engine *e, int this, int idle)
 {
 	struct sl_sched_domain *sd = &e->priv->smp[this].sd;
 	unsigned long imbalance;
-	int nr_moved = 0, all_pinned = 0, active = 0, group, busiest;
+	int nr_moved = 0, all_pinned = 0, active = 0, busiest;
 
 	cpus_all(e);
 redo:
-	group = find_busiest_group(e, this, &imbalance, idle);
-	if (group < 0)
-		goto out_balanced;
-	busiest = find_busiest_queue(e, group, imbalance);
+	busiest = busiest_cpu(e, this, idle, &imbalance);
 	if (busiest < 0)
 		goto out_balanced;
 	nr_moved = 0;
@@ -439,14 +445,11 @@ static int load_balance_newidle(struct sl_engine *e, int this)
 {
 	struct sl_sched_domain *sd = &e->priv->smp[this].sd;
 	unsigned long imbalance;
-	int nr_moved = 0, group, busiest;
+	int nr_moved = 0, busiest;
 
 	cpus_all(e);
 redo:
-	group = find_busiest_group(e, this, &imbalance, SMP_NEWLY_IDLE);
-	if (group < 0)
-		goto out_balanced;
-	busiest = find_busiest_queue(e, group, imbalance);
+	busiest = busiest_cpu(e, this, SMP_NEWLY_IDLE, &imbalance);
 	if (busiest < 0)
 		goto out_balanced;
 	nr_moved = 0;
