@@ -408,6 +408,16 @@ void sl_chart_point(struct sl_claim_chart *ch, size_t s, double x, double y)
 		ch->nseries = s + 1;
 }
 
+void sl_chart_percentiles(struct sl_claim_chart *ch)
+{
+	static const char *const xt[] = { "p50", "p90", "p99", "max" };
+	size_t i;
+	ch->kind = SL_CHART_GROUPS;
+	ch->nx = SL_ARRAY_SIZE(xt);
+	for (i = 0; i < SL_ARRAY_SIZE(xt); i++)
+		snprintf(ch->xt[i], sizeof(ch->xt[i]), "%s", xt[i]);
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
@@ -521,13 +531,8 @@ static int claim5(struct sl_claims_cx *x)
 		sl_chart_point(&c5->chart, (size_t)m, 3, ms(mx));
 		sl_scen_result_release(&r);
 	}
-	c5->chart.kind = SL_CHART_GROUPS;
+	sl_chart_percentiles(&c5->chart);
 	c5->chart.ref = 1;
-	c5->chart.nx = 4;
-	snprintf(c5->chart.xt[0], sizeof(c5->chart.xt[0]), "p50");
-	snprintf(c5->chart.xt[1], sizeof(c5->chart.xt[1]), "p90");
-	snprintf(c5->chart.xt[2], sizeof(c5->chart.xt[2]), "p99");
-	snprintf(c5->chart.xt[3], sizeof(c5->chart.xt[3]), "max");
 	snprintf(c5->chart.ylabel, sizeof(c5->chart.ylabel), "sleeper's wakeup delay (ms)");
 	return 0;
 }

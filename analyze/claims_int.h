@@ -23,6 +23,8 @@ void sl_claims_untestable(struct sl_claim *c, const char *fmt, ...) __attribute_
 /* Chart helpers. */
 void sl_chart_series(struct sl_claim_chart *ch, size_t s, const char *name);
 void sl_chart_point(struct sl_claim_chart *ch, size_t s, double x, double y);
+/* Groups of bars at p50, p90, p99 and max (a delay distribution per model). */
+void sl_chart_percentiles(struct sl_claim_chart *ch);
 
 /* The real-trace claims of the bundled traces (claims_trace.c). */
 int sl_claims_bundled(struct sl_claims_cx *x);

@@ -381,13 +381,8 @@ static void interactive_claims(struct sl_claims_cx *x, struct tr *t, const int *
 	if (c20) {
 		snprintf(c20->extra, sizeof(c20->extra), "%s", list);
 		trace_from(c20, t->file, t->cpus);
-		c20->chart.kind = SL_CHART_GROUPS;
-		c20->chart.nx = 4;
+		sl_chart_percentiles(&c20->chart);
 		c20->chart.logy = 1;
-		snprintf(c20->chart.xt[0], sizeof(c20->chart.xt[0]), "p50");
-		snprintf(c20->chart.xt[1], sizeof(c20->chart.xt[1]), "p90");
-		snprintf(c20->chart.xt[2], sizeof(c20->chart.xt[2]), "p99");
-		snprintf(c20->chart.xt[3], sizeof(c20->chart.xt[3]), "max");
 		snprintf(c20->chart.ylabel, sizeof(c20->chart.ylabel), "wakeup delay of %.30s (ms, log)", names);
 	}
 	for (m = 0; m < sl_claim_nmodels(); m++) {
