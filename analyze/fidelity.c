@@ -415,3 +415,72 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 	}
 	return n;
 }
+
+int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc)
+{
+	static const int cand[] = { 100, 250, 300, 1000 };
+	double r[SL_ARRAY_SIZE(cand)], best = 0;
+	uint64_t *ends, *wk;
+	int *cpu, maxcpu = 0;
+	size_t n = 0, nw = 0, i, j, k;
+	for (i = 0; i < rec->nslices; i++)
+		if (rec->slices[i].cpu > maxcpu)
+			maxcpu = rec->slices[i].cpu;
+	ends = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*ends));
+	cpu = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*cpu));
+	wk = xcalloc(rec->nwakeups ? rec->nwakeups : 1, sizeof(*wk));
+	for (i = 0; i < rec->nwakeups; i++)
+		wk[nw++] = rec->wakeups[i].ts;
+	sl_sort_u64(wk, nw);
+	for (i = 0; i < rec->nslices; i++) {
+		const struct sl_slice_row *sl = &rec->slices[i];
+		uint64_t e = sl->ts + sl->dur;
+		size_t lo = 0, hi = nw;
+		if (sl->end_state != 'R' || sl->cpu < 0)
+			continue;
+		/* the first wakeup at or after e - 100 us: a wakeup preemption if <= e */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (wk[mid] + 100000 < e)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < nw && wk[lo] <= e)
+			continue;
+		ends[n] = e;
+		cpu[n++] = sl->cpu;
+	}
+	for (k = 0; k < SL_ARRAY_SIZE(cand); k++) {
+		/* per CPU (each CPU's tick has its own phase), the resultant length */
+		double period = 1e9 / cand[k], tot = 0;
+		double *sx = xcalloc((size_t)maxcpu + 1, sizeof(*sx)), *sy = xcalloc((size_t)maxcpu + 1, sizeof(*sy));
+		int c;
+		for (j = 0; j < n; j++) {
+			double ph = 2 * M_PI * fmod((double)ends[j], period) / period;
+			sx[cpu[j]] += cos(ph);
+			sy[cpu[j]] += sin(ph);
+		}
+		for (c = 0; c <= maxcpu; c++)
+			tot += hypot(sx[c], sy[c]);
+		free(sx);
+		free(sy);
+		r[k] = n ? tot / (double)n : 0;
+		if (r[k] > best)
+			best = r[k];
+	}
+	free(ends);
+	free(cpu);
+	free(wk);
+	*samples = n;
+	*conc = best;
+	if (n < 30 || best < 0.2)
+		return -1;
+	for (k = 0; k < SL_ARRAY_SIZE(cand); k++)
+		if (r[k] >= 0.6 * best) {
+			*hz = cand[k];
+			*conc = r[k];
+			return 0;
+		}
+	return -1;
+}

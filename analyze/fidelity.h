@@ -84,4 +84,16 @@ struct sl_fid_row {
  * gating row passes. */
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict);
 
+/* The recording kernel's CONFIG_HZ, estimated from its recorded run: a
+ * slice preempted by the tick ends on a tick, so the end times of the
+ * slices that ended runnable (R) with no wakeup in the 100 us before, taken
+ * modulo the tick period of each candidate (100, 250, 300, 1000 Hz), bunch
+ * at one phase per CPU for the true period and for its divisors, and spread
+ * for the others. Concentration = the mean resultant length of those
+ * phases (1: all at one phase, about 0: spread). The estimate is the
+ * lowest HZ whose concentration is at least 0.6 times the best, if the
+ * best is at least 0.2 over at least 30 such slices. 0 with *hz set, or
+ * -1 (cannot tell: too few preemptions or no bunching). */
+int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc);
+
 #endif

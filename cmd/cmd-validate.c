@@ -56,7 +56,8 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "docs/validate.md)"),
 		SL_OPT_INT(0, "hz", &v->hz, 10, 100000, "N",
 			   "the recording kernel's CONFIG_HZ (its tick: when a slice\n"
-			   "is found used up; default 1000)"),
+			   "is found used up); default: estimated from the phase of\n"
+			   "the recorded run's tick preemptions, else 1000"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, "table|csv|json", "the output"),
 		SL_OPT_END
 	};
@@ -64,7 +65,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 	memset(v, 0, sizeof(*v));
 	v->fmt = "table";
 	v->mode = "causal";
-	v->hz = 1000;
+	v->hz = 0; /* estimated */
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
 	if (!v->trace) {
@@ -163,6 +164,9 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	int64_t rec_id, run_id;
 	size_t n, i;
 	int rc, verdict, have_rec = 0, have_rep = 0;
+	size_t hz_samples = 0;
+	double hz_conc = 0;
+	char hz_why[160] = "";
 
 	memset(&b, 0, sizeof(b));
 	rc = parse(argc, argv, &v);
@@ -170,7 +174,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		return rc == 1 ? 0 : rc;
 	sl_replay_opts_init(&o);
 	o.mode = strcmp(v.mode, "timed") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
-	o.hz = (int)v.hz;
+	o.hz = v.hz ? (int)v.hz : 1000;
 	if (v.overhead && sl_overhead_parse(v.overhead, &o)) {
 		sl_err("validate: --overhead '%s': expected auto, none or WAKE[,SWITCH]", v.overhead);
 		return 2;
@@ -225,6 +229,22 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		goto fail;
 	}
 	o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
+	if (sl_store_load_run(st, rec_id, &rec, &d))
+		goto fail;
+	have_rec = 1;
+	if (!v.hz) {
+		int est;
+		if (sl_estimate_hz(&rec, &est, &hz_samples, &hz_conc) == 0) {
+			o.hz = est;
+			snprintf(hz_why, sizeof(hz_why), "estimated from %zu tick preemptions, "
+				 "concentration %.2f", hz_samples, hz_conc);
+		} else {
+			snprintf(hz_why, sizeof(hz_why), "could not tell from %zu tick preemptions: the "
+				 "default; --hz N", hz_samples);
+		}
+	} else {
+		snprintf(hz_why, sizeof(hz_why), "--hz");
+	}
 	memset(&ov, 0, sizeof(ov));
 	if ((!v.overhead || !strcmp(v.overhead, "auto")) &&
 	    sl_overhead_auto(st, tr.id, &o, &ov, &d))
@@ -232,9 +252,6 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, NULL, &run_id, &rs, NULL, &d))
 		goto fail;
 	sl_behaviour_release(&b);
-	if (sl_store_load_run(st, rec_id, &rec, &d))
-		goto fail;
-	have_rec = 1;
 	if (sl_store_load_run(st, run_id, &rep, &d))
 		goto fail;
 	have_rep = 1;
@@ -258,10 +275,10 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		goto fail_tx;
 
 	if (!strcmp(v.fmt, "table")) {
-		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), %s, %d Hz, replay run %" PRId64
+		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), %s, %d Hz (%s), replay run %" PRId64
 		       " against recorded run %" PRId64 "\n",
 		       tr.id, tr.format, tr.kernel_release[0] ? tr.kernel_release : "unknown", ops->name,
-		       why, o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.hz, run_id, rec_id);
+		       why, o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.hz, hz_why, run_id, rec_id);
 		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
 			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
 			       "preemption median %.1f us (%zu samples)\n",
