@@ -274,20 +274,16 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 {
 	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(rw, utids, nt), lane = 9;
 	double lanes_y = top + ph + 8;
-	int lmin = 99, lmax = -1, lv;
+	int lmin, lmax, lv, shown = 0; /* shown: a row of a drawn task */
 	size_t i, k;
 	char buf[160];
 	uint64_t t0 = pr->t0;
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	sl_text(cr, x0, y0 + 18, 0, 13, pr->title);
-	for (k = 0; k < rw->n; k++)
+	for (k = 0; k < rw->n && !shown; k++)
 		for (i = 0; i < nt; i++)
-			if (rw->v[k].utid == utids[i]) {
-				if (rw->v[k].level < lmin)
-					lmin = rw->v[k].level;
-				if (rw->v[k].level > lmax)
-					lmax = rw->v[k].level;
-			}
+			if (rw->v[k].utid == utids[i])
+				shown = 1;
 	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
 	cairo_rectangle(cr, x0, top, w, ph);
 	cairo_fill(cr);
@@ -295,7 +291,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 		draw_lag(cr, rw, utids, col, nt, x0, top, w, ph, t0, tmin, tmax);
 		goto lanes;
 	}
-	if (lmax < 0) {
+	if (!shown) {
 		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
 		snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s",
 			 nt == 1 ? "this task" : "these tasks",

@@ -127,14 +127,9 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 	FILE *keep = NULL;
 	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
 		return -1;
-	for (i = 0; i < p.n; i++) {
-		if (p.v[i].r.nslices && p.v[i].r.slices[0].ts - p.v[i].t0 < first)
-			first = p.v[i].r.slices[0].ts - p.v[i].t0;
+	for (i = 0; i < p.n; i++)
 		if (p.v[i].end - p.v[i].t0 > span)
 			span = p.v[i].end - p.v[i].t0;
-	}
-	if (first == UINT64_MAX)
-		first = 0;
 	if (!o->from && !o->to) {
 		/* slices are in the order the run wrote them: the first start is
 		 * their minimum */
@@ -142,7 +137,7 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 			for (k = 0; k < p.v[i].r.nslices; k++)
 				if (p.v[i].r.slices[k].ts - p.v[i].t0 < first)
 					first = p.v[i].r.slices[k].ts - p.v[i].t0;
-		tmin = first;
+		tmin = first == UINT64_MAX ? 0 : first;
 		win = readable_window(&p, tmin, span);
 		tmax = win ? tmin + win : span;
 	} else if (!o->to) {
