@@ -40,6 +40,7 @@ struct mtask {
 	uint64_t uncertain_ns; /* time that could be this task's or another's */
 	int missed_out;     /* taken off its CPU by a switch we did not see */
 	struct sl_task_spec spec; /* start, parent, flags */
+	int kthread;        /* forked by kthreadd */
 	struct sl_phase *ph;
 	size_t nph, cap;
 };
@@ -598,6 +599,7 @@ static int on_fork(struct sl_model *m, const struct sl_event *ev)
 	if (p >= 0) {
 		m->t[c].prio = m->t[p].prio;
 		m->t[c].tgid = -1;
+		m->t[c].kthread = m->t[p].tid == 2;
 	}
 	start_task(m, &m->t[c], ev->ts, p, prog);
 	m->t[c].spec.flags |= SL_TASK_FORKED;
@@ -746,10 +748,27 @@ static uint64_t kthread_mask(const char *comm)
 	return 0;
 }
 
+/* A kernel thread: forked by kthreadd (every kthread_create() is carried
+ * out by kthreadd, tid 2: kernel/kthread.c, kthreadd()), or, for a thread
+ * whose fork the trace did not see, named as the kernel names its threads:
+ * a '/' (per-CPU and per-device threads: ksoftirqd/0, jbd2/sda1-8, irq/9-acpi)
+ * or one of the fixed names of mm/, kernel/ and block/ (kswapd0,
+ * kcompactd0, kdamond.0, khugepaged, ...). */
 static int is_kthread(const struct mtask *t)
 {
-	return t->tid == 2 || strchr(t->comm, '/') || !strncmp(t->comm, "kworker", 7) ||
-	       !strncmp(t->comm, "rcu_", 4) || !strncmp(t->comm, "kthreadd", 8);
+	static const char *const names[] = { "kworker", "rcu_", "kthreadd", "kswapd", "kcompactd",
+					     "kdamond", "khugepaged", "ksmd", "kauditd", "khungtaskd",
+					     "oom_reaper", "kthrotld", "kdevtmpfs", "kintegrityd",
+					     "kblockd", "kstrp", "watchdogd", "psimon", "hwrng",
+					     "kpsmoused", "writeback", "ecryptfs-kthread", "scsi_eh_",
+					     "scsi_tmf_", "card0-crtc" };
+	size_t i;
+	if (t->tid == 2 || t->kthread || strchr(t->comm, '/'))
+		return 1;
+	for (i = 0; i < SL_ARRAY_SIZE(names); i++)
+		if (!strncmp(t->comm, names[i], strlen(names[i])))
+			return 1;
+	return 0;
 }
 
 int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,

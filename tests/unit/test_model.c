@@ -201,3 +201,93 @@ SL_TEST(model_tid_reuse_and_lost_events)
 	sl_behaviour_release(&b);
 	sl_model_free(m);
 }
+
+static struct sl_event fork_ev(uint64_t ts, int parent, const char *pcomm, int child,
+			       const char *ccomm)
+{
+	struct sl_event e;
+	sl_event_clear(&e);
+	e.type = SL_EV_FORK;
+	e.ts = ts;
+	e.cpu = 0;
+	e.cur_pid = parent;
+	e.pid = parent;
+	e.pid2 = child;
+	snprintf(e.comm, sizeof(e.comm), "%s", pcomm);
+	snprintf(e.comm2, sizeof(e.comm2), "%s", ccomm);
+	return e;
+}
+
+/* Which tasks are kernel threads (SL_TASK_KTHREAD, collector/model.c
+ * is_kthread): a child of kthreadd (tid 2) whatever its name, since
+ * kthread_create() has kthreadd fork every kernel thread; a child of a
+ * kworker (a usermode helper: it execs a program) is not; a task whose fork
+ * is unseen is one by its name ("kcompactd0", "kdamond.0", "ksoftirqd/0"),
+ * a user task named like none of them is not. */
+SL_TEST(model_kthread_flags)
+{
+	struct cap c = { 0 };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_model *m = sl_model_new(&sink, &d);
+	struct sl_behaviour b;
+	struct sl_model_stats st;
+	uint64_t *first, *last;
+	struct sl_event e;
+	int i, seen = 0;
+
+	e = sw(100, 0, 'R', 2);
+	snprintf(e.comm2, sizeof(e.comm2), "kthreadd");
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = fork_ev(150, 2, "kthreadd", 40, "loop0"); /* named by kthread() */
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = sw(200, 2, 'S', 41);
+	snprintf(e.comm2, sizeof(e.comm2), "kworker/u8:3");
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = fork_ev(250, 41, "kworker/u8:3", 42, "kworker/u8:3");
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = sw(255, 41, 'S', 42); /* the helper runs and execs /sbin/modprobe */
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	sl_event_clear(&e);
+	e.type = SL_EV_EXEC;
+	e.ts = 260;
+	e.cpu = 0;
+	e.pid = e.cur_pid = 42;
+	snprintf(e.comm, sizeof(e.comm), "modprobe");
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = sw(300, 42, 'S', 43);
+	snprintf(e.comm2, sizeof(e.comm2), "kcompactd0");
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = sw(400, 43, 'S', 44);
+	snprintf(e.comm2, sizeof(e.comm2), "kdamond.0");
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	e = sw(500, 44, 'S', 45);
+	snprintf(e.comm2, sizeof(e.comm2), "kdenlive"); /* a user program */
+	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
+	for (i = 0; i < (int)b.ntasks; i++) {
+		int k = !!(b.tasks[i].flags & SL_TASK_KTHREAD);
+		switch (b.tasks[i].tid) {
+		case 2:  /* kthreadd itself */
+		case 40: /* forked by kthreadd */
+		case 41: /* kworker/ */
+		case 43: /* kcompactd0 */
+		case 44: /* kdamond.0 */
+			CHECK_EQ_INT(k, 1);
+			seen++;
+			break;
+		case 42: /* forked by a kworker: a usermode helper */
+		case 45:
+			CHECK_EQ_INT(k, 0);
+			seen++;
+			break;
+		}
+	}
+	CHECK_EQ_INT(seen, 7);
+	free(first);
+	free(last);
+	free(st.lost_per_cpu);
+	free(st.uncertain_ns);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+}
