@@ -5,30 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sl_task_phase(const struct sl_task_spec *t, size_t i, struct sl_phase *ph)
-{
-	if (t->nphases) {
-		if (i >= t->nphases)
-			return -1;
-		*ph = t->phases[i];
-		return 0;
-	}
-	if ((t->count && i >= t->count) || t->run_ns == 0)
-		return -1; /* a task with no phases and no pattern has no work */
-	memset(ph, 0, sizeof(*ph));
-	ph->waker = -1;
-	ph->run_ns = t->run_ns;
-	ph->sleep_ns = t->sleep_ns;
-	ph->waker_kind = SL_WAKER_IRQ; /* a timer ends a workload sleep */
-	if (t->run_ns == SL_INF)
-		ph->end = SL_END_TRACE;
-	else if (t->count && i + 1 == t->count)
-		ph->end = SL_END_EXIT;
-	else
-		ph->end = SL_END_SLEEP_S;
-	return 0;
-}
-
 void sl_behaviour_release(struct sl_behaviour *b)
 {
 	size_t i;

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #define SL_INF UINT64_MAX
 
@@ -81,8 +82,31 @@ struct sl_task_spec {
 /* Phase i of a task; returns 0 and fills *ph, or -1 past the last phase
  * (a task with nphases == 0 and run_ns == 0 has no phase at all: nothing to
  * replay, e.g. a task seen in the trace only as a waker).
- * For periodic tasks the last phase of a finite count ends with SL_END_EXIT. */
-int sl_task_phase(const struct sl_task_spec *t, size_t i, struct sl_phase *ph);
+ * For periodic tasks the last phase of a finite count ends with SL_END_EXIT.
+ * Inline: the replay engine asks for a phase at every burst end and wakeup. */
+static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct sl_phase *ph)
+{
+	if (t->nphases) {
+		if (i >= t->nphases)
+			return -1;
+		*ph = t->phases[i];
+		return 0;
+	}
+	if ((t->count && i >= t->count) || t->run_ns == 0)
+		return -1; /* a task with no phases and no pattern has no work */
+	memset(ph, 0, sizeof(*ph));
+	ph->waker = -1;
+	ph->run_ns = t->run_ns;
+	ph->sleep_ns = t->sleep_ns;
+	ph->waker_kind = SL_WAKER_IRQ; /* a timer ends a workload sleep */
+	if (t->run_ns == SL_INF)
+		ph->end = SL_END_TRACE;
+	else if (t->count && i + 1 == t->count)
+		ph->end = SL_END_EXIT;
+	else
+		ph->end = SL_END_SLEEP_S;
+	return 0;
+}
 
 /* A set of tasks to replay: the whole behaviour model of one trace or
  * workload. */

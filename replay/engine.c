@@ -97,8 +97,9 @@ void sl_engine_rotation(struct sl_engine *e, int cpu, const char *kind, int leve
 
 /* ---- progress of the running tasks ---- */
 
-/* Charge the CPU time since the last charge to cpu c's running task. */
-void sl_eng_account(struct sl_engine *e, int c)
+/* Charge the CPU time since the last charge to cpu c's running task
+ * (inline: the engine charges on every tick, burst end and switch). */
+static inline void account(struct sl_engine *e, int c)
 {
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *p = cpu->curr;
@@ -117,6 +118,11 @@ void sl_eng_account(struct sl_engine *e, int c)
 	}
 	p->sum_exec_ns += delta;
 	cpu->busy_ns += delta;
+}
+
+void sl_eng_account(struct sl_engine *e, int c)
+{
+	account(e, c);
 }
 
 uint64_t sl_eng_cur_exec(const struct sl_engine *e, const struct sl_task *p)
@@ -138,7 +144,8 @@ void sl_eng_arm(struct sl_engine *e, int c)
 	if (!p || p->state != SL_TS_RUNNING)
 		return;
 	dt = p->eng->run_left;
-	sl_eng_waiters_clean(p);
+	if (p->eng->waiters_n)
+		sl_eng_waiters_clean(p);
 	if (p->eng->waiters_n) {
 		uint64_t pt = p->eng->waiters[0].point;
 		uint64_t need = pt > p->sum_exec_ns ? pt - p->sum_exec_ns : 0;
@@ -512,7 +519,7 @@ static void schedule(struct sl_engine *e, int c)
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *prev = cpu->curr, *next;
 
-	sl_eng_account(e, c);
+	account(e, c);
 	cpu->need_resched = 0;
 	cpu->resched_pending = 0;
 	cpu->resched_gen++;
@@ -567,12 +574,16 @@ static void schedule(struct sl_engine *e, int c)
 
 static void run_resched(struct sl_engine *e)
 {
-	int pass, c, any;
-	for (pass = 0; pass < 4 * e->ncpus + 4 && !e->priv->failed; pass++) {
+	int pass, c, any, n = e->ncpus;
+	if (e->priv->failed)
+		return;
+	for (pass = 0; pass < 4 * n + 4; pass++) {
 		any = 0;
-		for (c = 0; c < e->ncpus && !e->priv->failed; c++)
+		for (c = 0; c < n; c++)
 			if (e->cpus[c].need_resched) {
 				schedule(e, c);
+				if (e->priv->failed)
+					return;
 				any = 1;
 			}
 		if (!any)
@@ -591,8 +602,9 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		if (ev->gen != cpu->run_gen || !cpu->curr)
 			return;
 		p = cpu->curr;
-		sl_eng_account(e, (int)ev->id);
-		sl_eng_release_reached(e, p);
+		account(e, (int)ev->id);
+		if (p->eng->waiters_n)
+			sl_eng_release_reached(e, p);
 		if (p->eng->run_left == 0)
 			burst_end(e, (int)ev->id, p);
 		else
@@ -642,12 +654,13 @@ static void tick_all(struct sl_engine *e)
 		struct sl_cpu *cpu = &e->cpus[c];
 		e->priv->st.events++;
 		if (cpu->curr && cpu->curr->state == SL_TS_RUNNING) {
-			sl_eng_account(e, c);
+			account(e, c);
 			e->priv->st.ticks++;
 			e->ops->tick(e, c, cpu->curr);
 			CHECK_AFTER(e, "tick");
 		}
-		sl_smp_tick(e, c);
+		if (e->ncpus > 1) /* (balancing has nothing to do on one CPU) */
+			sl_smp_tick(e, c);
 	}
 }
 

@@ -31,12 +31,73 @@ struct sl_evq {
 	uint64_t seq;
 };
 
-/* Add an event (its sequence number is assigned here). */
-void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint32_t id, uint64_t gen);
+/* The out-of-line parts (evq.c): the heap, and the near array when full. */
+void sl_evq_heap_push(struct sl_evq *q, const struct sl_ev *ev);
+void sl_evq_heap_pop(struct sl_evq *q, struct sl_ev *ev);
+void sl_evq_near_full(struct sl_evq *q);
+
+static inline int sl_evq_before(const struct sl_ev *a, const struct sl_ev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->ord < b->ord);
+}
+
+/* Add an event (its sequence number is assigned here). Inline: the engine
+ * pushes two or three events per scheduling decision (tests/bench/40-o1.sh)
+ * and the near-array case is a few instructions. */
+static inline void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint32_t id,
+			       uint64_t gen)
+{
+	struct sl_ev ev;
+	size_t i;
+
+	ev.t = t;
+	ev.ord = (uint64_t)kind << 56 | (q->seq++ & ((1ULL << 56) - 1));
+	ev.gen = gen;
+	ev.kind = kind;
+	ev.id = id;
+	q->n++;
+	if (q->hn && !sl_evq_before(&ev, &q->h[0])) {
+		sl_evq_heap_push(q, &ev);
+		return;
+	}
+	/* earlier than the whole heap: the near array */
+	if (q->nn == SL_EVQ_NEAR)
+		sl_evq_near_full(q);
+	i = q->nn++;
+	while (i > q->nh && sl_evq_before(&ev, &q->near[i - 1])) {
+		q->near[i] = q->near[i - 1];
+		i--;
+	}
+	q->near[i] = ev;
+}
+
 /* Remove the first event into *ev; returns 0, or -1 if empty. */
-int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev);
+static inline int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev)
+{
+	if (!q->n)
+		return -1;
+	q->n--;
+	if (q->nh < q->nn && (!q->hn || sl_evq_before(&q->near[q->nh], &q->h[0]))) {
+		*ev = q->near[q->nh++];
+		if (q->nh == q->nn)
+			q->nh = q->nn = 0;
+		return 0;
+	}
+	sl_evq_heap_pop(q, ev);
+	return 0;
+}
+
 /* Time of the first event; UINT64_MAX if empty. */
-uint64_t sl_evq_peek_time(const struct sl_evq *q);
+static inline uint64_t sl_evq_peek_time(const struct sl_evq *q)
+{
+	uint64_t t = UINT64_MAX;
+	if (q->nh < q->nn)
+		t = q->near[q->nh].t;
+	if (q->hn && q->h[0].t < t)
+		t = q->h[0].t;
+	return t;
+}
+
 /* Free the storage (q itself is caller's). */
 void sl_evq_release(struct sl_evq *q);
 

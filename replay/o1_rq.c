@@ -14,24 +14,24 @@
 _Static_assert(SL_O1_MAX_PRIO == SL_PRIO_MAX, "o1 prio arrays are prio_array.h's");
 _Static_assert(sizeof(struct sl_o1_task) == 64, "an o1 task fills one cache line");
 
-static int is_rt(const struct sl_o1_task *p)
+static inline int is_rt(const struct sl_o1_task *p)
 {
 	return p->prio < SL_O1_MAX_RT_PRIO;
 }
 
-static int rt_policy(const struct sl_o1_task *p)
+static inline int rt_policy(const struct sl_o1_task *p)
 {
 	return p->policy == SL_O1_FIFO || p->policy == SL_O1_RR;
 }
 
-static int expired_idx(const struct sl_o1_rq *rq)
+static inline int expired_idx(const struct sl_o1_rq *rq)
 {
 	return !rq->active;
 }
 
 /* ---- staircase rows ---- */
 
-static void stair(struct sl_o1 *o, int pi, uint64_t now)
+static inline void stair(struct sl_o1 *o, int pi, uint64_t now)
 {
 	struct sl_o1_task *p = &o->t[pi];
 	int arr;
@@ -49,21 +49,21 @@ static void stair(struct sl_o1 *o, int pi, uint64_t now)
 
 #define LINKS(o) SL_PRIO_LINKS((o)->t)
 
-static void enqueue(struct sl_o1 *o, int pi, int ai)
+static inline void enqueue(struct sl_o1 *o, int pi, int ai)
 {
 	struct sl_o1_task *p = &o->t[pi];
 	sl_prio_add_tail(&o->rq[p->cpu].arrays[ai], LINKS(o), pi, p->prio);
 	p->array = (int8_t)ai;
 }
 
-static void dequeue(struct sl_o1 *o, int pi)
+static inline void dequeue(struct sl_o1 *o, int pi)
 {
 	struct sl_o1_task *p = &o->t[pi];
 	sl_prio_del(&o->rq[p->cpu].arrays[p->array], LINKS(o), pi, p->prio);
 	p->array = -1;
 }
 
-static void requeue(struct sl_o1 *o, int pi)
+static inline void requeue(struct sl_o1 *o, int pi)
 {
 	int ai = o->t[pi].array;
 	dequeue(o, pi);
@@ -78,7 +78,7 @@ static void insert_before(struct sl_o1 *o, int pi, int before)
 	o->t[pi].array = b->array;
 }
 
-static void activate_queue(struct sl_o1 *o, int pi, uint64_t now)
+static inline void activate_queue(struct sl_o1 *o, int pi, uint64_t now)
 {
 	/* __activate_task: active, or expired for SCHED_BATCH */
 	struct sl_o1_task *p = &o->t[pi];
@@ -89,7 +89,7 @@ static void activate_queue(struct sl_o1 *o, int pi, uint64_t now)
 	stair(o, pi, now);
 }
 
-static void deactivate(struct sl_o1 *o, int pi)
+static inline void deactivate(struct sl_o1 *o, int pi)
 {
 	struct sl_o1_task *p = &o->t[pi];
 	struct sl_o1_rq *rq = &o->rq[p->cpu];
@@ -100,26 +100,26 @@ static void deactivate(struct sl_o1 *o, int pi)
 
 /* ---- priorities ---- */
 
-static int normal_prio(const struct sl_o1 *o, const struct sl_o1_task *p)
+static inline int normal_prio(const struct sl_o1 *o, const struct sl_o1_task *p)
 {
 	if (rt_policy(p))
 		return SL_O1_MAX_RT_PRIO - 1 - p->rt_prio;
 	return sl_o1_normal_prio(&o->c, p->static_prio, p->sleep_avg);
 }
 
-static int effective_prio(const struct sl_o1 *o, struct sl_o1_task *p)
+static inline int effective_prio(const struct sl_o1 *o, struct sl_o1_task *p)
 {
 	p->normal_prio = (int16_t)normal_prio(o, p);
 	return p->normal_prio; /* no PI boosting in the model */
 }
 
-static int task_interactive(const struct sl_o1_task *p)
+static inline int task_interactive(const struct sl_o1_task *p)
 {
 	return sl_o1_task_interactive(p->prio, p->static_prio);
 }
 
 /* recalc_task_prio (§2.3 step 4b) */
-static int recalc_task_prio(struct sl_o1 *o, struct sl_o1_task *p, uint64_t now)
+static inline int recalc_task_prio(struct sl_o1 *o, struct sl_o1_task *p, uint64_t now)
 {
 	uint64_t sleep_time = now > p->timestamp ? now - p->timestamp : 0;
 	if (p->policy == SL_O1_BATCH)
@@ -158,7 +158,7 @@ static int expired_starving(const struct sl_o1 *o, const struct sl_o1_rq *rq, ui
 	       (uint64_t)o->c.starvation_limit * (uint64_t)rq->nr_running;
 }
 
-static int curr_prio(const struct sl_o1 *o, const struct sl_o1_rq *rq)
+static inline int curr_prio(const struct sl_o1 *o, const struct sl_o1_rq *rq)
 {
 	return rq->curr >= 0 ? o->t[rq->curr].prio : IDLE_PRIO;
 }
@@ -287,7 +287,7 @@ static void array_switch(struct sl_o1 *o, struct sl_o1_rq *rq, uint64_t now)
  * timestamp = now. Nothing in between (the pick and the on-runqueue credit
  * of another task) reads or changes prev's sleep_avg, so charging first is
  * the kernel's order. */
-static void charge_curr(struct sl_o1 *o, struct sl_o1_rq *rq, uint64_t now)
+static inline void charge_curr(struct sl_o1 *o, struct sl_o1_rq *rq, uint64_t now)
 {
 	struct sl_o1_task *pp;
 	uint64_t run_time;
@@ -382,7 +382,7 @@ switch_tasks:
 /* ---- §2.5 scheduler tick ---- */
 
 /* task_running_tick for the running task p */
-static void running_tick(struct sl_o1 *o, struct sl_o1_rq *rq, int pi, uint64_t now)
+static inline void running_tick(struct sl_o1 *o, struct sl_o1_rq *rq, int pi, uint64_t now)
 {
 	struct sl_o1_task *p = &o->t[pi];
 	uint64_t jif = sl_o1_jiffies(o, now);
