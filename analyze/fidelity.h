@@ -17,6 +17,8 @@ struct sl_overheads {
 	uint64_t wake_ns;    /* median delay of wakeups onto an idle CPU */
 	uint64_t switch_ns;  /* median delay of wakeups that preempted at once */
 	size_t nwake, nswitch; /* samples behind each (0: that one is 0) */
+	size_t ntick;        /* switch candidates left out: preempted by the tick */
+	int hz;              /* the tick rate found (sl_estimate_ticks), 0: none */
 	/* their distributions: the (2i+1)/32 quantiles, i = 0..15 */
 	uint64_t wake_q[SL_OVERHEAD_Q], switch_q[SL_OVERHEAD_Q];
 };
@@ -25,7 +27,9 @@ struct sl_overheads {
  *   wakeup and ran the woken task first after it: ts_run - ts, median;
  * - switch_ns: wakeups whose CPU was running another task that was
  *   preempted (end state R) at ts_run, the woken task switched in at that
- *   instant: ts_run - ts, median.
+ *   instant: ts_run - ts, median. Left out (ntick): those where a tick
+ *   of that CPU (sl_estimate_ticks) came after the wakeup and within
+ *   100 us of ts_run: the tick ended prev's slice, the wakeup did not.
  * Medians and quantiles are nearest-rank (sl_percentile). */
 void sl_overheads_calibrate(const struct sl_run_data *rec, struct sl_overheads *o);
 
@@ -95,5 +99,18 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
  * best is at least 0.2 over at least 30 such slices. 0 with *hz set, or
  * -1 (cannot tell: too few preemptions or no bunching). */
 int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc);
+
+/* The same estimate with each CPU's tick phase: hz (0: cannot tell), and
+ * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'
+ * ends (-1 where fewer than 10 or not bunched: resultant length < 0.5).
+ * 0 or -1 as sl_estimate_hz; release with sl_ticks_release either way. */
+struct sl_ticks {
+	int hz, ncpu;
+	double *phase_ns;
+	size_t samples;
+	double conc;
+};
+int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t);
+void sl_ticks_release(struct sl_ticks *t);
 
 #endif

@@ -281,9 +281,9 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		       why, o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.hz, hz_why, run_id, rec_id);
 		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
 			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
-			       "preemption median %.1f us (%zu samples)\n",
+			       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",
 			       (double)ov.wake_ns / 1000.0, ov.nwake, (double)ov.switch_ns / 1000.0,
-			       ov.nswitch);
+			       ov.nswitch, ov.ntick);
 		else if (o.nq > 0)
 			printf("overheads (fixed): wake-up to idle CPU %.1f us, preemption %.1f us\n",
 			       (double)o.wake_lat_ns[0] / 1000.0, (double)o.switch_lat_ns[0] / 1000.0);

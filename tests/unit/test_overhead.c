@@ -149,3 +149,60 @@ SL_TEST(overhead_parse)
 	CHECK(sl_overhead_parse("1us,", &o) == -1);
 	CHECK(sl_overhead_parse("x", &o) == -1);
 }
+
+/* A switch at a tick is the tick's preemption, not a wakeup's cost
+ * (sl_overheads_calibrate, across_tick). One CPU, 250 Hz, ticks at
+ * 1 ms + k * 4 ms: 40 hogs' slices [k*4+0.2, k*4+1) ms ending R at the
+ * ticks (k = 0..39, no wakeup in the 100 us before), so sl_estimate_ticks
+ * finds 250 Hz (the lowest rate at which those ends bunch: modulo 4 ms and
+ * 1 ms they are all at one phase, modulo 10 ms and 3.33 ms they spread)
+ * and the phase 1 ms (the circular mean of 40 equal phases). Then:
+ *   W woken at 160.5 ms, runs at 161.005 ms when the slice before it ended
+ *     R: the tick at 161 ms lies after the wakeup + 100 us and within
+ *     100 us of the switch: left out (ntick 1);
+ *   X woken at 162.5 ms, runs at 162.51 ms, preempting a slice ending R
+ *     there, 1.49 ms from any tick: a switch sample of 10 us. */
+SL_TEST(overhead_calibrate_leaves_out_ticks)
+{
+	struct sl_slice_row sl[44];
+	struct sl_wakeup_row wk[2] = {
+		{ 160500000, 161005000, 100, -1, 0 },
+		{ 162500000, 162510000, 101, -1, 0 },
+	};
+	struct sl_run_data r;
+	struct sl_overheads o;
+	struct sl_ticks t;
+	size_t n = 0;
+	int k;
+	for (k = 0; k < 40; k++) {
+		struct sl_slice_row s = { (uint64_t)k * 4000000 + 200000, 800000, 1 + k % 3, 0, 'R', 120 };
+		sl[n++] = s;
+	}
+	{
+		struct sl_slice_row a = { 160200000, 805000, 7, 0, 'R', 120 };  /* ends 161.005 */
+		struct sl_slice_row b = { 161005000, 500000, 100, 0, 'S', 120 }; /* W */
+		struct sl_slice_row c = { 162000000, 510000, 8, 0, 'R', 120 };  /* ends 162.51 */
+		struct sl_slice_row d = { 162510000, 100000, 101, 0, 'S', 120 }; /* X */
+		sl[n++] = a;
+		sl[n++] = b;
+		sl[n++] = c;
+		sl[n++] = d;
+	}
+	memset(&r, 0, sizeof(r));
+	r.slices = sl;
+	r.nslices = n;
+	r.wakeups = wk;
+	r.nwakeups = 2;
+	CHECK_EQ_INT(sl_estimate_ticks(&r, &t), 0);
+	CHECK_EQ_INT(t.hz, 250);
+	CHECK_EQ_INT(t.ncpu, 1);
+	/* 40 ends at 1 ms plus a's at 161.005 ms (phase 1.005 ms): within
+	 * the peak, the circular mean moves by about 5 us / 41 = 0.12 us */
+	CHECK(t.phase_ns[0] > 999000 && t.phase_ns[0] < 1001000);
+	sl_ticks_release(&t);
+	sl_overheads_calibrate(&r, &o);
+	CHECK_EQ_INT(o.hz, 250);
+	CHECK_EQ_INT(o.ntick, 1);
+	CHECK_EQ_INT(o.nswitch, 1);
+	CHECK_EQ_INT(o.switch_ns, 10000);
+}
