@@ -72,12 +72,13 @@ void sl_engine_resched(struct sl_engine *e, int cpu)
 void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array)
 {
 	const struct sl_run_sink *k = e->priv->sink;
+	if (!k || !k->staircase) /* no rows: nothing to dedup either */
+		return;
 	if (p->eng->rec_level == level && p->eng->rec_array == array)
 		return;
 	p->eng->rec_level = level;
 	p->eng->rec_array = array;
-	if (k && k->staircase && !e->priv->failed &&
-	    k->staircase(k->ctx, p->idx, e->now, level, array))
+	if (!e->priv->failed && k->staircase(k->ctx, p->idx, e->now, level, array))
 		sl_eng_error(e, "writing a staircase row failed");
 }
 
@@ -514,7 +515,7 @@ static void emit_slice(struct sl_engine *e, int cpu, struct sl_task *p, char end
 		sl_eng_error(e, "writing a sched_slice row failed");
 }
 
-static void schedule(struct sl_engine *e, int c)
+static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 {
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *prev = cpu->curr, *next;

@@ -385,7 +385,7 @@ switch_tasks:
 static inline void running_tick(struct sl_o1 *o, struct sl_o1_rq *rq, int pi, uint64_t now)
 {
 	struct sl_o1_task *p = &o->t[pi];
-	uint64_t jif = sl_o1_jiffies(o, now);
+	uint64_t jif;
 	/* 2. already expired but not switched out yet */
 	if (p->array != rq->active) {
 		rq->need_resched = 1;
@@ -403,6 +403,7 @@ static inline void running_tick(struct sl_o1 *o, struct sl_o1_rq *rq, int pi, ui
 	}
 	/* 4. time-slice expiry */
 	if (!--p->time_slice) {
+		jif = sl_o1_jiffies(o, now); /* (a division: only here) */
 		dequeue(o, pi);
 		rq->need_resched = 1;
 		p->prio = (int16_t)effective_prio(o, p); /* sleep_avg of the last schedule() */
@@ -424,7 +425,7 @@ static inline void running_tick(struct sl_o1 *o, struct sl_o1_rq *rq, int pi, ui
 	if (task_interactive(p)) {
 		int g = sl_o1_granularity(&o->c, p->sleep_avg, o->ncpus);
 		int used = sl_o1_timeslice(&o->c, p->static_prio) - p->time_slice;
-		if (used % g == 0 && p->time_slice >= g && p->array == rq->active) {
+		if (p->time_slice >= g && p->array == rq->active && used % g == 0) {
 			requeue(o, pi);
 			rq->need_resched = 1;
 		}

@@ -6,6 +6,11 @@
 # sink (no database), N nice-0 tasks of "run 1 ms, sleep 1 us": all of them
 # runnable all the time, one decision per millisecond of simulated time
 # (burst end: dequeue + pick; the wake-up: enqueue + preemption test).
+# Issue 16 asks o1 for >= 10 M decisions/s at every size, set against
+# RSDL's 20-26 M on N CPU hogs (one decision per tick, 30-engine.sh's
+# "hogs") on the machine it was measured on: the same RSDL hogs run here in
+# the same run, and the ratio o1 / rsdl-hogs is printed (goal >= 0.40, that
+# is 10 M against 20-26 M), which carries over to a slower or faster machine.
 # Each figure is the best of 5 runs in process CPU time (the machine is shared).
 set -u
 : "${B:=$(pwd)/build/default}" "${TOP:=$(pwd)}"
@@ -25,8 +30,10 @@ static double now(void)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
-/* best ns per decision of 3 runs of n tasks, decisions in *dec */
-static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec)
+/* best ns per decision of 5 runs of n tasks, decisions in *dec; hogs: n
+ * CPU hogs with a 1 ms rr_interval (30-engine.sh's "hogs"), else the
+ * periodic tasks above */
+static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec, int hogs)
 {
 	struct sl_behaviour b;
 	struct sl_replay_opts o;
@@ -43,14 +50,16 @@ static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec)
 		b.tasks[i].idx = (int)i;
 		b.tasks[i].parent = -1;
 		b.tasks[i].initially_runnable = 1;
-		b.tasks[i].run_ns = 1000000;
-		b.tasks[i].sleep_ns = 1000;
+		b.tasks[i].run_ns = hogs ? SL_INF : 1000000;
+		b.tasks[i].sleep_ns = hogs ? 0 : 1000;
 	}
 	for (k = 0; k < 5; k++) {
 		double t0, t;
 		memset(&d, 0, sizeof(d));
 		sl_replay_opts_init(&o);
 		o.cpus = 1;
+		if (hogs)
+			o.rr_interval_ns = 1000000;
 		o.duration_ns = 1000ULL * 1000000000ULL; /* 1 000 000 decisions */
 		t0 = now();
 		if (sl_replay_run(&b, ops, &o, NULL, &st, &d) < 0) {
@@ -68,15 +77,20 @@ static double run(const struct sl_policy_ops *ops, size_t n, uint64_t *dec)
 int main(void)
 {
 	static const size_t ns[] = { 10, 100, 1000, 10000 };
-	double c[4], r[4], d[4], lo = 1e30, hi = 0, rlo = 1e30, rhi = 0, dlo = 1e30, dhi = 0;
+	double c[4], r[4], d[4], h[4], lo = 1e30, hi = 0, rlo = 1e30, rhi = 0, dlo = 1e30, dhi = 0;
+	double worst = 1e30;
 	uint64_t dec;
 	int i;
 	for (i = 0; i < 4; i++) {
-		c[i] = run(sl_o1_policy(), ns[i], &dec);
-		r[i] = run(&sl_policy_rsdl, ns[i], &dec);
-		d[i] = run(sl_sd_policy(), ns[i], &dec);
-		printf("o1: %5zu runnable: %.1f ns/decision, %.2f M decisions/s (rsdl %.1f ns, o1/rsdl %.2f)\n",
-		       ns[i], c[i], 1e3 / c[i], r[i], c[i] / r[i]);
+		c[i] = run(sl_o1_policy(), ns[i], &dec, 0);
+		r[i] = run(&sl_policy_rsdl, ns[i], &dec, 0);
+		d[i] = run(sl_sd_policy(), ns[i], &dec, 0);
+		h[i] = run(&sl_policy_rsdl, ns[i], &dec, 1);
+		printf("o1: %5zu runnable: %.1f ns/decision, %.2f M decisions/s (rsdl %.1f ns, o1/rsdl %.2f; "
+		       "rsdl hogs %.2f M decisions/s, o1/rsdl-hogs rate %.2f)\n",
+		       ns[i], c[i], 1e3 / c[i], r[i], c[i] / r[i], 1e3 / h[i], h[i] / c[i]);
+		if (h[i] / c[i] < worst)
+			worst = h[i] / c[i];
 		if (c[i] < lo)
 			lo = c[i];
 		if (c[i] > hi)
@@ -94,6 +108,8 @@ int main(void)
 	}
 	printf("o1: cost per decision largest/smallest ratio %.2f (goal <= 1.3; rsdl in the same run %.2f)\n",
 	       hi / lo, rhi / rlo);
+	printf("o1: slowest size %.2f M decisions/s (goal >= 10); against rsdl hogs in the same run %.2f "
+	       "(goal >= 0.40: 10 M against 20-26 M, issue 16)\n", 1e3 / hi, worst);
 	printf("sd: cost per decision largest/smallest ratio %.2f (goal <= 1.3)\n", dhi / dlo);
 	return 0;
 }
