@@ -39,6 +39,11 @@ struct mtask {
 	uint64_t cpus_seen;
 	uint64_t uncertain_ns; /* time that could be this task's or another's */
 	int missed_out;     /* taken off its CPU by a switch we did not see */
+	/* the slice that switch ended, its row held back until the task's next
+	 * event says how it ended: a wakeup (asleep: S) or running again (R) */
+	int pend;
+	uint64_t pend_ts, pend_dur;
+	int pend_cpu, pend_prio;
 	struct sl_task_spec spec; /* start, parent, flags */
 	int kthread;        /* forked by kthreadd */
 	struct sl_phase *ph;
@@ -63,7 +68,14 @@ struct mcpu {
 	int32_t prev_out;  /* prev of the last switch seen here (-1 idle) */
 	int fresh;         /* no evidence of curr since that switch */
 	int guessed;       /* the open slice began at a placed (not seen) switch */
+	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
 };
+
+/* A CPU seen idle this long proves that no task allowed there was waiting
+ * to run meanwhile: an idle CPU pulls a waiting task at once (newidle
+ * balancing) or within its idle balance interval (a few ms: the domain's
+ * weight in ms, kernel/sched/topology.c sd_init(), since 2.6 times). */
+#define IDLE_PROOF_NS 10000000ULL
 
 struct sl_model {
 	struct sl_run_sink rec;
@@ -262,6 +274,19 @@ static char slice_state(char s)
 	}
 }
 
+/* The row of task idx's slice held back at a missed switch, if any, with
+ * end state st: 'S' when a wakeup of the task comes first (it went to
+ * sleep there: no wait until it runs again), 'R' when it runs again first
+ * or the trace ends (docs/model.md, "Missed switches"). */
+static int flush_pending(struct sl_model *m, int32_t idx, char st)
+{
+	struct mtask *t = &m->t[idx];
+	if (!t->pend)
+		return 0;
+	t->pend = 0;
+	return m->rec.slice(m->rec.ctx, t->pend_ts, t->pend_dur, t->pend_cpu, idx, st, t->pend_prio);
+}
+
 /* The CPU's open slice ends at `end` (end_state st): a slice row, and the
  * task's CPU time and current burst grow. */
 static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end, char st)
@@ -276,8 +301,19 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 	dur = end - c->since;
 	if (!dur && (st == '?' || c->guessed))
 		return 0; /* nothing known ran */
-	if (m->rec.slice(m->rec.ctx, c->since, dur, cpu, c->curr, st == '?' ? 'R' : st, t->prio))
+	if (st == '?') {
+		/* a switch we did not see: preempted or asleep, the task's next
+		 * event tells (flush_pending) */
+		if (flush_pending(m, c->curr, 'R'))
+			return -1;
+		t->pend = 1;
+		t->pend_ts = c->since;
+		t->pend_dur = dur;
+		t->pend_cpu = cpu;
+		t->pend_prio = t->prio;
+	} else if (m->rec.slice(m->rec.ctx, c->since, dur, cpu, c->curr, st, t->prio)) {
 		return -1;
+	}
 	m->st.slices++;
 	t->cum_ns += dur;
 	if (t->started)
@@ -415,12 +451,39 @@ static int evidence(struct sl_model *m, int cpu, int32_t x, uint64_t t, uint64_t
 
 /* Task n (-1: idle) starts running on cpu at ts; hi (>= ts) is when it
  * was certainly running (its evidence elsewhere stops there). */
+static uint64_t kthread_mask(const char *comm);
+
+/* Whether a CPU task idx may run on was seen idle for IDLE_PROOF_NS or
+ * more within [lo, hi]: then idx was not waiting to run all along. */
+static int idle_meanwhile(const struct sl_model *m, int32_t idx, uint64_t lo, uint64_t hi)
+{
+	uint64_t mask = kthread_mask(m->t[idx].comm);
+	size_t c;
+	for (c = 0; c < m->ncpu; c++) {
+		const struct mcpu *x = &m->cpu[c];
+		uint64_t a = x->idle_lo > lo ? x->idle_lo : lo, b = x->idle_hi < hi ? x->idle_hi : hi;
+		if (mask && (c >= 64 || !(mask & (1ULL << c))))
+			continue;
+		if (b > a && b - a >= IDLE_PROOF_NS)
+			return 1;
+		/* idle still */
+		a = x->since > lo ? x->since : lo;
+		if (x->mode == C_SLICE && x->curr < 0 && hi > a && hi - a >= IDLE_PROOF_NS)
+			return 1;
+	}
+	return 0;
+}
+
 static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64_t hi)
 {
 	struct mcpu *c = &m->cpu[cpu];
 	if (n >= 0 && depart(m, n, cpu, hi))
 		return -1;
 	c = &m->cpu[cpu];
+	if (c->mode == C_SLICE && c->curr < 0 && ts >= c->since + IDLE_PROOF_NS) {
+		c->idle_lo = c->since; /* an idle stretch ends here */
+		c->idle_hi = ts;
+	}
 	c->curr = n;
 	c->mode = C_SLICE;
 	c->since = ts;
@@ -429,6 +492,18 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 	c->guessed = 1;
 	if (n >= 0) {
 		struct mtask *t = &m->t[n];
+		if (t->pend && t->state == T_RUNNABLE && t->missed_out && t->started &&
+		    idle_meanwhile(m, n, t->pend_ts + t->pend_dur, ts)) {
+			/* taken off by the missed switch to sleep, woken unseen */
+			if (flush_pending(m, n, 'S'))
+				return -1;
+			add_phase(t, t->burst_ns, SL_END_SLEEP_S);
+			t->burst_ns = 0;
+			t->state = T_SLEEPING;
+			t->sleep_ts = t->pend_ts + t->pend_dur;
+		}
+		if (flush_pending(m, n, 'R'))
+			return -1;
 		if (!t->started) {
 			/* first seen switching in: runnable since the trace began,
 			 * unless it was seen asleep (no wakeup event): then now */
@@ -532,6 +607,9 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		return 0; /* not asleep, or sched_wakeup after sched_waking */
 	if (t->state == T_RUNNABLE && t->missed_out && ev->type != SL_EV_WAKEUP_NEW) {
 		/* the switch we missed took it off to sleep */
+		if (flush_pending(m, w, 'S'))
+			return -1;
+		t = &m->t[w];
 		if (t->started) {
 			add_phase(t, t->burst_ns, SL_END_SLEEP_S);
 			t->burst_ns = 0;
@@ -784,6 +862,8 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];
 		struct sl_task_spec *s = &b->tasks[i];
+		if (flush_pending(m, (int32_t)i, 'R'))
+			return -1;
 		if (t->started && t->state != T_DEAD) {
 			if (t->state == T_SLEEPING && t->nph) {
 				t->ph[t->nph - 1].end = SL_END_TRACE;

@@ -275,6 +275,10 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	fprintf(g.script, "set boxwidth 0.6\nset xrange [-0.6:%zu.6]\nset yrange [0:*]\n"
 			  "set offsets 0, 0, graph 0.15, 0\nset xtics scale 0 font ',8'\nunset key\n",
 		p.n - 1);
+	/* more than 4 bars in a quarter of the width: run names slanted, the
+	 * values upright above their bars, to 3 digits, so neither overlaps */
+	if (p.n > 4)
+		fputs("set xtics rotate by 40 right\nset offsets 0, 0, graph 0.3, 0\n", g.script);
 	for (k = 0; k < SL_ARRAY_SIZE(panels); k++) {
 		/* column k + 2; a time in the unit that fits its largest value */
 		const char *unit = "", *scale = "1.0";
@@ -294,9 +298,9 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 		fputs("plot ", g.script);
 		sl_gp_str(g.script, path);
 		fprintf(g.script, " using 0:($%zu / %s):($0 + 1):xtic(1) with boxes lc variable, \\\n"
-				  "     '' using 0:($%zu / %s):(sprintf('%%.4g', $%zu / %s)) with labels "
-				  "offset 0,0.7\n",
-			k + 2, scale, k + 2, scale, k + 2, scale);
+				  "     '' using 0:($%zu / %s):(sprintf('%s', $%zu / %s)) with labels %s\n",
+			k + 2, scale, k + 2, scale, p.n > 4 ? "%.3g" : "%.4g", k + 2, scale,
+			p.n > 4 ? "rotate by 90 left offset 0,0.3 font ',8'" : "offset 0,0.7");
 	}
 	fputs("unset multiplot\n", g.script);
 	rc = sl_gp_run(&g, d);

@@ -291,3 +291,89 @@ SL_TEST(model_kthread_flags)
 	sl_behaviour_release(&b);
 	sl_model_free(m);
 }
+
+/* Run the events, then the end state of task tid's first slice row and the
+ * end of its first phase. */
+static void missed_case(const struct sl_event *evs, int n, int tid, char *st, int *end,
+			uint64_t *run, uint64_t *sleep)
+{
+	struct cap c = { 0 };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_model *m = sl_model_new(&sink, &d);
+	struct sl_behaviour b;
+	struct sl_model_stats stt;
+	uint64_t *first, *last;
+	int i, k;
+	*st = 0;
+	*end = -1;
+	for (i = 0; i < n; i++)
+		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
+	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &stt), 0);
+	CHECK_EQ_INT(stt.missed_switches, 1);
+	for (k = 0; k < (int)b.ntasks; k++)
+		if (b.tasks[k].tid == tid) {
+			for (i = 0; i < c.nslice && i < 16; i++)
+				if (c.s[i].task == k) {
+					*st = c.s[i].st;
+					break;
+				}
+			if (b.tasks[k].nphases) {
+				*end = b.tasks[k].phases[0].end;
+				*run = b.tasks[k].phases[0].run_ns;
+				*sleep = b.tasks[k].phases[0].sleep_ns;
+			}
+		}
+	free(first);
+	free(last);
+	free(stt.lost_per_cpu);
+	free(stt.uncertain_ns);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+}
+
+/* A switch missing from the file (collector/model.c flush_pending,
+ * idle_meanwhile; docs/model.md "Missed switches"). One CPU: A (pid 10)
+ * switched in at 1000; at 5000 B (11) is switched out to idle, so a switch
+ * A -> B was missed, placed halfway: 3000. A's slice [1000, 3000) ends:
+ *  a) 'S' when a wakeup of A comes (6000) before A runs again (6500): it
+ *     went to sleep at the missed switch (no 2.5 us wait counted);
+ *  b) 'R' when A runs again (6500) with no wakeup and no long idle
+ *     stretch (the CPU idled 1.5 ms): it may have been preempted;
+ *  c) 'S' when A runs again at 20 ms with no wakeup, but the CPU idled
+ *     from 5000 to 20 ms (>= 10 ms: an idle CPU would have run a waiting
+ *     A): asleep, its first burst (2000) ends in a sleep of 20 ms - 3000. */
+SL_TEST(model_missed_switch_end_state)
+{
+	struct sl_event a[5], b[4], cc[4];
+	char st;
+	int end;
+	uint64_t run = 0, sleep = 0;
+	a[0] = sw(1000, 0, 'R', 10);
+	a[1] = sw(5000, 11, 'S', 0);
+	a[2] = wk(6000, 0, 10, 1);
+	a[3] = sw(6500, 0, 'R', 10);
+	a[4] = sw(7000, 10, 'S', 0);
+	missed_case(a, 5, 10, &st, &end, &run, &sleep);
+	CHECK_EQ_INT(st, 'S');
+	CHECK_EQ_INT(end, SL_END_SLEEP_S);
+
+	b[0] = a[0];
+	b[1] = a[1];
+	b[2] = sw(6500, 0, 'R', 10);
+	b[3] = sw(7000, 10, 'S', 0);
+	missed_case(b, 4, 10, &st, &end, &run, &sleep);
+	CHECK_EQ_INT(st, 'R');
+	/* preempted: one burst 2000 + 500, ending in the sleep at 7000 */
+	CHECK_EQ_INT(run, 2500);
+
+	cc[0] = a[0];
+	cc[1] = a[1];
+	cc[2] = sw(20000000, 0, 'R', 10);
+	cc[3] = sw(20000500, 10, 'S', 0);
+	missed_case(cc, 4, 10, &st, &end, &run, &sleep);
+	CHECK_EQ_INT(st, 'S');
+	CHECK_EQ_INT(end, SL_END_SLEEP_S);
+	CHECK_EQ_INT(run, 2000);
+	CHECK_EQ_INT(sleep, 20000000 - 3000);
+}
