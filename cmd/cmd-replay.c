@@ -6,6 +6,7 @@
 #include "../analyze/store.h"
 #include "../common/sha256.h"
 #include "../replay/engine.h"
+#include "../replay/sync.h"
 #include "../replay/workload.h"
 
 #include <inttypes.h>
@@ -33,6 +34,7 @@ static const char synopsis[] =
 	"schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
+	"                [--sync block|exit|none] [--sync-window T]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -139,9 +141,11 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	double span = (double)s->end_ns / 1e9;
 	double busy = s->end_ns ? 100.0 * (double)s->busy_ns / ((double)s->end_ns * cpus) : 0.0;
 	printf("run %" PRId64 " %s: %zu tasks on %d CPU%s, %.3f s simulated, %" PRIu64 " switches, %" PRIu64
-	       " wakeups, %" PRIu64 " migrations, %.1f%% busy, %" PRIu64 " rows",
-	       run_id, name, b->ntasks, cpus, cpus == 1 ? "" : "s", span, s->switches, s->wakeups,
-	       s->migrations, busy, rows);
+	       " wakeups",
+	       run_id, name, b->ntasks, cpus, cpus == 1 ? "" : "s", span, s->switches, s->wakeups);
+	if (s->sync_wakeups)
+		printf(" (%" PRIu64 " sync)", s->sync_wakeups);
+	printf(", %" PRIu64 " migrations, %.1f%% busy, %" PRIu64 " rows", s->migrations, busy, rows);
 	if (mode == SL_MODE_CAUSAL)
 		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed)", s->causal_waits,
 		       s->causal_fallbacks);
@@ -158,7 +162,7 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz, seed = 0;
-	const char *mode = "timed";
+	const char *mode = "timed", *sync = "block";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
 	int rc;
@@ -182,6 +186,14 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "a workload); WAKE[,SWITCH] durations (default unit us):\n"
 			      "wakeup onto an idle CPU to running, and a preempting\n"
 			      "wakeup to the switch (one value: both)"),
+		SL_OPT_CHOICE(0, "sync", &sync, "block|exit|none",
+			      "which wakeups are sync (the waker leaves its CPU at\n"
+			      "once; docs/replay.md): block (default): the waker sleeps\n"
+			      "or exits within --sync-window of its CPU time, waking\n"
+			      "nobody else; exit: only an exiting child waking its\n"
+			      "parent; none"),
+		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
+				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
 		SL_OPT_LIST(0, "opt", &popts, "NAME=VALUE",
 			    "a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
@@ -204,6 +216,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	r->o.hz = (int)hz;
 	r->o.mode = !strcmp(mode, "causal") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
 	r->o.seed = (uint64_t)seed;
+	r->o.sync_mode = sl_sync_mode_parse(sync);
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "

@@ -24,6 +24,8 @@ void sl_replay_opts_init(struct sl_replay_opts *o)
 	o->hz = 1000;
 	o->rr_interval_ns = 6 * SL_NS_PER_MS;
 	o->mode = SL_MODE_TIMED;
+	o->sync_mode = SL_SYNC_BLOCK;
+	o->sync_window_ns = SL_SYNC_WINDOW_NS;
 }
 
 static void vfail(struct sl_engine *e, const char *fmt, va_list ap)
@@ -342,6 +344,7 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 	struct sl_phase ended = p->eng->ph, next;
 	struct sl_enq_info w;
 	int cpu, waker = -1;
+	size_t ph_idx = p->eng->phase;
 
 	if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
 		finish(e, p);
@@ -367,15 +370,17 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		w.waker = waker;
 		if (wk->state == SL_TS_RUNNING)
 			w.waker_cpu = wk->cpu;
+		/* a sync wakeup (the waker is about to leave its CPU; inferred,
+		 * docs/replay.md "Sync wakeups") means something only when the
+		 * waker runs the wakeup on its CPU */
+		w.sync = w.waker_cpu >= 0 && sl_sync_of(&e->priv->sync, (size_t)p->idx, ph_idx);
+		e->priv->st.sync_wakeups += (uint64_t)w.sync;
 	}
 	p->eng->wake_pending = 1;
 	p->eng->wake_ts = e->now;
 	p->eng->wake_waker = waker;
 	e->priv->st.wakeups++;
-	/* a pipe write wakes its reader synchronously (2.6.20 pipe_write:
-	 * wake_up_interruptible_sync) */
-	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu,
-			      w.waker_cpu >= 0 && w.pipe ? &e->tasks[ended.waker] : NULL);
+	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, w.sync ? &e->tasks[ended.waker] : NULL);
 	if (e->priv->waking && !p->eng->blocked) {
 		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
 		 * the task reaches the runqueue of the CPU chosen now after the
@@ -735,11 +740,13 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		return -1;
 	n = snprintf(buf, len,
 		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
-		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\"",
+		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
+		     "\"sync\":\"%s\",\"sync_window_ns\":%llu",
 		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
 		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
 		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
-		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none");
+		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
+		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns);
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
@@ -836,6 +843,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	if (o->rr_interval_ns < 1000 || o->rr_interval_ns > 10 * SL_NS_PER_SEC)
 		return sl_fail(d, "rr interval %llu ns: expected 1us..10s",
 			       (unsigned long long)o->rr_interval_ns);
+	if (o->sync_mode < SL_SYNC_BLOCK || o->sync_mode > SL_SYNC_NONE)
+		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
 	e->priv = &priv;
 	priv.d = d;
 	priv.sink = sink;
@@ -910,6 +919,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	for (i = 0; i < e->ntasks; i++)
 		ops->task_init(e, &e->tasks[i]);
 	sl_smp_init(e);
+	sl_sync_infer(b, o->sync_mode, o->sync_window_ns, &priv.sync);
 	for (i = 0; i < e->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
 		const struct sl_task_spec *s = p->spec;
@@ -990,6 +1000,7 @@ out_tasks:
 	free(e->cpus);
 	free(priv.nr_free);
 	free(priv.waking);
+	sl_sync_release(&priv.sync);
 	sl_evq_release(&priv.q);
 	return rc;
 }

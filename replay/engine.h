@@ -97,6 +97,11 @@ struct sl_replay_opts {
 				      * call (also env SCHEDLAB_DEBUG=1) */
 	const char *policy_opts;     /* "name=value,name=value" for ops->params */
 	const char *exclude;         /* replay --exclude patterns, comma-joined (params only) */
+	/* Sync wakeups inferred from the behaviour (replay/sync.h, docs/replay.md
+	 * "Sync wakeups"): enum sl_sync_mode (default block) and its window of
+	 * the waker's CPU time (default 50 us) */
+	int sync_mode;
+	uint64_t sync_window_ns;
 	/* Kernel overheads (docs/replay.md "Kernel overheads"); nq 0 = none.
 	 * a woken task reaches its CPU's runqueue wake_lat after its wakeup
 	 * if that CPU was idle, switch_lat after it if it was busy (the
@@ -123,6 +128,7 @@ struct sl_replay_stats {
 	uint64_t migrations;         /* tasks moved by balancing */
 	uint64_t active_balances;    /* active balancing pushes attempted */
 	uint64_t wake_affine;        /* wakeups moved to the waker's CPU */
+	uint64_t sync_wakeups;       /* wakeups made sync (--sync) by a running waker */
 	uint64_t idle_wait_ns;       /* time some CPU had no task while a task
 				      * allowed everywhere waited on another
 				      * CPU's runqueue */
@@ -204,8 +210,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		  struct sl_replay_stats *st, struct sl_diag *d);
 
 /* Write the run's params as JSON text into buf: hz, rr_interval_ns, mode,
- * cpus, seed, duration_ns and every ops->params value (the policy_opts
- * applied). Returns 0, or -1 (bad policy_opts, message in d). */
+ * cpus, seed, duration_ns, overhead, sync, sync_window_ns and every
+ * ops->params value (the policy_opts applied). Returns 0, or -1 (bad policy_opts, message in d). */
 int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
 			  int cpus, char *buf, size_t len, struct sl_diag *d);
 

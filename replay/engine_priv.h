@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "evq.h"
+#include "sync.h"
 
 /* Event kinds, in their order at equal times. */
 enum {
@@ -105,6 +106,7 @@ struct sl_engine_priv {
 	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
+	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */
 	/* smp.c */
 	struct sl_smp_cpu *smp;  /* per CPU: load averages, its domain */
 	unsigned char *smp_cpus; /* load_balance's candidate CPUs */

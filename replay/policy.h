@@ -48,7 +48,10 @@ struct sl_enq_info {
 	int waker;              /* waker task index, -1 none (irq/idle/unknown) */
 	int waker_cpu;          /* CPU the waker runs on, -1 if not a task */
 	int pipe;               /* 1: pipe wakeup (2.6.20 TASK_NONINTERACTIVE) */
-	int sync;               /* 1: sync wakeup (waker about to sleep); 0 now */
+	int sync;               /* 1: sync wakeup: the waker, running on
+				 * waker_cpu, is about to leave it (2.6.20
+				 * __wake_up_sync; inferred by the engine,
+				 * docs/replay.md "Sync wakeups") */
 	/* SL_ENQ_MIGRATE: */
 	int src_cpu;            /* CPU the task was stolen from */
 };
@@ -172,7 +175,8 @@ struct sl_policy_ops {
 	 * -1 to take the shared 2.6.20 rule (try_to_wake_up's wake-affine).
 	 * prev_cpu is where p last ran, waker_cpu the CPU of the waking task
 	 * (-1: an interrupt or timer: the wakeup runs on prev_cpu), sync 1 when
-	 * the waker is about to sleep (a pipe write). */
+	 * the waker is about to leave its CPU (sl_enq_info.sync: an exiting
+	 * child waking its parent, a pipe write that blocks). */
 	int (*select_cpu)(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu,
 			  int sync);
 

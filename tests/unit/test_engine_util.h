@@ -104,6 +104,22 @@ static inline void add_phase(struct sl_task_spec *t, uint64_t run, char end, uin
 	p->waker_progress_ns = progress;
 }
 
+/* Run behaviour b through policy pol with options o (invariants on); a
+ * failure's message is printed. */
+static inline int trun_opts(const struct sl_behaviour *b, const char *pol, struct sl_replay_opts *o,
+			    struct trec *rec, struct sl_replay_stats *st)
+{
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_run_sink k = trec_sink(rec);
+	int rc;
+	memset(rec, 0, sizeof(*rec));
+	o->debug = 1;
+	rc = sl_replay_run(b, sl_policy_find(pol), o, &k, st, &d);
+	if (rc)
+		fprintf(stderr, "  replay: %s\n", d.msg);
+	return rc;
+}
+
 /* Run a workload text through policy `name` with invariants on; d gets the
  * message of a failure (nothing is printed). */
 static inline int trun_text_d(const char *text, const char *pol, int cpus, uint64_t dur,
