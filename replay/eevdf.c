@@ -10,25 +10,13 @@
  * Flat: no cgroup hierarchy. The rules, their kernel functions and every
  * simplification are in docs/eevdf.md. The arithmetic of one runqueue
  * (vruntime, V, lag, deadlines, the pick) is replay/eevdf_rq.c. */
-#include "engine.h"
-#include "eevdf.h"
+#include "eevdf_priv.h"
 #include "fair_weights.h"
-#include "prio_array.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 
-enum {
-	P_BASE_SLICE_US,
-	P_RUN_TO_PARITY,
-	P_PLACE_LAG,
-	P_DEADLINE_INITIAL,
-	P_WAKEUP_PREEMPTION,
-	P_DELAY_DEQUEUE,
-	P_REL_DEADLINE,
-	P_SELECT_IDLE,
-};
 
 static const struct sl_policy_param eevdf_params[] = {
 	{ "base_slice_us", 0, 0, 1000000,
@@ -52,50 +40,27 @@ static const struct sl_policy_param eevdf_params[] = {
 	{ "select_idle", 1, 0, 1,
 	  "select_task_rq_fair's wakeup placement: wake_affine, then select_idle_sibling (an idle "
 	  "CPU of the one LLC) (1); 0: the shared 2.6.20 wake-affine rule" },
+	{ "balance", 1, 0, 1,
+	  "6.x load tracking and balancing (PELT loads in wake_affine_weight, wake_wide, fork "
+	  "balancing, newidle and periodic load_balance) (1); 0: the shared 2.6.20 balancing" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
 /* ---- the policy ---- */
 
-struct ev_task {
-	struct sl_prio_link link; /* first: RT run-list links (prio_array.h) */
-	struct sl_eevdf_se se;
-	int cpu;                /* runqueue it is on / last ran on */
-	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair */
-	int rtq;                /* 99 - rt_priority */
-	int batch;              /* SCHED_BATCH: never wakeup-preempts */
-	int rt_queued;
-	int rr_left;            /* SCHED_RR: ticks left of its time slice */
-	int recent_cpu;         /* p->recent_used_cpu of select_idle_sibling (-1) */
-};
-
-struct ev_rq {
-	struct sl_eevdf_rq cfs;
-	struct sl_prio_array rtq; /* SCHED_FIFO / SCHED_RR: list 99 - rt_priority */
-};
-
-struct ev_run {
-	struct sl_engine *e;
-	struct ev_task *t;
-	struct ev_rq *rq;
-	uint64_t mru;
-	int rr_ticks;           /* sched_rr_timeslice: 100 ms in ticks */
-	int wakeup_preemption;
-};
-
 static struct ev_run *R(struct sl_engine *e)
 {
-	return e->pol;
+	return ev_R(e);
 }
 
 static struct ev_task *T(struct ev_run *r, const struct sl_task *et)
 {
-	return &r->t[et->idx];
+	return ev_T(r, et);
 }
 
 static struct sl_task *task_of(struct ev_run *r, const struct sl_eevdf_se *se)
 {
-	return &r->e->tasks[se->idx];
+	return ev_task_of(r, se);
 }
 
 /* ---- real-time queue: FIFO list per priority (kernel/sched/rt.c) ---- */
@@ -126,11 +91,13 @@ static uint64_t exec_now(const struct sl_engine *e, const struct sl_task *et)
 }
 
 /* update_curr() of cpu's fair runqueue from the engine's CPU time. */
-static int rq_update_curr(struct ev_run *r, int cpu)
+int ev_rq_update_curr(struct ev_run *r, int cpu)
 {
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
 	struct sl_eevdf_se *se = cfs->curr;
 	uint64_t now, delta;
+	/* update_load_avg of the CPU and of curr (PELT, eevdf_smp.c) */
+	ev_pelt_update(r, cpu, se ? T(r, task_of(r, se)) : NULL);
 	if (!se)
 		return 0;
 	now = exec_now(r->e, task_of(r, se));
@@ -159,6 +126,7 @@ static void put_prev(struct ev_run *r, int cpu)
 
 static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 {
+	ev_pelt_update(r, cpu, T(r, task_of(r, se))); /* it waited until now */
 	rec_lag(r, cpu, se);
 	sl_eevdf_set_next(&r->rq[cpu].cfs, se);
 	se->exec_seen = exec_now(r->e, task_of(r, se));
@@ -171,8 +139,9 @@ static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
 	if (cfs->curr == se)
 		sl_eevdf_put_prev(cfs);
-	if (rq_update_curr(r, cpu))
+	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
+	ev_pelt_update(r, cpu, T(r, task_of(r, se)));
 	sl_eevdf_finish_delayed(cfs, se);
 }
 
@@ -182,8 +151,9 @@ static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initi
 	/* woken in the same instant it blocked: still curr, no longer queued */
 	if (cfs->curr == &p->se && !p->se.on_rq)
 		sl_eevdf_put_prev(cfs);
-	if (rq_update_curr(r, cpu))
+	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
+	ev_pelt_enqueue(r, cpu, p);
 	sl_eevdf_enqueue(cfs, &p->se, initial);
 	p->se.mru = ++r->mru;
 	rec_lag(r, cpu, &p->se);
@@ -210,7 +180,7 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 	/* batch (and idle) tasks do not preempt: the tick does */
 	if (p->batch || !r->wakeup_preemption)
 		return 0;
-	if (rq_update_curr(r, cpu))
+	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
 	return sl_eevdf_pick(&r->rq[cpu].cfs) == &p->se;
 }
@@ -221,23 +191,24 @@ static int eevdf_init(struct sl_engine *e)
 	uint64_t slice;
 	int c;
 	r->e = e;
-	slice = sl_engine_param(e, P_BASE_SLICE_US) ? (uint64_t)sl_engine_param(e, P_BASE_SLICE_US) * 1000
+	slice = sl_engine_param(e, EV_P_BASE_SLICE_US) ? (uint64_t)sl_engine_param(e, EV_P_BASE_SLICE_US) * 1000
 						    : sl_eevdf_base_slice(e->ncpus);
 	r->rr_ticks = e->hz / 10 > 0 ? e->hz / 10 : 1; /* RR_TIMESLICE = 100 ms */
-	r->wakeup_preemption = (int)sl_engine_param(e, P_WAKEUP_PREEMPTION);
+	r->wakeup_preemption = (int)sl_engine_param(e, EV_P_WAKEUP_PREEMPTION);
 	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
 	for (c = 0; c < e->ncpus; c++) {
 		struct ev_rq *rq = &r->rq[c];
 		sl_eevdf_rq_init(&rq->cfs, slice, e->tick_ns);
-		rq->cfs.run_to_parity = (int)sl_engine_param(e, P_RUN_TO_PARITY);
-		rq->cfs.place_lag = (int)sl_engine_param(e, P_PLACE_LAG);
-		rq->cfs.deadline_initial = (int)sl_engine_param(e, P_DEADLINE_INITIAL);
-		rq->cfs.delay_dequeue = (int)sl_engine_param(e, P_DELAY_DEQUEUE);
-		rq->cfs.rel_deadline = (int)sl_engine_param(e, P_REL_DEADLINE);
+		rq->cfs.run_to_parity = (int)sl_engine_param(e, EV_P_RUN_TO_PARITY);
+		rq->cfs.place_lag = (int)sl_engine_param(e, EV_P_PLACE_LAG);
+		rq->cfs.deadline_initial = (int)sl_engine_param(e, EV_P_DEADLINE_INITIAL);
+		rq->cfs.delay_dequeue = (int)sl_engine_param(e, EV_P_DELAY_DEQUEUE);
+		rq->cfs.rel_deadline = (int)sl_engine_param(e, EV_P_REL_DEADLINE);
 		sl_prio_init(&rq->rtq);
 	}
 	e->pol = r;
+	ev_smp_init(r);
 	return 0;
 }
 
@@ -261,6 +232,8 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	p->cpu = et->cpu;
 	p->link.next = p->link.prev = -1;
 	p->recent_cpu = -1;
+	p->pelt_cpu = -1;
+	p->last_wakee = -1;
 	if (et->sched_policy == SL_SCHED_FIFO || et->sched_policy == SL_SCHED_RR) {
 		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
 		p->rt = et->sched_policy;
@@ -289,8 +262,9 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 		 * it back in place on its CPU; if the shared SMP layer chose
 		 * another CPU it leaves the old one for good first */
 		if (p->cpu == cpu) {
-			if (rq_update_curr(r, cpu))
+			if (ev_rq_update_curr(r, cpu))
 				sl_engine_resched(e, cpu);
+			ev_pelt_update(r, cpu, p);
 			sl_eevdf_requeue_delayed(&r->rq[cpu].cfs, &p->se);
 			p->se.mru = ++r->mru;
 			rec_lag(r, cpu, &p->se);
@@ -320,11 +294,15 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	}
 	if (!p->se.on_rq)
 		return;
-	rq_update_curr(r, cpu);
-	if (state == 'S' || state == 'D')
+	ev_rq_update_curr(r, cpu);
+	ev_pelt_update(r, cpu, p);
+	if (state == 'S' || state == 'D') {
 		sl_eevdf_dequeue_sleep(&r->rq[cpu].cfs, &p->se);
-	else
+	} else {
+		/* exit or the end of its work: its load goes (task_dead_fair) */
 		sl_eevdf_dequeue(&r->rq[cpu].cfs, &p->se);
+		ev_pelt_detach(r, p);
+	}
 }
 
 static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
@@ -342,7 +320,7 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	int q;
 	(void)prev;
 
-	rq_update_curr(r, cpu);
+	ev_rq_update_curr(r, cpu);
 	q = sl_prio_first(&rq->rtq);
 	if (q < SL_PRIO_MAX) {
 		/* pick_next_task_rt: the first task of the best list; a fair
@@ -384,7 +362,7 @@ static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 	}
 	/* entity_tick -> update_curr -> update_deadline: resched when the
 	 * slice is used up and others wait */
-	if (rq->cfs.curr == &p->se && rq_update_curr(r, cpu))
+	if (rq->cfs.curr == &p->se && ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
 }
 
@@ -421,7 +399,7 @@ static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 	}
 	if (rq->cfs.curr != &p->se)
 		return;
-	rq_update_curr(r, cpu);
+	ev_rq_update_curr(r, cpu);
 	sl_eevdf_yield(&rq->cfs, &p->se);
 }
 
@@ -434,6 +412,8 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	(void)old_nice;
 	if (p->se.delayed)
 		finish_delayed(r, cpu, &p->se);
+	if (!p->rt)
+		ev_pelt_reweight(r, p, sl_fair_weight(et->nice));
 	if (p->rt || !p->se.on_rq) {
 		/* reweight_entity of a sleeping entity: w * vlag is kept */
 		sl_eevdf_reweight_sleeping(&p->se, et->nice);
@@ -446,7 +426,7 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	 * old / new weight), enqueue (re-placed with that lag), set_next,
 	 * prio_changed_fair */
 	running = cfs->curr == &p->se;
-	rq_update_curr(r, cpu);
+	ev_rq_update_curr(r, cpu);
 	sl_eevdf_dequeue_move(cfs, &p->se);
 	if (running)
 		sl_eevdf_put_prev(cfs);
@@ -467,32 +447,45 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	}
 }
 
+struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after)
+{
+	struct sl_eevdf_se *next = NULL;
+	int i;
+	for (i = 0; i < cfs->n; i++) {
+		struct sl_eevdf_se *se = cfs->q[i];
+		if (se->mru > after && (!next || se->mru < next->mru))
+			next = se;
+	}
+	return next;
+}
+
+void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
+{
+	ev_rq_update_curr(r, src);
+	ev_pelt_update(r, src, T(r, task_of(r, se)));
+	sl_eevdf_dequeue_move(&r->rq[src].cfs, se);
+}
+
 static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 {
 	struct ev_run *r = R(e);
 	struct ev_rq *rq = &r->rq[src];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
 	uint64_t last = 0;
-	int i, q;
+	int q;
 
 	/* detach_tasks: the fair tasks from the tail of cfs_tasks (least
 	 * recently queued or picked first); the engine's rules decide which
 	 * may go (sl_engine_may_migrate: cpumask, not running, cache-hot) */
 	for (;;) {
-		struct sl_eevdf_se *next = NULL;
-		for (i = 0; i < cfs->n; i++) {
-			struct sl_eevdf_se *se = cfs->q[i];
-			if (se->mru > last && (!next || se->mru < next->mru))
-				next = se;
-		}
+		struct sl_eevdf_se *next = ev_next_mru(cfs, last);
 		if (!next)
 			break;
 		last = next->mru;
 		if (next->delayed || task_of(r, next)->state != SL_TS_RUNNABLE ||
 		    !sl_engine_may_migrate(e, task_of(r, next), dst))
 			continue;
-		rq_update_curr(r, src);
-		sl_eevdf_dequeue_move(cfs, next);
+		ev_detach(r, src, next);
 		return task_of(r, next);
 	}
 	/* no fair task: a waiting RT task (as the RT class's push/pull would) */
@@ -557,80 +550,6 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 	return n;
 }
 
-/* ---- wakeup placement (kernel/sched/fair.c, v6.6: select_task_rq_fair) ----
- *
- * The machine is taken as one LLC (every CPU shares the last-level cache,
- * as on the 2- to 8-CPU machines of our recordings): cpus_share_cache() is
- * always true and select_idle_cpu() scans every CPU. wake_wide() is taken
- * as false (its wakee_flips heuristic needs the wakers' switch history),
- * so every task wakeup wants affine; PELT loads are replaced by the
- * runqueues' weight sums. */
-
-/* available_idle_cpu(): nothing runs and nothing waits there */
-static int idle_cpu(const struct sl_engine *e, int c)
-{
-	return !e->cpus[c].curr && !e->cpus[c].nr_running;
-}
-
-/* wake_affine_weight(): this_cpu if its load, with p and without a sync
- * waker, is below prev_cpu's biased by half the LLC domain's
- * imbalance_pct (117: sd_init for SD_SHARE_LLC) */
-static int affine_weight(const struct sl_engine *e, const struct sl_task *p, int this_cpu,
-			 int prev_cpu, int sync, int waker_idx)
-{
-	uint64_t this_load = e->cpus[this_cpu].load, prev_load = e->cpus[prev_cpu].load;
-	if (sync && waker_idx >= 0) {
-		uint64_t cur = e->tasks[waker_idx].load_weight;
-		if (cur > this_load)
-			return this_cpu;
-		this_load -= cur;
-	}
-	this_load = (this_load + p->load_weight) * 100;
-	prev_load = prev_load * (100 + (117 - 100) / 2) + (sync ? 1 : 0);
-	return this_load < prev_load ? this_cpu : -1;
-}
-
-static int eevdf_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu,
-			    int sync)
-{
-	struct ev_run *r = R(e);
-	struct ev_task *t = T(r, p);
-	int target = prev_cpu, this_cpu = waker_cpu >= 0 ? waker_cpu : prev_cpu, c, k, recent;
-	if (!sl_engine_param(e, P_SELECT_IDLE) || t->rt)
-		return -1; /* RT: select_task_rq_rt, not modelled: the shared rule */
-	if (this_cpu != prev_cpu && sl_task_allowed(p, this_cpu)) {
-		/* wake_affine(): wake_affine_idle, then wake_affine_weight */
-		int a = -1;
-		if (idle_cpu(e, this_cpu))
-			a = idle_cpu(e, prev_cpu) ? prev_cpu : this_cpu;
-		else if (sync && e->cpus[this_cpu].nr_running == 1)
-			a = this_cpu;
-		else if (idle_cpu(e, prev_cpu))
-			a = prev_cpu;
-		if (a < 0)
-			a = affine_weight(e, p, this_cpu, prev_cpu, sync,
-					  e->cpus[this_cpu].curr ? e->cpus[this_cpu].curr->idx : -1);
-		target = a == this_cpu ? this_cpu : prev_cpu;
-	}
-	/* select_idle_sibling(p, prev_cpu, target) */
-	recent = t->recent_cpu;
-	t->recent_cpu = prev_cpu;
-	if (idle_cpu(e, target))
-		return target;
-	if (prev_cpu != target && idle_cpu(e, prev_cpu))
-		return prev_cpu;
-	if (recent >= 0 && recent != prev_cpu && recent != target && recent < e->ncpus &&
-	    idle_cpu(e, recent) && sl_task_allowed(p, recent))
-		return recent;
-	/* select_idle_cpu(): the first idle allowed CPU after target, wrapping */
-	for (k = 1; k < e->ncpus; k++) {
-		c = (target + k) % e->ncpus;
-		if (idle_cpu(e, c) && sl_task_allowed(p, c))
-			return c;
-	}
-	return target;
-}
-
 const struct sl_policy_ops sl_policy_eevdf = {
 	.name = "eevdf",
 	.doc = "Linux EEVDF fair class (6.6+): lag, virtual deadlines, eligibility, RUN_TO_PARITY; FIFO/RR above",
@@ -649,7 +568,8 @@ const struct sl_policy_ops sl_policy_eevdf = {
 	.yield = eevdf_yield,
 	.set_nice = eevdf_set_nice,
 	.steal = eevdf_steal,
-	.select_cpu = eevdf_select_cpu,
+	.select_cpu = ev_select_cpu,
+	.balance = ev_balance,
 	.debug_count = eevdf_debug_count,
 };
 

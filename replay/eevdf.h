@@ -118,6 +118,44 @@ void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
  * scales by old / new weight (reweight_entity). */
 void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice);
 
+/* ---- PELT (kernel/sched/pelt.c; replay/eevdf_smp.c) ---- */
+
+/* LOAD_AVG_PERIOD (y^32 = 1/2) and LOAD_AVG_MAX (the sum 1024 * (1 + y +
+ * y^2 + ...) as the kernel's integer series reaches it) */
+#define SL_PELT_PERIOD 32
+#define SL_PELT_LOAD_AVG_MAX 47742
+
+/* struct sched_avg: an entity's or a CPU's geometric averages. Time in
+ * units of 1024 ns, periods of 1024 units. */
+struct sl_pelt {
+	uint64_t last;          /* last_update_time, ns */
+	uint64_t load_sum, runnable_sum;
+	uint32_t util_sum;
+	uint32_t period_contrib;/* units of the current period already summed */
+	unsigned long load_avg, runnable_avg, util_avg;
+};
+
+/* decay_load(): val * y^n (y^32 = 1/2), 0 after 63 half-lives. */
+uint64_t sl_pelt_decay(uint64_t val, uint64_t n);
+/* ___update_load_sum() then, when a period ended, ___update_load_avg():
+ * from sa->last to now the entity was runnable with `load` (an entity: 1
+ * while queued; a CPU: its queued weight), `runnable` tasks, running or
+ * not; load_avg = weight * load_sum / divider (an entity: its weight; a
+ * CPU: 1). Returns 1 when the averages were recomputed. */
+int sl_pelt_update(struct sl_pelt *sa, uint64_t now, unsigned long load, unsigned long runnable,
+		   int running, unsigned long weight);
+/* attach_entity_load_avg() / detach_entity_load_avg() of an entity of
+ * weight `weight` to / from a CPU's averages. */
+void sl_pelt_attach(struct sl_pelt *cfs, struct sl_pelt *se, unsigned long weight);
+void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight);
+/* wake_affine_weight() (WA_BIAS, equal capacities): 1 when the wakee goes
+ * to the waker's CPU: this_load + task_load (less current_load, the
+ * waker's, on a sync wakeup) times 100 below (prev_load - task_load) times
+ * 100 + (imbalance_pct - 100) / 2 (plus 1 when sync). */
+int sl_eevdf_wake_affine_weight(unsigned long this_load, unsigned long prev_load,
+				unsigned long task_load, unsigned long current_load, int sync,
+				unsigned imbalance_pct);
+
 struct sl_task;
 /* The entity of a task of a run of this policy (tests). */
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);

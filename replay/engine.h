@@ -180,6 +180,10 @@ static inline int sl_task_allowed(const struct sl_task *p, int cpu)
  * failed often; move_tasks: the load still to move); steal must offer the
  * candidates in its move_tasks order and take the first accepted. */
 int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst);
+/* For a policy's balance hook: p, queued on src and already taken out of
+ * the policy's own structures for src (as steal does), moves to dst: the
+ * engine's books, then the policy's enqueue(dst, p, SL_ENQ_MIGRATE). */
+void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
 /* For a policy's release(): forget every task's p->pol, then free the

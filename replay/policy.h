@@ -56,6 +56,13 @@ struct sl_enq_info {
 	int src_cpu;            /* CPU the task was stolen from */
 };
 
+/* What the balance hook is asked (struct sl_policy_ops.balance). */
+enum sl_balance_kind {
+	SL_BAL_TICK = 1,
+	SL_BAL_NEWIDLE = 2,
+	SL_BAL_FORK = 3,
+};
+
 /* A tunable of a policy (a gap-filler choice, an accounting mode...).
  * The engine parses "name=value" options against this table, stores the
  * values (sl_engine_param(e, i) = value of params[i]) and writes them all
@@ -179,6 +186,16 @@ struct sl_policy_ops {
 	 * child waking its parent, a pipe write that blocks). */
 	int (*select_cpu)(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu,
 			  int sync);
+
+	/* (optional) Load balancing of a model whose kernel balances its own
+	 * way (eevdf: 6.x's PELT-based load_balance), in place of the shared
+	 * 2.6.20 layer. kind SL_BAL_TICK: cpu's scheduler tick (busy or idle);
+	 * SL_BAL_NEWIDLE: cpu is about to go idle (nothing on its runqueue);
+	 * moves go through sl_engine_pull(); returns the tasks pulled to cpu.
+	 * SL_BAL_FORK: p (not queued) is forked by a task running on cpu:
+	 * return the CPU p starts on (allowed for p). Any kind: -1 takes the
+	 * shared 2.6.20 rule for this call. */
+	int (*balance)(struct sl_engine *e, int cpu, int kind, struct sl_task *p);
 
 	/* (optional, invariant mode) Walk the policy's structures for cpu and
 	 * return how many distinct tasks it holds on that runqueue (including

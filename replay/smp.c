@@ -208,6 +208,11 @@ static void pull_task(struct sl_engine *e, struct sl_task *p, int src, int dst)
 	sl_eng_enqueue(e, p, dst, &w);
 }
 
+void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst)
+{
+	pull_task(e, p, src, dst);
+}
+
 /* move_tasks: up to max_nr_move tasks and max_load_move weighted load from
  * busiest to this, in the policy's order (its steal hook asks
  * sl_engine_may_migrate for each candidate). Returns the tasks moved. */
@@ -479,6 +484,8 @@ void sl_smp_idle_balance(struct sl_engine *e, int this)
 
 	if (e->ncpus == 1 || !e->ops->steal)
 		return;
+	if (e->ops->balance && e->ops->balance(e, this, SL_BAL_NEWIDLE, NULL) >= 0)
+		return; /* the model's own balancing */
 	if (sd->flags & SL_SD_BALANCE_NEWIDLE) {
 		pulled = load_balance_newidle(e, this);
 		if (next_balance > sd->last_balance + ms_to_jiffies(e, sd->balance_interval))
@@ -520,6 +527,8 @@ void sl_smp_tick(struct sl_engine *e, int cpu)
 
 	if (e->ncpus == 1)
 		return;
+	if (e->ops->balance && e->ops->balance(e, cpu, SL_BAL_TICK, NULL) >= 0)
+		return; /* the model's own balancing */
 	if (cpu == 0 && j > v->smp_jiffy + 1) {
 		/* the engine skipped the ticks of a stretch in which every CPU
 		 * was idle (load 0): age the averages as those ticks would have
@@ -643,6 +652,11 @@ int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
 	 * does not set: the child starts on its parent's CPU. A new process
 	 * (not a thread of its parent's group) is taken to exec at once:
 	 * sched_exec balances it (SD_BALANCE_EXEC). */
+	if (e->ops->balance) {
+		cpu = e->ops->balance(e, parent_cpu, SL_BAL_FORK, p);
+		if (cpu >= 0 && cpu < e->ncpus && sl_task_allowed(p, cpu))
+			return cpu; /* the model's own fork balancing */
+	}
 	cpu = parent_cpu;
 	if (!p->spec || p->spec->tid == p->spec->tgid)
 		cpu = balance_exec(e, p, cpu);

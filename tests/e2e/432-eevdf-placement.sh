@@ -10,7 +10,12 @@
 # target, select_idle_cpu finds the other); by 2.6.20's try_to_wake_up a
 # timer wakeup stays on the CPU it last ran on. The cases are found from the
 # rows: the CPU of s's previous slice has another task's slice over the
-# wakeup, the other CPU has none.
+# wakeup, the other CPU has none. Both runs balance by the shared 2.6.20
+# layer (--opt balance=0), which moves s onto h1's CPU (its weight sum 15
+# against h0's 1024) while h0 runs, so the case arises; 6.x balancing
+# (balance=1, the default) compares PELT loads and moves s only when it
+# waits cache-cold, so s mostly stays beside h0 and the case is rare
+# (its figures: docs/eevdf.md, SMP).
 . "$(dirname "$0")/lib.sh"
 printf 'h1 19 run=inf cpus=1\nh0 0 run=50ms sleep=50ms cpus=0\ns 0 run=1ms sleep=9ms start=10ms\n' > "$T/w.txt"
 cases() {
@@ -24,7 +29,7 @@ cases() {
 }
 for si in 1 0; do
 	"$SCHEDLAB" --db "$T/$si.db" replay --workload "$T/w.txt" --sched eevdf --cpus 2 --duration 1s --debug \
-		--opt select_idle=$si > /dev/null || fail "replay select_idle=$si"
+		--opt select_idle=$si --opt balance=0 > /dev/null || fail "replay select_idle=$si"
 	set -- $(cases "$T/$si.db")
 	[ "$1" -ge 1 ] || fail "select_idle=$si: no wakeup found its CPU busy and the other idle"
 	if [ $si = 1 ]; then

@@ -501,3 +501,151 @@ SL_TEST(eevdf_set_nice_keeps_lag)
 	CHECK(EV->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]); /* B is eligible, A not */
 	EV->release(&g.e);
 }
+
+/* PELT arithmetic (kernel/sched/pelt.c): y^32 = 1/2, y^n as 2^32 * y^n
+ * truncated, time in 1024 ns units, periods of 1024 units. */
+SL_TEST(eevdf_pelt_decay)
+{
+	/* decay_load: n = 32: val >> 1, then * y^0 = (2^32 - 1) / 2^32 (the
+	 * table's first entry): 1024 -> 512 -> 511.99 -> 511; 47742 -> 23871
+	 * -> 23870 */
+	CHECK_EQ_INT(sl_pelt_decay(1024, 32), 511);
+	CHECK_EQ_INT(sl_pelt_decay(SL_PELT_LOAD_AVG_MAX, 32), 23870);
+	/* n = 16: * 2^-1/2 = 0.70710678 (0xb504f333 / 2^32): 1000 -> 707.1 -> 707 */
+	CHECK_EQ_INT(sl_pelt_decay(1000, 16), 707);
+	/* n = 64: >> 2, * (2^32 - 1) / 2^32: 4096 -> 1024 -> 1023 */
+	CHECK_EQ_INT(sl_pelt_decay(4096, 64), 1023);
+	/* past 63 half-lives nothing is left, whatever the value */
+	CHECK_EQ_INT(sl_pelt_decay(UINT64_MAX, 63 * 32 + 1), 0);
+}
+
+SL_TEST(eevdf_pelt_half_life)
+{
+	struct sl_pelt sa;
+	/* an entity with a full history (load_sum = the divider 47742 - 1024
+	 * = 46718 at period_contrib 0, so load_avg = w = 1024) sleeps 32
+	 * periods (32 * 1024 * 1024 ns): load_sum decays to 46718 >> 1 =
+	 * 23359, * (2^32 - 1) / 2^32 -> 23358; load_avg = 1024 * 23358 /
+	 * 46718 = 511.98 -> 511: half its weight; nothing added (load 0) */
+	memset(&sa, 0, sizeof(sa));
+	sa.load_sum = 46718;
+	sa.load_avg = 1024;
+	CHECK_EQ_INT(sl_pelt_update(&sa, 32ULL * 1024 * 1024, 0, 0, 0, 1024), 1);
+	CHECK_EQ_INT(sa.load_sum, 23358);
+	CHECK_EQ_INT(sa.load_avg, 511);
+	CHECK_EQ_INT(sa.period_contrib, 0);
+	CHECK_EQ_INT(sa.last, 32ULL * 1024 * 1024);
+	/* less than 1024 ns later: nothing (time counts in 1024 ns units) */
+	CHECK_EQ_INT(sl_pelt_update(&sa, 32ULL * 1024 * 1024 + 1023, 1, 1, 1, 1024), 0);
+	CHECK_EQ_INT(sa.last, 32ULL * 1024 * 1024);
+	/* runnable and running for 512 units (half a period): no boundary,
+	 * so the sums grow and the averages wait: load_sum + 512, util_sum
+	 * + 512 << 10 = 524288, period_contrib 512 */
+	CHECK_EQ_INT(sl_pelt_update(&sa, 32ULL * 1024 * 1024 + 512 * 1024, 1, 1, 1, 1024), 0);
+	CHECK_EQ_INT(sa.load_sum, 23358 + 512);
+	CHECK_EQ_INT(sa.util_sum, 524288);
+	CHECK_EQ_INT(sa.period_contrib, 512);
+	CHECK_EQ_INT(sa.load_avg, 511);
+	/* 512 more: one period ends (periods = (512 + 512) / 1024 = 1): the
+	 * sums decay by y (0xfa83b2db / 2^32 = 0.97857206), then the rest of
+	 * the period, d1 = 1024 - 512 = 512, decayed by y^1 (501.03 -> 501),
+	 * plus the full periods between, 47742 - decay(47742, 1) - 1024 =
+	 * 47742 - 46718 (46718.99 truncated) - 1024 = 0, plus d3 = 0:
+	 * contrib 501. load_sum = decay(23870, 1) + 501 = 23358 (23358.5)
+	 * + 501 = 23859; util_sum = decay(524288, 1) + 501 * 1024 = 513053
+	 * (4202935003 / 8192 = 513053.6) + 513024 = 1026077; divider 46718 +
+	 * period_contrib 0: load_avg = 1024 * 23859 / 46718 = 522.96 -> 522,
+	 * util_avg = 1026077 / 46718 = 21.96 -> 21 */
+	CHECK_EQ_INT(sl_pelt_update(&sa, 33ULL * 1024 * 1024, 1, 1, 1, 1024), 1);
+	CHECK_EQ_INT(sa.load_sum, 23859);
+	CHECK_EQ_INT(sa.util_sum, 1026077);
+	CHECK_EQ_INT(sa.load_avg, 522);
+	CHECK_EQ_INT(sa.util_avg, 21);
+}
+
+SL_TEST(eevdf_wake_affine_weight)
+{
+	/* imbalance_pct 117 (an LLC domain): prev is biased by 100 + 17 / 2
+	 * = 108 (integer halving). this 300, prev 900, task 200: (300 + 200)
+	 * * 100 = 50000 < (900 - 200) * 108 = 75600: the waker's CPU */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(300, 900, 200, 0, 0, 117), 1);
+	/* this 600: 80000 > 75600: stays */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(600, 900, 200, 0, 0, 117), 0);
+	/* equal: 556 + 200 = 756 * 100 = 75600, not below: stays; sync adds
+	 * 1 to prev's side: 75600 < 75601, and a sync waker's own load
+	 * (here 0) comes off this side */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(556, 900, 200, 0, 0, 117), 0);
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(556, 900, 200, 0, 1, 117), 1);
+	/* sync, waker load 400 of this 600: (600 - 400 + 200) * 100 = 40000
+	 * < 75601 */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(600, 900, 200, 400, 1, 117), 1);
+	/* sync, the waker's load above its CPU's: straight to it */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(600, 0, 200, 700, 1, 117), 1);
+	/* a build's hand-off: the waker's CPU runs one CPU-bound task (PELT
+	 * load ~1000), the wakee (a mostly sleeping make, load 100) last ran
+	 * on a CPU running another (1000 + its own blocked 100): (1000 + 100)
+	 * * 100 = 110000 > (1100 - 100) * 108 = 108000: stays; by runqueue
+	 * weights (this 1024 + 1024 against prev 1024) it would stay by far:
+	 * 204800 against 110592 */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(1000, 1100, 100, 0, 0, 117), 0);
+	/* the waker's CPU a little lighter (950): 105000 < 108000: moves */
+	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(950, 1100, 100, 0, 0, 117), 1);
+}
+
+/* Newidle and idle balancing (load_balance, kernel/sched/fair.c v6.6) on
+ * 2 CPUs, HZ 1000, base slice 1.5 ms. Tasks 0 and 2 are hogs, task 1 runs
+ * X ms then sleeps; all start at 0: 0 -> CPU 0, 1 -> CPU 1 (fewer
+ * tasks), 2 -> CPU 0 (a tie, the lower CPU). On CPU 0 both new tasks have
+ * deadline 0.75 ms (half a slice): 0 runs [0, 1); at the 1 ms tick its v
+ * (1 ms) passed its deadline: new deadline 2.5 ms, 2 (deadline 0.75) runs
+ * [1, 2); at 2 ms the same for 2 (deadline 2.5): a tie, curr loses: 0 runs
+ * from 2 ms and 2 waits, last ran at 2 ms. When CPU 1 goes idle at X the
+ * root domain is overloaded (CPU 0 has 2 tasks): CPU 1 (has spare) pulls
+ * (2 - 0) >> 1 = 1 task unless it is cache-hot (off its CPU for less than
+ * sysctl_sched_migration_cost, 0.5 ms). */
+SL_TEST(eevdf_newidle_balance)
+{
+	struct sl_behaviour b;
+	struct o1t_run r;
+	/* X = 2.6 ms: 2 has waited 0.6 ms: cold, pulled at 2.6 ms;
+	 * X = 2.3 ms: 0.3 ms: hot, stays; CPU 1's next balance is due at
+	 * last_balance 0 + the idle interval (balance_interval 2 ms =
+	 * sd_weight, 2 jiffies): its tick at 3 ms balances as CPU_IDLE with
+	 * 2 cold by then (1 ms): pulled at 3 ms */
+	uint64_t x[2] = { 2600000, 2300000 }, at[2] = { 2600000, 3 * MS };
+	int k;
+	for (k = 0; k < 2; k++) {
+		size_t i, n2 = 0;
+		o1t_behaviour(&b, 3);
+		o1t_task(&b, 1, 0, x[k], SEC, 0);
+		CHECK_EQ_INT(o1t_replay(&b, EV, 2, 8 * MS, 1000, NULL, &r), 0);
+		for (i = 0; i < r.nsl; i++) {
+			if (r.sl[i].task != 2)
+				continue;
+			if (n2 == 0) {
+				CHECK_EQ_INT(r.sl[i].ts, 1 * MS);
+				CHECK_EQ_INT(r.sl[i].cpu, 0);
+			} else if (n2 == 1) {
+				CHECK_EQ_INT(r.sl[i].ts, at[k]);
+				CHECK_EQ_INT(r.sl[i].cpu, 1);
+			}
+			n2++;
+		}
+		CHECK_EQ_INT(n2, 2);
+		o1t_free(&r);
+		sl_behaviour_release(&b);
+	}
+	/* the shared 2.6.20 layer instead (balance=0): cache-hot for 2.5 ms,
+	 * so at 2.6 ms (0.6 ms) 2 stays */
+	o1t_behaviour(&b, 3);
+	o1t_task(&b, 1, 0, x[0], SEC, 0);
+	CHECK_EQ_INT(o1t_replay(&b, EV, 2, 8 * MS, 1000, "balance=0", &r), 0);
+	{
+		size_t i;
+		for (i = 0; i < r.nsl; i++)
+			if (r.sl[i].task == 2 && r.sl[i].ts > 1 * MS)
+				CHECK(r.sl[i].ts > x[0]);
+	}
+	o1t_free(&r);
+	sl_behaviour_release(&b);
+}

@@ -1,0 +1,107 @@
+/* replay/eevdf_priv.h - the run state of the eevdf policy, shared by
+ * replay/eevdf.c (the fair and RT classes on the engine's CPUs) and
+ * replay/eevdf_smp.c (PELT, wakeup and fork placement, load balancing).
+ * Not for other files. */
+#ifndef SL_EEVDF_PRIV_H
+#define SL_EEVDF_PRIV_H
+
+#include "engine.h"
+#include "eevdf.h"
+#include "prio_array.h"
+
+/* the policy's parameters, in the order of eevdf_params (eevdf.c) */
+enum {
+	EV_P_BASE_SLICE_US,
+	EV_P_RUN_TO_PARITY,
+	EV_P_PLACE_LAG,
+	EV_P_DEADLINE_INITIAL,
+	EV_P_WAKEUP_PREEMPTION,
+	EV_P_DELAY_DEQUEUE,
+	EV_P_REL_DEADLINE,
+	EV_P_SELECT_IDLE,
+	EV_P_BALANCE,
+};
+
+struct ev_task {
+	struct sl_prio_link link; /* first: RT run-list links (prio_array.h) */
+	struct sl_eevdf_se se;
+	int cpu;                /* runqueue it is on / last ran on */
+	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair */
+	int rtq;                /* 99 - rt_priority */
+	int batch;              /* SCHED_BATCH: never wakeup-preempts */
+	int rt_queued;
+	int rr_left;            /* SCHED_RR: ticks left of its time slice */
+	int recent_cpu;         /* p->recent_used_cpu of select_idle_sibling (-1) */
+	/* eevdf_smp.c */
+	struct sl_pelt avg;     /* se->avg */
+	int pelt_cpu;           /* the cfs_rq its load is attached to, -1 none */
+	unsigned wakee_flips;   /* record_wakee() */
+	uint64_t wakee_flip_decay; /* jiffies of the last halving */
+	int last_wakee;         /* task index, -1 */
+};
+
+struct ev_rq {
+	struct sl_eevdf_rq cfs;
+	struct sl_prio_array rtq; /* SCHED_FIFO / SCHED_RR: list 99 - rt_priority */
+	/* eevdf_smp.c */
+	struct sl_pelt avg;     /* cfs_rq->avg: attached entities, blocked ones included */
+	uint64_t last_balance;  /* sd->last_balance, jiffies */
+	uint64_t next_balance;  /* rq->next_balance, jiffies */
+	unsigned balance_interval; /* sd->balance_interval, ms */
+	unsigned nr_balance_failed;
+};
+
+struct ev_run {
+	struct sl_engine *e;
+	struct ev_task *t;
+	struct ev_rq *rq;
+	uint64_t mru;
+	int rr_ticks;           /* sched_rr_timeslice: 100 ms in ticks */
+	int wakeup_preemption;
+};
+
+static inline struct ev_run *ev_R(struct sl_engine *e)
+{
+	return e->pol;
+}
+
+static inline struct ev_task *ev_T(struct ev_run *r, const struct sl_task *et)
+{
+	return &r->t[et->idx];
+}
+
+static inline struct sl_task *ev_task_of(struct ev_run *r, const struct sl_eevdf_se *se)
+{
+	return &r->e->tasks[se->idx];
+}
+
+/* eevdf_smp.c: PELT of the fair class, called by eevdf.c before the state
+ * it averages changes (update_load_avg). */
+/* p is about to be enqueued on cpu (wakeup, move, start, fork): its load
+ * moves there from the CPU it was attached to, or is attached for the
+ * first time (post_init_entity_util_avg). */
+void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p);
+/* cpu's fair state (curr, the queue) is about to change, or a tick: bring
+ * cpu's averages and those of p (on cpu, may be NULL) up to now. */
+void ev_pelt_update(struct ev_run *r, int cpu, struct ev_task *p);
+/* p leaves for good (exit, end of its recorded work): its load goes. */
+void ev_pelt_detach(struct ev_run *r, struct ev_task *p);
+/* p's weight changes to w (reweight_entity): its load_avg follows. */
+void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w);
+/* balance state of a new run */
+void ev_smp_init(struct ev_run *r);
+
+/* eevdf.c: the fair runqueue's update_curr from the engine's CPU time */
+int ev_rq_update_curr(struct ev_run *r, int cpu);
+/* eevdf.c: the queued entity of cfs with the smallest mru above `after`
+ * (the next from the tail of cfs_tasks: least recently queued or picked
+ * first), NULL when none */
+struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after);
+/* eevdf.c: detach_task's dequeue of se (queued, not running) from src */
+void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se);
+
+/* the ops hooks of eevdf_smp.c */
+int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int sync);
+int ev_balance(struct sl_engine *e, int cpu, int kind, struct sl_task *p);
+
+#endif

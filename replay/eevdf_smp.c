@@ -1,0 +1,824 @@
+/* replay/eevdf_smp.c - the SMP side of the eevdf model as Linux 6.x does
+ * it (kernel/sched/fair.c and kernel/sched/pelt.c of v6.6, the domain
+ * constants of kernel/sched/topology.c sd_init), in place of the shared
+ * 2.6.20 layer of replay/smp.c:
+ * - PELT: per-entity and per-CPU geometric load, runnable and utilisation
+ *   averages (32-period half-life, periods of 1024 x 1024 ns), blocked load
+ *   of sleeping tasks kept on the CPU they last ran on;
+ * - wakeup placement (select_task_rq_fair): record_wakee / wake_wide,
+ *   wake_affine (wake_affine_idle, wake_affine_weight on PELT loads with
+ *   task_h_load), select_idle_sibling;
+ * - fork placement (SD_BALANCE_FORK: find_idlest_cpu / find_idlest_group);
+ * - load balancing (load_balance for CPU_NEWLY_IDLE from the idle path,
+ *   CPU_IDLE / CPU_NOT_IDLE from the tick): update_sg_lb_stats,
+ *   group_classify, update_sd_pick_busiest, find_busiest_group,
+ *   calculate_imbalance (migrate_task / migrate_load), find_busiest_queue,
+ *   detach_tasks with can_migrate_task / task_hot, the balance interval and
+ *   its back-off.
+ * One scheduling domain (MC) spans every CPU, each group one CPU: the
+ * machines of our recordings (2 CPUs sharing an L3, no SMT). What is left
+ * out and why is in docs/eevdf.md ("SMP"). The code was read in the kernel
+ * and written anew here. */
+#include "eevdf_priv.h"
+
+#include <limits.h>
+#include <string.h>
+
+/* ---- PELT (kernel/sched/pelt.c) ---- */
+
+/* y^n * 2^32 for n = 0..31, y^32 = 1/2 (floor(2^32 * 2^(-n/32)), the
+ * first capped at 2^32 - 1): runnable_avg_yN_inv */
+static const uint32_t pelt_yn_inv[32] = {
+	0xffffffff, 0xfa83b2db, 0xf5257d15, 0xefe4b99b, 0xeac0c6e7, 0xe5b906e7, 0xe0ccdeec,
+	0xdbfbb797, 0xd744fcca, 0xd2a81d91, 0xce248c15, 0xc9b9bd86, 0xc5672a11, 0xc12c4cca,
+	0xbd08a39f, 0xb8fbaf47, 0xb504f333, 0xb123f581, 0xad583eea, 0xa9a15ab4, 0xa5fed6a9,
+	0xa2704303, 0x9ef53260, 0x9b8d39b9, 0x9837f051, 0x94f4efa8, 0x91c3d373, 0x8ea4398b,
+	0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
+};
+
+__extension__ typedef unsigned __int128 u128;
+
+uint64_t sl_pelt_decay(uint64_t val, uint64_t n)
+{
+	/* decay_load(): val * y^n; past 63 half-lives nothing is left */
+	if (n > SL_PELT_PERIOD * 63)
+		return 0;
+	if (n >= SL_PELT_PERIOD) {
+		val >>= n / SL_PELT_PERIOD;
+		n %= SL_PELT_PERIOD;
+	}
+	return (uint64_t)(((u128)val * pelt_yn_inv[n]) >> 32);
+}
+
+/* __accumulate_pelt_segments(): d1 (the rest of the first period, decayed
+ * by the periods that followed), the full periods in between (the series
+ * 1024 * (y + ... + y^(periods-1))), d3 (the part of the current period) */
+static uint64_t pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
+{
+	uint64_t c1 = sl_pelt_decay(d1, periods);
+	uint64_t c2 = SL_PELT_LOAD_AVG_MAX - sl_pelt_decay(SL_PELT_LOAD_AVG_MAX, periods) - 1024;
+	return c1 + c2 + d3;
+}
+
+int sl_pelt_update(struct sl_pelt *sa, uint64_t now, unsigned long load, unsigned long runnable,
+		   int running, unsigned long weight)
+{
+	/* ___update_load_sum() + accumulate_sum() + ___update_load_avg() */
+	uint64_t delta, periods, contrib;
+	uint32_t divider;
+	if (now < sa->last) {
+		sa->last = now;
+		return 0;
+	}
+	delta = (now - sa->last) >> 10; /* units of 1024 ns (~1 us) */
+	if (!delta)
+		return 0;
+	sa->last += delta << 10;
+	if (!load)
+		runnable = running = 0;
+	contrib = delta;
+	delta += sa->period_contrib;
+	periods = delta / 1024; /* a period is 1024 units (~1 ms) */
+	if (periods) {
+		sa->load_sum = sl_pelt_decay(sa->load_sum, periods);
+		sa->runnable_sum = sl_pelt_decay(sa->runnable_sum, periods);
+		sa->util_sum = (uint32_t)sl_pelt_decay(sa->util_sum, periods);
+		delta %= 1024;
+		if (load)
+			contrib = pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
+	}
+	sa->period_contrib = (uint32_t)delta;
+	if (load)
+		sa->load_sum += load * contrib;
+	if (runnable)
+		sa->runnable_sum += (runnable * contrib) << 10;
+	if (running)
+		sa->util_sum += (uint32_t)(contrib << 10);
+	if (!periods)
+		return 0;
+	/* the averages move at period boundaries only */
+	divider = SL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib;
+	sa->load_avg = (unsigned long)(weight * sa->load_sum / divider);
+	sa->runnable_avg = (unsigned long)(sa->runnable_sum / divider);
+	sa->util_avg = sa->util_sum / divider;
+	return 1;
+}
+
+void sl_pelt_attach(struct sl_pelt *cfs, struct sl_pelt *se, unsigned long weight)
+{
+	/* attach_entity_load_avg(): se takes the cfs_rq's period alignment,
+	 * its sums rebuilt from its averages, then both are added */
+	uint32_t divider = SL_PELT_LOAD_AVG_MAX - 1024 + cfs->period_contrib;
+	se->last = cfs->last;
+	se->period_contrib = cfs->period_contrib;
+	se->util_sum = (uint32_t)(se->util_avg * divider);
+	se->runnable_sum = (uint64_t)se->runnable_avg * divider;
+	se->load_sum = (uint64_t)se->load_avg * divider;
+	se->load_sum = weight < se->load_sum ? se->load_sum / weight : 1;
+	cfs->load_avg += se->load_avg;
+	cfs->load_sum += weight * se->load_sum;
+	cfs->util_avg += se->util_avg;
+	cfs->util_sum += se->util_sum;
+	cfs->runnable_avg += se->runnable_avg;
+	cfs->runnable_sum += se->runnable_sum;
+}
+
+#define SUB_POS(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
+
+void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight)
+{
+	/* detach_entity_load_avg(): subtract, never below 0, the sums kept at
+	 * least avg * PELT_MIN_DIVIDER */
+	const uint32_t min_div = SL_PELT_LOAD_AVG_MAX - 1024;
+	SUB_POS(cfs->load_avg, se->load_avg);
+	SUB_POS(cfs->load_sum, weight * se->load_sum);
+	if (cfs->load_sum < (uint64_t)cfs->load_avg * min_div)
+		cfs->load_sum = (uint64_t)cfs->load_avg * min_div;
+	SUB_POS(cfs->util_avg, se->util_avg);
+	SUB_POS(cfs->util_sum, se->util_sum);
+	if (cfs->util_sum < cfs->util_avg * min_div)
+		cfs->util_sum = (uint32_t)(cfs->util_avg * min_div);
+	SUB_POS(cfs->runnable_avg, se->runnable_avg);
+	SUB_POS(cfs->runnable_sum, se->runnable_sum);
+	if (cfs->runnable_sum < (uint64_t)cfs->runnable_avg * min_div)
+		cfs->runnable_sum = (uint64_t)cfs->runnable_avg * min_div;
+}
+
+int sl_eevdf_wake_affine_weight(unsigned long this_load, unsigned long prev_load,
+				unsigned long task_load, unsigned long current_load, int sync,
+				unsigned imbalance_pct)
+{
+	/* wake_affine_weight() with WA_BIAS, equal CPU capacities (they
+	 * cancel out) */
+	int64_t this_eff = (int64_t)this_load, prev_eff;
+	if (sync) {
+		if ((int64_t)current_load > this_eff)
+			return 1;
+		this_eff -= (int64_t)current_load;
+	}
+	this_eff += (int64_t)task_load;
+	this_eff *= 100;
+	prev_eff = (int64_t)prev_load - (int64_t)task_load;
+	prev_eff *= 100 + ((int64_t)imbalance_pct - 100) / 2;
+	if (sync)
+		prev_eff += 1;
+	return this_eff < prev_eff;
+}
+
+/* ---- PELT on the model's CPUs ---- */
+
+/* the LLC domain of sd_init (kernel/sched/topology.c, v6.6) with
+ * SD_SHARE_PKG_RESOURCES: imbalance_pct 117, cache_nice_tries 1,
+ * min_interval sd_weight ms, max_interval 2 * sd_weight, busy_factor 16 */
+#define EV_IMBALANCE_PCT 117u
+#define EV_CACHE_NICE_TRIES 1u
+#define EV_BUSY_FACTOR 16u
+/* sysctl_sched_migration_cost (task_hot) and sysctl_sched_nr_migrate */
+#define EV_MIGRATION_COST 500000ULL
+#define EV_NR_MIGRATE 32u
+#define EV_CAPACITY 1024ul /* SCHED_CAPACITY_SCALE: every CPU the same */
+/* MAX_PINNED_INTERVAL */
+#define EV_MAX_PINNED_INTERVAL 512u
+
+enum { GT_HAS_SPARE = 0, GT_FULLY_BUSY = 1, GT_OVERLOADED = 6 }; /* enum group_type */
+enum { CPU_IDLE_ = 0, CPU_NOT_IDLE_ = 1, CPU_NEWLY_IDLE_ = 2 };  /* enum cpu_idle_type */
+
+static unsigned long rq_weight(const struct sl_eevdf_rq *cfs)
+{
+	return (unsigned long)cfs->avg_load + (cfs->curr && cfs->curr->on_rq ? cfs->curr->weight : 0);
+}
+
+/* update_cfs_rq_load_avg(now): the CPU's sums with its queued weight,
+ * runnable count and whether a fair task runs */
+static void rq_sync(struct ev_run *r, int cpu)
+{
+	struct ev_rq *rq = &r->rq[cpu];
+	const struct sl_eevdf_rq *cfs = &rq->cfs;
+	sl_pelt_update(&rq->avg, r->e->now, rq_weight(cfs), cfs->nr_running,
+		       cfs->curr && cfs->curr->on_rq, 1);
+}
+
+/* __update_load_avg_se(now) of p, attached to its CPU */
+static void se_sync(struct ev_run *r, int cpu, struct ev_task *p)
+{
+	const struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	int on = p->se.on_rq;
+	sl_pelt_update(&p->avg, r->e->now, (unsigned long)on, (unsigned long)(on && !p->se.delayed),
+		       on && cfs->curr == &p->se, p->se.weight);
+}
+
+void ev_pelt_update(struct ev_run *r, int cpu, struct ev_task *p)
+{
+	rq_sync(r, cpu);
+	if (p && p->pelt_cpu == cpu && !p->rt)
+		se_sync(r, cpu, p);
+}
+
+void ev_pelt_detach(struct ev_run *r, struct ev_task *p)
+{
+	int c = p->pelt_cpu;
+	if (c < 0)
+		return;
+	rq_sync(r, c);
+	se_sync(r, c, p);
+	sl_pelt_detach(&r->rq[c].avg, &p->avg, p->se.weight);
+	p->pelt_cpu = -1;
+}
+
+void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
+{
+	struct sl_pelt *cfs = &r->rq[cpu].avg;
+	if (p->rt)
+		return;
+	if (p->pelt_cpu == cpu) {
+		ev_pelt_update(r, cpu, p);
+		return;
+	}
+	if (p->pelt_cpu >= 0) {
+		/* migrate_task_rq_fair / detach: the load leaves the old CPU */
+		ev_pelt_detach(r, p);
+	} else if (!p->avg.last) {
+		/* init_entity_runnable_average: a new task counts its full
+		 * weight; post_init_entity_util_avg: half the CPU's spare
+		 * capacity, or its share of the CPU's utilisation by weight */
+		long cap;
+		rq_sync(r, cpu);
+		cap = ((long)EV_CAPACITY - (long)cfs->util_avg) / 2;
+		p->avg.load_avg = p->se.weight;
+		if (cap > 0) {
+			if (cfs->util_avg) {
+				p->avg.util_avg = cfs->util_avg * p->se.weight / (cfs->load_avg + 1);
+				if (p->avg.util_avg > (unsigned long)cap)
+					p->avg.util_avg = (unsigned long)cap;
+			} else {
+				p->avg.util_avg = (unsigned long)cap;
+			}
+		}
+		p->avg.runnable_avg = p->avg.util_avg;
+	}
+	rq_sync(r, cpu);
+	sl_pelt_attach(cfs, &p->avg, p->se.weight);
+	if (!p->avg.last)
+		p->avg.last = 1; /* attached at time 0: not "new" any more */
+	p->pelt_cpu = cpu;
+}
+
+void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
+{
+	/* reweight_entity: the load average leaves with the old weight and
+	 * comes back with the new one */
+	int c = p->pelt_cpu;
+	uint32_t divider;
+	if (c < 0 || p->rt)
+		return;
+	ev_pelt_update(r, c, p);
+	sl_pelt_detach(&r->rq[c].avg, &p->avg, p->se.weight);
+	divider = SL_PELT_LOAD_AVG_MAX - 1024 + p->avg.period_contrib;
+	p->avg.load_avg = (unsigned long)(w * p->avg.load_sum / divider);
+	r->rq[c].avg.load_avg += p->avg.load_avg;
+	r->rq[c].avg.load_sum += w * p->avg.load_sum;
+	r->rq[c].avg.util_avg += p->avg.util_avg;
+	r->rq[c].avg.util_sum += p->avg.util_sum;
+	r->rq[c].avg.runnable_avg += p->avg.runnable_avg;
+	r->rq[c].avg.runnable_sum += p->avg.runnable_sum;
+}
+
+/* cpu_load(), cpu_util_cfs() (no UTIL_EST), cpu_runnable(): the CPU's
+ * averages brought up to now (the kernel's are at most a tick old, or kept
+ * fresh for idle CPUs by the blocked-load updates of nohz balancing) */
+static unsigned long cpu_load(struct ev_run *r, int c)
+{
+	rq_sync(r, c);
+	return r->rq[c].avg.load_avg;
+}
+
+static unsigned long cpu_util(struct ev_run *r, int c)
+{
+	rq_sync(r, c);
+	return r->rq[c].avg.util_avg < EV_CAPACITY ? r->rq[c].avg.util_avg : EV_CAPACITY;
+}
+
+/* task_h_load() of a flat hierarchy: the root's h_load is its load_avg L,
+ * so p's load_avg * L / (L + 1) */
+static unsigned long task_h_load(struct ev_run *r, const struct ev_task *p)
+{
+	unsigned long l;
+	if (p->pelt_cpu < 0)
+		return p->avg.load_avg;
+	l = r->rq[p->pelt_cpu].avg.load_avg;
+	return (unsigned long)((uint64_t)p->avg.load_avg * l / (l + 1));
+}
+
+/* available_idle_cpu(): nothing runs and nothing waits there */
+static int idle_cpu(const struct sl_engine *e, int c)
+{
+	return !e->cpus[c].curr && !e->cpus[c].nr_running;
+}
+
+static uint64_t jiffies(const struct sl_engine *e)
+{
+	return e->now / e->tick_ns;
+}
+
+/* ---- wakeup placement (select_task_rq_fair, WF_TTWU) ----
+ *
+ * The machine is one LLC: cpus_share_cache() is always true and
+ * select_idle_cpu() scans every CPU. */
+
+/* record_wakee(): the waker's count of switches between wakees, halved
+ * once a second */
+static void record_wakee(struct ev_run *r, struct ev_task *waker, const struct sl_task *p)
+{
+	struct sl_engine *e = r->e;
+	uint64_t j = jiffies(e);
+	if (j > waker->wakee_flip_decay + (uint64_t)e->hz) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay = j;
+	}
+	if (waker->last_wakee != p->idx) {
+		waker->last_wakee = p->idx;
+		waker->wakee_flips++;
+	}
+}
+
+/* wake_wide(): the waker and the wakee switch between many partners: the
+ * wakeup is not steered to the waker's CPU (factor = the LLC's CPUs) */
+static int wake_wide(struct ev_run *r, const struct ev_task *waker, const struct ev_task *p)
+{
+	unsigned master = waker->wakee_flips, slave = p->wakee_flips, factor = (unsigned)r->e->ncpus;
+	if (master < slave) {
+		unsigned t = master;
+		master = slave;
+		slave = t;
+	}
+	return !(slave < factor || master < slave * factor);
+}
+
+int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int sync)
+{
+	struct ev_run *r = ev_R(e);
+	struct ev_task *t = ev_T(r, p);
+	int target = prev_cpu, this_cpu = waker_cpu >= 0 ? waker_cpu : prev_cpu, c, k, recent;
+	int want_affine = 1;
+	if (!sl_engine_param(e, EV_P_SELECT_IDLE) || t->rt)
+		return -1; /* RT: select_task_rq_rt, not modelled: the shared rule */
+	if (waker_cpu >= 0 && e->cpus[waker_cpu].curr) {
+		struct ev_task *w = ev_T(r, e->cpus[waker_cpu].curr);
+		if (sl_engine_param(e, EV_P_BALANCE)) {
+			record_wakee(r, w, p);
+			want_affine = !wake_wide(r, w, t);
+		}
+	}
+	if (want_affine && this_cpu != prev_cpu && sl_task_allowed(p, this_cpu)) {
+		/* wake_affine(): wake_affine_idle, then wake_affine_weight */
+		int a = -1;
+		if (idle_cpu(e, this_cpu))
+			a = idle_cpu(e, prev_cpu) ? prev_cpu : this_cpu;
+		else if (sync && e->cpus[this_cpu].nr_running == 1)
+			a = this_cpu;
+		else if (idle_cpu(e, prev_cpu))
+			a = prev_cpu;
+		if (a < 0) {
+			const struct sl_task *cur = e->cpus[this_cpu].curr;
+			if (sl_engine_param(e, EV_P_BALANCE)) {
+				unsigned long cl = 0;
+				if (sync && cur && !ev_T(r, cur)->rt)
+					cl = task_h_load(r, ev_T(r, cur));
+				a = sl_eevdf_wake_affine_weight(cpu_load(r, this_cpu), cpu_load(r, prev_cpu),
+								task_h_load(r, t), cl, sync && cur,
+								EV_IMBALANCE_PCT)
+					    ? this_cpu
+					    : -1;
+			} else {
+				/* balance=0: runqueue weight sums for the PELT
+				 * loads, p's weight not on prev's sum (asleep) */
+				unsigned long pw = p->load_weight;
+				a = sl_eevdf_wake_affine_weight(e->cpus[this_cpu].load,
+								e->cpus[prev_cpu].load + pw, pw,
+								cur ? cur->load_weight : 0, sync && cur,
+								EV_IMBALANCE_PCT)
+					    ? this_cpu
+					    : -1;
+			}
+		}
+		target = a == this_cpu ? this_cpu : prev_cpu;
+	}
+	/* select_idle_sibling(p, prev_cpu, target) */
+	recent = t->recent_cpu;
+	t->recent_cpu = prev_cpu;
+	if (idle_cpu(e, target))
+		return target;
+	if (prev_cpu != target && idle_cpu(e, prev_cpu))
+		return prev_cpu;
+	if (recent >= 0 && recent != prev_cpu && recent != target && recent < e->ncpus &&
+	    idle_cpu(e, recent) && sl_task_allowed(p, recent))
+		return recent;
+	/* select_idle_cpu(): the first idle allowed CPU after target, wrapping */
+	for (k = 1; k < e->ncpus; k++) {
+		c = (target + k) % e->ncpus;
+		if (idle_cpu(e, c) && sl_task_allowed(p, c))
+			return c;
+	}
+	return target;
+}
+
+/* ---- group statistics (one CPU per group) ---- */
+
+struct ev_sgs {
+	unsigned long load, util, runnable, avg_load;
+	unsigned nr, h_nr, idle_cpus;
+	int type;
+};
+
+/* group_classify() with group_weight 1, capacity 1024: overloaded when
+ * more tasks than CPUs and the utilisation or the runnable average is over
+ * the capacity by imbalance_pct; has spare capacity when fewer tasks than
+ * CPUs or both are under it; fully busy otherwise */
+static int classify(const struct ev_sgs *s)
+{
+	if (s->nr > 1 && (EV_CAPACITY * 100 < s->util * EV_IMBALANCE_PCT ||
+			  EV_CAPACITY * EV_IMBALANCE_PCT < s->runnable * 100))
+		return GT_OVERLOADED;
+	if (s->nr < 1)
+		return GT_HAS_SPARE;
+	if (EV_CAPACITY * EV_IMBALANCE_PCT < s->runnable * 100)
+		return GT_FULLY_BUSY;
+	if (EV_CAPACITY * 100 > s->util * EV_IMBALANCE_PCT)
+		return GT_HAS_SPARE;
+	return GT_FULLY_BUSY;
+}
+
+/* update_sg_lb_stats() for the group of cpu c; without (the fork's new
+ * task) counts nothing here, as it is on no CPU yet */
+static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s)
+{
+	const struct sl_engine *e = r->e;
+	memset(s, 0, sizeof(*s));
+	s->load = cpu_load(r, c);
+	s->util = cpu_util(r, c);
+	s->runnable = r->rq[c].avg.runnable_avg;
+	s->nr = e->cpus[c].nr_running;
+	s->h_nr = e->cpus[c].nr_running - (unsigned)r->rq[c].rtq.nr_active;
+	s->idle_cpus = !s->nr && idle_cpu(e, c);
+	s->type = classify(s);
+	if (s->type >= GT_FULLY_BUSY)
+		s->avg_load = s->load * 1024 / EV_CAPACITY;
+}
+
+/* ---- fork placement (select_task_rq_fair, WF_FORK: find_idlest_cpu) ---- */
+
+/* update_pick_idlest(): is s a better idlest group than best? */
+static int pick_idlest(const struct ev_sgs *best, const struct ev_sgs *s)
+{
+	if (s->type != best->type)
+		return s->type < best->type;
+	if (s->type == GT_HAS_SPARE)
+		return s->idle_cpus > best->idle_cpus ||
+		       (s->idle_cpus == best->idle_cpus && s->util < best->util);
+	return s->avg_load < best->avg_load;
+}
+
+static int fork_cpu(struct ev_run *r, struct sl_task *p, int this_cpu)
+{
+	struct sl_engine *e = r->e;
+	struct ev_sgs local = { 0 }, best = { 0 }, s;
+	int c, idlest = -1, have_local = 0;
+	unsigned long imb;
+	for (c = 0; c < e->ncpus; c++) {
+		if (!sl_task_allowed(p, c))
+			continue;
+		sg_stats(r, c, &s);
+		if (c == this_cpu) {
+			local = s;
+			have_local = 1;
+		} else if (idlest < 0 || pick_idlest(&best, &s)) {
+			idlest = c;
+			best = s;
+		}
+	}
+	/* find_idlest_group() */
+	if (idlest < 0)
+		return this_cpu;
+	if (!have_local)
+		return idlest;
+	if (local.type < best.type)
+		return this_cpu;
+	if (local.type > best.type)
+		return idlest;
+	if (local.type == GT_HAS_SPARE)
+		return local.idle_cpus >= best.idle_cpus ? this_cpu : idlest;
+	/* fully busy or overloaded: by load, with imbalance_pct */
+	imb = 1024 * (EV_IMBALANCE_PCT - 100) / 100;
+	if (best.avg_load >= local.avg_load + imb)
+		return this_cpu;
+	if (100 * local.avg_load <= EV_IMBALANCE_PCT * best.avg_load)
+		return this_cpu;
+	return idlest;
+}
+
+/* ---- load balancing (load_balance) ---- */
+
+enum { MIG_TASK, MIG_LOAD };
+
+struct ev_lb {
+	int this_cpu, busiest, idle, type;
+	long imbalance;
+};
+
+/* find_busiest_group() (with update_sd_lb_stats, update_sd_pick_busiest
+ * and calculate_imbalance); -1 when balanced */
+static int find_busiest(struct ev_run *r, struct ev_lb *lb)
+{
+	struct sl_engine *e = r->e;
+	struct ev_sgs local = { 0 }, busiest = { 0 }, s;
+	unsigned long total_load = 0, sds_avg;
+	int c, b = -1;
+	for (c = 0; c < e->ncpus; c++) {
+		sg_stats(r, c, &s);
+		total_load += s.load;
+		if (c == lb->this_cpu) {
+			local = s;
+			continue;
+		}
+		if (!s.h_nr)
+			continue; /* at least one task to pull */
+		if (b >= 0) {
+			if (s.type != busiest.type) {
+				if (s.type < busiest.type)
+					continue;
+			} else if (s.type == GT_OVERLOADED) {
+				if (s.avg_load <= busiest.avg_load)
+					continue;
+			} else if (s.type == GT_FULLY_BUSY) {
+				if (s.avg_load < busiest.avg_load)
+					continue;
+				if (s.avg_load == busiest.avg_load)
+					continue; /* the first one */
+			} else if (s.idle_cpus > busiest.idle_cpus ||
+				   (s.idle_cpus == busiest.idle_cpus && s.nr <= busiest.nr)) {
+				continue;
+			}
+		}
+		b = c;
+		busiest = s;
+	}
+	if (b < 0)
+		return -1;
+	if (local.type > busiest.type)
+		return -1;
+	sds_avg = total_load * 1024 / (EV_CAPACITY * (unsigned long)e->ncpus);
+	if (local.type == GT_OVERLOADED) {
+		if (local.avg_load >= busiest.avg_load || local.avg_load >= sds_avg ||
+		    100 * busiest.avg_load <= EV_IMBALANCE_PCT * local.avg_load)
+			return -1;
+	}
+	if (busiest.type != GT_OVERLOADED) {
+		/* not overloaded: only an idle CPU pulls, and only a waiting task */
+		if (lb->idle == CPU_NOT_IDLE_)
+			return -1;
+		if (busiest.h_nr == 1)
+			return -1;
+	}
+	/* calculate_imbalance() */
+	if (local.type == GT_HAS_SPARE) {
+		/* an LLC domain, groups of one CPU: spread the running tasks
+		 * (sibling_imbalance, then halved) */
+		long d = lb->idle == CPU_NOT_IDLE_ ? 0 : (long)busiest.nr - (long)local.nr;
+		lb->type = MIG_TASK;
+		lb->imbalance = (d > 0 ? d : 0) >> 1;
+	} else {
+		if (local.type < GT_OVERLOADED) {
+			/* local will become overloaded: the load averages decide */
+			local.avg_load = local.load * 1024 / EV_CAPACITY;
+			if (local.avg_load >= busiest.avg_load || local.avg_load >= sds_avg) {
+				lb->imbalance = 0;
+				return -1;
+			}
+		}
+		lb->type = MIG_LOAD;
+		lb->imbalance = (long)((busiest.avg_load - sds_avg < sds_avg - local.avg_load
+						? busiest.avg_load - sds_avg
+						: sds_avg - local.avg_load) *
+				       EV_CAPACITY / 1024);
+		if (busiest.avg_load < sds_avg || sds_avg < local.avg_load)
+			lb->imbalance = 0;
+	}
+	if (lb->imbalance <= 0)
+		return -1;
+	lb->busiest = b;
+	return b;
+}
+
+/* task_hot(): ran on its CPU within sysctl_sched_migration_cost (a task
+ * that never ran is cold: exec_start 0) */
+static int task_hot(const struct sl_engine *e, const struct sl_task *p)
+{
+	return p->sum_exec_ns > 0 && e->now - p->last_ran_ns < EV_MIGRATION_COST;
+}
+
+/* detach_tasks() + attach_tasks(): from the tail of cfs_tasks (least
+ * recently queued or picked first), the tasks can_migrate_task allows, up
+ * to the imbalance; a newly idle CPU takes one. Returns the tasks moved. */
+static int move_tasks(struct ev_run *r, struct ev_lb *lb)
+{
+	struct sl_engine *e = r->e;
+	struct ev_rq *src = &r->rq[lb->busiest];
+	struct sl_eevdf_rq *cfs = &src->cfs;
+	unsigned failed = r->rq[lb->this_cpu].nr_balance_failed;
+	unsigned loop = 0, loop_max = e->cpus[lb->busiest].nr_running < EV_NR_MIGRATE
+					      ? e->cpus[lb->busiest].nr_running
+					      : EV_NR_MIGRATE;
+	uint64_t last = 0;
+	int moved = 0;
+	for (;;) {
+		struct sl_eevdf_se *next;
+		struct sl_task *et;
+		struct ev_task *p;
+		if (lb->idle != CPU_NOT_IDLE_ && e->cpus[lb->busiest].nr_running <= 1)
+			break;
+		if (++loop > loop_max)
+			break;
+		next = ev_next_mru(cfs, last);
+		if (!next)
+			break;
+		last = next->mru;
+		et = ev_task_of(r, next);
+		p = ev_T(r, et);
+		/* can_migrate_task() */
+		if (next->delayed || et->state != SL_TS_RUNNABLE || !sl_task_allowed(et, lb->this_cpu) ||
+		    e->cpus[lb->busiest].curr == et)
+			continue;
+		if (task_hot(e, et) && failed <= EV_CACHE_NICE_TRIES)
+			continue;
+		if (lb->type == MIG_LOAD) {
+			unsigned long load = task_h_load(r, p);
+			if (load < 1)
+				load = 1;
+			if (load < 16 && !failed) /* LB_MIN */
+				continue;
+			if ((long)(load >> (failed < 63 ? failed : 63)) > lb->imbalance)
+				continue;
+			lb->imbalance -= (long)load;
+		} else {
+			lb->imbalance--;
+		}
+		/* detach_task(): out of the source queue, to this CPU */
+		ev_detach(r, lb->busiest, next);
+		sl_engine_pull(e, et, lb->busiest, lb->this_cpu);
+		moved++;
+		if (lb->idle == CPU_NEWLY_IDLE_ || lb->imbalance <= 0)
+			break;
+	}
+	return moved;
+}
+
+/* load_balance() of this_cpu's one domain */
+static int load_balance(struct ev_run *r, int this_cpu, int idle)
+{
+	struct ev_rq *rq = &r->rq[this_cpu];
+	struct ev_lb lb;
+	int moved = 0;
+	memset(&lb, 0, sizeof(lb));
+	lb.this_cpu = this_cpu;
+	lb.idle = idle;
+	if (find_busiest(r, &lb) < 0)
+		goto balanced;
+	if (r->e->cpus[lb.busiest].nr_running > 1)
+		moved = move_tasks(r, &lb);
+	if (!moved) {
+		/* only periodic balancing counts failures (newidle would
+		 * pollute the counter: more cache-hot migrations) */
+		if (idle != CPU_NEWLY_IDLE_)
+			rq->nr_balance_failed++;
+	} else {
+		rq->nr_balance_failed = 0;
+	}
+	rq->balance_interval = (unsigned)r->e->ncpus; /* unbalanced: min_interval */
+	return moved;
+balanced:
+	rq->nr_balance_failed = 0;
+	if (idle != CPU_NEWLY_IDLE_ && rq->balance_interval < 2u * (unsigned)r->e->ncpus)
+		rq->balance_interval *= 2; /* up to max_interval */
+	return 0;
+}
+
+/* pull_rt_task(), as far as an idle CPU goes: the best waiting RT task of
+ * another CPU that may run here */
+static int pull_rt(struct ev_run *r, int this_cpu)
+{
+	struct sl_engine *e = r->e;
+	int c, q, pi, best = -1, best_q = SL_PRIO_MAX, best_c = -1;
+	for (c = 0; c < e->ncpus; c++) {
+		struct ev_rq *rq = &r->rq[c];
+		if (c == this_cpu)
+			continue;
+		for (q = sl_prio_first(&rq->rtq); q < best_q; q = sl_prio_next(&rq->rtq, q + 1)) {
+			for (pi = rq->rtq.head[q]; pi >= 0; pi = r->t[pi].link.next) {
+				struct sl_task *et = &e->tasks[pi];
+				if (et == e->cpus[c].curr || !sl_task_allowed(et, this_cpu) ||
+				    et->state != SL_TS_RUNNABLE)
+					continue;
+				best = pi;
+				best_q = q;
+				best_c = c;
+				break;
+			}
+			if (best >= 0)
+				break;
+		}
+	}
+	if (best < 0)
+		return 0;
+	sl_prio_del(&r->rq[best_c].rtq, SL_PRIO_LINKS(r->t), best, r->t[best].rtq);
+	r->t[best].rt_queued = 0;
+	sl_engine_pull(e, &e->tasks[best], best_c, this_cpu);
+	return 1;
+}
+
+/* get_sd_balance_interval(): balance_interval ms, times busy_factor and
+ * one jiffy less when busy, at least a jiffy, at most HZ * CPUs / 10 */
+static uint64_t balance_jiffies(const struct ev_run *r, const struct ev_rq *rq, int busy)
+{
+	const struct sl_engine *e = r->e;
+	uint64_t ms = rq->balance_interval * (busy ? EV_BUSY_FACTOR : 1u);
+	uint64_t j = (ms * (uint64_t)e->hz + 999) / 1000, max = (uint64_t)e->hz * (uint64_t)e->ncpus / 10;
+	if (busy && j > 0)
+		j--;
+	if (max < 1)
+		max = 1;
+	return j < 1 ? 1 : j > max ? max : j;
+}
+
+/* rebalance_domains() at a tick of cpu when its balance is due */
+static void periodic(struct ev_run *r, int cpu)
+{
+	struct sl_engine *e = r->e;
+	struct ev_rq *rq = &r->rq[cpu];
+	uint64_t j = jiffies(e), interval;
+	int busy = !idle_cpu(e, cpu);
+	if (j < rq->next_balance)
+		return;
+	interval = balance_jiffies(r, rq, busy);
+	if (j >= rq->last_balance + interval) {
+		if (load_balance(r, cpu, busy ? CPU_NOT_IDLE_ : CPU_IDLE_))
+			busy = !idle_cpu(e, cpu);
+		rq->last_balance = j;
+		interval = balance_jiffies(r, rq, busy);
+	}
+	rq->next_balance = rq->last_balance + interval;
+}
+
+/* newidle_balance(): cpu has nothing to run. The root domain is
+ * overloaded when some CPU has more than one task (rd->overload); the
+ * kernel also skips it when the CPU's average idle time is below the
+ * measured cost of balancing (max_newidle_lb_cost, a few us here), which
+ * is not modelled. */
+static int newidle(struct ev_run *r, int cpu)
+{
+	struct sl_engine *e = r->e;
+	struct ev_rq *rq = &r->rq[cpu];
+	uint64_t next;
+	int c, overload = 0, pulled;
+	/* going idle: the next periodic balance is due at the idle interval
+	 * (update_next_balance with cpu_busy 0) */
+	next = rq->last_balance + balance_jiffies(r, rq, 0);
+	if (rq->next_balance > next)
+		rq->next_balance = next;
+	for (c = 0; c < e->ncpus; c++)
+		overload |= e->cpus[c].nr_running > 1;
+	/* pull_rt_task first: the RT class balances before the fair class */
+	if (pull_rt(r, cpu))
+		return 1;
+	if (!overload)
+		return 0;
+	pulled = load_balance(r, cpu, CPU_NEWLY_IDLE_);
+	return pulled;
+}
+
+void ev_smp_init(struct ev_run *r)
+{
+	int c;
+	for (c = 0; c < r->e->ncpus; c++) {
+		r->rq[c].balance_interval = (unsigned)r->e->ncpus; /* sd_weight */
+		r->rq[c].next_balance = 0;
+	}
+}
+
+int ev_balance(struct sl_engine *e, int cpu, int kind, struct sl_task *p)
+{
+	struct ev_run *r = ev_R(e);
+	if (!sl_engine_param(e, EV_P_BALANCE))
+		return -1;
+	switch (kind) {
+	case SL_BAL_TICK:
+		periodic(r, cpu);
+		return 0;
+	case SL_BAL_NEWIDLE:
+		return newidle(r, cpu);
+	case SL_BAL_FORK:
+		if (ev_T(r, p)->rt)
+			return -1;
+		return fork_cpu(r, p, cpu);
+	}
+	return -1;
+}
