@@ -5,57 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sort n values ascending: LSD radix, 16 bits a pass, passes whose digit
- * is the same in every value skipped (delays fit in 32 bits: 2 passes).
- * Linear, where qsort was a third of `analyze` on a 15M-event trace. */
-void sl_sort_u64(uint64_t *v, size_t n)
-{
-	uint64_t *tmp, *src = v, *dst, all_or = 0, all_and = ~(uint64_t)0;
-	size_t *cnt, i;
-	int shift;
-	if (n < 64) {
-		for (i = 1; i < n; i++) { /* insertion sort */
-			uint64_t x = v[i];
-			size_t j = i;
-			for (; j > 0 && v[j - 1] > x; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		all_or |= v[i];
-		all_and &= v[i];
-	}
-	tmp = xmalloc(n * sizeof(*tmp));
-	cnt = xmalloc(65536 * sizeof(*cnt));
-	dst = tmp;
-	for (shift = 0; shift < 64; shift += 16) {
-		size_t sum = 0;
-		if (((all_or ^ all_and) >> shift & 0xffff) == 0)
-			continue; /* the same digit everywhere: order unchanged */
-		memset(cnt, 0, 65536 * sizeof(*cnt));
-		for (i = 0; i < n; i++)
-			cnt[src[i] >> shift & 0xffff]++;
-		for (i = 0; i < 65536; i++) {
-			size_t c = cnt[i];
-			cnt[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			dst[cnt[src[i] >> shift & 0xffff]++] = src[i];
-		{
-			uint64_t *t = src;
-			src = dst;
-			dst = t;
-		}
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-	free(cnt);
-}
-
 uint64_t sl_percentile(const uint64_t *sorted, size_t n, double p)
 {
 	size_t rank;

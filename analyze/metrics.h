@@ -88,8 +88,7 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 /* Delays (ts_run - ts) of a run's wakeups that ran, sorted ascending;
  * malloc'd, caller frees. */
 uint64_t *sl_run_delays(const struct sl_run_data *r, size_t *n);
-/* Sort n values ascending (radix; linear). */
-void sl_sort_u64(uint64_t *v, size_t n);
+/* sl_sort_u64 (radix sort of n values) is in common/util.h. */
 
 /* Index of utid in r->threads (sorted by utid), or where it would go
  * (check threads[i].utid == utid). */

@@ -1,4 +1,4 @@
--- schedlab database schema, version 6 (PRAGMA user_version).
+-- schedlab database schema, version 7 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -80,6 +80,19 @@ CREATE TABLE IF NOT EXISTS run_rows (
 	last_rowid INTEGER NOT NULL,
 	rows INTEGER NOT NULL,
 	PRIMARY KEY (run_id, tbl)
+);
+-- The same rows packed (version 7): a run's rows of one of those tables, in
+-- the order written, coded in chunks of up to 65536 rows (seq 0, 1, ...;
+-- format in analyze/store_pack.c). schedlab reads a run from here when the
+-- chunks hold all its rows (rows summed = run_rows.rows), else from the
+-- tables; the tables stay the reference for SQL.
+CREATE TABLE IF NOT EXISTS run_pack (
+	run_id INTEGER NOT NULL REFERENCES run(id),
+	tbl TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	rows INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (run_id, tbl, seq)
 );
 CREATE TABLE IF NOT EXISTS sched_slice (
 	run_id INTEGER NOT NULL REFERENCES run(id),

@@ -25,6 +25,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task_model(utid, start_ns, parent_utid, parent_progress_ns, flags, cpumask,"
 	" initially_runnable, run_ns, sleep_ns, count, phases) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO run_pack(run_id, tbl, seq, rows, data) VALUES (?,?,?,?,?)",
 };
 
 int st_dberr(struct sl_store *s, struct sl_diag *d, const char *what)
@@ -133,6 +134,9 @@ static const char migrate_v2_sql[] =
  * CREATE TABLE IF NOT EXISTS leaves an existing trace table as it is. */
 static const char migrate_v4_sql[] = "ALTER TABLE trace ADD COLUMN kernel_release TEXT;";
 
+/* Schema 6 -> 7: run_pack is new (the schema's CREATE TABLE makes it); the
+ * runs written before have none and are read from their rows. */
+
 /* Is there a column col in table tbl? */
 static int has_column(struct sl_store *s, const char *tbl, const char *col)
 {
@@ -224,7 +228,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    ((v == 1 || v == 2) && migrate(s, 2, "DROP VIEW IF EXISTS task_summary", migrate_v2_sql, d)) ||
 	    (v >= 1 && v <= 3 && migrate(s, 3, "", "", d)) ||
 	    (v >= 1 && v <= 4 && migrate(s, 4, migrate_v4_sql, "", d)) ||
-	    (v >= 1 && v <= 5 && migrate_v5(s, d))) {
+	    (v >= 1 && v <= 5 && migrate_v5(s, d)) ||
+	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}

@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 6
+#define SL_SCHEMA_VERSION 7
 
 struct sl_store;
 

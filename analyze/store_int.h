@@ -20,6 +20,7 @@ enum {
 	ST_METRIC,
 	ST_THREAD,
 	ST_MODEL,
+	ST_PACK,
 	ST_COUNT
 };
 
@@ -52,6 +53,18 @@ struct rowstat {
 	int64_t lo, hi, rows;
 };
 
+/* A run's rows of one table being packed (store_pack.c): the chunk being
+ * coded, written to run_pack at PACK_ROWS rows and at commit. */
+#define PACK_ROWS 65536
+struct packenc {
+	unsigned char *buf;
+	size_t len, cap;
+	int64_t prev[MAX_COLS]; /* the previous row's values ('d' columns) */
+	int64_t rows;           /* in buf */
+	int64_t seq;            /* the next chunk's */
+	int64_t run_id;
+};
+
 /* A task's sums for task_stat (indexed by the sink's task number). */
 struct tstat {
 	int64_t runtime, switches, wakeups, delayed, dsum, dmax, uncertain;
@@ -61,6 +74,7 @@ struct tstat {
 struct pend {
 	struct rowbuf *stage[RB_COUNT];
 	struct rowstat stat[RB_COUNT];
+	struct packenc enc[RB_COUNT];
 	struct tstat *ts;
 	size_t nts;
 };
@@ -68,6 +82,7 @@ struct pend {
 struct job {
 	struct rowbuf *rb;
 	struct rowstat *stat;
+	struct packenc *enc;
 	int kind;
 };
 
@@ -127,5 +142,19 @@ void st_stop_writer(struct sl_store *s);
 int st_flush_binds(struct sl_store *s, struct sl_diag *d);
 /* forget the binds' pending rows (rollback) */
 void st_drop_binds(struct sl_store *s);
+
+/* store_pack.c: rows packed beside the tables (run_pack) */
+/* code a row (v and txt as in a rowbuf) at the end of e's chunk */
+void st_pack_row(struct packenc *e, int kind, const int64_t *v, const char (*txt)[8]);
+/* write e's chunk (if it has rows) to run_pack and start the next */
+int st_pack_flush(struct sl_store *s, struct packenc *e, int kind, struct sl_diag *d);
+void st_pack_free(struct packenc *e);
+/* Read run_id's rows of table kind (RB_*) from run_pack, in the order
+ * written, into fn (v, txt as in a rowbuf; v[0] = run_id; NULL as
+ * NULL_VAL): 1 (*nrows set first), or 0 when the run has no complete pack
+ * (written before version 7, or merged: read its rows), or -1 (d set). */
+int st_pack_read(struct sl_store *s, int64_t run_id, int kind, int64_t *nrows,
+		 int (*fn)(void *ctx, const int64_t *v, const char (*txt)[8]), void *ctx,
+		 struct sl_diag *d);
 
 #endif

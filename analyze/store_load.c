@@ -1,6 +1,7 @@
 /* analyze/store_load.c - runs read back from the store: their rows for
- * the metrics and charts, ordered in memory (the tables have no index to
- * order by). */
+ * the metrics and charts, from the run's packed chunks (store_pack.c) or,
+ * for a run written before them, from the tables; ordered in memory (the
+ * tables have no index to order by). */
 #include "store_int.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ struct typed {
 	size_t n, cap;
 	struct sl_run_data *run; /* the run being loaded */
 	size_t tcap, scap, wcap;
+	int64_t want; /* rows of the pack being read (st_pack_read) */
 };
 
 /* Step sql (?1 = *param when param is given) and hand each row to row(). */
@@ -90,6 +92,112 @@ static int cmp_wakeup(const void *pa, const void *pb)
 	return 0;
 }
 
+/* Sort n rows of size bytes ascending by cmp, a total order whose first
+ * key is the uint64_t ts at offset 0 of a row: the order qsort(cmp) gives.
+ * Rows come nearly in order (each CPU's slices are written in time
+ * order), so: nothing to do when sorted; else a radix sort of keys (ts
+ * since the smallest, then the row's index) when both fit in 64 bits,
+ * the rows permuted in place along the cycles of the sorted keys, and
+ * rows of equal ts put in cmp's order (they are few); else qsort. */
+static void sort_rows(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	unsigned char *a = base, *tmp;
+	uint64_t lo = UINT64_MAX, hi = 0, *key, mask;
+	size_t i, j;
+	int ibits = 0, tbits = 0;
+	for (i = 1; i < n && cmp(a + (i - 1) * size, a + i * size) <= 0; i++)
+		;
+	if (n < 2 || i == n)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t ts;
+		memcpy(&ts, a + i * size, sizeof(ts));
+		lo = ts < lo ? ts : lo;
+		hi = ts > hi ? ts : hi;
+	}
+	while (ibits < 64 && (uint64_t)(n - 1) >> ibits)
+		ibits++;
+	while (tbits < 64 && (hi - lo) >> tbits)
+		tbits++;
+	if (ibits + tbits > 64) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	mask = ibits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << ibits) - 1;
+	key = xmalloc(n * sizeof(*key));
+	for (i = 0; i < n; i++) {
+		uint64_t ts;
+		memcpy(&ts, a + i * size, sizeof(ts));
+		key[i] = ibits == 64 ? i : (ts - lo) << ibits | i;
+	}
+	sl_sort_u64(key, n);
+	/* row j comes from row key[j] & mask: follow each cycle once, marking
+	 * the places filled by setting their source to themselves */
+	tmp = xmalloc(size);
+	for (i = 0; i < n; i++) {
+		size_t from = (size_t)(key[i] & mask), k = i;
+		if (from == i)
+			continue;
+		memcpy(tmp, a + i * size, size);
+		for (;;) {
+			from = (size_t)(key[k] & mask);
+			key[k] = (key[k] & ~mask) | k;
+			if (from == i) {
+				memcpy(a + k * size, tmp, size);
+				break;
+			}
+			memcpy(a + k * size, a + from * size, size);
+			k = from;
+		}
+	}
+	free(tmp);
+	free(key);
+	/* equal ts: insertion sort by cmp */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && cmp(a + (j - 1) * size, a + j * size) > 0; j--) {
+			unsigned char t[64];
+			memcpy(t, a + j * size, size);
+			memmove(a + j * size, a + (j - 1) * size, size);
+			memcpy(a + (j - 1) * size, t, size);
+		}
+}
+
+static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_run_data *out = t->run;
+	struct sl_slice_row *r;
+	if (!t->scap)
+		SL_GROW(out->slices, t->scap, t->want ? (size_t)t->want : 1);
+	SL_GROW(out->slices, t->scap, out->nslices + 1);
+	r = &out->slices[out->nslices++];
+	r->ts = (uint64_t)v[1];
+	r->dur = (uint64_t)v[2];
+	r->cpu = (int)v[3];
+	r->utid = v[4];
+	r->end_state = txt[5][0] ? txt[5][0] : '?';
+	r->priority = (int)v[6];
+	return 0;
+}
+
+static int wakeup_pack(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_run_data *out = t->run;
+	struct sl_wakeup_row *w;
+	(void)txt;
+	if (!t->wcap)
+		SL_GROW(out->wakeups, t->wcap, t->want ? (size_t)t->want : 1);
+	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
+	w = &out->wakeups[out->nwakeups++];
+	w->utid = v[1];
+	w->ts = (uint64_t)v[2];
+	w->ts_run = v[3] == NULL_VAL ? UINT64_MAX : (uint64_t)v[3];
+	w->waker_utid = v[4] == NULL_VAL ? -1 : v[4];
+	w->cpu = v[5] == NULL_VAL ? -1 : (int)v[5];
+	return 0;
+}
+
 static int thread_row(sqlite3_stmt *q, struct typed *t)
 {
 	struct sl_run_data *out = t->run;
@@ -149,6 +257,7 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 			    struct sl_diag *d)
 {
 	struct typed t = { 0 };
+	int ps = 0, pw = 0;
 	memset(out, 0, sizeof(*out));
 	t.run = out;
 	if (sl_store_get_run(s, run_id, &out->run, d))
@@ -159,21 +268,21 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 			" WHERE r.id = ?1 ORDER BY t.utid",
 		     &run_id, thread_row, &t, d, "loading a run") ||
 	    ((parts & SL_LOAD_SLICES) &&
-	     each_row(s, "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
-			 SL_RUN_ROWS("sched_slice", "?1"),
-		      &run_id, slice_row, &t, d, "loading a run")) ||
+	     ((ps = st_pack_read(s, run_id, RB_SLICE, &t.want, slice_pack, &t, d)) < 0 ||
+	      (!ps && each_row(s, "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
+				  SL_RUN_ROWS("sched_slice", "?1"),
+			       &run_id, slice_row, &t, d, "loading a run")))) ||
 	    ((parts & SL_LOAD_WAKEUPS) &&
-	     each_row(s, "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
-			 SL_RUN_ROWS("wakeup", "?1"),
-		      &run_id, wakeup_row, &t, d, "loading a run"))) {
+	     ((pw = st_pack_read(s, run_id, RB_WAKEUP, &t.want, wakeup_pack, &t, d)) < 0 ||
+	      (!pw && each_row(s, "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
+				  SL_RUN_ROWS("wakeup", "?1"),
+			       &run_id, wakeup_row, &t, d, "loading a run"))))) {
 		sl_run_data_release(out);
 		return -1;
 	}
 	/* ordered here rather than by SQL: the tables have no index to order by */
-	if (out->nslices)
-		qsort(out->slices, out->nslices, sizeof(*out->slices), cmp_slice);
-	if (out->nwakeups)
-		qsort(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup);
+	sort_rows(out->slices, out->nslices, sizeof(*out->slices), cmp_slice);
+	sort_rows(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup);
 	return 0;
 }
 

@@ -34,9 +34,10 @@ static int64_t bind_utid(const struct sl_store_bind *b, int task)
 	return b->utid_base + task;
 }
 
-/* Insert the rows of rb (BATCH per statement, the rest one by one). */
+/* Insert the rows of rb (BATCH per statement, the rest one by one), and
+ * pack them into enc (a chunk goes to run_pack when full). */
 static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
-		      struct sl_diag *d)
+		      struct packenc *enc, struct sl_diag *d)
 {
 	const int ncol = rb_kind[kind].ncol;
 	const unsigned tm = rb_kind[kind].txtmask;
@@ -94,8 +95,10 @@ static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct ro
 			st->rows += rows;
 		}
 	}
+	for (r = 0; r < rb->n; r++)
+		st_pack_row(enc, kind, rb->v[r], (const char(*)[8])rb->txt[r]);
 	rb->n = 0;
-	return 0;
+	return enc->rows >= PACK_ROWS ? st_pack_flush(s, enc, kind, d) : 0;
 }
 
 /* Where the rows of run_id in each table are (see run_rows in schema.sql). */
@@ -145,7 +148,7 @@ static void *writer_main(void *arg)
 		if (!s->werr) {
 			pthread_mutex_unlock(&s->mu);
 			memset(&wd, 0, sizeof(wd));
-			failed = flush_rows(s, j.rb, j.kind, j.stat, &wd) < 0;
+			failed = flush_rows(s, j.rb, j.kind, j.stat, j.enc, &wd) < 0;
 			pthread_mutex_lock(&s->mu);
 			if (failed) {
 				s->werr = 1;
@@ -183,7 +186,7 @@ int st_quiesce(struct sl_store *s, struct sl_diag *d)
  * thread); returns an empty stage to fill next. NULL with d set when rows
  * can no longer be written. */
 static struct rowbuf *submit(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
-			     struct sl_diag *d)
+			     struct packenc *enc, struct sl_diag *d)
 {
 	struct rowbuf *fresh;
 	if (!s->have_thr && !s->werr) {
@@ -193,7 +196,7 @@ static struct rowbuf *submit(struct sl_store *s, struct rowbuf *rb, int kind, st
 	if (!s->have_thr) {
 		if (s->werr)
 			return sl_fail(d, "%s", s->werrmsg), NULL;
-		if (flush_rows(s, rb, kind, st, d) < 0)
+		if (flush_rows(s, rb, kind, st, enc, d) < 0)
 			return NULL;
 		return rb;
 	}
@@ -205,7 +208,7 @@ static struct rowbuf *submit(struct sl_store *s, struct rowbuf *rb, int kind, st
 		sl_fail(d, "%s", s->werrmsg);
 		return NULL;
 	}
-	s->q[(s->qhead + s->qlen) % QUEUE] = (struct job){ rb, st, kind };
+	s->q[(s->qhead + s->qlen) % QUEUE] = (struct job){ rb, st, enc, kind };
 	s->qlen++;
 	pthread_cond_signal(&s->work);
 	fresh = s->nspare ? s->spare[--s->nspare] : NULL;
@@ -245,7 +248,7 @@ static int64_t *add_row(struct sl_store_bind *b, int kind, char **txt)
 		rb = p->stage[kind] = xmalloc(sizeof(*rb));
 		rb->n = 0;
 	} else if (rb->n == JOB) {
-		rb = submit(b->s, rb, kind, &p->stat[kind], b->d);
+		rb = submit(b->s, rb, kind, &p->stat[kind], &p->enc[kind], b->d);
 		if (!rb) {
 			p->stage[kind] = NULL;
 			return NULL;
@@ -315,7 +318,9 @@ int st_flush_binds(struct sl_store *s, struct sl_diag *d)
 		p = b->pend;
 		for (k = 0; k < RB_COUNT && !rc; k++)
 			if (p->stage[k])
-				rc = flush_rows(s, p->stage[k], k, &p->stat[k], d);
+				rc = flush_rows(s, p->stage[k], k, &p->stat[k], &p->enc[k], d);
+		for (k = 0; k < RB_COUNT && !rc; k++)
+			rc = st_pack_flush(s, &p->enc[k], k, d);
 		if (!rc)
 			rc = put_ranges(s, b->run_id, p->stat, d);
 		if (!rc)
@@ -331,8 +336,10 @@ void st_drop_binds(struct sl_store *s)
 	for (i = 0; i < MAX_BINDS; i++)
 		if (s->binds[i]) {
 			struct pend *p = s->binds[i]->pend;
-			for (k = 0; p && k < RB_COUNT; k++)
+			for (k = 0; p && k < RB_COUNT; k++) {
 				free(p->stage[k]);
+				st_pack_free(&p->enc[k]);
+			}
 			if (p)
 				free(p->ts);
 			free(p);

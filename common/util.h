@@ -22,6 +22,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* Grow *arr (of *cap elements of size sz) so that it holds at least need. */
 void sl_grow(void **arr, size_t *cap, size_t need, size_t sz);
+/* Sort n values ascending (LSD radix; linear). */
+void sl_sort_u64(uint64_t *v, size_t n);
 #define SL_GROW(arr, cap, need) sl_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* Diagnostics carried from library code to the command that prints them.

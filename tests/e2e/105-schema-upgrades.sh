@@ -58,7 +58,7 @@ expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a fa
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 6 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 7 "user_version after the upgrade"
 sq "$T/v1.db" "SELECT * FROM burst ORDER BY utid, seq" > "$T/burst.txt"
 diff -u "$TOP/tests/golden/schema-v1-burst.txt" "$T/burst.txt" || fail "bursts after the upgrade"
 "$SCHEDLAB" -q --db "$T/v1.db" replay --trace 1 --sched o1 > /dev/null || fail "replay on an upgraded database"
@@ -101,7 +101,7 @@ expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs wi
 # utid`). After the upgrade the new view gives the same text.
 cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
 "$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
-expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 6 "user_version after the v2 upgrade"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 7 "user_version after the v2 upgrade"
 # (the version 2 view's columns; uncertain_ns, new in version 6, is 0 for old runs)
 sqlite3 -batch "$T/v2.db" "SELECT run_id, utid, tid, comm, nice, runtime_ns, switches, wakeups,
 	avg_delay_ns, max_delay_ns FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
@@ -121,7 +121,7 @@ V3=$T/v3.db
 sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
 before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
-expect_eq "$(sq "$V3" "PRAGMA user_version")" 6 "user_version after the v3 upgrade"
+expect_eq "$(sq "$V3" "PRAGMA user_version")" 7 "user_version after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
 	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"
@@ -138,7 +138,7 @@ sq "$V5" "DROP VIEW task_summary; ALTER TABLE trace DROP COLUMN missed_switches;
 	PRAGMA user_version = 5"
 before=$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V5" import "$TOP/traces/perf-sched-missed-2cpu.perf.data" > /dev/null 2>&1 || fail "import on a v5 database"
-expect_eq "$(sq "$V5" "PRAGMA user_version")" 6 "user_version after the v5 upgrade"
+expect_eq "$(sq "$V5" "PRAGMA user_version")" 7 "user_version after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice WHERE run_id = 1")" "$before" "old run's slices after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT id, missed_switches, cut_at IS NULL FROM trace ORDER BY id" | tr '\n' ' ')" "1|0|1 2|1108|1 " "trace rows after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT count(*) > 0, SUM(uncertain_ns > 0) > 0 FROM task_summary WHERE run_id = 2")" "1|1" "uncertain_ns of the new import"
