@@ -10,7 +10,6 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include <string.h>
 
 #define SL_INF UINT64_MAX
 
@@ -94,17 +93,22 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 	}
 	if ((t->count && i >= t->count) || t->run_ns == 0)
 		return -1; /* a task with no phases and no pattern has no work */
-	memset(ph, 0, sizeof(*ph));
-	ph->waker = -1;
+	/* every field set, no memset (gcc made memset and compound literals a
+	 * slow rep stos); the assertion guards against a new field */
+	_Static_assert(sizeof(struct sl_phase) == 32, "set every field of struct sl_phase here");
 	ph->run_ns = t->run_ns;
 	ph->sleep_ns = t->sleep_ns;
-	ph->waker_kind = SL_WAKER_IRQ; /* a timer ends a workload sleep */
 	if (t->run_ns == SL_INF)
 		ph->end = SL_END_TRACE;
 	else if (t->count && i + 1 == t->count)
 		ph->end = SL_END_EXIT;
 	else
 		ph->end = SL_END_SLEEP_S;
+	ph->waker_kind = SL_WAKER_IRQ; /* a timer ends a workload sleep */
+	ph->pipe = 0;
+	ph->lost = 0;
+	ph->waker = -1;
+	ph->waker_progress_ns = 0;
 	return 0;
 }
 

@@ -84,6 +84,12 @@ void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int 
 		sl_eng_error(e, "writing a staircase row failed");
 }
 
+int sl_engine_wants_staircase(const struct sl_engine *e)
+{
+	const struct sl_run_sink *k = e->priv->sink;
+	return k && k->staircase;
+}
+
 void sl_engine_vlag(struct sl_engine *e, struct sl_task *p, int64_t lag_ns)
 {
 	const struct sl_run_sink *k = e->priv->sink;
@@ -341,20 +347,21 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 
 static void do_wake(struct sl_engine *e, struct sl_task *p)
 {
-	struct sl_phase ended = p->eng->ph, next;
-	struct sl_enq_info w;
+	struct sl_phase ended = p->eng->ph;
+	/* (an initializer, not memset: gcc made the memset trimmed by the
+	 * stores after it a slow rep stos) */
+	struct sl_enq_info w = { .kind = SL_ENQ_WAKE };
 	int cpu, waker = -1;
 	size_t ph_idx = p->eng->phase;
 
-	if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
+	/* the next phase straight into its place (through a copy on the stack
+	 * its 16-byte loads waited on the phase's field stores) */
+	if (sl_task_phase(p->spec, p->eng->phase + 1, &p->eng->ph) < 0) {
 		finish(e, p);
 		return;
 	}
 	p->eng->phase++;
-	p->eng->ph = next;
-	p->eng->run_left = next.run_ns;
-	memset(&w, 0, sizeof(w));
-	w.kind = SL_ENQ_WAKE;
+	p->eng->run_left = p->eng->ph.run_ns;
 	w.now = e->now;
 	w.sleep_start_ns = p->sleep_start_ns;
 	w.sleep_ns = e->now - p->sleep_start_ns;

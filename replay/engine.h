@@ -192,6 +192,9 @@ void sl_engine_resched(struct sl_engine *e, int cpu);
 void sl_engine_free_policy(struct sl_engine *e, void *run, void *tasks, void *cpus);
 /* Record p's dynamic level (0..39; prio = 100 + level) and array (0 active,
  * 1 expired) from now on: a staircase row (repeats are dropped). */
+/* 1 if the run records staircase rows (its sink takes them): a policy may
+ * skip working its rows out when not (the bench's runs, with no sink). */
+int sl_engine_wants_staircase(const struct sl_engine *e);
 void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int array);
 /* Record p's vruntime lag (vruntime - min_vruntime of its CPU, ns) now: a
  * vlag row (CFS's counterpart of the staircase). */

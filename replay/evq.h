@@ -41,22 +41,28 @@ static inline int sl_evq_before(const struct sl_ev *a, const struct sl_ev *b)
 	return a->t < b->t || (a->t == b->t && a->ord < b->ord);
 }
 
+/* (t, ord) before event b */
+static inline int sl_evq_key_before(uint64_t t, uint64_t ord, const struct sl_ev *b)
+{
+	return t < b->t || (t == b->t && ord < b->ord);
+}
+
 /* Add an event (its sequence number is assigned here). Inline: the engine
  * pushes two or three events per scheduling decision (tests/bench/40-o1.sh)
- * and the near-array case is a few instructions. */
+ * and the near-array case is a few instructions. The event is written field
+ * by field into its slot: built on the stack and copied, the copy's 16-byte
+ * loads waited on the fields' smaller stores (no store forwarding), which
+ * was most of a push's time. */
 static inline void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint32_t id,
 			       uint64_t gen)
 {
-	struct sl_ev ev;
+	uint64_t ord = (uint64_t)kind << 56 | (q->seq++ & ((1ULL << 56) - 1));
+	struct sl_ev *s;
 	size_t i;
 
-	ev.t = t;
-	ev.ord = (uint64_t)kind << 56 | (q->seq++ & ((1ULL << 56) - 1));
-	ev.gen = gen;
-	ev.kind = kind;
-	ev.id = id;
 	q->n++;
-	if (q->hn && !sl_evq_before(&ev, &q->h[0])) {
+	if (q->hn && !sl_evq_key_before(t, ord, &q->h[0])) {
+		struct sl_ev ev = { t, ord, gen, kind, id };
 		sl_evq_heap_push(q, &ev);
 		return;
 	}
@@ -64,11 +70,16 @@ static inline void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint
 	if (q->nn == SL_EVQ_NEAR)
 		sl_evq_near_full(q);
 	i = q->nn++;
-	while (i > q->nh && sl_evq_before(&ev, &q->near[i - 1])) {
+	while (i > q->nh && sl_evq_key_before(t, ord, &q->near[i - 1])) {
 		q->near[i] = q->near[i - 1];
 		i--;
 	}
-	q->near[i] = ev;
+	s = &q->near[i];
+	s->t = t;
+	s->ord = ord;
+	s->gen = gen;
+	s->kind = kind;
+	s->id = id;
 }
 
 /* Remove the first event into *ev; returns 0, or -1 if empty. */
@@ -78,7 +89,13 @@ static inline int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev)
 		return -1;
 	q->n--;
 	if (q->nh < q->nn && (!q->hn || sl_evq_before(&q->near[q->nh], &q->h[0]))) {
-		*ev = q->near[q->nh++];
+		const struct sl_ev *s = &q->near[q->nh++];
+		/* field by field (see push) */
+		ev->t = s->t;
+		ev->ord = s->ord;
+		ev->gen = s->gen;
+		ev->kind = s->kind;
+		ev->id = s->id;
 		if (q->nh == q->nn)
 			q->nh = q->nn = 0;
 		return 0;

@@ -65,7 +65,10 @@ static int o1_init(struct sl_engine *e)
 		return sl_engine_fail(e, "o1: hz %d not supported (10..10000)", e->hz);
 	}
 	r->e = e;
-	r->o.stair = stair_cb;
+	/* the staircase rows, if the run keeps them (without them the model
+	 * skips its row bookkeeping: the engine's p->prio is kept by
+	 * sync_prio after every hook that may change a prio) */
+	r->o.stair = sl_engine_wants_staircase(e) ? stair_cb : NULL;
 	r->o.stair_ctx = e;
 	r->sync_local = xcalloc((size_t)e->ncpus, sizeof(int));
 	r->in_transit = xcalloc((size_t)e->ncpus, sizeof(int));

@@ -48,6 +48,8 @@ void o1t_phases(struct sl_behaviour *b, size_t i, const struct sl_phase *ph, siz
 
 /* RR_INTERVAL for the next replays (0: the engine's default). */
 extern uint64_t o1t_rr_ns;
+/* 1: the next replays' sink takes no staircase rows. */
+extern int o1t_no_staircase;
 
 /* Replay b through ops on cpus CPUs for duration_ns with invariants on.
  * Returns 0, or -1 with r->err. Free r with o1t_free. */

@@ -73,6 +73,7 @@ static int on_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int le
 }
 
 uint64_t o1t_rr_ns;
+int o1t_no_staircase;
 
 int o1t_replay(const struct sl_behaviour *b, const struct sl_policy_ops *ops, int cpus,
 	       uint64_t duration_ns, int hz, const char *popts, struct o1t_run *r)
@@ -80,6 +81,8 @@ int o1t_replay(const struct sl_behaviour *b, const struct sl_policy_ops *ops, in
 	struct sl_replay_opts o;
 	struct sl_run_sink sink = { r, on_slice, on_wakeup, on_stair, on_rotation, NULL };
 	struct sl_diag d;
+	if (o1t_no_staircase)
+		sink.staircase = NULL;
 	memset(r, 0, sizeof(*r));
 	memset(&d, 0, sizeof(d));
 	sl_replay_opts_init(&o);

@@ -81,7 +81,7 @@ SL_TEST(workload_periodic_phases)
 	 * second in an exit; run=inf: one endless phase ending the trace. */
 	struct sl_behaviour b;
 	struct sl_diag d = { { 0 }, 0, 0 };
-	struct sl_phase ph;
+	struct sl_phase ph = { 0 };
 	CHECK_EQ_INT(parse("a 0 run=1ms sleep=2ms count=2\nh 0 run=inf\n", &b, &d), 0);
 	CHECK_EQ_INT(sl_task_phase(&b.tasks[0], 0, &ph), 0);
 	CHECK_EQ_INT(ph.end, SL_END_SLEEP_S);
