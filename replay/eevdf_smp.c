@@ -364,6 +364,10 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 		return -1; /* RT: select_task_rq_rt, not modelled: the shared rule */
 	if (waker_cpu >= 0 && e->cpus[waker_cpu].curr) {
 		struct ev_task *w = ev_T(r, e->cpus[waker_cpu].curr);
+		/* select_task_rq_fair: a sync wakeup by an exiting task (its
+		 * parent woken from do_exit) is not sync (PF_EXITING) */
+		if (sync && sl_engine_exiting(e, e->cpus[waker_cpu].curr))
+			sync = 0;
 		if (sl_engine_param(e, EV_P_BALANCE)) {
 			record_wakee(r, w, p);
 			want_affine = !wake_wide(r, w, t);

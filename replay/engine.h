@@ -184,6 +184,9 @@ int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst)
  * the policy's own structures for src (as steal does), moves to dst: the
  * engine's books, then the policy's enqueue(dst, p, SL_ENQ_MIGRATE). */
 void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst);
+/* 1 when p runs the last burst of its life (it exits at its end): a
+ * wakeup it makes is made on its way out (do_exit, PF_EXITING). */
+int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
 /* For a policy's release(): forget every task's p->pol, then free the

@@ -213,6 +213,12 @@ void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst)
 	pull_task(e, p, src, dst);
 }
 
+int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p)
+{
+	(void)e;
+	return p->state == SL_TS_RUNNING && p->eng->ph.end == SL_END_EXIT;
+}
+
 /* move_tasks: up to max_nr_move tasks and max_load_move weighted load from
  * busiest to this, in the policy's order (its steal hook asks
  * sl_engine_may_migrate for each candidate). Returns the tasks moved. */
