@@ -145,7 +145,10 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	       run_id, name, b->ntasks, cpus, cpus == 1 ? "" : "s", span, s->switches, s->wakeups);
 	if (s->sync_wakeups)
 		printf(" (%" PRIu64 " sync)", s->sync_wakeups);
-	printf(", %" PRIu64 " migrations, %.1f%% busy, %" PRIu64 " rows", s->migrations, busy, rows);
+	printf(", %" PRIu64 " migrations", s->migrations);
+	if (s->active_balances)
+		printf(" (%" PRIu64 " by active balancing)", s->active_balances);
+	printf(", %.1f%% busy, %" PRIu64 " rows", busy, rows);
 	if (mode == SL_MODE_CAUSAL)
 		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed)", s->causal_waits,
 		       s->causal_fallbacks);

@@ -76,7 +76,7 @@ void sl_engine_staircase(struct sl_engine *e, struct sl_task *p, int level, int 
 	const struct sl_run_sink *k = e->priv->sink;
 	if (!k || !k->staircase) /* no rows: nothing to dedup either */
 		return;
-	if (p->eng->rec_level == level && p->eng->rec_array == array)
+	if ((p->eng->rec_level == level && p->eng->rec_array == array) || sl_eng_hidden(e, p))
 		return;
 	p->eng->rec_level = level;
 	p->eng->rec_array = array;
@@ -93,7 +93,8 @@ int sl_engine_wants_staircase(const struct sl_engine *e)
 void sl_engine_vlag(struct sl_engine *e, struct sl_task *p, int64_t lag_ns)
 {
 	const struct sl_run_sink *k = e->priv->sink;
-	if (k && k->vlag && !e->priv->failed && k->vlag(k->ctx, p->idx, e->now, lag_ns))
+	if (k && k->vlag && !e->priv->failed && !sl_eng_hidden(e, p) &&
+	    k->vlag(k->ctx, p->idx, e->now, lag_ns))
 		sl_eng_error(e, "writing a vlag row failed");
 }
 
@@ -521,7 +522,7 @@ static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
 static void emit_slice(struct sl_engine *e, int cpu, struct sl_task *p, char end)
 {
 	const struct sl_run_sink *k = e->priv->sink;
-	if (k && k->slice && !e->priv->failed &&
+	if (k && k->slice && !e->priv->failed && !sl_eng_hidden(e, p) &&
 	    k->slice(k->ctx, p->exec_start_ns, e->now - p->exec_start_ns, cpu, p->idx, end,
 		     p->eng->slice_prio))
 		sl_eng_error(e, "writing a sched_slice row failed");
@@ -581,8 +582,40 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 			    k->wakeup(k->ctx, next->idx, next->eng->wake_ts, e->now, next->eng->wake_waker, c))
 				sl_eng_error(e, "writing a wakeup row failed");
 		}
+		if (sl_eng_hidden(e, next)) {
+			/* the migration thread: its work, then it sleeps (its
+			 * CPU time is not modelled: the same instant) */
+			sl_smp_migration_run(e, c);
+			leave(e, c, next, 'S');
+			next->sleep_start_ns = e->now;
+		}
 	}
 	sl_eng_arm(e, c);
+}
+
+int sl_eng_wake_migration(struct sl_engine *e, int cpu)
+{
+	struct sl_task *m;
+	struct sl_enq_info w;
+	if (cpu < 0 || cpu >= e->priv->nmig)
+		return -1;
+	m = &e->tasks[e->priv->nreal + (size_t)cpu];
+	if (m->state != SL_TS_SLEEPING)
+		return 0; /* already woken */
+	/* wake_up_process from load_balance, in the timer interrupt of
+	 * another CPU */
+	memset(&w, 0, sizeof(w));
+	w.kind = SL_ENQ_WAKE;
+	w.now = e->now;
+	w.sleep_start_ns = m->sleep_start_ns;
+	w.sleep_ns = e->now - m->sleep_start_ns;
+	w.sleep_state = 'S';
+	w.waker_kind = SL_WAKER_IRQ;
+	w.waker = -1;
+	w.waker_cpu = -1;
+	w.src_cpu = -1;
+	sl_eng_enqueue(e, m, cpu, &w);
+	return 0;
 }
 
 static void run_resched(struct sl_engine *e)
@@ -675,6 +708,8 @@ static void tick_all(struct sl_engine *e)
 		if (e->ncpus > 1) /* (balancing has nothing to do on one CPU) */
 			sl_smp_tick(e, c);
 	}
+	if (e->priv->kick_pending)
+		sl_smp_kick(e);
 }
 
 static uint64_t task_total_work(const struct sl_task_spec *s)
@@ -879,12 +914,29 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	e->cpus = xcalloc((size_t)ncpus, sizeof(*e->cpus));
 	for (c = 0; c < ncpus; c++)
 		e->cpus[c].id = c;
-	e->ntasks = b->ntasks;
-	e->tasks = xcalloc_aligned(64, b->ntasks, sizeof(*e->tasks));
-	priv.tx = xcalloc_aligned(64, b->ntasks, sizeof(*priv.tx));
-	for (i = 0; i < b->ntasks; i++) {
+	/* after the behaviour's tasks, a migration thread per CPU (2.6.20
+	 * migration_thread: SCHED_FIFO 99, pinned to its CPU; its masks name
+	 * CPUs 0..63 only) for active balancing */
+	priv.nreal = b->ntasks;
+	priv.nmig = ncpus > 1 ? (ncpus < 64 ? ncpus : 64) : 0;
+	if (priv.nmig)
+		priv.mig_spec = xcalloc((size_t)priv.nmig, sizeof(*priv.mig_spec));
+	for (c = 0; c < priv.nmig; c++) {
+		struct sl_task_spec *s = &priv.mig_spec[c];
+		s->idx = (int32_t)(b->ntasks + (size_t)c);
+		snprintf(s->comm, sizeof(s->comm), "migration/%d", c);
+		s->policy = SL_SCHED_FIFO;
+		s->rt_prio = 99;
+		s->cpumask = 1ULL << c;
+		s->flags = SL_TASK_KTHREAD;
+		s->parent = -1;
+	}
+	e->ntasks = b->ntasks + (size_t)priv.nmig;
+	e->tasks = xcalloc_aligned(64, e->ntasks, sizeof(*e->tasks));
+	priv.tx = xcalloc_aligned(64, e->ntasks, sizeof(*priv.tx));
+	for (i = 0; i < e->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
-		const struct sl_task_spec *s = &b->tasks[i];
+		const struct sl_task_spec *s = i < b->ntasks ? &b->tasks[i] : &priv.mig_spec[i - b->ntasks];
 		p->eng = &priv.tx[i];
 		p->idx = (int)i;
 		p->spec = s;
@@ -927,7 +979,9 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		ops->task_init(e, &e->tasks[i]);
 	sl_smp_init(e);
 	sl_sync_infer(b, o->sync_mode, o->sync_window_ns, &priv.sync);
-	for (i = 0; i < e->ntasks; i++) {
+	for (i = b->ntasks; i < e->ntasks; i++)
+		e->tasks[i].state = SL_TS_SLEEPING; /* the migration threads */
+	for (i = 0; i < b->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
 		const struct sl_task_spec *s = p->spec;
 		if (e->mode == SL_MODE_CAUSAL && s->parent >= 0 && (size_t)s->parent < e->ntasks &&
@@ -940,7 +994,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	CHECK_AFTER(e, "init");
 
 	while (!priv.failed) {
-		if (!priv.duration && priv.ndone == e->ntasks)
+		if (!priv.duration && priv.ndone == priv.nreal)
 			break;
 		if (!priv.nrunnable && !priv.ntimed && priv.ncausal) {
 			sl_eng_break_deadlock(e);
@@ -984,7 +1038,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		/* need_resched is acted on once every event of this instant has
 		 * been handled (as the kernel does on return from interrupt) */
 		if (!priv.q.n || sl_evq_peek_time(&priv.q) != e->now ||
-		    (!priv.duration && priv.ndone == e->ntasks)) {
+		    (!priv.duration && priv.ndone == priv.nreal)) {
 			run_resched(e);
 			idle_wait_track(e);
 		}
@@ -1003,6 +1057,7 @@ out_tasks:
 	for (i = 0; i < e->ntasks; i++)
 		free(priv.tx[i].waiters);
 	free(priv.tx);
+	free(priv.mig_spec);
 	free(e->tasks);
 	free(e->cpus);
 	free(priv.nr_free);

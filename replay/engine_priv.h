@@ -49,6 +49,9 @@ struct sl_smp_cpu {
 	unsigned long cpu_load[3];   /* update_load averages */
 	uint64_t next_balance;       /* jiffies */
 	struct sl_sched_domain sd;
+	int active_balance;          /* rq->active_balance: the migration thread
+				      * is to push a task to push_cpu */
+	int push_cpu;
 };
 /* the state of one move_tasks, read by sl_engine_may_migrate */
 struct sl_smp_mig {
@@ -107,6 +110,11 @@ struct sl_engine_priv {
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
 	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */
+	size_t nreal;            /* the behaviour's tasks: e->tasks[0..nreal); after
+				  * them the engine's own migration threads */
+	int nmig;                /* migration threads: CPUs 0..nmig-1 have one */
+	struct sl_task_spec *mig_spec; /* their specs */
+	int kick_pending;        /* smp.c: an active balance waits for its thread */
 	/* smp.c */
 	struct sl_smp_cpu *smp;  /* per CPU: load averages, its domain */
 	unsigned char *smp_cpus; /* load_balance's candidate CPUs */
@@ -152,8 +160,24 @@ void sl_eng_release_all(struct sl_engine *e, struct sl_task *w);
 /* Nothing can progress: release the causal wait whose timed end is first. */
 void sl_eng_break_deadlock(struct sl_engine *e);
 
+/* engine.c: the migration thread of cpu (2.6.20 migration_thread, one per
+ * CPU, SCHED_FIFO 99, pinned; an engine task after the behaviour's, with no
+ * rows) is woken: it preempts cpu's task, runs sl_smp_migration_run() and
+ * sleeps again, in the same instant. Returns 0, or -1 if cpu has none. */
+int sl_eng_wake_migration(struct sl_engine *e, int cpu);
+/* 1 if p is one of the engine's own tasks (no rows) */
+static inline int sl_eng_hidden(const struct sl_engine *e, const struct sl_task *p)
+{
+	return (size_t)p->idx >= e->priv->nreal;
+}
+
 /* smp.c */
 void sl_smp_init(struct sl_engine *e);    /* after task_init */
+/* After the ticks of an instant: wake the migration threads that load_balance
+ * asked for (active balancing). */
+void sl_smp_kick(struct sl_engine *e);
+/* cpu's migration thread runs: active_load_balance if it was asked for. */
+void sl_smp_migration_run(struct sl_engine *e, int cpu);
 void sl_smp_release(struct sl_engine *e);
 /* try_to_wake_up's CPU for p woken by a task running on waker_cpu (-1: an
  * interrupt, timer or a waker that is not running); sync_waker: the waker of

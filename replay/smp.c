@@ -260,6 +260,12 @@ static int move_tasks(struct sl_engine *e, int this, int busiest, unsigned long 
 		if (p->prio < m->this_best_prio)
 			m->this_best_prio = p->prio;
 	}
+	/* 2.6.20 walks the running task too (it stays on its array): if it may
+	 * run here, not every task is pinned (can_migrate_task clears
+	 * all_pinned before it refuses a running task) */
+	if (m->pinned && e->cpus[busiest].curr && e->cpus[busiest].curr->on_rq &&
+	    sl_task_allowed(e->cpus[busiest].curr, this))
+		m->pinned = 0;
 	if (all_pinned)
 		*all_pinned = m->pinned;
 	m->active = 0;
@@ -375,16 +381,46 @@ static int cpus_any(const struct sl_engine *e)
 	return 0;
 }
 
-/* active_load_balance: the busiest CPU's migration thread pushes one task
- * to target, cache-hot or not (nr_balance_failed was set above
- * cache_nice_tries). The migration thread itself is not modelled: the push
- * happens at once and the running task stays (see docs/replay.md). */
+/* active_load_balance (2.6.20), run by busiest's migration thread: it has
+ * preempted busiest's running task, so that task is one of the candidates
+ * now; move_tasks takes the first that may go to target in the model's
+ * order (one task, any load: RTPRIO_TO_LOAD_WEIGHT(100); cache-hot or not,
+ * target's nr_balance_failed having been set above cache_nice_tries).
+ * nr_running counts the migration thread itself, as the kernel's does. */
 static void active_load_balance(struct sl_engine *e, int busiest, int target)
 {
 	if (e->cpus[busiest].nr_running <= 1)
 		return;
-	e->priv->st.active_balances++;
-	move_tasks(e, target, busiest, 1, LONG_MAX, SMP_SCHED_IDLE, NULL);
+	if (move_tasks(e, target, busiest, 1, LONG_MAX, SMP_SCHED_IDLE, NULL))
+		e->priv->st.active_balances++; /* alb_pushed */
+}
+
+void sl_smp_kick(struct sl_engine *e)
+{
+	int c;
+	e->priv->kick_pending = 0;
+	for (c = 0; c < e->ncpus; c++) {
+		struct sl_smp_cpu *s = &e->priv->smp[c];
+		if (!s->active_balance)
+			continue;
+		if (sl_eng_wake_migration(e, c) < 0) {
+			/* a CPU past the 64 the masks name has no thread: the
+			 * push happens at once, the running task stays */
+			active_load_balance(e, c, s->push_cpu);
+			s->active_balance = 0;
+		}
+	}
+}
+
+void sl_smp_migration_run(struct sl_engine *e, int cpu)
+{
+	struct sl_smp_cpu *s = &e->priv->smp[cpu];
+	/* migration_thread: "if (rq->active_balance) { active_load_balance();
+	 * rq->active_balance = 0; }" */
+	if (s->active_balance) {
+		active_load_balance(e, cpu, s->push_cpu);
+		s->active_balance = 0;
+	}
 }
 
 /* The first steps of load_balance and load_balance_newidle: the busiest
@@ -424,14 +460,22 @@ redo:
 		sd->nr_balance_failed++;
 		if (sd->nr_balance_failed > sd->cache_nice_tries + 2) {
 			const struct sl_task *bc = e->cpus[busiest].curr;
-			if (bc && !sl_task_allowed(bc, this)) {
+			struct sl_smp_cpu *bs = &e->priv->smp[busiest];
+			/* don't kick the migration thread if busiest's running
+			 * task may not come here (an idle CPU runs its pinned
+			 * idle task) */
+			if (!bc || !sl_task_allowed(bc, this)) {
 				all_pinned = 1;
 				goto out_one_pinned;
 			}
-			active = 1;
+			if (!bs->active_balance) {
+				bs->active_balance = 1;
+				bs->push_cpu = this;
+				active = 1;
+				e->priv->kick_pending = 1; /* wake_up_process(migration_thread) */
+			}
 			/* kicked active balancing: reset the failure counter */
 			sd->nr_balance_failed = sd->cache_nice_tries + 1;
-			active_load_balance(e, busiest, this);
 		}
 	} else {
 		sd->nr_balance_failed = 0;

@@ -352,3 +352,53 @@ SL_TEST(smp_rsdl_moved_task_keeps_its_epoch)
 	trec_free(&r);
 	sl_behaviour_release(&b);
 }
+
+SL_TEST(smp_active_balance_pushes_the_running_task)
+{
+	/* o1, 2 CPUs, HZ 1000. A (any CPU) and P (pinned to cpu 0), nice-0
+	 * hogs, start at 0: A -> cpu 0 (all empty, lowest number), P -> cpu 0
+	 * (its only CPU); A was queued first and runs, P waits; cpu 1 is idle.
+	 * cpu 1 balances SCHED_IDLE at every tick (balance_interval 1 ms, not
+	 * busy: 1 jiffy). At tick j (cpu 0 ticks first: cl0(0) = 2W, cl0(1) =
+	 * 0): this_load = target_load(1, idle_idx 1) = 0, max_load =
+	 * source_load(0, 1) = 2W, avg W, busiest_load_per_task W, max_pull =
+	 * min(W, W), imbalance = min(W, W - 0) = W (not small). move_tasks:
+	 * P is pinned, A is running: nothing moves, and not all pinned (A, on
+	 * its array, may run on cpu 1), so nr_balance_failed++ and the interval
+	 * stays at min_interval. At j = 4 ms nr_balance_failed = 4 >
+	 * cache_nice_tries + 2 = 3: cpu 0's running task A may run on cpu 1, so
+	 * load_balance kicks cpu 0's migration thread (push_cpu 1) and sets
+	 * nr_balance_failed = 2. The thread (FIFO 99) preempts A at 4 ms: A's
+	 * slice [0, 4 ms) ends R. active_load_balance: nr_running 3 (A, P,
+	 * the thread) > 1; move_tasks(cpu 1, one task, any load, SCHED_IDLE):
+	 * O(1)'s order at prio 120 is [A, P] from the tail: P (pinned) is
+	 * refused, A (not running now; cache-hot but nr_balance_failed 2 >
+	 * cache_nice_tries 1) goes to cpu 1 and runs there at 4 ms; the
+	 * thread sleeps and cpu 0 runs P from 4 ms. No more moves: each CPU has
+	 * one task. Without the migration thread A would stay on cpu 0 forever
+	 * (nothing else can move it) and cpu 1 idle. */
+	struct trec r;
+	struct sl_replay_stats st;
+	size_t i;
+	int a_slices = 0;
+	CHECK_EQ_INT(trun_text("A 0 run=inf\nP 0 run=inf cpus=0\n", "o1", 2, 20 * TMS, NULL, &r, &st), 0);
+	CHECK_EQ_INT(st.active_balances, 1);
+	CHECK_EQ_INT(st.migrations, 1);
+	for (i = 0; i < r.ns; i++) {
+		const struct trow_slice *s = &r.s[i];
+		if (s->task == 0) {
+			if (a_slices++ == 0) {
+				CHECK(s->cpu == 0 && s->ts == 0 && s->dur == 4 * TMS && s->end == 'R');
+			} else {
+				CHECK(s->cpu == 1 && s->ts == 4 * TMS);
+			}
+		} else {
+			CHECK_EQ_INT(s->task, 1); /* no rows for the migration thread */
+			CHECK(s->cpu == 0 && s->ts == 4 * TMS);
+		}
+	}
+	CHECK_EQ_INT(a_slices, 2);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 20 * TMS);
+	CHECK_EQ_INT(trun_runtime(&r, 1), 16 * TMS);
+	trec_free(&r);
+}
