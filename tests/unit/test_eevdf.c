@@ -6,6 +6,7 @@
  * through the engine (1 CPU, HZ 1000, invariants on). */
 #include "harness.h"
 #include "test_o1.h"
+#include "test_engine_util.h"
 #include "../../replay/eevdf.h"
 
 #include <stdlib.h>
@@ -648,4 +649,69 @@ SL_TEST(eevdf_newidle_balance)
 	}
 	o1t_free(&r);
 	sl_behaviour_release(&b);
+}
+
+/* A sync wakeup by an exiting task is not sync (select_task_rq_fair, v6.6:
+ * WF_SYNC && !(current->flags & PF_EXITING)). 2 CPUs, HZ 1000, causal.
+ * Tasks appear at 0 in index order: hog H (0) on CPU 0 (both empty: the
+ * lowest), W (1) on CPU 1 (fewest tasks), hog G (2) pinned to CPU 1, R (3)
+ * asleep from the start (its CPU the first allowed, 0). W's 10 ms burst
+ * ends in a sleep or an exit; it wakes R at 9.995 ms of its CPU time, 5 us
+ * before: sync by the inference rule (docs/replay.md). At the wakeup W runs
+ * on CPU 1 beside G; CPU 0 runs H; no CPU is idle, so wake_affine_idle
+ * decides nothing (CPU 1 has 2 tasks) and wake_affine_weight does: PELT
+ * loads of always-runnable nice-0 tasks stay at their full 1024 (a new
+ * task starts with its full weight), so cpu_load(1) = 2048, cpu_load(0) =
+ * 1024, task_h_load(W) = 1024 * 2048 / 2049 = 1023; R was never queued,
+ * so its load is 0.
+ * - W sleeps (sync): (2048 - 1023 + 0) * 100 = 102500 < (1024 - 0) * 108
+ *   + 1 = 110593: R goes to W's CPU 1 (select_idle_sibling finds no idle
+ *   CPU and keeps the target).
+ * - W exits (sync dropped): 2048 * 100 = 204800 > 110592: R stays on its
+ *   previous CPU 0. */
+static int exit_sync_run(char w_end, struct trec *r, struct sl_replay_stats *st)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_task_spec *t;
+	int rc;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "H", 0, 0);
+	t->run_ns = SL_INF;
+	t = add_task(&b, "W", 0, 0);
+	add_phase(t, 10 * MS, w_end, w_end == 'S' ? 50 * MS : 0, SL_WAKER_IRQ, -1, 0);
+	if (w_end == 'S')
+		add_phase(t, 1 * MS, 'E', 0, 0, -1, 0);
+	t = add_task(&b, "G", 0, 0);
+	t->run_ns = SL_INF;
+	t->cpumask = 2;
+	t = add_task(&b, "R", 0, 0);
+	t->initially_runnable = 0;
+	add_phase(t, 0, 'S', 9995000, SL_WAKER_TASK, 1, 9995000);
+	add_phase(t, 1 * MS, 'E', 0, 0, -1, 0);
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.mode = SL_MODE_CAUSAL;
+	o.duration_ns = 40 * MS;
+	rc = trun_opts(&b, "eevdf", &o, r, st);
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+SL_TEST(eevdf_exiting_waker_not_sync)
+{
+	struct trec r;
+	struct sl_replay_stats st;
+	size_t i;
+	int k, cpu;
+	for (k = 0; k < 2; k++) {
+		CHECK_EQ_INT(exit_sync_run(k ? 'X' : 'S', &r, &st), 0);
+		CHECK_EQ_INT(st.sync_wakeups, 1); /* inferred either way */
+		for (cpu = -1, i = 0; i < r.ns && cpu < 0; i++)
+			if (r.s[i].task == 3)
+				cpu = r.s[i].cpu;
+		CHECK_EQ_INT(cpu, k ? 0 : 1);
+		trec_free(&r);
+	}
 }
