@@ -349,9 +349,7 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 static void do_wake(struct sl_engine *e, struct sl_task *p)
 {
 	struct sl_phase ended = p->eng->ph;
-	/* (an initializer, not memset: gcc made the memset trimmed by the
-	 * stores after it a slow rep stos) */
-	struct sl_enq_info w = { .kind = SL_ENQ_WAKE };
+	struct sl_enq_info w;
 	int cpu, waker = -1;
 	size_t ph_idx = p->eng->phase;
 
@@ -363,15 +361,20 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 	}
 	p->eng->phase++;
 	p->eng->run_left = p->eng->ph.run_ns;
+	/* every field set here, no memset or zeroing initializer (gcc made
+	 * them a slow rep stos); the assertion guards against a new field */
+	_Static_assert(sizeof(struct sl_enq_info) == 64, "set every field of sl_enq_info here");
+	w.kind = SL_ENQ_WAKE;
+	w.sync = 0;
+	w.waker = -1;
+	w.waker_cpu = -1;
+	w.src_cpu = -1;
 	w.now = e->now;
 	w.sleep_start_ns = p->sleep_start_ns;
 	w.sleep_ns = e->now - p->sleep_start_ns;
 	w.sleep_state = ended.end == SL_END_SLEEP_D ? 'D' : 'S';
 	w.waker_kind = ended.waker_kind;
-	w.waker = -1;
-	w.waker_cpu = -1;
 	w.pipe = ended.pipe;
-	w.src_cpu = -1;
 	if (ended.waker_kind == SL_WAKER_TASK && ended.waker >= 0 && (size_t)ended.waker < e->ntasks) {
 		struct sl_task *wk = &e->tasks[ended.waker];
 		waker = ended.waker;

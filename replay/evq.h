@@ -100,7 +100,13 @@ static inline int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev)
 			q->nh = q->nn = 0;
 		return 0;
 	}
-	sl_evq_heap_pop(q, ev);
+	{
+		/* through a copy: *ev (the engine's loop variable) can then
+		 * stay in registers, its address never leaving the inline code */
+		struct sl_ev h;
+		sl_evq_heap_pop(q, &h);
+		*ev = h;
+	}
 	return 0;
 }
 
