@@ -147,10 +147,10 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 			    struct sl_diag *d);
 void sl_run_data_release(struct sl_run_data *r);
 
-/* A run's staircase rows (rsdl, o1, sd: a task's level over time) by utid
- * then ts, its rotations by ts, its vlag rows (cfs: vruntime - min_vruntime)
- * by utid then ts, rows of equal keys in the order written: fn is called
- * for each; a non-zero return stops and is returned as -1. */
+/* A run's staircase rows (rsdl, o1, sd: a task's level over time), its
+ * rotations, its vlag rows (cfs: vruntime - min_vruntime), in the order the
+ * run wrote them (not sorted: a chart keeps and orders the few it draws):
+ * fn is called for each; a non-zero return stops and is returned as -1. */
 struct sl_stair_row { int64_t utid; uint64_t ts; int level, array; };
 struct sl_rotation_row { uint64_t ts; char kind[8]; int cpu; };
 struct sl_vlag_row { int64_t utid; uint64_t ts; int64_t lag; };

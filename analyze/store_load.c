@@ -328,13 +328,53 @@ static int id_row(sqlite3_stmt *q, struct typed *t)
 	return 0;
 }
 
+/* The rows of a run's table kind handed to the row's own converter: from
+ * its packs, else by SQL in rowid order (the order written). */
+static int pack_stair(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_stair_row r = { v[1], (uint64_t)v[2], (int)v[3], (int)v[4] };
+	(void)txt;
+	return t->stair(t->ctx, &r);
+}
+
+static int pack_rot(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_rotation_row r;
+	r.ts = (uint64_t)v[2];
+	memcpy(r.kind, txt[3], sizeof(r.kind));
+	r.cpu = (int)v[1];
+	return t->rot(t->ctx, &r);
+}
+
+static int pack_vlag(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_vlag_row r = { v[1], (uint64_t)v[2], v[3] };
+	(void)txt;
+	return t->vlag(t->ctx, &r);
+}
+
+static int each_written(struct sl_store *s, int64_t run_id, int kind,
+			int (*pack)(void *ctx, const int64_t *v, const char (*txt)[8]), const char *sql,
+			int (*row)(sqlite3_stmt *q, struct typed *t), struct typed *t, struct sl_diag *d,
+			const char *what)
+{
+	int rc = st_pack_read(s, run_id, kind, &t->want, pack, t, d);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return each_row(s, sql, &run_id, row, t, d, what);
+}
+
 int sl_store_stairs(struct sl_store *s, int64_t run_id,
 		    int (*fn)(void *ctx, const struct sl_stair_row *r), void *ctx, struct sl_diag *d)
 {
 	struct typed t = { .ctx = ctx, .stair = fn };
-	return each_row(s, "SELECT utid, ts, level, array FROM staircase WHERE "
-			SL_RUN_ROWS("staircase", "?1") " ORDER BY utid, ts, rowid",
-			&run_id, stair_row, &t, d, "loading staircase rows");
+	return each_written(s, run_id, RB_STAIR, pack_stair,
+			    "SELECT utid, ts, level, array FROM staircase WHERE "
+			    SL_RUN_ROWS("staircase", "?1") " ORDER BY rowid",
+			    stair_row, &t, d, "loading staircase rows");
 }
 
 int sl_store_rotations(struct sl_store *s, int64_t run_id,
@@ -342,16 +382,18 @@ int sl_store_rotations(struct sl_store *s, int64_t run_id,
 		       struct sl_diag *d)
 {
 	struct typed t = { .ctx = ctx, .rot = fn };
-	return each_row(s, "SELECT ts, kind, cpu FROM rotation WHERE " SL_RUN_ROWS("rotation", "?1")
-			" ORDER BY ts, rowid", &run_id, rot_row, &t, d, "loading rotations");
+	return each_written(s, run_id, RB_ROT, pack_rot,
+			    "SELECT ts, kind, cpu FROM rotation WHERE " SL_RUN_ROWS("rotation", "?1")
+			    " ORDER BY rowid", rot_row, &t, d, "loading rotations");
 }
 
 int sl_store_vlags(struct sl_store *s, int64_t run_id,
 		   int (*fn)(void *ctx, const struct sl_vlag_row *r), void *ctx, struct sl_diag *d)
 {
 	struct typed t = { .ctx = ctx, .vlag = fn };
-	return each_row(s, "SELECT utid, ts, lag FROM vlag WHERE " SL_RUN_ROWS("vlag", "?1")
-			" ORDER BY utid, ts, rowid", &run_id, vlag_row, &t, d, "loading vlag rows");
+	return each_written(s, run_id, RB_VLAG, pack_vlag,
+			    "SELECT utid, ts, lag FROM vlag WHERE " SL_RUN_ROWS("vlag", "?1")
+			    " ORDER BY rowid", vlag_row, &t, d, "loading vlag rows");
 }
 
 /* The ids sql lists, in *ids (malloc'd; NULL and 0 on error). */

@@ -12,37 +12,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct step { int64_t utid; uint64_t ts; int level, array; int64_t lag; };
-struct rot { uint64_t ts; int major, cpu; };
+struct step { int64_t utid; uint64_t ts; int level, array; int64_t lag; size_t seq; };
+struct rot { uint64_t ts; int major, cpu; size_t seq; };
 struct rows {
 	struct step *v; size_t n, cap;
 	struct rot *r; size_t nr, capr;
 	int lag; /* the steps are vlag rows (ns in lag) */
+	size_t all; /* rows read, of every task (v keeps those of want) */
+	const int64_t *want; /* the tasks the chart may draw */
+	size_t nwant;
 };
 
-/* a new zeroed step of r */
+/* a new zeroed step of r, or NULL when the row's task cannot be drawn (the
+ * store hands every task's rows; only the candidates are kept) */
 static struct step *new_step(struct rows *r, int64_t utid, uint64_t ts)
 {
 	struct step *st;
+	size_t i;
+	r->all++;
+	for (i = 0; i < r->nwant && r->want[i] != utid; i++)
+		;
+	if (i == r->nwant)
+		return NULL;
 	SL_GROW(r->v, r->cap, r->n + 1);
 	st = &r->v[r->n++];
 	memset(st, 0, sizeof(*st));
 	st->utid = utid;
 	st->ts = ts;
+	st->seq = r->all;
 	return st;
 }
 
 static int step_row(void *ctx, const struct sl_stair_row *row)
 {
 	struct step *st = new_step(ctx, row->utid, row->ts);
-	st->level = row->level;
-	st->array = row->array;
+	if (st) {
+		st->level = row->level;
+		st->array = row->array;
+	}
 	return 0;
 }
 
 static int vlag_row(void *ctx, const struct sl_vlag_row *row)
 {
-	new_step(ctx, row->utid, row->ts)->lag = row->lag;
+	struct step *st = new_step(ctx, row->utid, row->ts);
+	if (st)
+		st->lag = row->lag;
 	return 0;
 }
 
@@ -53,8 +68,39 @@ static int rot_row(void *ctx, const struct sl_rotation_row *rot)
 	r->r[r->nr].ts = rot->ts;
 	r->r[r->nr].major = !strcmp(rot->kind, "major");
 	r->r[r->nr].cpu = rot->cpu;
+	r->r[r->nr].seq = r->nr;
 	r->nr++;
 	return 0;
+}
+
+/* steps by task then time, rotations by time; rows of equal keys in the
+ * order the run wrote them */
+static int cmp_step(const void *a, const void *b)
+{
+	const struct step *x = a, *y = b;
+	if (x->utid != y->utid)
+		return x->utid < y->utid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_rot(const void *a, const void *b)
+{
+	const struct rot *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* qsort unless already in order (rotations are written in time order) */
+static void sort_if_needed(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	size_t i;
+	for (i = 1; i < n && cmp((char *)v + (i - 1) * size, (char *)v + i * size) <= 0; i++)
+		;
+	if (i < n)
+		qsort(v, n, size, cmp);
 }
 
 #define MAXT 8
@@ -71,6 +117,23 @@ static int has_rows(const struct rows *rows, size_t nr, int64_t utid)
 			if (rows[i].v[k].utid == utid)
 				return 1;
 	return 0;
+}
+
+/* The tasks pick_tasks chooses from: --task TID's (up to n), else the
+ * featured tasks of the runs. */
+static size_t candidates(const struct sl_pruns *p, const struct sl_plot_opts *o, int64_t *utids,
+			 size_t n)
+{
+	const struct sl_run_data *r = &p->v[0].r;
+	size_t k, m = 0;
+	if (!o->task_tid) {
+		memcpy(utids, p->featured, p->nfeatured * sizeof(*utids));
+		return p->nfeatured;
+	}
+	for (k = 0; k < r->nthreads && m < n; k++)
+		if (r->threads[k].tid == o->task_tid)
+			utids[m++] = r->threads[k].utid;
+	return m;
 }
 
 /* Pick the tasks: --task TID, else the featured tasks of the runs (the
@@ -370,7 +433,21 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 				continue;
 			/* the last level holds while the task still runs */
 			until = s ? s->ts : lend;
-			for (j = 0; prev && j < nsp; j++) {
+			/* the spans are in time order and do not overlap: start
+			 * at the first one ending after prev, stop at the first
+			 * starting at until (those around draw nothing) */
+			if (prev) {
+				size_t lo = 0, hi = nsp;
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+					if (sp[mid].b > prev->ts)
+						hi = mid;
+					else
+						lo = mid + 1;
+				}
+				j = lo;
+			}
+			for (; prev && j < nsp && sp[j].a < until; j++) {
 				/* the part of [prev->ts, until) in an awake span, in the window */
 				uint64_t a = prev->ts > sp[j].a ? prev->ts : sp[j].a;
 				uint64_t b = until < sp[j].b ? until : sp[j].b;
@@ -462,7 +539,8 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	struct sl_pruns p;
 	struct sl_canvas c;
 	struct rows *rows;
-	int64_t utids[MAXT];
+	int64_t utids[MAXT], cand[SL_NFEATURED > MAXT ? SL_NFEATURED : MAXT];
+	size_t ncand;
 	int col[MAXT];
 	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 5;
 	FILE *keep = NULL;
@@ -473,16 +551,22 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
 		return -1;
 	rows = xcalloc(p.n, sizeof(*rows));
+	/* the tasks pick_tasks may choose: only their steps are kept */
+	ncand = candidates(&p, o, cand, SL_ARRAY_SIZE(cand));
 	for (i = 0; i < p.n; i++) {
 		int64_t id = p.v[i].r.run.id;
+		rows[i].want = cand;
+		rows[i].nwant = ncand;
 		if (sl_store_stairs(s, id, step_row, &rows[i], d) ||
 		    sl_store_rotations(s, id, rot_row, &rows[i], d))
 			goto out;
-		if (!rows[i].n) { /* cfs: its vruntime lag instead */
+		if (!rows[i].all) { /* cfs: its vruntime lag instead */
 			if (sl_store_vlags(s, id, vlag_row, &rows[i], d))
 				goto out;
-			rows[i].lag = rows[i].n > 0;
+			rows[i].lag = rows[i].all > 0;
 		}
+		sort_if_needed(rows[i].v, rows[i].n, sizeof(*rows[i].v), cmp_step);
+		sort_if_needed(rows[i].r, rows[i].nr, sizeof(*rows[i].r), cmp_rot);
 	}
 	if (!o->to)
 		for (i = 0; i < p.n; i++)
