@@ -91,25 +91,31 @@ double sl_ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb
 	return d;
 }
 
+void sl_run_ref_of(const struct sl_run_data *r, struct sl_run_ref *ref)
+{
+	size_t i;
+	memset(ref, 0, sizeof(*ref));
+	ref->run_id = r->run.id;
+	ref->delays = sl_run_delays(r, &ref->ndelays);
+	ref->ntasks = r->nthreads;
+	ref->utid = xmalloc((r->nthreads ? r->nthreads : 1) * sizeof(*ref->utid));
+	ref->runtime = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*ref->runtime));
+	for (i = 0; i < r->nthreads; i++)
+		ref->utid[i] = r->threads[i].utid; /* sorted by utid (sl_run_thread_index) */
+	for (i = 0; i < r->nslices; i++) {
+		size_t k = sl_run_thread_index(r, r->slices[i].utid);
+		if (k < r->nthreads && r->threads[k].utid == r->slices[i].utid)
+			ref->runtime[k] += r->slices[i].dur;
+	}
+}
+
 int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d)
 {
 	struct sl_run_data r;
-	size_t i;
 	memset(ref, 0, sizeof(*ref));
 	if (sl_store_load_run(s, run_id, &r, d))
 		return -1;
-	ref->run_id = run_id;
-	ref->delays = sl_run_delays(&r, &ref->ndelays);
-	ref->ntasks = r.nthreads;
-	ref->utid = xmalloc((r.nthreads ? r.nthreads : 1) * sizeof(*ref->utid));
-	ref->runtime = xcalloc(r.nthreads ? r.nthreads : 1, sizeof(*ref->runtime));
-	for (i = 0; i < r.nthreads; i++)
-		ref->utid[i] = r.threads[i].utid; /* sorted by utid (sl_run_thread_index) */
-	for (i = 0; i < r.nslices; i++) {
-		size_t k = sl_run_thread_index(&r, r.slices[i].utid);
-		if (k < r.nthreads && r.threads[k].utid == r.slices[i].utid)
-			ref->runtime[k] += r.slices[i].dur;
-	}
+	sl_run_ref_of(&r, ref);
 	sl_run_data_release(&r);
 	return 0;
 }

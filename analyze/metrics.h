@@ -75,6 +75,8 @@ struct sl_run_ref {
 /* Load run_id and keep its summary. 0, or -1 with d set. */
 int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d);
 void sl_run_ref_release(struct sl_run_ref *ref);
+/* The same summary of a run already loaded. */
+void sl_run_ref_of(const struct sl_run_data *r, struct sl_run_ref *ref);
 
 /* Compute the metrics of a loaded run; ref (may be NULL) is the recorded run
  * of the same trace for fidelity. The caller releases *m. */

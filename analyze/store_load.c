@@ -92,22 +92,94 @@ static int cmp_wakeup(const void *pa, const void *pb)
 	return 0;
 }
 
+/* Put row j of a (n rows of size bytes) where row src[j] & mask is: follow
+ * each cycle of the permutation once, marking the places filled by setting
+ * their source to themselves (src's bits above mask are kept). */
+static void permute(unsigned char *a, size_t n, size_t size, uint64_t *src, uint64_t mask)
+{
+	unsigned char *tmp = xmalloc(size);
+	size_t i;
+	for (i = 0; i < n; i++) {
+		size_t from = (size_t)(src[i] & mask), k = i;
+		if (from == i)
+			continue;
+		memcpy(tmp, a + i * size, size);
+		for (;;) {
+			from = (size_t)(src[k] & mask);
+			src[k] = (src[k] & ~mask) | k;
+			if (from == i) {
+				memcpy(a + k * size, tmp, size);
+				break;
+			}
+			memcpy(a + k * size, a + from * size, size);
+			k = from;
+		}
+	}
+	free(tmp);
+}
+
+/* When the rows of each part (part() of a row: a slice's CPU, written in
+ * time order) are already in cmp's order and there are at most MAXPART
+ * parts: merge them (a pass, and a comparison or a few per row). 1 when
+ * done, 0 when not so (a is unchanged). */
+#define MAXPART 8
+static int merge_parts(unsigned char *a, size_t n, size_t size,
+		       int (*cmp)(const void *, const void *), int (*part)(const void *))
+{
+	size_t head[MAXPART], last[MAXPART], i, j;
+	uint64_t *nxt, *ord;
+	int np = 0, p;
+	nxt = xmalloc(n * sizeof(*nxt));
+	for (p = 0; p < MAXPART; p++)
+		head[p] = last[p] = SIZE_MAX;
+	for (i = 0; i < n; i++) {
+		p = part(a + i * size);
+		if (p < 0 || p >= MAXPART ||
+		    (last[p] != SIZE_MAX && cmp(a + last[p] * size, a + i * size) > 0)) {
+			free(nxt);
+			return 0;
+		}
+		if (last[p] == SIZE_MAX)
+			head[p] = i;
+		else
+			nxt[last[p]] = i;
+		last[p] = i;
+		nxt[i] = SIZE_MAX;
+		np = p + 1 > np ? p + 1 : np;
+	}
+	ord = xmalloc(n * sizeof(*ord));
+	for (j = 0; j < n; j++) {
+		int best = -1;
+		for (p = 0; p < np; p++)
+			if (head[p] != SIZE_MAX &&
+			    (best < 0 || cmp(a + head[p] * size, a + head[best] * size) < 0))
+				best = p;
+		ord[j] = head[best];
+		head[best] = nxt[head[best]];
+	}
+	free(nxt);
+	permute(a, n, size, ord, ~(uint64_t)0);
+	free(ord);
+	return 1;
+}
+
 /* Sort n rows of size bytes ascending by cmp, a total order whose first
  * key is the uint64_t ts at offset 0 of a row: the order qsort(cmp) gives.
- * Rows come nearly in order (each CPU's slices are written in time
- * order), so: nothing to do when sorted; else a radix sort of keys (ts
- * since the smallest, then the row's index) when both fit in 64 bits,
- * the rows permuted in place along the cycles of the sorted keys, and
- * rows of equal ts put in cmp's order (they are few); else qsort. */
-static void sort_rows(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+ * Rows come nearly in order: nothing to do when sorted; a merge when each
+ * part (part may be NULL) is in order (merge_parts); else a radix sort of
+ * keys (ts since the smallest, then the row's index) when both fit in 64
+ * bits, the rows permuted in place, and rows of equal ts put in cmp's
+ * order (they are few); else qsort. */
+static void sort_rows(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *),
+		      int (*part)(const void *))
 {
-	unsigned char *a = base, *tmp;
+	unsigned char *a = base;
 	uint64_t lo = UINT64_MAX, hi = 0, *key, mask;
 	size_t i, j;
 	int ibits = 0, tbits = 0;
 	for (i = 1; i < n && cmp(a + (i - 1) * size, a + i * size) <= 0; i++)
 		;
-	if (n < 2 || i == n)
+	if (n < 2 || i == n || (part && merge_parts(a, n, size, cmp, part)))
 		return;
 	for (i = 0; i < n; i++) {
 		uint64_t ts;
@@ -131,26 +203,7 @@ static void sort_rows(void *base, size_t n, size_t size, int (*cmp)(const void *
 		key[i] = ibits == 64 ? i : (ts - lo) << ibits | i;
 	}
 	sl_sort_u64(key, n);
-	/* row j comes from row key[j] & mask: follow each cycle once, marking
-	 * the places filled by setting their source to themselves */
-	tmp = xmalloc(size);
-	for (i = 0; i < n; i++) {
-		size_t from = (size_t)(key[i] & mask), k = i;
-		if (from == i)
-			continue;
-		memcpy(tmp, a + i * size, size);
-		for (;;) {
-			from = (size_t)(key[k] & mask);
-			key[k] = (key[k] & ~mask) | k;
-			if (from == i) {
-				memcpy(a + k * size, tmp, size);
-				break;
-			}
-			memcpy(a + k * size, a + from * size, size);
-			k = from;
-		}
-	}
-	free(tmp);
+	permute(a, n, size, key, mask);
 	free(key);
 	/* equal ts: insertion sort by cmp */
 	for (i = 1; i < n; i++)
@@ -160,6 +213,11 @@ static void sort_rows(void *base, size_t n, size_t size, int (*cmp)(const void *
 			memmove(a + j * size, a + (j - 1) * size, size);
 			memcpy(a + (j - 1) * size, t, size);
 		}
+}
+
+static int slice_cpu(const void *row)
+{
+	return ((const struct sl_slice_row *)row)->cpu;
 }
 
 static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
@@ -281,8 +339,8 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 		return -1;
 	}
 	/* ordered here rather than by SQL: the tables have no index to order by */
-	sort_rows(out->slices, out->nslices, sizeof(*out->slices), cmp_slice);
-	sort_rows(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup);
+	sort_rows(out->slices, out->nslices, sizeof(*out->slices), cmp_slice, slice_cpu);
+	sort_rows(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup, NULL);
 	return 0;
 }
 

@@ -103,11 +103,12 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	struct sl_store *st = NULL;
 	struct sl_run_metrics *m = NULL;
 	struct sl_run_ref ref;
+	struct sl_run_data first;
 	struct sl_idlist ids = { 0 };
 	int64_t trace = 0, rec = 0;
 	size_t i, k;
 	long long top = 20;
-	int rc, have_ref = 0, same;
+	int rc, have_ref = 0, have_first = 0, same;
 	const struct sl_opt opts[] = {
 		SL_OPT_IDS(0, "run", &ids, "a run (repeat, or 1,2,3); the first is the baseline"),
 		SL_OPT_ID(0, "trace", &trace, "every run of this trace, the recorded one first"),
@@ -145,12 +146,21 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 			    !strcmp(ri.scheduler, "recorded"))
 				rec = all[j];
 		free(all);
-		if (rec && sl_run_ref_load(st, rec, &ref, &d) == 0)
+		/* the recorded run is usually the first compared: loaded once */
+		if (rec && rec == ids.v[0]) {
+			if (sl_store_load_run(st, rec, &first, &d))
+				goto out;
+			sl_run_ref_of(&first, &ref);
+			have_ref = have_first = 1;
+		} else if (rec && sl_run_ref_load(st, rec, &ref, &d) == 0)
 			have_ref = 1;
 	}
 	for (i = 0; i < ids.n; i++) {
 		struct sl_run_data r;
-		if (sl_store_load_run(st, ids.v[i], &r, &d))
+		if (i == 0 && have_first) {
+			r = first;
+			have_first = 0;
+		} else if (sl_store_load_run(st, ids.v[i], &r, &d))
 			goto out;
 		if (i > 0 && r.run.trace_id != m[0].run.trace_id) {
 			sl_fail(&d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
@@ -228,6 +238,8 @@ out:
 	free(m);
 	if (have_ref)
 		sl_run_ref_release(&ref);
+	if (have_first)
+		sl_run_data_release(&first);
 	free(ids.v);
 	sl_store_close(st);
 	return rc;

@@ -146,14 +146,9 @@ void sl_pruns_cache(int on)
 	cache.on = on;
 }
 
-/* Run id for a chart: from the cache when it is on (loaded whole the first
- * time), else only the parts asked for. */
-static int load_run(struct sl_store *s, int64_t id, int parts, struct sl_prun *pr,
-		    struct sl_diag *d)
+const struct sl_run_data *sl_pruns_cached(struct sl_store *s, int64_t id, struct sl_diag *d)
 {
 	size_t i;
-	if (!cache.on)
-		return sl_store_load_run_parts(s, id, parts, &pr->r, d);
 	if (cache.s != s) {
 		sl_pruns_cache(1);
 		cache.s = s;
@@ -163,11 +158,24 @@ static int load_run(struct sl_store *s, int64_t id, int parts, struct sl_prun *p
 	if (i == cache.n) {
 		struct sl_run_data r;
 		if (sl_store_load_run(s, id, &r, d))
-			return -1;
+			return NULL;
 		cache.r = xrealloc(cache.r, (cache.n + 1) * sizeof(*cache.r));
 		cache.r[cache.n++] = r;
 	}
-	pr->r = cache.r[i];
+	return &cache.r[i];
+}
+
+/* Run id for a chart: from the cache when it is on (loaded whole the first
+ * time), else only the parts asked for. */
+static int load_run(struct sl_store *s, int64_t id, int parts, struct sl_prun *pr,
+		    struct sl_diag *d)
+{
+	const struct sl_run_data *r;
+	if (!cache.on)
+		return sl_store_load_run_parts(s, id, parts, &pr->r, d);
+	if (!(r = sl_pruns_cached(s, id, d)))
+		return -1;
+	pr->r = *r;
 	pr->cached = 1;
 	return 0;
 }

@@ -194,25 +194,27 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		free(runs);
 		return sl_fail(d, "%s: %s", dir, strerror(errno));
 	}
-	/* metrics: as analyze computes them, fidelity against the recorded run */
+	/* metrics: as analyze computes them, fidelity against the recorded run;
+	 * each run is loaded once, into the run cache the charts then share */
+	sl_pruns_cache(1);
 	m = xcalloc(n, sizeof(*m));
 	for (i = 0; i < n && !have_ref; i++) {
 		struct sl_run_info ri;
 		if (sl_store_get_run(s, runs[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded")) {
-			if (sl_run_ref_load(s, runs[i], &ref, d))
+			const struct sl_run_data *r = sl_pruns_cached(s, runs[i], d);
+			if (!r)
 				goto out;
+			sl_run_ref_of(r, &ref);
 			have_ref = 1;
 		}
 	}
 	for (i = 0; i < n; i++) {
-		struct sl_run_data r;
-		if (sl_store_load_run(s, runs[i], &r, d))
+		const struct sl_run_data *r = sl_pruns_cached(s, runs[i], d);
+		if (!r)
 			goto out;
-		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m[i]);
-		sl_run_data_release(&r);
+		sl_metrics_compute(r, have_ref ? &ref : NULL, &m[i]);
 	}
-	/* the charts first, as files in dir; they share the runs they load */
-	sl_pruns_cache(1);
+	/* the charts, as files in dir */
 	memset(&o, 0, sizeof(o));
 	o.runs = runs;
 	o.nruns = n;
