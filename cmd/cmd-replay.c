@@ -34,7 +34,7 @@ static const char synopsis[] =
 	"schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
-	"                [--sync block|exit|none] [--sync-window T]\n"
+	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -165,7 +165,7 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz, seed = 0;
-	const char *mode = "timed", *sync = "block";
+	const char *mode = "timed", *sync = "block", *wake_cpu = "running";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
 	int rc;
@@ -195,6 +195,11 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "or exits within --sync-window of its CPU time, waking\n"
 			      "nobody else; exit: only an exiting child waking its\n"
 			      "parent; none"),
+		SL_OPT_CHOICE(0, "wake-cpu", &wake_cpu, "running|waker",
+			      "where a task's wakeup runs when its waker is not\n"
+			      "running in the replay (docs/replay.md): running\n"
+			      "(default): the sleeper's own CPU, as an interrupt's;\n"
+			      "waker: the CPU the waker is queued on or last ran on"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -220,6 +225,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	r->o.mode = !strcmp(mode, "causal") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
 	r->o.seed = (uint64_t)seed;
 	r->o.sync_mode = sl_sync_mode_parse(sync);
+	r->o.wake_cpu_mode = strcmp(wake_cpu, "waker") ? SL_WAKE_CPU_RUNNING : SL_WAKE_CPU_WAKER;
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "

@@ -26,6 +26,7 @@ void sl_replay_opts_init(struct sl_replay_opts *o)
 	o->mode = SL_MODE_TIMED;
 	o->sync_mode = SL_SYNC_BLOCK;
 	o->sync_window_ns = SL_SYNC_WINDOW_NS;
+	o->wake_cpu_mode = SL_WAKE_CPU_RUNNING;
 }
 
 static void vfail(struct sl_engine *e, const char *fmt, va_list ap)
@@ -346,6 +347,21 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 
 /* ---- task life ---- */
 
+/* --wake-cpu waker: a task's wakeup ran on its waker's CPU in the
+ * recording; when the replayed waker is not running at the (timed) wakeup,
+ * the CPU it is queued on or last ran on stands in for it (-1: not a task,
+ * running, not yet started or gone, or --wake-cpu running) */
+static int waker_home(const struct sl_engine *e, int waker)
+{
+	const struct sl_task *w;
+	if (waker < 0 || e->priv->o->wake_cpu_mode != SL_WAKE_CPU_WAKER)
+		return -1;
+	w = &e->tasks[waker];
+	if (w->state == SL_TS_RUNNING || w->state == SL_TS_NEW || w->state == SL_TS_DONE)
+		return -1;
+	return w->cpu;
+}
+
 static void do_wake(struct sl_engine *e, struct sl_task *p)
 {
 	struct sl_phase ended = p->eng->ph;
@@ -391,7 +407,8 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 	p->eng->wake_ts = e->now;
 	p->eng->wake_waker = waker;
 	e->priv->st.wakeups++;
-	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, w.sync ? &e->tasks[ended.waker] : NULL);
+	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, waker_home(e, waker),
+			      w.sync ? &e->tasks[ended.waker] : NULL);
 	if (e->priv->waking && !p->eng->blocked) {
 		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
 		 * the task reaches the runqueue of the CPU chosen now after the
@@ -786,12 +803,13 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	n = snprintf(buf, len,
 		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
 		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
-		     "\"sync\":\"%s\",\"sync_window_ns\":%llu",
+		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\"",
 		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
 		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
 		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
 		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
-		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns);
+		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
+		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker");
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
@@ -890,6 +908,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			       (unsigned long long)o->rr_interval_ns);
 	if (o->sync_mode < SL_SYNC_BLOCK || o->sync_mode > SL_SYNC_NONE)
 		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
+	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
+		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
 	e->priv = &priv;
 	priv.d = d;
 	priv.sink = sink;

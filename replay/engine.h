@@ -83,6 +83,11 @@ struct sl_cpu {
 };
 
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };
+/* replay --wake-cpu */
+enum sl_wake_cpu_mode {
+	SL_WAKE_CPU_RUNNING = 0, /* default: a running waker's CPU; else the sleeper's */
+	SL_WAKE_CPU_WAKER = 1,   /* the waker's CPU (queued or last ran on) */
+};
 
 /* Options of one replay (defaults: sl_replay_opts_init). */
 struct sl_replay_opts {
@@ -102,6 +107,9 @@ struct sl_replay_opts {
 	 * the waker's CPU time (default 50 us) */
 	int sync_mode;
 	uint64_t sync_window_ns;
+	/* Where a task's wakeup runs when its waker is not running in the
+	 * replay (docs/replay.md "Wakeup CPU"): enum sl_wake_cpu_mode */
+	int wake_cpu_mode;
 	/* Kernel overheads (docs/replay.md "Kernel overheads"); nq 0 = none.
 	 * a woken task reaches its CPU's runqueue wake_lat after its wakeup
 	 * if that CPU was idle, switch_lat after it if it was busy (the
@@ -220,7 +228,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		  struct sl_replay_stats *st, struct sl_diag *d);
 
 /* Write the run's params as JSON text into buf: hz, rr_interval_ns, mode,
- * cpus, seed, duration_ns, overhead, sync, sync_window_ns and every
+ * cpus, seed, duration_ns, overhead, sync, sync_window_ns, wake_cpu and every
  * ops->params value (the policy_opts applied). Returns 0, or -1 (bad policy_opts, message in d). */
 int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
 			  int cpus, char *buf, size_t len, struct sl_diag *d);

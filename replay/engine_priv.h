@@ -180,9 +180,11 @@ void sl_smp_kick(struct sl_engine *e);
 void sl_smp_migration_run(struct sl_engine *e, int cpu);
 void sl_smp_release(struct sl_engine *e);
 /* try_to_wake_up's CPU for p woken by a task running on waker_cpu (-1: an
- * interrupt, timer or a waker that is not running); sync_waker: the waker of
- * a sync wakeup (it is about to sleep), else NULL */
-int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu,
+ * interrupt, timer or a waker that is not running); waker_home: for a task
+ * waker that is not running, the CPU the 2.6.20 rule takes as this_cpu
+ * (replay --wake-cpu waker), else -1; sync_waker: the waker of a sync
+ * wakeup (it is about to sleep), else NULL */
+int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int waker_home,
 		    const struct sl_task *sync_waker);
 /* sched_fork/sched_exec placement of p forked on parent_cpu (-1: a start
  * without a running parent: the least loaded allowed CPU) */

@@ -613,7 +613,7 @@ static int least_loaded_allowed(const struct sl_engine *e, const struct sl_task 
 	return best;
 }
 
-int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu,
+int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int waker_home,
 		    const struct sl_task *sync_waker)
 {
 	const struct sl_sched_domain *sd;
@@ -634,9 +634,12 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu,
 		if (c >= 0 && c < e->ncpus && sl_task_allowed(p, c))
 			return c;
 	}
-	/* try_to_wake_up runs on the waker's CPU; an interrupt or timer wakeup
-	 * is taken on the sleeper's CPU (cpu == this_cpu: it stays) */
-	this_cpu = waker_cpu >= 0 && waker_cpu < e->ncpus ? waker_cpu : cpu;
+	/* try_to_wake_up runs on the waker's CPU (a task waker that is not
+	 * running in the replay: the CPU it is queued on or last ran on,
+	 * waker_home, docs/replay.md "Wakeup CPU"); an interrupt or timer
+	 * wakeup is taken on the sleeper's CPU (cpu == this_cpu: it stays) */
+	this_cpu = waker_cpu >= 0 && waker_cpu < e->ncpus ? waker_cpu
+		   : waker_home >= 0 && waker_home < e->ncpus ? waker_home : cpu;
 	if (this_cpu == cpu || !sl_task_allowed(p, this_cpu))
 		return cpu;
 	sd = &e->priv->smp[this_cpu].sd; /* the flat domain spans both */

@@ -177,61 +177,66 @@ SL_TEST(sync_infer_hand_cases)
  *   CPU1; a sync wakeup onto the waker's CPU does not preempt (2.6.20
  *   try_to_wake_up: "if (!sync || cpu != this_cpu)"), so W finishes its
  *   5 us and R runs on CPU1 at 10 ms. */
-static void sync_pair(struct sl_behaviour *b)
-{
-	struct sl_task_spec *t;
-	memset(b, 0, sizeof(*b));
-	b->cpus = 2;
-	t = add_task(b, "H", 0, 0);
-	t->run_ns = SL_INF;
-	t = add_task(b, "W", 0, 0);
-	add_phase(t, 10 * TMS, 'S', 50 * TMS, SL_WAKER_IRQ, -1, 0);
-	add_phase(t, 1 * TMS, 'E', 0, 0, -1, 0);
-	t = add_task(b, "R", 0, 0);
-	t->initially_runnable = 0;
-	add_phase(t, 0, 'S', 9995 * TUS, SL_WAKER_TASK, 1, 9995 * TUS);
-	add_phase(t, 1 * TMS, 'E', 0, 0, -1, 0);
-}
-
-static int sync_pair_run(int mode, struct trec *r, struct sl_replay_stats *st)
+/* o1 on 2 CPUs for 40 ms: hog H (0), W (1) runs w_run then sleeps 50 ms
+ * (a timer), R (2) asleep from the start is woken by W at W's CPU time
+ * r_progress, its timed sleep ending at r_sleep; --sync and --wake-cpu as
+ * given */
+static int hwr_run(uint64_t w_run, uint64_t r_sleep, uint64_t r_progress, int sync_mode,
+		   int wake_mode, struct trec *r, struct sl_replay_stats *st)
 {
 	struct sl_behaviour b;
 	struct sl_replay_opts o;
+	struct sl_task_spec *t;
 	int rc;
-	sync_pair(&b);
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "H", 0, 0);
+	t->run_ns = SL_INF;
+	t = add_task(&b, "W", 0, 0);
+	add_phase(t, w_run, 'S', 50 * TMS, SL_WAKER_IRQ, -1, 0);
+	add_phase(t, 1 * TMS, 'E', 0, 0, -1, 0);
+	t = add_task(&b, "R", 0, 0);
+	t->initially_runnable = 0;
+	add_phase(t, 0, 'S', r_sleep, SL_WAKER_TASK, 1, r_progress);
+	add_phase(t, 1 * TMS, 'E', 0, 0, -1, 0);
 	sl_replay_opts_init(&o);
 	o.cpus = 2;
 	o.duration_ns = 40 * TMS;
-	o.sync_mode = mode;
+	o.sync_mode = sync_mode;
+	o.wake_cpu_mode = wake_mode;
 	rc = trun_opts(&b, "o1", &o, r, st);
 	sl_behaviour_release(&b);
 	return rc;
 }
 
-/* task's first slice, or NULL */
-static const struct trow_slice *first_slice(const struct trec *r, int task)
+/* hwr_run, then R's first slice (cpu -1 if none) */
+static struct trow_slice hwr_first_r(uint64_t w_run, uint64_t r_sleep, uint64_t r_progress,
+				     int sync_mode, int wake_mode, struct sl_replay_stats *st)
 {
+	struct trec r;
+	struct trow_slice first = { 0, 0, -1, -1, 0, 0 };
 	size_t i;
-	for (i = 0; i < r->ns; i++)
-		if (r->s[i].task == task)
-			return &r->s[i];
-	return NULL;
+	CHECK_EQ_INT(hwr_run(w_run, r_sleep, r_progress, sync_mode, wake_mode, &r, st), 0);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 2) {
+			first = r.s[i];
+			break;
+		}
+	trec_free(&r);
+	return first;
 }
 
 SL_TEST(sync_wake_affine_takes_the_wakee_to_the_wakers_cpu)
 {
-	struct trec r;
 	struct sl_replay_stats st;
-	const struct trow_slice *s;
+	struct trow_slice s;
 
-	CHECK_EQ_INT(sync_pair_run(SL_SYNC_BLOCK, &r, &st), 0);
+	s = hwr_first_r(10 * TMS, 9995 * TUS, 9995 * TUS, SL_SYNC_BLOCK, SL_WAKE_CPU_RUNNING, &st);
 	CHECK_EQ_INT(st.sync_wakeups, 1);
 	CHECK_EQ_INT(st.wake_affine, 1);
-	s = first_slice(&r, 2);
-	CHECK(s && s->cpu == 1 && s->ts == 10 * TMS);
-	trec_free(&r);
+	CHECK(s.cpu == 1 && s.ts == 10 * TMS);
 
-	CHECK_EQ_INT(sync_pair_run(SL_SYNC_NONE, &r, &st), 0);
+	s = hwr_first_r(10 * TMS, 9995 * TUS, 9995 * TUS, SL_SYNC_NONE, SL_WAKE_CPU_RUNNING, &st);
 	CHECK_EQ_INT(st.sync_wakeups, 0);
 	CHECK_EQ_INT(st.wake_affine, 0);
 	CHECK_EQ_INT(st.migrations, 1);
@@ -241,7 +246,30 @@ SL_TEST(sync_wake_affine_takes_the_wakee_to_the_wakers_cpu)
 	 * pwr_move 64 + 128 = 192 <= pwr_now 128 + 128 = 256); at the 11 ms
 	 * tick the idle balance (idle_idx 1: this 0, busiest 256, imbalance
 	 * min(128, 128) = 128 = R's weight) pulls R */
-	s = first_slice(&r, 2);
-	CHECK(s && s->cpu == 1 && s->ts == 11 * TMS);
-	trec_free(&r);
+	CHECK(s.cpu == 1 && s.ts == 11 * TMS);
+}
+
+/* --wake-cpu: a task woken (timed) while its waker is not running. o1 on 2
+ * CPUs: hog H (0) on CPU0, W (1) on CPU1 runs 1 ms and sleeps 50 ms, R (2)
+ * asleep from the start (prev CPU 0) is woken by W at W's 1 ms, its timed
+ * sleep ending at 5 ms, when W sleeps (it last ran on CPU1). At the 5 ms
+ * tick (ticks before events) cpu_load[0] is 128 on CPU0 (H) and 0 on CPU1.
+ * - waker: this_cpu = W's CPU 1: load = source_load(0, 1) = 128,
+ *   this_load = target_load(1, 1) = 0, tl_per_task = SCHED_LOAD_SCALE (CPU1
+ *   has no task) = 128: 0 <= 128 and 0 + 128 <= 128: wake affine, R runs on
+ *   CPU1 at 5 ms.
+ * - running (default): as an interrupt's, this_cpu = R's CPU 0: it stays, queued
+ *   behind H (equal O(1) prio 125: no preemption) until a balance pulls it:
+ *   no wake-affine move, R's first slice after 5 ms. */
+SL_TEST(wake_cpu_of_a_waker_that_is_not_running)
+{
+	struct sl_replay_stats st;
+	struct trow_slice s;
+
+	s = hwr_first_r(1 * TMS, 5 * TMS, 1 * TMS, SL_SYNC_BLOCK, SL_WAKE_CPU_WAKER, &st);
+	CHECK_EQ_INT(st.wake_affine, 1);
+	CHECK(s.cpu == 1 && s.ts == 5 * TMS);
+	s = hwr_first_r(1 * TMS, 5 * TMS, 1 * TMS, SL_SYNC_BLOCK, SL_WAKE_CPU_RUNNING, &st);
+	CHECK_EQ_INT(st.wake_affine, 0);
+	CHECK(s.cpu >= 0 && s.ts > 5 * TMS);
 }
