@@ -29,6 +29,9 @@ struct sl_evq {
 	size_t hn, cap;
 	size_t n;                       /* pending events in both */
 	uint64_t seq;
+	uint64_t head_t;                /* time of the first event (when n > 0):
+					 * kept by push and pop, so the engine's
+					 * peeks (several per event) are a load */
 };
 
 /* The out-of-line parts (evq.c): the heap, and the near array when full. */
@@ -74,6 +77,8 @@ static inline void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint
 		q->near[i] = q->near[i - 1];
 		i--;
 	}
+	if (i == q->nh) /* before everything else queued */
+		q->head_t = t;
 	s = &q->near[i];
 	s->t = t;
 	s->ord = ord;
@@ -85,6 +90,7 @@ static inline void sl_evq_push(struct sl_evq *q, uint64_t t, uint32_t kind, uint
 /* Remove the first event into *ev; returns 0, or -1 if empty. */
 static inline int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev)
 {
+	uint64_t t = UINT64_MAX;
 	if (!q->n)
 		return -1;
 	q->n--;
@@ -98,27 +104,26 @@ static inline int sl_evq_pop(struct sl_evq *q, struct sl_ev *ev)
 		ev->id = s->id;
 		if (q->nh == q->nn)
 			q->nh = q->nn = 0;
-		return 0;
-	}
-	{
+	} else {
 		/* through a copy: *ev (the engine's loop variable) can then
 		 * stay in registers, its address never leaving the inline code */
 		struct sl_ev h;
 		sl_evq_heap_pop(q, &h);
 		*ev = h;
 	}
+	/* the new first event: the head of the near array or of the heap */
+	if (q->nh < q->nn)
+		t = q->near[q->nh].t;
+	if (q->hn && q->h[0].t < t)
+		t = q->h[0].t;
+	q->head_t = t;
 	return 0;
 }
 
 /* Time of the first event; UINT64_MAX if empty. */
 static inline uint64_t sl_evq_peek_time(const struct sl_evq *q)
 {
-	uint64_t t = UINT64_MAX;
-	if (q->nh < q->nn)
-		t = q->near[q->nh].t;
-	if (q->hn && q->h[0].t < t)
-		t = q->h[0].t;
-	return t;
+	return q->n ? q->head_t : UINT64_MAX;
 }
 
 /* Free the storage (q itself is caller's). */

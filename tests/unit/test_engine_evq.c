@@ -66,6 +66,10 @@ SL_TEST(engine_evq_matches_reference)
 			}
 			if (q.n != n)
 				bad++;
+			/* the first pending time, worked out from the reference
+			 * list (UINT64_MAX when it is empty) */
+			if (sl_evq_peek_time(&q) != (n ? r[ref_min(r, n)].t : UINT64_MAX))
+				bad++;
 		}
 		while (n) {
 			struct sl_ev ev;
