@@ -1,5 +1,6 @@
 /* plots/plot_common.c - the kind table, output formats, run loading. */
 #include "plot_int.h"
+#include "../analyze/metrics.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -163,6 +164,17 @@ const struct sl_run_data *sl_pruns_cached(struct sl_store *s, int64_t id, struct
 		cache.r[cache.n++] = r;
 	}
 	return &cache.r[i];
+}
+
+int sl_pruns_ref(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d)
+{
+	const struct sl_run_data *r;
+	if (!cache.on)
+		return sl_run_ref_load(s, id, ref, d);
+	if (!(r = sl_pruns_cached(s, id, d)))
+		return -1;
+	sl_run_ref_of(r, ref);
+	return 0;
 }
 
 /* Run id for a chart: from the cache when it is on (loaded whole the first

@@ -44,6 +44,9 @@ void sl_pruns_cache(int on);
 /* Run id from the cache (on): loaded whole the first time; NULL with d set
  * on error. The cache owns it. */
 const struct sl_run_data *sl_pruns_cached(struct sl_store *s, int64_t id, struct sl_diag *d);
+/* sl_run_ref_load, from the cache when it is on. */
+struct sl_run_ref;
+int sl_pruns_ref(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d);
 /* The thread row of utid in r, or NULL. */
 const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid);
 /* Copy s into dst keeping only printable ASCII other than quotes and

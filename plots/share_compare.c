@@ -232,7 +232,7 @@ int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char
 	for (i = 0; i < na && !have_ref; i++) {
 		struct sl_run_info ri;
 		if (sl_store_get_run(s, all[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded") &&
-		    sl_run_ref_load(s, all[i], &ref, d) == 0)
+		    sl_pruns_ref(s, all[i], &ref, d) == 0)
 			have_ref = 1;
 	}
 	free(all);
