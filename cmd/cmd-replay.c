@@ -143,8 +143,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	printf("run %" PRId64 " %s: %zu tasks on %d CPU%s, %.3f s simulated, %" PRIu64 " switches, %" PRIu64
 	       " wakeups",
 	       run_id, name, b->ntasks, cpus, cpus == 1 ? "" : "s", span, s->switches, s->wakeups);
-	if (s->sync_wakeups)
-		printf(" (%" PRIu64 " sync)", s->sync_wakeups);
+	if (s->sync_inferred)
+		printf(" (%" PRIu64 " sync of %" PRIu64 " inferred)", s->sync_wakeups, s->sync_inferred);
 	printf(", %" PRIu64 " migrations", s->migrations);
 	if (s->active_balances)
 		printf(" (%" PRIu64 " by active balancing)", s->active_balances);

@@ -1002,6 +1002,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		ops->task_init(e, &e->tasks[i]);
 	sl_smp_init(e);
 	sl_sync_infer(b, o->sync_mode, o->sync_window_ns, &priv.sync);
+	priv.st.sync_inferred = priv.sync.nsync;
 	for (i = b->ntasks; i < e->ntasks; i++)
 		e->tasks[i].state = SL_TS_SLEEPING; /* the migration threads */
 	for (i = 0; i < b->ntasks; i++) {

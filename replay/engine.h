@@ -137,6 +137,7 @@ struct sl_replay_stats {
 	uint64_t active_balances;    /* tasks pushed by active balancing */
 	uint64_t wake_affine;        /* wakeups moved to the waker's CPU */
 	uint64_t sync_wakeups;       /* wakeups made sync (--sync) by a running waker */
+	uint64_t sync_inferred;      /* wakeups of the behaviour the --sync rule marks */
 	uint64_t idle_wait_ns;       /* time some CPU had no task while a task
 				      * allowed everywhere waited on another
 				      * CPU's runqueue */

@@ -14,7 +14,12 @@
 #   is taken on count + 10: (replay + 10) / (recorded + 10) in [0.5, 2].
 #   The pipe/socket benchmarks (perf bench sched messaging) are printed, not
 #   checked: the recording's kernel wakes tasks on idle CPUs, 2.6.20 does
-#   not (docs/replay.md has the figures).
+#   not (docs/replay.md has the figures). Nor are the build and desktop
+#   recordings (ed-desktop, rec-build-mix*, perf-sched-missed,
+#   ftrace-runtime): 6.18's new-idle pulls and idle-sibling wakeups move
+#   tasks 2-10 times as often as 2.6.20's rules do (docs/replay.md, "Why the
+#   2.6.20 layer moves tasks less than the recordings", sorts the recorded
+#   changes by mechanism).
 # - eevdf's own 6.x placement and balancing (docs/eevdf.md, SMP) against the
 #   2.6.20 layer of the other models: on the build and desktop recordings of
 #   6.x kernels (rec-build-mix*, ed-desktop, perf-record-zstd,
