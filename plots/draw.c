@@ -131,6 +131,96 @@ void sl_time_axis(cairo_t *cr, double x0, double w, double y, uint64_t tmin, uin
 	sl_text(cr, x0 + w / 2, y + 34, 1, 12, label);
 }
 
+void sl_thin_start(struct sl_thin *t, cairo_t *cr)
+{
+	memset(t, 0, sizeof(*t));
+	t->cr = cr;
+}
+
+/* draw the pending column's points (first, min and max in the order they
+ * came, last), each once */
+static void thin_flush(struct sl_thin *t)
+{
+	int order[4] = { 0, 1, 2, 3 }, i;
+	double px = 0, py = 0;
+	if (!t->open)
+		return;
+	if (t->smax < t->smin) {
+		order[1] = 2;
+		order[2] = 1;
+	}
+	for (i = 0; i < 4; i++) {
+		double x = t->x[order[i]], y = t->y[order[i]];
+		if (i && x == px && y == py)
+			continue;
+		if (t->started)
+			cairo_line_to(t->cr, x, y);
+		else
+			cairo_move_to(t->cr, x, y);
+		t->started = 1;
+		px = x;
+		py = y;
+	}
+	t->open = 0;
+}
+
+void sl_thin_to(struct sl_thin *t, double x, double y)
+{
+	long col = (long)__builtin_floor(x);
+	if (t->open && col == t->col) {
+		t->seq++;
+		if (y < t->y[1])
+			t->x[1] = x, t->y[1] = y, t->smin = t->seq;
+		if (y > t->y[2])
+			t->x[2] = x, t->y[2] = y, t->smax = t->seq;
+		t->x[3] = x, t->y[3] = y;
+		return;
+	}
+	thin_flush(t);
+	t->open = 1;
+	t->col = col;
+	t->seq = t->smin = t->smax = 0;
+	t->x[0] = t->x[1] = t->x[2] = t->x[3] = x;
+	t->y[0] = t->y[1] = t->y[2] = t->y[3] = y;
+}
+
+void sl_thin_end(struct sl_thin *t)
+{
+	thin_flush(t);
+}
+
+void sl_bars_start(struct sl_bars *r, cairo_t *cr, double y, double h)
+{
+	memset(r, 0, sizeof(*r));
+	r->cr = cr;
+	r->y = y;
+	r->h = h;
+}
+
+void sl_bars_add(struct sl_bars *r, double xa, double xb)
+{
+	if (xb - xa < 1)
+		xb = xa + 1;
+	if (r->open && xa >= r->a && xa <= r->b) {
+		if (xb > r->b)
+			r->b = xb;
+		return;
+	}
+	sl_bars_end(r);
+	r->a = xa;
+	r->b = xb;
+	r->open = 1;
+}
+
+void sl_bars_end(struct sl_bars *r)
+{
+	if (!r->open)
+		return;
+	cairo_rectangle(r->cr, r->a, r->y, r->b - r->a, r->h);
+	cairo_fill(r->cr);
+	r->open = 0;
+}
+
 /* Under LeakSanitizer: fontconfig (loaded by cairo's text) keeps its
  * configuration cache until exit by design; not our leak. Weak, so a
  * program with its own list (the fuzz targets) keeps it; LSAN_OPTIONS

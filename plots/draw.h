@@ -30,4 +30,36 @@ void sl_time_axis(cairo_t *cr, double x0, double w, double y, uint64_t tmin, uin
 /* x of time t (ns after t0) in the plot area. */
 double sl_tx(uint64_t t, uint64_t tmin, uint64_t tmax, double x0, double w);
 
+/* Thinning to the pixel grid (a chart of millions of rows on 1200 pixels):
+ * what is drawn looks the same, with a few primitives per pixel column.
+ *
+ * sl_thin_line: a polyline through points in x order, keeping per pixel
+ * column (floor(x)) its first, lowest, highest and last points in the
+ * order they came; every point still moves the line, so the picture is the
+ * same to the eye. Start with sl_thin_start, add points with sl_thin_to,
+ * end with sl_thin_end (the caller strokes). */
+struct sl_thin {
+	cairo_t *cr;
+	int started, open; /* a point drawn; a column pending */
+	long col;
+	double x[4], y[4]; /* first, min, max, last of the column */
+	unsigned long seq, smin, smax; /* when min and max came, in the column */
+};
+void sl_thin_start(struct sl_thin *t, cairo_t *cr);
+void sl_thin_to(struct sl_thin *t, double x, double y);
+void sl_thin_end(struct sl_thin *t);
+
+/* sl_bars: filled bars [xa, xb) on one row (y, h), each at least 1 pixel
+ * wide, in x order: overlapping or touching bars are filled as one (a
+ * lane of a task switching thousands of times a second). The caller sets
+ * the colour. */
+struct sl_bars {
+	cairo_t *cr;
+	double y, h, a, b;
+	int open;
+};
+void sl_bars_start(struct sl_bars *r, cairo_t *cr, double y, double h);
+void sl_bars_add(struct sl_bars *r, double xa, double xb);
+void sl_bars_end(struct sl_bars *r);
+
 #endif

@@ -56,6 +56,10 @@ void sl_label_clean(char *dst, size_t len, const char *s)
 const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid)
 {
 	size_t lo = 0, hi = r->nthreads;
+	/* utids are mostly dense: the place utid - first is the one at once */
+	if (hi && utid >= r->threads[0].utid && (uint64_t)(utid - r->threads[0].utid) < hi &&
+	    r->threads[utid - r->threads[0].utid].utid == utid)
+		return &r->threads[utid - r->threads[0].utid];
 	/* threads are ordered by utid */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -135,6 +139,11 @@ static struct {
 	struct sl_store *s;
 	size_t n;
 	struct sl_run_data *r;
+	/* the featured tasks of the last cached run list (each chart of a
+	 * report loads the same runs): computed once */
+	int64_t *feat_runs;
+	size_t feat_nruns, nfeatured;
+	int64_t featured[SL_NFEATURED];
 } cache;
 
 void sl_pruns_cache(int on)
@@ -143,6 +152,7 @@ void sl_pruns_cache(int on)
 	for (i = 0; i < cache.n; i++)
 		sl_run_data_release(&cache.r[i]);
 	free(cache.r);
+	free(cache.feat_runs);
 	memset(&cache, 0, sizeof(cache));
 	cache.on = on;
 }
@@ -243,7 +253,21 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 			if (pr->r.slices[j].ts + pr->r.slices[j].dur > pr->end)
 				pr->end = pr->r.slices[j].ts + pr->r.slices[j].dur;
 	}
+	if (cache.on && p->v[0].cached && cache.feat_runs && cache.feat_nruns == o->nruns &&
+	    !memcmp(cache.feat_runs, o->runs, o->nruns * sizeof(*o->runs))) {
+		p->nfeatured = cache.nfeatured;
+		memcpy(p->featured, cache.featured, sizeof(p->featured));
+		return 0;
+	}
 	p->nfeatured = sl_pruns_featured(p, p->featured, SL_NFEATURED);
+	if (cache.on && p->v[0].cached) {
+		free(cache.feat_runs);
+		cache.feat_runs = xmalloc(o->nruns * sizeof(*o->runs));
+		memcpy(cache.feat_runs, o->runs, o->nruns * sizeof(*o->runs));
+		cache.feat_nruns = o->nruns;
+		cache.nfeatured = p->nfeatured;
+		memcpy(cache.featured, p->featured, sizeof(p->featured));
+	}
 	return 0;
 fail:
 	sl_pruns_release(p);

@@ -189,8 +189,8 @@ static struct span *awake_spans(const struct sl_run_data *r, int64_t utid, size_
 	for (k = 0; k < r->nwakeups; k++)
 		if (r->wakeups[k].utid == utid)
 			wk[nw++] = r->wakeups[k].ts;
-	qsort(sl, ns, sizeof(*sl), cmp_slice_ts);
-	qsort(wk, nw, sizeof(*wk), cmp_u64);
+	sort_if_needed(sl, ns, sizeof(*sl), cmp_slice_ts);
+	sort_if_needed(wk, nw, sizeof(*wk), cmp_u64);
 	for (k = 0; k < ns; k++) {
 		if (!in) {
 			/* the latest wakeup since the task slept, up to this slice */
@@ -308,25 +308,96 @@ static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, c
 	cairo_clip(cr);
 	cairo_set_line_width(cr, 1.5);
 	for (i = 0; i < nt; i++) {
-		int started = 0;
+		struct sl_thin th;
 		sl_color(cr, col[i]);
+		sl_thin_start(&th, cr);
 		for (k = 0; k < rw->n; k++) {
 			const struct step *s = &rw->v[k];
-			double x, y;
 			if (s->utid != utids[i])
 				continue;
-			x = sl_tx(s->ts > t0 ? s->ts - t0 : 0, tmin, tmax, x0, w);
-			y = VY((double)s->lag / 1e6);
-			if (started)
-				cairo_line_to(cr, x, y);
-			else
-				cairo_move_to(cr, x, y);
-			started = 1;
+			sl_thin_to(&th, sl_tx(s->ts > t0 ? s->ts - t0 : 0, tmin, tmax, x0, w),
+				   VY((double)s->lag / 1e6));
 		}
+		sl_thin_end(&th);
 		cairo_stroke(cr);
 	}
 	cairo_restore(cr);
 #undef VY
+}
+
+/* A task's level line, thinned to the pixel grid: a segment of a pixel or
+ * more is drawn as it is (dashed in the expired array), with its step to
+ * the next level at its end (y2); shorter ones (a task that wakes and
+ * sleeps thousands of times a second) are gathered per pixel column: their
+ * steps as one vertical stroke over the levels they span, their level
+ * lines as one stroke as long as they add up to, at the level of the
+ * longest. The same picture to the eye (a dash does not show on a segment
+ * shorter than a pixel either). */
+struct level_col {
+	cairo_t *cr;
+	int open, steps;
+	long col;
+	double xf, xl, len, ylong, longest, ylo, yhi;
+};
+
+static void level_flush(struct level_col *c)
+{
+	if (!c->open)
+		return;
+	if (c->len > 0) {
+		cairo_move_to(c->cr, c->xf, c->ylong);
+		cairo_line_to(c->cr, c->xf + c->len, c->ylong);
+	}
+	if (c->steps) {
+		double xm = c->xf + c->len < c->xl ? c->xl : c->xf + c->len;
+		cairo_move_to(c->cr, xm, c->ylo);
+		cairo_line_to(c->cr, xm, c->yhi);
+	}
+	cairo_stroke(c->cr);
+	c->open = 0;
+}
+
+static void level_seg(struct level_col *c, double xa, double xb, double y, double y2, int dashed)
+{
+	long col = (long)xa;
+	if (xb - xa >= 1) {
+		level_flush(c);
+		if (dashed) {
+			double dash[] = { 4, 3 };
+			cairo_set_dash(c->cr, dash, 2, 0);
+		}
+		cairo_move_to(c->cr, xa, y);
+		cairo_line_to(c->cr, xb, y);
+		if (y2 != y)
+			cairo_line_to(c->cr, xb, y2);
+		cairo_stroke(c->cr);
+		cairo_set_dash(c->cr, NULL, 0, 0);
+		return;
+	}
+	if (c->open && col != c->col)
+		level_flush(c);
+	if (!c->open) {
+		c->open = 1;
+		c->steps = 0;
+		c->col = col;
+		c->xf = xa;
+		c->len = c->longest = 0;
+		c->ylong = y;
+	}
+	c->len += xb - xa;
+	if (xb - xa > c->longest) {
+		c->longest = xb - xa;
+		c->ylong = y;
+	}
+	c->xl = xb;
+	if (y2 != y) {
+		double lo = y < y2 ? y : y2, hi = y < y2 ? y2 : y;
+		if (!c->steps || lo < c->ylo)
+			c->ylo = lo;
+		if (!c->steps || hi > c->yhi)
+			c->yhi = hi;
+		c->steps = 1;
+	}
 }
 
 /* Draw one run's panel; keep (may be NULL) gets one line per level segment
@@ -400,12 +471,20 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 				snprintf(buf, sizeof(buf), "cpu %d", c);
 				sl_text(cr, x0 + w + 2, top + c * rh + rh * 0.8, 0, 7, buf);
 			}
+		long lastcol[8][2];
+		for (c = 0; c < 8; c++)
+			lastcol[c][0] = lastcol[c][1] = -1;
 		for (k = 0; k < rw->nr; k++) {
 			double x, ry;
 			int rc = rw->r[k].cpu < 0 ? 0 : rw->r[k].cpu % 8;
 			if (rw->r[k].ts < t0 + tmin || rw->r[k].ts > t0 + tmax)
 				continue;
 			x = sl_tx(rw->r[k].ts - t0, tmin, tmax, x0, w);
+			/* thinning: a tick of its kind is in this pixel column of
+			 * the row already (rotations are in time order) */
+			if (lastcol[rc][rw->r[k].major] == (long)x)
+				continue;
+			lastcol[rc][rw->r[k].major] = (long)x;
 			ry = top + (ncpu > 1 ? rc * rh : 0);
 			if (rw->r[k].major)
 				cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
@@ -426,6 +505,9 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 		uint64_t lend = last_end(&pr->r, utids[i]);
 		size_t nsp, j;
 		struct span *sp = awake_spans(&pr->r, utids[i], &nsp);
+		struct level_col col_acc = { cr, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+		sl_color(cr, col[i]);
+		cairo_set_line_width(cr, 2);
 		for (k = 0; k <= rw->n; k++) {
 			const struct step *s = k < rw->n ? &rw->v[k] : NULL;
 			uint64_t until;
@@ -460,19 +542,9 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 					continue;
 				xa = sl_tx(a - t0, tmin, tmax, x0, w);
 				xb = sl_tx(b - t0, tmin, tmax, x0, w);
-				sl_color(cr, col[i]);
-				cairo_set_line_width(cr, 2);
-				if (prev->array) {
-					double dash[] = { 4, 3 };
-					cairo_set_dash(cr, dash, 2, 0);
-				}
-				cairo_move_to(cr, xa, LY(prev->level));
-				cairo_line_to(cr, xb, LY(prev->level));
 				/* the step to the next level, where the task is awake */
-				if (s && b == until)
-					cairo_line_to(cr, xb, LY(s->level));
-				cairo_stroke(cr);
-				cairo_set_dash(cr, NULL, 0, 0);
+				level_seg(&col_acc, xa, xb, LY(prev->level),
+					  s && b == until ? LY(s->level) : LY(prev->level), prev->array);
 				if (keep)
 					fprintf(keep, "%" PRId64 "\t%" PRId64 "\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n",
 						pr->r.run.id, utids[i], prev->level, prev->array, a - t0,
@@ -481,6 +553,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 			if (s)
 				prev = s;
 		}
+		level_flush(&col_acc);
 		free(sp);
 	}
 	cairo_restore(cr);
@@ -491,23 +564,24 @@ lanes:
 		cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
 		cairo_rectangle(cr, x0, y, w, lane - 2);
 		cairo_fill(cr);
+		struct sl_bars bars;
 		sl_color(cr, col[i]);
+		sl_bars_start(&bars, cr, y, lane - 2);
 		for (k = 0; k < pr->r.nslices; k++) {
 			const struct sl_slice_row *sl = &pr->r.slices[k];
-			double xa, xb;
 			if (sl->utid != utids[i] || sl->ts + sl->dur < t0 + tmin || sl->ts > t0 + tmax)
 				continue;
-			xa = sl_tx(sl->ts - t0, tmin, tmax, x0, w);
-			xb = sl_tx(sl->ts + sl->dur - t0, tmin, tmax, x0, w);
-			cairo_rectangle(cr, xa, y, xb - xa < 1 ? 1 : xb - xa, lane - 2);
-			cairo_fill(cr);
+			sl_bars_add(&bars, sl_tx(sl->ts - t0, tmin, tmax, x0, w),
+				    sl_tx(sl->ts + sl->dur - t0, tmin, tmax, x0, w));
 		}
+		sl_bars_end(&bars);
 	}
 	/* migration marks: a black notch on a lane where the task's slice is on
 	 * another CPU than its previous one, with the new CPU's number */
 	for (i = 0; i < nt; i++) {
 		double y = lanes_y + i * lane;
-		int lastc = -1;
+		int lastc = -1, drawn_cpu = -1;
+		long drawn_col = -1;
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		for (k = 0; k < pr->r.nslices; k++) {
 			const struct sl_slice_row *sl = &pr->r.slices[k];
@@ -520,6 +594,11 @@ lanes:
 			if (from < 0 || from == sl->cpu || sl->ts < t0 + tmin || sl->ts > t0 + tmax)
 				continue;
 			xa = sl_tx(sl->ts - t0, tmin, tmax, x0, w);
+			/* thinning: the same mark in this pixel column already */
+			if ((long)xa == drawn_col && sl->cpu == drawn_cpu)
+				continue;
+			drawn_col = (long)xa;
+			drawn_cpu = sl->cpu;
 			cairo_rectangle(cr, xa - 0.5, y - 1, 1.5, lane);
 			cairo_fill(cr);
 			snprintf(buf, sizeof(buf), "%d", sl->cpu);
