@@ -137,6 +137,12 @@ static const char migrate_v4_sql[] = "ALTER TABLE trace ADD COLUMN kernel_releas
 /* Schema 6 -> 7: run_pack is new (the schema's CREATE TABLE makes it); the
  * runs written before have none and are read from their rows. */
 
+/* Schema 7 -> 8: a phase may end in an exec point (end_state 'V') and
+ * carries a ninth element, the CPU an interrupt or idle wakeup fired on;
+ * the burst view shows it as wake_cpu (dropped first so that the schema's
+ * CREATE VIEW makes the new one). The phases of older imports stay as they
+ * are: no exec points, wake_cpu NULL (re-import the trace to get them). */
+
 /* Is there a column col in table tbl? */
 static int has_column(struct sl_store *s, const char *tbl, const char *col)
 {
@@ -229,7 +235,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 3 && migrate(s, 3, "", "", d)) ||
 	    (v >= 1 && v <= 4 && migrate(s, 4, migrate_v4_sql, "", d)) ||
 	    (v >= 1 && v <= 5 && migrate_v5(s, d)) ||
-	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d))) {
+	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d)) ||
+	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}

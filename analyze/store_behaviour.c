@@ -108,7 +108,9 @@ static void jb_int(struct jbuf *j, int64_t v)
 }
 
 /* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
- * waker_utid|null, waker_progress_ns, pipe, lost], ...]; SL_INF is -1. */
+ * waker_utid|null, waker_progress_ns, pipe, lost, wake_cpu|null], ...];
+ * SL_INF is -1; wake_cpu (schema 8) is the CPU an interrupt or idle wakeup
+ * fired on. */
 static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
 {
 	size_t k;
@@ -139,6 +141,11 @@ static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const stru
 		jb_int(j, p->pipe);
 		jb_ch(j, ',');
 		jb_int(j, p->lost);
+		jb_ch(j, ',');
+		if (p->wake_cpu1)
+			jb_int(j, (int64_t)p->wake_cpu1 - 1);
+		else
+			jb_str(j, "null");
 		jb_ch(j, ']');
 	}
 	jb_ch(j, ']');
@@ -278,17 +285,24 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 	}
 	for (;;) {
 		struct sl_phase *p;
-		int64_t run, sleep, waker, prog, pipe, lost;
+		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0;
 		char end[4], wk[8];
-		int wnull;
+		int wnull, cnull = 1;
 		if (jr_ch(&r, '[') || jr_int(&r, &run, NULL) || jr_ch(&r, ',') ||
 		    jr_int(&r, &sleep, NULL) || jr_ch(&r, ',') || jr_str(&r, end, sizeof(end)) ||
 		    jr_ch(&r, ',') || jr_str(&r, wk, sizeof(wk)) || jr_ch(&r, ',') ||
 		    jr_int(&r, &waker, &wnull) || jr_ch(&r, ',') || jr_int(&r, &prog, NULL) ||
 		    jr_ch(&r, ',') || jr_int(&r, &pipe, NULL) || jr_ch(&r, ',') ||
-		    jr_int(&r, &lost, NULL) || jr_ch(&r, ']'))
+		    jr_int(&r, &lost, NULL))
 			goto bad;
-		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1)
+		/* the wakeup's CPU: a ninth element since schema 8 (a version 7
+		 * document has eight: unknown) */
+		jr_ws(&r);
+		if (*r.p == ',' && (r.p++, jr_int(&r, &wcpu, &cnull)))
+			goto bad;
+		if (jr_ch(&r, ']'))
+			goto bad;
+		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1 || (!cnull && (wcpu < 0 || wcpu >= 4096)))
 			goto bad;
 		SL_GROW(t->phases, cap, t->nphases + 1);
 		p = &t->phases[t->nphases++];
@@ -301,6 +315,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		p->waker_progress_ns = (uint64_t)prog;
 		p->pipe = pipe != 0;
 		p->lost = lost != 0;
+		p->wake_cpu1 = cnull ? 0 : (uint32_t)wcpu + 1;
 		jr_ws(&r);
 		if (*r.p == ',') {
 			r.p++;

@@ -35,6 +35,7 @@ static const char synopsis[] =
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
+	"                [--irq-cpu recorded|sleeper]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -148,6 +149,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	printf(", %" PRIu64 " migrations", s->migrations);
 	if (s->active_balances)
 		printf(" (%" PRIu64 " by active balancing)", s->active_balances);
+	if (s->execs)
+		printf(", %" PRIu64 " execs (%" PRIu64 " moved)", s->execs, s->exec_moves);
 	printf(", %.1f%% busy, %" PRIu64 " rows", busy, rows);
 	if (mode == SL_MODE_CAUSAL)
 		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed)", s->causal_waits,
@@ -165,7 +168,7 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz, seed = 0;
-	const char *mode = "timed", *sync = "block", *wake_cpu = "running";
+	const char *mode = "timed", *sync = "block", *wake_cpu = "running", *irq_cpu = "sleeper";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
 	int rc;
@@ -200,6 +203,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "running in the replay (docs/replay.md): running\n"
 			      "(default): the sleeper's own CPU, as an interrupt's;\n"
 			      "waker: the CPU the waker is queued on or last ran on"),
+		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, "recorded|sleeper",
+			      "where an interrupt's wakeup runs (docs/replay.md):\n"
+			      "sleeper (default): the sleeper's own CPU; recorded:\n"
+			      "the CPU it fired on in the trace (moves too much today)"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -226,6 +233,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	r->o.seed = (uint64_t)seed;
 	r->o.sync_mode = sl_sync_mode_parse(sync);
 	r->o.wake_cpu_mode = strcmp(wake_cpu, "waker") ? SL_WAKE_CPU_RUNNING : SL_WAKE_CPU_WAKER;
+	r->o.irq_cpu_mode = strcmp(irq_cpu, "recorded") ? SL_IRQ_CPU_SLEEPER : SL_IRQ_CPU_RECORDED;
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "

@@ -31,6 +31,8 @@ struct mtask {
 	int exiting;
 	uint64_t cum_ns;    /* CPU time of completed slices */
 	uint64_t burst_ns;  /* CPU time of the current burst */
+	uint64_t burst_cut; /* CPU time of the open slice already in a phase
+			     * (an exec point inside it) */
 	uint64_t sleep_ts;
 	int wake_pending;
 	uint64_t wake_ts;
@@ -317,7 +319,8 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 	m->st.slices++;
 	t->cum_ns += dur;
 	if (t->started)
-		t->burst_ns += dur;
+		t->burst_ns += dur > t->burst_cut ? dur - t->burst_cut : 0;
+	t->burst_cut = 0;
 	return 0;
 }
 
@@ -518,6 +521,7 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 			struct sl_phase *ph = &t->ph[t->nph - 1];
 			ph->sleep_ns = ts > t->sleep_ts ? ts - t->sleep_ts : 0;
 			ph->waker_kind = SL_WAKER_NONE;
+			ph->wake_cpu1 = 0;
 		}
 		if (t->wake_pending) {
 			uint64_t w = t->wake_ts < ts ? ts : t->wake_ts;
@@ -646,6 +650,11 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		ph->waker_kind = kind;
 		ph->waker = waker;
 		ph->waker_progress_ns = prog;
+		/* an interrupt's or the idle task's wakeup ran try_to_wake_up on
+		 * the CPU it fired on: its this_cpu (sched_waking fires there;
+		 * a sched_wakeup alone may fire on the target CPU, 6.x's
+		 * ttwu_queue_wakelist) */
+		ph->wake_cpu1 = kind == SL_WAKER_IRQ || kind == SL_WAKER_IDLE ? (uint32_t)ev->cpu + 1 : 0;
 	}
 	t->state = T_RUNNABLE;
 	t->wake_pending = 1;
@@ -682,6 +691,33 @@ static int on_fork(struct sl_model *m, const struct sl_event *ev)
 	start_task(m, &m->t[c], ev->ts, p, prog);
 	m->t[c].spec.flags |= SL_TASK_FORKED;
 	m->t[c].state = T_RUNNABLE;
+	return 0;
+}
+
+/* sched_process_exec: the task running on ev->cpu exec'd. Its burst so
+ * far ends in an exec point (SL_END_EXEC: it keeps running, the next burst
+ * goes on at once), where a replay balances it as sched_exec() did: the
+ * kernel's move (sched_exec -> select_task_rq(WF_EXEC), then the stopper)
+ * comes before this event, which fires on the CPU the task went to. Only
+ * a task running in a slice we saw begin (its CPU time so far is known). */
+static int on_exec(struct sl_model *m, const struct sl_event *ev)
+{
+	int32_t x = task_of(m, ev->pid, ev->ts);
+	struct mtask *t;
+	const struct mcpu *c = &m->cpu[ev->cpu];
+	uint64_t into;
+	if (x < 0)
+		return 0;
+	t = &m->t[x];
+	set_comm(t, ev->comm);
+	if (!t->started || t->state != T_RUNNING || t->cpu != ev->cpu || c->mode != C_SLICE ||
+	    c->curr != x || ev->ts < c->since)
+		return 0;
+	into = ev->ts - c->since;
+	add_phase(t, t->burst_ns + (into > t->burst_cut ? into - t->burst_cut : 0), SL_END_EXEC);
+	t->burst_ns = 0;
+	t->burst_cut = into;
+	m->st.execs++;
 	return 0;
 }
 
@@ -784,12 +820,8 @@ int sl_model_event(void *model, const struct sl_event *ev)
 		return on_wakeup(m, ev);
 	case SL_EV_FORK:
 		return on_fork(m, ev);
-	case SL_EV_EXEC: {
-		int32_t t = task_of(m, ev->pid, ev->ts);
-		if (t >= 0)
-			set_comm(&m->t[t], ev->comm);
-		return 0;
-	}
+	case SL_EV_EXEC:
+		return on_exec(m, ev);
 	case SL_EV_EXIT: {
 		int32_t t = task_of(m, ev->pid, ev->ts);
 		if (t >= 0) {
@@ -864,6 +896,21 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 		struct sl_task_spec *s = &b->tasks[i];
 		if (flush_pending(m, (int32_t)i, 'R'))
 			return -1;
+		if (t->burst_cut) {
+			/* a slice still open at the end has no row and adds no CPU
+			 * time: take the part of it before its exec points back out
+			 * of their phases (the latest first) */
+			uint64_t rem = t->burst_cut, r;
+			size_t k = t->nph;
+			while (rem && k--) {
+				if (t->ph[k].end != SL_END_EXEC)
+					break;
+				r = t->ph[k].run_ns < rem ? t->ph[k].run_ns : rem;
+				t->ph[k].run_ns -= r;
+				rem -= r;
+			}
+			t->burst_cut = 0;
+		}
 		if (t->started && t->state != T_DEAD) {
 			if (t->state == T_SLEEPING && t->nph) {
 				t->ph[t->nph - 1].end = SL_END_TRACE;

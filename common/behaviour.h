@@ -3,7 +3,8 @@
  * This is the contract between the collector (which derives it from a
  * trace), the workload file reader (which writes it from a scenario) and
  * the replay engine (which re-schedules it). A task is a sequence of phases:
- * one CPU burst followed by one sleep (or by the end of the task).
+ * one CPU burst followed by one sleep (or by the end of the task, or by an
+ * exec: SL_END_EXEC, after which the next burst goes on at once).
  */
 #ifndef SL_BEHAVIOUR_H
 #define SL_BEHAVIOUR_H
@@ -28,6 +29,9 @@ enum sl_phase_end {
 	SL_END_EXIT = 'X',    /* task exits after the burst */
 	SL_END_TRACE = 'E',   /* the trace ends (task still alive) */
 	SL_END_YIELD = 'Y',   /* sched_yield: stays runnable */
+	SL_END_EXEC = 'V',    /* execve: the task keeps running (the next phase's
+			       * burst goes on at once); the exec point where
+			       * the kernel balances it (sched_exec) */
 };
 
 struct sl_phase {
@@ -39,7 +43,16 @@ struct sl_phase {
 	uint8_t lost;              /* 1 if lost events hide part of this phase */
 	int32_t waker;             /* task index of the waker, -1 none */
 	uint64_t waker_progress_ns;/* waker's cumulative CPU time when it woke us */
+	uint32_t wake_cpu1;        /* interrupt or idle wakeup ending the sleep: the
+				    * CPU the wakeup fired on + 1 (0: unknown or a
+				    * task's wakeup); sl_phase_wake_cpu() */
 };
+
+/* The recorded CPU an interrupt or idle wakeup fired on, -1 unknown. */
+static inline int sl_phase_wake_cpu(const struct sl_phase *ph)
+{
+	return ph->wake_cpu1 ? (int)(ph->wake_cpu1 - 1) : -1;
+}
 
 enum {
 	SL_TASK_AT_START = 1,  /* already existed when the trace began */
@@ -95,7 +108,7 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 		return -1; /* a task with no phases and no pattern has no work */
 	/* every field set, no memset (gcc made memset and compound literals a
 	 * slow rep stos); the assertion guards against a new field */
-	_Static_assert(sizeof(struct sl_phase) == 32, "set every field of struct sl_phase here");
+	_Static_assert(sizeof(struct sl_phase) == 40, "set every field of struct sl_phase here");
 	ph->run_ns = t->run_ns;
 	ph->sleep_ns = t->sleep_ns;
 	if (t->run_ns == SL_INF)
@@ -109,6 +122,7 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 	ph->lost = 0;
 	ph->waker = -1;
 	ph->waker_progress_ns = 0;
+	ph->wake_cpu1 = 0;
 	return 0;
 }
 

@@ -452,24 +452,41 @@ static int classify(const struct ev_sgs *s)
 	return GT_FULLY_BUSY;
 }
 
-/* update_sg_lb_stats() for the group of cpu c; without (the fork's new
- * task) counts nothing here, as it is on no CPU yet */
-static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s)
+/* update_sg_wakeup_stats() for the group of cpu c, p's own share taken
+ * off its CPU (cpu_load_without, cpu_util_without, cpu_runnable_without,
+ * task_running_on_cpu, idle_cpu_without): the exec'ing task counts where
+ * it runs no more than where it would go; p NULL or on no CPU (the fork's
+ * new task) takes nothing off */
+static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s, const struct sl_task *p)
 {
 	const struct sl_engine *e = r->e;
+	const struct ev_task *t = p ? ev_T(r, p) : NULL;
+	int here = p && p->on_rq && p->cpu == c;
 	memset(s, 0, sizeof(*s));
 	s->load = cpu_load(r, c);
 	s->util = cpu_util(r, c);
 	s->runnable = r->rq[c].avg.runnable_avg;
 	s->nr = e->cpus[c].nr_running;
 	s->h_nr = e->cpus[c].nr_running - (unsigned)r->rq[c].rtq.nr_active;
-	s->idle_cpus = !s->nr && idle_cpu(e, c);
+	if (here && t->pelt_cpu == c && !t->rt) {
+		/* lsub_positive */
+		s->load -= t->avg.load_avg < s->load ? t->avg.load_avg : s->load;
+		s->util -= t->avg.util_avg < s->util ? t->avg.util_avg : s->util;
+		s->runnable -= t->avg.runnable_avg < s->runnable ? t->avg.runnable_avg : s->runnable;
+	}
+	if (here) {
+		s->nr--;
+		if (!t->rt)
+			s->h_nr--;
+	}
+	s->idle_cpus = !s->nr && (idle_cpu(e, c) || (here && e->cpus[c].curr == p));
 	s->type = classify(s);
 	if (s->type >= GT_FULLY_BUSY)
 		s->avg_load = s->load * 1024 / EV_CAPACITY;
 }
 
-/* ---- fork placement (select_task_rq_fair, WF_FORK: find_idlest_cpu) ---- */
+/* ---- fork and exec placement (select_task_rq_fair, WF_FORK / WF_EXEC:
+ * find_idlest_cpu, sched_balance_find_dst_cpu since 6.10) ---- */
 
 /* update_pick_idlest(): is s a better idlest group than best? */
 static int pick_idlest(const struct ev_sgs *best, const struct ev_sgs *s)
@@ -491,7 +508,7 @@ static int fork_cpu(struct ev_run *r, struct sl_task *p, int this_cpu)
 	for (c = 0; c < e->ncpus; c++) {
 		if (!sl_task_allowed(p, c))
 			continue;
-		sg_stats(r, c, &s);
+		sg_stats(r, c, &s, p);
 		if (c == this_cpu) {
 			local = s;
 			have_local = 1;
@@ -538,7 +555,7 @@ static int find_busiest(struct ev_run *r, struct ev_lb *lb)
 	unsigned long total_load = 0, sds_avg;
 	int c, b = -1;
 	for (c = 0; c < e->ncpus; c++) {
-		sg_stats(r, c, &s);
+		sg_stats(r, c, &s, NULL);
 		total_load += s.load;
 		if (c == lb->this_cpu) {
 			local = s;
@@ -822,6 +839,15 @@ int ev_balance(struct sl_engine *e, int cpu, int kind, struct sl_task *p)
 	case SL_BAL_FORK:
 		if (ev_T(r, p)->rt)
 			return -1;
+		return fork_cpu(r, p, cpu);
+	case SL_BAL_EXEC:
+		/* sched_exec -> select_task_rq(WF_EXEC): an RT task stays
+		 * (select_task_rq_rt places only WF_TTWU and WF_FORK); a fair
+		 * one goes through find_idlest_cpu with its load synced
+		 * (sync_entity_load_avg), its own share off its CPU */
+		if (ev_T(r, p)->rt)
+			return cpu;
+		ev_pelt_update(r, cpu, ev_T(r, p));
 		return fork_cpu(r, p, cpu);
 	}
 	return -1;

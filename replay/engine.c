@@ -27,6 +27,7 @@ void sl_replay_opts_init(struct sl_replay_opts *o)
 	o->sync_mode = SL_SYNC_BLOCK;
 	o->sync_window_ns = SL_SYNC_WINDOW_NS;
 	o->wake_cpu_mode = SL_WAKE_CPU_RUNNING;
+	o->irq_cpu_mode = SL_IRQ_CPU_SLEEPER;
 }
 
 static void vfail(struct sl_engine *e, const char *fmt, va_list ap)
@@ -402,6 +403,13 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		 * waker runs the wakeup on its CPU */
 		w.sync = w.waker_cpu >= 0 && sl_sync_of(&e->priv->sync, (size_t)p->idx, ph_idx);
 		e->priv->st.sync_wakeups += (uint64_t)w.sync;
+	} else if ((ended.waker_kind == SL_WAKER_IRQ || ended.waker_kind == SL_WAKER_IDLE) &&
+		   ended.wake_cpu1 && e->priv->o->irq_cpu_mode == SL_IRQ_CPU_RECORDED) {
+		/* an interrupt's wakeup runs try_to_wake_up on the CPU it fired
+		 * on: the recorded one, folded onto the replay's CPUs (--cpus
+		 * may differ from the trace's) */
+		w.waker_cpu = (int)((ended.wake_cpu1 - 1) % (uint32_t)e->ncpus);
+		e->priv->st.irq_cpu_wakeups++;
 	}
 	p->eng->wake_pending = 1;
 	p->eng->wake_ts = e->now;
@@ -496,27 +504,47 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	}
 }
 
+/* The running task p of cpu goes on into its next phase without leaving
+ * its CPU (a yield, an exec); 0, or -1 when there is none (its recorded
+ * work is done: it leaves, E). */
+static int run_on(struct sl_engine *e, int cpu, struct sl_task *p)
+{
+	struct sl_phase next;
+	if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
+		leave(e, cpu, p, 'E');
+		finish(e, p);
+		return -1;
+	}
+	p->eng->phase++;
+	p->eng->ph = next;
+	p->eng->run_left = next.run_ns;
+	return 0;
+}
+
 /* cpu's running task p has reached the end of its burst. */
 static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
 {
-	struct sl_phase next;
 	char end = p->eng->ph.end;
 
 	switch (end) {
 	case SL_END_YIELD:
-		if (sl_task_phase(p->spec, p->eng->phase + 1, &next) < 0) {
-			leave(e, cpu, p, 'E');
-			finish(e, p);
+		if (run_on(e, cpu, p))
 			return;
-		}
-		p->eng->phase++;
-		p->eng->ph = next;
-		p->eng->run_left = next.run_ns;
 		if (e->ops->yield) {
 			e->ops->yield(e, cpu, p);
 			CHECK_AFTER(e, "yield");
 		}
 		e->cpus[cpu].need_resched = 1;
+		sl_eng_arm(e, cpu);
+		return;
+	case SL_END_EXEC:
+		/* an exec point: the task keeps running into its next burst;
+		 * sched_exec() balances it there (a move goes through the CPU's
+		 * migration thread, sl_smp_exec) */
+		if (run_on(e, cpu, p))
+			return;
+		e->priv->st.execs++;
+		sl_smp_exec(e, cpu, p);
 		sl_eng_arm(e, cpu);
 		return;
 	case SL_END_SLEEP_S:
@@ -803,13 +831,14 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	n = snprintf(buf, len,
 		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
 		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
-		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\"",
+		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\"",
 		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
 		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
 		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
 		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
 		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
-		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker");
+		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
+		     o->irq_cpu_mode == SL_IRQ_CPU_RECORDED ? "recorded" : "sleeper");
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
@@ -910,6 +939,8 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
 	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
 		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
+	if (o->irq_cpu_mode != SL_IRQ_CPU_RECORDED && o->irq_cpu_mode != SL_IRQ_CPU_SLEEPER)
+		return sl_fail(d, "irq cpu mode %d: expected recorded or sleeper", o->irq_cpu_mode);
 	e->priv = &priv;
 	priv.d = d;
 	priv.sink = sink;

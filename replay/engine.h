@@ -88,6 +88,12 @@ enum sl_wake_cpu_mode {
 	SL_WAKE_CPU_RUNNING = 0, /* default: a running waker's CPU; else the sleeper's */
 	SL_WAKE_CPU_WAKER = 1,   /* the waker's CPU (queued or last ran on) */
 };
+/* replay --irq-cpu */
+enum sl_irq_cpu_mode {
+	SL_IRQ_CPU_SLEEPER = 0,  /* default: the sleeper's own CPU */
+	SL_IRQ_CPU_RECORDED = 1, /* the CPU the interrupt fired on in the
+				  * recording (the phase's wake_cpu) */
+};
 
 /* Options of one replay (defaults: sl_replay_opts_init). */
 struct sl_replay_opts {
@@ -110,6 +116,9 @@ struct sl_replay_opts {
 	/* Where a task's wakeup runs when its waker is not running in the
 	 * replay (docs/replay.md "Wakeup CPU"): enum sl_wake_cpu_mode */
 	int wake_cpu_mode;
+	/* Where an interrupt's or the idle task's wakeup runs (docs/replay.md
+	 * "Wakeup CPU"): enum sl_irq_cpu_mode */
+	int irq_cpu_mode;
 	/* Kernel overheads (docs/replay.md "Kernel overheads"); nq 0 = none.
 	 * a woken task reaches its CPU's runqueue wake_lat after its wakeup
 	 * if that CPU was idle, switch_lat after it if it was busy (the
@@ -138,6 +147,10 @@ struct sl_replay_stats {
 	uint64_t wake_affine;        /* wakeups moved to the waker's CPU */
 	uint64_t sync_wakeups;       /* wakeups made sync (--sync) by a running waker */
 	uint64_t sync_inferred;      /* wakeups of the behaviour the --sync rule marks */
+	uint64_t execs;              /* exec points reached (SL_END_EXEC) */
+	uint64_t exec_moves;         /* of those, moved by sched_exec's balancing */
+	uint64_t irq_cpu_wakeups;    /* interrupt/idle wakeups taken on their
+				      * recorded CPU (try_to_wake_up's this_cpu) */
 	uint64_t idle_wait_ns;       /* time some CPU had no task while a task
 				      * allowed everywhere waited on another
 				      * CPU's runqueue */

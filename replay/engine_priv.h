@@ -52,6 +52,9 @@ struct sl_smp_cpu {
 	int active_balance;          /* rq->active_balance: the migration thread
 				      * is to push a task to push_cpu */
 	int push_cpu;
+	struct sl_task *exec_task;   /* sched_exec's request to the migration
+				      * thread: move exec_task to exec_dest */
+	int exec_dest;
 };
 /* the state of one move_tasks, read by sl_engine_may_migrate */
 struct sl_smp_mig {
@@ -59,6 +62,7 @@ struct sl_smp_mig {
 	long rem_load;
 	int this_best_prio, best_prio, best_prio_seen;
 	struct sl_sched_domain *sd;
+	const struct sl_task *only;  /* a move of this task alone (sched_exec) */
 };
 
 /* A task waiting for another task's CPU time to reach point. */
@@ -186,6 +190,10 @@ void sl_smp_release(struct sl_engine *e);
  * wakeup (it is about to sleep), else NULL */
 int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int waker_home,
 		    const struct sl_task *sync_waker);
+/* p, running on cpu, has reached an exec point: sched_exec() balances it
+ * (the model's SL_BAL_EXEC, else 2.6.20's sched_balance_self) and, for
+ * another CPU, asks cpu's migration thread to move it. */
+void sl_smp_exec(struct sl_engine *e, int cpu, struct sl_task *p);
 /* sched_fork/sched_exec placement of p forked on parent_cpu (-1: a start
  * without a running parent: the least loaded allowed CPU) */
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu);

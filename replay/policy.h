@@ -61,6 +61,7 @@ enum sl_balance_kind {
 	SL_BAL_TICK = 1,
 	SL_BAL_NEWIDLE = 2,
 	SL_BAL_FORK = 3,
+	SL_BAL_EXEC = 4,
 };
 
 /* A tunable of a policy (a gap-filler choice, an accounting mode...).
@@ -193,7 +194,10 @@ struct sl_policy_ops {
 	 * SL_BAL_NEWIDLE: cpu is about to go idle (nothing on its runqueue);
 	 * moves go through sl_engine_pull(); returns the tasks pulled to cpu.
 	 * SL_BAL_FORK: p (not queued) is forked by a task running on cpu:
-	 * return the CPU p starts on (allowed for p). Any kind: -1 takes the
+	 * return the CPU p starts on (allowed for p). SL_BAL_EXEC: p, running
+	 * on cpu, execs (sched_exec): return the CPU it is to run on (cpu:
+	 * it stays; another: the engine moves it through cpu's migration
+	 * thread). Any kind: -1 takes the
 	 * shared 2.6.20 rule for this call. */
 	int (*balance)(struct sl_engine *e, int cpu, int kind, struct sl_task *p);
 

@@ -166,6 +166,8 @@ int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst)
 
 	if (!m->active) /* outside move_tasks: only the hard rules */
 		return sl_task_allowed(p, dst) && !running;
+	if (m->only) /* sched_exec's move: that task alone */
+		return p == m->only && sl_task_allowed(p, dst) && !running;
 	/* move_tasks: a task heavier than the load left to move is skipped,
 	 * unless it would be the best-prio task on its new CPU (and no task of
 	 * the source's best prio has been passed over) */
@@ -412,9 +414,45 @@ void sl_smp_kick(struct sl_engine *e)
 	}
 }
 
+/* __migrate_task of sched_exec's request (2.6.20 sched_migrate_task;
+ * 6.x stop_one_cpu(migration_cpu_stop)): the migration thread has preempted
+ * p, which waits on cpu's runqueue; the model's steal hands it over (only
+ * p may go) and it is queued on dest. A request the task has outlived (it
+ * slept or left meanwhile) is dropped, as __migrate_task drops it when the
+ * task is no longer on src. */
+static void exec_move(struct sl_engine *e, int cpu, struct sl_task *p, int dest)
+{
+	struct sl_smp_mig *m = &e->priv->mig;
+	struct sl_task *q;
+	if (!p->on_rq || p->cpu != cpu || p->state == SL_TS_RUNNING || !sl_task_allowed(p, dest) ||
+	    !e->ops->steal)
+		return;
+	memset(m, 0, sizeof(*m));
+	m->active = 1;
+	m->only = p;
+	m->sd = &e->priv->smp[dest].sd;
+	q = e->ops->steal(e, cpu, dest);
+	m->active = 0;
+	m->only = NULL;
+	if (!q)
+		return;
+	if (q != p) {
+		sl_eng_error(e, "invariant: %s stole task %d for the exec move of task %d", e->ops->name,
+			     q->idx, p->idx);
+		return;
+	}
+	pull_task(e, p, cpu, dest);
+	e->priv->st.exec_moves++;
+}
+
 void sl_smp_migration_run(struct sl_engine *e, int cpu)
 {
 	struct sl_smp_cpu *s = &e->priv->smp[cpu];
+	if (s->exec_task) {
+		struct sl_task *p = s->exec_task;
+		s->exec_task = NULL;
+		exec_move(e, cpu, p, s->exec_dest);
+	}
 	/* migration_thread: "if (rq->active_balance) { active_load_balance();
 	 * rq->active_balance = 0; }" */
 	if (s->active_balance) {
@@ -663,7 +701,8 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int w
 }
 
 /* sched_balance_self(cpu, SD_BALANCE_EXEC): find_idlest_group then
- * find_idlest_cpu, for p running on cpu */
+ * find_idlest_cpu, for p running on cpu (at an exec point its weight is on
+ * cpu's load already; at a fork it is counted there as if it ran) */
 static int balance_exec(struct sl_engine *e, struct sl_task *p, int cpu)
 {
 	const struct sl_sched_domain *sd = &e->priv->smp[cpu].sd;
@@ -676,8 +715,9 @@ static int balance_exec(struct sl_engine *e, struct sl_task *p, int cpu)
 		if (!sl_task_allowed(p, c))
 			continue;
 		if (c == cpu) {
-			/* p is the running task of cpu when it execs */
-			unsigned long raw = e->cpus[c].load + p->load_weight;
+			/* p is the running task of cpu when it execs:
+			 * source_load(this_cpu, forkexec_idx) */
+			unsigned long raw = e->cpus[c].load + (p->on_rq && p->cpu == c ? 0 : p->load_weight);
 			load = sd->forkexec_idx ? e->priv->smp[c].cpu_load[sd->forkexec_idx - 1] : raw;
 			this_load = load < raw ? load : raw;
 		} else {
@@ -694,6 +734,16 @@ static int balance_exec(struct sl_engine *e, struct sl_task *p, int cpu)
 	return idlest;
 }
 
+/* Does the behaviour show t exec'ing (an SL_END_EXEC phase)? */
+static int has_exec_point(const struct sl_task_spec *t)
+{
+	size_t i;
+	for (i = 0; i < t->nphases; i++)
+		if (t->phases[i].end == SL_END_EXEC)
+			return 1;
+	return 0;
+}
+
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
 {
 	int cpu;
@@ -703,15 +753,39 @@ int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
 		return least_loaded_allowed(e, p);
 	/* sched_fork: sched_balance_self(SD_BALANCE_FORK), which SD_CPU_INIT
 	 * does not set: the child starts on its parent's CPU. A new process
-	 * (not a thread of its parent's group) is taken to exec at once:
-	 * sched_exec balances it (SD_BALANCE_EXEC). */
+	 * (not a thread of its parent's group) whose exec the behaviour does
+	 * not show (no exec point: the trace has no sched_process_exec) is
+	 * taken to exec at once: sched_exec balances it (SD_BALANCE_EXEC);
+	 * one with an exec point is balanced there (sl_smp_exec). */
 	if (e->ops->balance) {
 		cpu = e->ops->balance(e, parent_cpu, SL_BAL_FORK, p);
 		if (cpu >= 0 && cpu < e->ncpus && sl_task_allowed(p, cpu))
 			return cpu; /* the model's own fork balancing */
 	}
 	cpu = parent_cpu;
-	if (!p->spec || p->spec->tid == p->spec->tgid)
+	if (!p->spec || (p->spec->tid == p->spec->tgid && !has_exec_point(p->spec)))
 		cpu = balance_exec(e, p, cpu);
 	return cpu;
+}
+
+void sl_smp_exec(struct sl_engine *e, int cpu, struct sl_task *p)
+{
+	struct sl_smp_cpu *s;
+	int dest = -1;
+	if (e->ncpus == 1)
+		return;
+	if (e->ops->balance)
+		dest = e->ops->balance(e, cpu, SL_BAL_EXEC, p);
+	if (dest < 0 || dest >= e->ncpus || !sl_task_allowed(p, dest))
+		dest = balance_exec(e, p, cpu); /* 2.6.20 sched_exec */
+	if (dest == cpu)
+		return;
+	/* sched_migrate_task: wake the migration thread of p's CPU, which
+	 * preempts p and moves it (a CPU past the 64 the masks name has no
+	 * thread: p stays) */
+	s = &e->priv->smp[cpu];
+	s->exec_task = p;
+	s->exec_dest = dest;
+	if (sl_eng_wake_migration(e, cpu) < 0)
+		s->exec_task = NULL;
 }

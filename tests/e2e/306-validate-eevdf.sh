@@ -8,10 +8,11 @@
 # was written: switches -3.8 %, KS 0.065, p50 -5.7 %); what stays outside
 # (migrations -28.2 %, p95 -34.8 %, p99 -26.4 %) is printed as NO and not
 # checked here (docs/validate.md, "What limits the distance": 38 of the 190
-# recorded moves are sched_exec balancing, which a behaviour without exec
-# points cannot make). The 6.x balancing (docs/eevdf.md, SMP) must move
-# tasks at least twice as often as the 2.6.20 layer did (49 CPU changes;
-# 135 now): the recorded 188 less the 38 exec moves is 150, so at least
+# recorded moves are sched_exec balancing, which the replay makes at its
+# exec points only where the loads say so: 12 of 297). The 6.x balancing
+# (docs/eevdf.md, SMP) must move tasks at least twice as often as the
+# 2.6.20 layer did (49 CPU changes; 139 now, 135 before exec points): the
+# recorded 188 less the 38 exec moves is 150, so at least
 # 98 = 150 * (1 - 0.35) is asked.
 # With --overhead auto, rsdl, o1 and sd come from KS 0.77-0.83 (none) to
 # at most 0.15 (0.07, 0.10, 0.10 when written).
@@ -31,7 +32,7 @@ mig=$(awk -F, '$5 == "migrations" { print $7 }' "$T/csv")
 # (p95 -54 %, p99 -50 %) and printed only. Its 264 sched_migrate_task
 # events include 27 by migration/N (sched_exec; trace-cmd report), so of
 # the 254 recorded CPU changes at least (254 - 27) * 0.65 = 148 are asked
-# (171 when written; 51 by the 2.6.20 layer).
+# (171 when written, 186 with exec points; 51 by the 2.6.20 layer).
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-mix-2.dat" > /dev/null 2>&1 || fail "import 2"
 "$SCHEDLAB" --db "$T/db" validate --trace 2 --format csv > "$T/csv2" 2> "$T/err" || fail "validate 2: $(cat "$T/err")"
 for m in runtime_exact switches delay_ks_all; do

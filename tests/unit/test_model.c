@@ -4,7 +4,9 @@
 #include "harness.h"
 #include "../../collector/model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct cap {
 	int nslice, nwake;
@@ -376,4 +378,118 @@ SL_TEST(model_missed_switch_end_state)
 	CHECK_EQ_INT(end, SL_END_SLEEP_S);
 	CHECK_EQ_INT(run, 2000);
 	CHECK_EQ_INT(sleep, 20000000 - 3000);
+}
+
+static struct sl_event exec_ev(uint64_t ts, int pid, const char *comm)
+{
+	struct sl_event e;
+	sl_event_clear(&e);
+	e.type = SL_EV_EXEC;
+	e.ts = ts;
+	e.cpu = 0;
+	e.cur_pid = pid;
+	e.pid = pid;
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	return e;
+}
+
+SL_TEST(model_exec_points_and_irq_cpu)
+{
+	struct cap c = { 0 };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_model *m = sl_model_new(&sink, &d);
+	struct sl_behaviour b;
+	struct sl_model_stats st;
+	uint64_t *first, *last;
+	struct sl_event evs[7];
+	const struct sl_phase *a, *bp;
+	int i;
+
+	/* A = pid 10 (task 0), B = pid 11 (task 1) on CPU 0; CPU 1 idle */
+	evs[0] = sw(1000, 0, 'R', 10);     /* idle -> A */
+	evs[1] = exec_ev(3000, 10, "cc1"); /* A execs 2000 into its slice */
+	evs[2] = sw(4000, 10, 'R', 11);    /* A preempted by B */
+	evs[3] = sw(5000, 11, 'S', 10);    /* B sleeps, A runs again */
+	evs[4] = exec_ev(5500, 10, "as");  /* A execs again, 500 into this slice */
+	evs[5] = wk(6000, 0, 11, 1);       /* B woken by a hard interrupt ... */
+	evs[5].cpu = 1;                    /* ... on CPU 1 (idle there) */
+	evs[6] = sw(7000, 10, 'X', 11);    /* A exits, B runs */
+	for (i = 0; i < 7; i++)
+		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
+	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
+	CHECK_EQ_INT(st.execs, 2);
+	CHECK_EQ_INT(b.ntasks, 2);
+	/* A's slices [1000,4000) and [5000,7000) = 5000 of CPU time, cut at the
+	 * exec points: at 3000 its burst is 3000 - 1000 = 2000 (phase 0, V);
+	 * the rest of that slice, 4000 - 3000 = 1000, plus 5500 - 5000 = 500
+	 * of the next is 1500 at the second exec (phase 1, V); 7000 - 5500 =
+	 * 1500 to its exit (phase 2, X): 2000 + 1500 + 1500 = 5000 */
+	CHECK_EQ_INT(b.tasks[0].nphases, 3);
+	a = b.tasks[0].phases;
+	CHECK_EQ_INT(a[0].run_ns, 2000);
+	CHECK_EQ_INT(a[0].end, SL_END_EXEC);
+	CHECK_EQ_INT(a[0].sleep_ns, 0);
+	CHECK_EQ_INT(a[1].run_ns, 1500);
+	CHECK_EQ_INT(a[1].end, SL_END_EXEC);
+	CHECK_EQ_INT(a[2].run_ns, 1500);
+	CHECK_EQ_INT(a[2].end, SL_END_EXIT);
+	CHECK_EQ_INT(sl_phase_wake_cpu(&a[0]), -1);
+	CHECK(!strcmp(b.tasks[0].comm, "as")); /* renamed by the exec */
+	/* B: burst [4000,5000) = 1000, asleep 5000..6000 = 1000, woken by an
+	 * interrupt that fired on CPU 1 (the waking event's CPU); then it runs
+	 * from 7000 to the trace's end (7000): a last burst of 0, E */
+	CHECK_EQ_INT(b.tasks[1].nphases, 2);
+	bp = b.tasks[1].phases;
+	CHECK_EQ_INT(bp[0].run_ns, 1000);
+	CHECK_EQ_INT(bp[0].end, SL_END_SLEEP_S);
+	CHECK_EQ_INT(bp[0].sleep_ns, 1000);
+	CHECK_EQ_INT(bp[0].waker_kind, SL_WAKER_IRQ);
+	CHECK_EQ_INT(sl_phase_wake_cpu(&bp[0]), 1);
+	CHECK_EQ_INT(bp[1].end, SL_END_TRACE);
+	free(first);
+	free(last);
+	free(st.lost_per_cpu);
+	free(st.uncertain_ns);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
+}
+
+SL_TEST(model_exec_in_a_slice_open_at_the_end)
+{
+	/* A (pid 10) runs from 1000 and execs at 3000 and 4000; the trace ends
+	 * at 5000 with A still running. An open slice at the end has no row
+	 * and adds no CPU time (the recorded run's rule), so the 2000 and 1000
+	 * its exec points had counted are taken back out: phases V 0, V 0,
+	 * then E 0; A's bursts add up to its recorded CPU time, 0 */
+	struct cap c = { 0 };
+	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	struct sl_model *m = sl_model_new(&sink, &d);
+	struct sl_behaviour b;
+	struct sl_model_stats st;
+	uint64_t *first, *last;
+	struct sl_event evs[4];
+	int i;
+	evs[0] = sw(1000, 0, 'R', 10);
+	evs[1] = exec_ev(3000, 10, "sh");
+	evs[2] = exec_ev(4000, 10, "cc");
+	evs[3] = wk(5000, 10, 11, 0); /* A wakes B: the trace's last event */
+	for (i = 0; i < 4; i++)
+		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
+	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
+	CHECK_EQ_INT(c.nslice, 0);
+	CHECK_EQ_INT(b.tasks[0].nphases, 3);
+	CHECK_EQ_INT(b.tasks[0].phases[0].end, SL_END_EXEC);
+	CHECK_EQ_INT(b.tasks[0].phases[0].run_ns, 0);
+	CHECK_EQ_INT(b.tasks[0].phases[1].end, SL_END_EXEC);
+	CHECK_EQ_INT(b.tasks[0].phases[1].run_ns, 0);
+	CHECK_EQ_INT(b.tasks[0].phases[2].end, SL_END_TRACE);
+	CHECK_EQ_INT(b.tasks[0].phases[2].run_ns, 0);
+	free(first);
+	free(last);
+	free(st.lost_per_cpu);
+	free(st.uncertain_ns);
+	sl_behaviour_release(&b);
+	sl_model_free(m);
 }

@@ -402,3 +402,191 @@ SL_TEST(smp_active_balance_pushes_the_running_task)
 	CHECK_EQ_INT(trun_runtime(&r, 1), 16 * TMS);
 	trec_free(&r);
 }
+
+/* X (task 0) runs exec_at, execs (an exec point, SL_END_EXEC), runs 10 ms
+ * more and exits; P0 (if with_p0) a nice-0 hog pinned to cpu 0 from 0.1 ms,
+ * P1 (if with_p1) one pinned to cpu 1 from 0. */
+static void exec_case(struct sl_behaviour *b, int with_p0, int with_p1, uint64_t exec_at,
+		      const char *pol, struct trec *r, struct sl_replay_stats *st)
+{
+	struct sl_task_spec *t;
+	memset(b, 0, sizeof(*b));
+	b->cpus = 2;
+	t = add_task(b, "x", 0, 0);
+	add_phase(t, exec_at, SL_END_EXEC, 0, 0, -1, 0);
+	add_phase(t, 10 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	if (with_p0)
+		smp_task(b, "p0", 0, 100 * 1000ULL)->cpumask = 1;
+	if (with_p1)
+		smp_task(b, "p1", 0, 0)->cpumask = 2;
+	CHECK_EQ_INT(smp_run(b, pol, 0, 300 * TMS, r, st), 0);
+}
+
+SL_TEST(smp_exec_point_balances_as_sched_exec)
+{
+	/* 2.6.20 (o1): X starts first at 0 on cpu 0 (all empty: the lowest
+	 * number), P1 on cpu 1, P0 (at 0.1 ms) on cpu 0 behind X. No balancing
+	 * moves X before its exec: cpu 1 is busy (interval 64 ms) and its
+	 * find_busiest_group sees 2W against W, the small-imbalance rule:
+	 * W >= 2W fails, pwr_move 2W <= pwr_now 2W. At the exec point (2 ms,
+	 * after the ticks at 1 and 2 ms set cpu_load[0] to the raw loads):
+	 * sched_balance_self(SD_BALANCE_EXEC), forkexec_idx 1: this_load =
+	 * source_load(0) = min(2W, 2W) = 2W (X is on cpu 0's load already),
+	 * min_load = target_load(1) = max(W, W) = W; 100 * 2W < 112 * W is
+	 * false, so X goes to cpu 1 through cpu 0's migration thread: X's
+	 * slice [0, 2 ms) on cpu 0 ends R, its other 10 ms are on cpu 1. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	size_t i;
+	exec_case(&b, 1, 1, 2 * TMS, "o1", &r, &st);
+	CHECK_EQ_INT(st.execs, 1);
+	CHECK_EQ_INT(st.exec_moves, 1);
+	CHECK_EQ_INT(cpu_changes(&r, 0), 1);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0) {
+			CHECK(r.s[i].cpu == 0 && r.s[i].ts == 0 && r.s[i].dur == 2 * TMS && r.s[i].end == 'R');
+			break;
+		}
+	CHECK_EQ_INT(trun_runtime(&r, 0), 12 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+
+	/* without P0: X alone on cpu 0, this_load = W, min_load = W:
+	 * 100 * W < 112 * W, X stays; its slice is not cut by the exec point
+	 * (one slice [0, 12 ms) on cpu 0) */
+	exec_case(&b, 0, 1, 2 * TMS, "o1", &r, &st);
+	CHECK_EQ_INT(st.execs, 1);
+	CHECK_EQ_INT(st.exec_moves, 0);
+	CHECK_EQ_INT(cpu_changes(&r, 0), 0);
+	CHECK(first_on(&r, 0, 0) == 0 && first_on(&r, 0, 1) == UINT64_MAX);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0)
+			CHECK(r.s[i].ts == 0 && r.s[i].dur == 12 * TMS && r.s[i].end == 'X');
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+SL_TEST(smp_exec_point_eevdf_find_idlest_cpu)
+{
+	/* eevdf (6.x): P1 pinned to cpu 1, so cpu 1 is busy; X on cpu 0, P0
+	 * (pinned to cpu 0) queued behind it from 0.1 ms. X execs at 0.5 ms,
+	 * within its first slice (1.5 ms: RUN_TO_PARITY keeps it running).
+	 * select_task_rq_fair(WF_EXEC) -> find_idlest_group with
+	 * update_sg_wakeup_stats (X's own share off cpu 0): cpu 0 without X
+	 * has P0 (1 task, no idle CPU), cpu 1 has P1 (1 task): both
+	 * group_has_spare (util far below 1024 / 1.17 after 0.5 ms), and
+	 * local idle_cpus 0 >= 0: X stays. Now the same with cpu 1 idle (no
+	 * P1: tasks "x", "p0" only), below. */
+	struct sl_behaviour b;
+	struct trec r;
+	struct sl_replay_stats st;
+	exec_case(&b, 1, 1, 500 * 1000ULL, "eevdf", &r, &st);
+	CHECK_EQ_INT(st.execs, 1);
+	CHECK_EQ_INT(st.exec_moves, 0);
+	CHECK(first_on(&r, 0, 0) == 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+
+	/* cpu 1 idle, X and P0 on cpu 0 (X first at 0, P0 pinned at 0.1 ms;
+	 * cpu 1's balancing cannot take P0, pinned, nor X, running): cpu 0
+	 * without X has P0 (idle_cpus 0), cpu 1 none (idle_cpus 1): both have
+	 * spare capacity and local's idle CPUs 0 < 1, so find_idlest_group
+	 * returns cpu 1 and the stopper moves X there at 0.5 ms */
+	exec_case(&b, 1, 0, 500 * 1000ULL, "eevdf", &r, &st);
+	CHECK_EQ_INT(st.exec_moves, 1);
+	CHECK(first_on(&r, 0, 1) == 500 * 1000ULL);
+	CHECK_EQ_INT(cpu_changes(&r, 0), 1);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 10500 * 1000ULL);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+
+	/* and X alone on cpu 0 beside an idle cpu 1: cpu 0 without X is idle
+	 * too (idle_cpu_without: X is its current task), 1 >= 1: X stays */
+	exec_case(&b, 0, 0, 500 * 1000ULL, "eevdf", &r, &st);
+	CHECK_EQ_INT(st.execs, 1);
+	CHECK_EQ_INT(st.exec_moves, 0);
+	CHECK_EQ_INT(cpu_changes(&r, 0), 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+/* S (task 0, nice -5) runs 1 ms on cpu 0, sleeps 5 ms, is woken by an interrupt
+ * whose recorded CPU is rec_cpu (-1: unknown), runs 1 ms and exits; H0 a
+ * nice-0 hog pinned to cpu 0. Returns the CPU of S's second slice. */
+static int irq_case(const char *pol, int rec_cpu, int mode, struct sl_replay_stats *st)
+{
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct trec r;
+	struct sl_run_sink k = trec_sink(&r);
+	size_t i;
+	int n = 0, cpu = -1;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "s", -5, 0);
+	add_phase(t, 1 * TMS, SL_END_SLEEP_S, 5 * TMS, SL_WAKER_IRQ, -1, 0);
+	t->phases[0].wake_cpu1 = rec_cpu < 0 ? 0 : (uint32_t)rec_cpu + 1;
+	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	smp_task(&b, "h0", 0, 500 * 1000ULL)->cpumask = 1;
+	memset(&r, 0, sizeof(r));
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = 50 * TMS;
+	o.debug = 1;
+	o.irq_cpu_mode = mode;
+	CHECK_EQ_INT(sl_replay_run(&b, sl_policy_find(pol), &o, &k, st, &d), 0);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0 && n++ == 1)
+			cpu = r.s[i].cpu;
+	/* S's first slice: [0, 1 ms) on cpu 0 */
+	CHECK(first_on(&r, 0, 0) == 0);
+	CHECK_EQ_INT(trun_runtime(&r, 0), 2 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+	return cpu;
+}
+
+SL_TEST(smp_irq_wakeup_runs_on_its_recorded_cpu)
+{
+	/* 2.6.20's try_to_wake_up for every model of the shared layer, HZ
+	 * 1000: S starts on cpu 0 (all empty) and runs, H0 (pinned) comes at
+	 * 0.5 ms and waits (S has the better nice); S sleeps at 1 ms and H0 runs; cpu 1 stays idle (nothing
+	 * may move there). At 6 ms S is woken by an interrupt. With
+	 * --irq-cpu sleeper (or no recorded CPU) this_cpu = its own cpu 0: it
+	 * stays, and preempts H0 at once (nice -5 against 0, after a sleep, in
+	 * every model), so that no balancing can take it to cpu 1 meanwhile. With --irq-cpu recorded and the interrupt on cpu 1: this_cpu
+	 * = 1, load = source_load(0, wake_idx 1) = min(W, W) = W (H0 alone
+	 * since 1 ms: cpu_load[0] = W at every tick), this_load =
+	 * target_load(1) = 0, tl_per_task = SCHED_LOAD_SCALE = W (cpu 1 has
+	 * no task; the model's nice-0 weight, H0's): tl 0 <= W and 0 + target_load(0) = W <= W, so WAKE_AFFINE
+	 * takes S to cpu 1. A recorded CPU 3 on this 2-CPU replay folds to
+	 * 3 mod 2 = 1: the same move. */
+	static const char *const pols[] = { "rsdl", "o1", "sd", "cfs" };
+	struct sl_replay_stats st;
+	size_t k;
+	for (k = 0; k < SL_ARRAY_SIZE(pols); k++) {
+		/* rsdl and o1 run S at once on cpu 0 (it preempts H0); sd and cfs
+		 * queue it behind H0, where cpu 1's idle balancing takes it (not
+		 * the wakeup): wake_affine counts the wakeup's moves */
+		int stay = k < 2 ? 0 : -1, c;
+		c = irq_case(pols[k], 1, SL_IRQ_CPU_SLEEPER, &st);
+		CHECK(stay < 0 || c == stay);
+		CHECK_EQ_INT(st.irq_cpu_wakeups, 0);
+		CHECK_EQ_INT(st.wake_affine, 0);
+		c = irq_case(pols[k], -1, SL_IRQ_CPU_RECORDED, &st);
+		CHECK(stay < 0 || c == stay);
+		CHECK_EQ_INT(st.wake_affine, 0);
+		CHECK_EQ_INT(irq_case(pols[k], 1, SL_IRQ_CPU_RECORDED, &st), 1);
+		CHECK_EQ_INT(st.irq_cpu_wakeups, 1);
+		CHECK_EQ_INT(st.wake_affine, 1);
+		CHECK_EQ_INT(irq_case(pols[k], 3, SL_IRQ_CPU_RECORDED, &st), 1);
+		CHECK_EQ_INT(st.wake_affine, 1);
+		/* the interrupt on cpu 0 itself: this_cpu = prev, no move */
+		c = irq_case(pols[k], 0, SL_IRQ_CPU_RECORDED, &st);
+		CHECK(stay < 0 || c == stay);
+		CHECK_EQ_INT(st.wake_affine, 0);
+	}
+}
