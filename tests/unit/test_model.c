@@ -79,17 +79,48 @@ static struct sl_event wk(uint64_t ts, int cur, int pid, int irq)
 	return e;
 }
 
-SL_TEST(model_one_cpu_sequence)
-{
-	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_model *m = sl_model_new(&sink, &d);
+/* A model fed by hand: its recorded-run rows go to c, what it built to b
+ * and st (mrun_finish), all released by mrun_end. */
+struct mrun {
+	struct cap c;
+	struct sl_run_sink sink;
+	struct sl_diag d;
+	struct sl_model *m;
 	struct sl_behaviour b;
 	struct sl_model_stats st;
 	uint64_t *first, *last;
+};
+
+static void mrun_start(struct mrun *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->sink.ctx = &r->c;
+	r->sink.slice = c_slice;
+	r->sink.wakeup = c_wake;
+	r->m = sl_model_new(&r->sink, &r->d);
+}
+
+static int mrun_finish(struct mrun *r)
+{
+	return sl_model_finish(r->m, &r->b, &r->first, &r->last, &r->st);
+}
+
+static void mrun_end(struct mrun *r)
+{
+	free(r->first);
+	free(r->last);
+	free(r->st.lost_per_cpu);
+	free(r->st.uncertain_ns);
+	sl_behaviour_release(&r->b);
+	sl_model_free(r->m);
+}
+
+SL_TEST(model_one_cpu_sequence)
+{
+	struct mrun r;
 	struct sl_event evs[7];
 	int i;
+	mrun_start(&r);
 
 	/* A = pid 10 (task 0), B = pid 11 (task 1); one CPU */
 	evs[0] = sw(1000, 0, 'R', 10); /* idle -> A: A first seen switching in */
@@ -100,108 +131,93 @@ SL_TEST(model_one_cpu_sequence)
 	evs[5] = sw(9000, 10, 'D', 11); /* A blocks (D) */
 	evs[6] = sw(9500, 11, 'X', 0);  /* B exits */
 	for (i = 0; i < 7; i++)
-		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
-	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
 
 	/* slices: A [1000,4000) R; B [4000,6000) S; A [6000,9000) D; B [9000,9500) X */
-	CHECK_EQ_INT(c.nslice, 4);
-	CHECK_EQ_INT(c.s[0].task, 0);
-	CHECK_EQ_INT(c.s[0].dur, 3000);
-	CHECK_EQ_INT(c.s[0].st, 'R');
-	CHECK_EQ_INT(c.s[1].task, 1);
-	CHECK_EQ_INT(c.s[1].dur, 2000);
-	CHECK_EQ_INT(c.s[2].dur, 3000);
-	CHECK_EQ_INT(c.s[2].st, 'D');
-	CHECK_EQ_INT(c.s[3].dur, 500);
-	CHECK_EQ_INT(c.s[3].st, 'X');
+	CHECK_EQ_INT(r.c.nslice, 4);
+	CHECK_EQ_INT(r.c.s[0].task, 0);
+	CHECK_EQ_INT(r.c.s[0].dur, 3000);
+	CHECK_EQ_INT(r.c.s[0].st, 'R');
+	CHECK_EQ_INT(r.c.s[1].task, 1);
+	CHECK_EQ_INT(r.c.s[1].dur, 2000);
+	CHECK_EQ_INT(r.c.s[2].dur, 3000);
+	CHECK_EQ_INT(r.c.s[2].st, 'D');
+	CHECK_EQ_INT(r.c.s[3].dur, 500);
+	CHECK_EQ_INT(r.c.s[3].st, 'X');
 	/* wakeups: B woken at 3000 by A, ran at 4000; woken at 7000 by an
 	 * interrupt (no waker), ran at 9000 */
-	CHECK_EQ_INT(c.nwake, 2);
-	CHECK_EQ_INT(c.w[0].ts, 3000);
-	CHECK_EQ_INT(c.w[0].ts_run, 4000);
-	CHECK_EQ_INT(c.w[0].waker, 0);
-	CHECK_EQ_INT(c.w[1].ts, 7000);
-	CHECK_EQ_INT(c.w[1].ts_run, 9000);
-	CHECK_EQ_INT(c.w[1].waker, -1);
+	CHECK_EQ_INT(r.c.nwake, 2);
+	CHECK_EQ_INT(r.c.w[0].ts, 3000);
+	CHECK_EQ_INT(r.c.w[0].ts_run, 4000);
+	CHECK_EQ_INT(r.c.w[0].waker, 0);
+	CHECK_EQ_INT(r.c.w[1].ts, 7000);
+	CHECK_EQ_INT(r.c.w[1].ts_run, 9000);
+	CHECK_EQ_INT(r.c.w[1].waker, -1);
 
-	CHECK_EQ_INT(b.ntasks, 2);
-	CHECK_EQ_INT(b.t0, 1000);
-	CHECK_EQ_INT(st.cpus, 1);
-	CHECK_EQ_INT(st.first_ts, 1000);
-	CHECK_EQ_INT(st.last_ts, 9500);
+	CHECK_EQ_INT(r.b.ntasks, 2);
+	CHECK_EQ_INT(r.b.t0, 1000);
+	CHECK_EQ_INT(r.st.cpus, 1);
+	CHECK_EQ_INT(r.st.first_ts, 1000);
+	CHECK_EQ_INT(r.st.last_ts, 9500);
 	/* A: runnable at the trace start (time 0); one burst of 3000 + 3000 =
 	 * 6000 (preemption does not end a burst), then asleep until the end of
 	 * the trace, so the phase ends with 'E' */
-	CHECK_EQ_INT(b.tasks[0].start_ns, 0);
-	CHECK(b.tasks[0].flags & SL_TASK_AT_START);
-	CHECK_EQ_INT(b.tasks[0].nphases, 1);
-	CHECK_EQ_INT(b.tasks[0].phases[0].run_ns, 6000);
-	CHECK_EQ_INT(b.tasks[0].phases[0].end, SL_END_TRACE);
+	CHECK_EQ_INT(r.b.tasks[0].start_ns, 0);
+	CHECK(r.b.tasks[0].flags & SL_TASK_AT_START);
+	CHECK_EQ_INT(r.b.tasks[0].nphases, 1);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].run_ns, 6000);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].end, SL_END_TRACE);
 	/* B: starts when A wakes it (3000 - t0 = 2000), A's CPU time then was
 	 * 3000 - 1000 = 2000; burst 2000, sleep 6000..7000 = 1000 ended by an
 	 * IRQ; burst 500, exit */
-	CHECK_EQ_INT(b.tasks[1].start_ns, 2000);
-	CHECK_EQ_INT(b.tasks[1].parent, 0);
-	CHECK_EQ_INT(b.tasks[1].parent_progress_ns, 2000);
-	CHECK_EQ_INT(b.tasks[1].nphases, 2);
-	CHECK_EQ_INT(b.tasks[1].phases[0].run_ns, 2000);
-	CHECK_EQ_INT(b.tasks[1].phases[0].end, SL_END_SLEEP_S);
-	CHECK_EQ_INT(b.tasks[1].phases[0].sleep_ns, 1000);
-	CHECK_EQ_INT(b.tasks[1].phases[0].waker_kind, SL_WAKER_IRQ);
-	CHECK_EQ_INT(b.tasks[1].phases[1].run_ns, 500);
-	CHECK_EQ_INT(b.tasks[1].phases[1].end, SL_END_EXIT);
-	CHECK(b.tasks[1].flags & SL_TASK_EXITED);
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	CHECK_EQ_INT(r.b.tasks[1].start_ns, 2000);
+	CHECK_EQ_INT(r.b.tasks[1].parent, 0);
+	CHECK_EQ_INT(r.b.tasks[1].parent_progress_ns, 2000);
+	CHECK_EQ_INT(r.b.tasks[1].nphases, 2);
+	CHECK_EQ_INT(r.b.tasks[1].phases[0].run_ns, 2000);
+	CHECK_EQ_INT(r.b.tasks[1].phases[0].end, SL_END_SLEEP_S);
+	CHECK_EQ_INT(r.b.tasks[1].phases[0].sleep_ns, 1000);
+	CHECK_EQ_INT(r.b.tasks[1].phases[0].waker_kind, SL_WAKER_IRQ);
+	CHECK_EQ_INT(r.b.tasks[1].phases[1].run_ns, 500);
+	CHECK_EQ_INT(r.b.tasks[1].phases[1].end, SL_END_EXIT);
+	CHECK(r.b.tasks[1].flags & SL_TASK_EXITED);
+	mrun_end(&r);
 }
 
 SL_TEST(model_tid_reuse_and_lost_events)
 {
-	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_model *m = sl_model_new(&sink, &d);
-	struct sl_behaviour b;
-	struct sl_model_stats st;
-	uint64_t *first, *last;
+	struct mrun r;
 	struct sl_event e;
+	mrun_start(&r);
 
 	e = sw(100, 0, 'R', 5);
-	sl_model_event(m, &e);
+	sl_model_event(r.m, &e);
 	e = sw(200, 5, 'X', 0); /* pid 5 exits: task 0, 100 ns */
-	sl_model_event(m, &e);
+	sl_model_event(r.m, &e);
 	e = sw(300, 0, 'R', 5); /* pid 5 again: a new task (utid) */
-	sl_model_event(m, &e);
+	sl_model_event(r.m, &e);
 	sl_event_clear(&e);
 	e.type = SL_EV_LOST;
 	e.ts = 350;
 	e.cpu = 0;
 	e.count = 7;
-	sl_model_event(m, &e);
+	sl_model_event(r.m, &e);
 	e = sw(400, 5, 'S', 0); /* its slice since 300 is hidden by the loss */
-	sl_model_event(m, &e);
+	sl_model_event(r.m, &e);
 	/* its last evidence before the loss is its switch-in (300), its first
 	 * after it the switch at 400: no time known to be its, 100 ns uncertain */
-	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
-	CHECK_EQ_INT(b.ntasks, 2);
-	CHECK_EQ_INT(b.tasks[0].tid, 5);
-	CHECK_EQ_INT(b.tasks[1].tid, 5);
-	CHECK_EQ_INT(c.nslice, 1); /* only [100,200) */
-	CHECK_EQ_INT(st.lost_events, 7);
-	CHECK_EQ_INT(st.lost_per_cpu[0], 7);
-	CHECK(b.tasks[1].flags & SL_TASK_LOST);
-	CHECK_EQ_INT(st.uncertain_ns[1], 100);
-	CHECK_EQ_INT(st.missed_switches, 0);
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	CHECK_EQ_INT(r.b.ntasks, 2);
+	CHECK_EQ_INT(r.b.tasks[0].tid, 5);
+	CHECK_EQ_INT(r.b.tasks[1].tid, 5);
+	CHECK_EQ_INT(r.c.nslice, 1); /* only [100,200) */
+	CHECK_EQ_INT(r.st.lost_events, 7);
+	CHECK_EQ_INT(r.st.lost_per_cpu[0], 7);
+	CHECK(r.b.tasks[1].flags & SL_TASK_LOST);
+	CHECK_EQ_INT(r.st.uncertain_ns[1], 100);
+	CHECK_EQ_INT(r.st.missed_switches, 0);
+	mrun_end(&r);
 }
 
 static struct sl_event fork_ev(uint64_t ts, int parent, const char *pcomm, int child,
@@ -228,48 +244,43 @@ static struct sl_event fork_ev(uint64_t ts, int parent, const char *pcomm, int c
  * a user task named like none of them is not. */
 SL_TEST(model_kthread_flags)
 {
-	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_model *m = sl_model_new(&sink, &d);
-	struct sl_behaviour b;
-	struct sl_model_stats st;
-	uint64_t *first, *last;
+	struct mrun r;
 	struct sl_event e;
 	int i, seen = 0;
+	mrun_start(&r);
 
 	e = sw(100, 0, 'R', 2);
 	snprintf(e.comm2, sizeof(e.comm2), "kthreadd");
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = fork_ev(150, 2, "kthreadd", 40, "loop0"); /* named by kthread() */
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = sw(200, 2, 'S', 41);
 	snprintf(e.comm2, sizeof(e.comm2), "kworker/u8:3");
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = fork_ev(250, 41, "kworker/u8:3", 42, "kworker/u8:3");
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = sw(255, 41, 'S', 42); /* the helper runs and execs /sbin/modprobe */
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	sl_event_clear(&e);
 	e.type = SL_EV_EXEC;
 	e.ts = 260;
 	e.cpu = 0;
 	e.pid = e.cur_pid = 42;
 	snprintf(e.comm, sizeof(e.comm), "modprobe");
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = sw(300, 42, 'S', 43);
 	snprintf(e.comm2, sizeof(e.comm2), "kcompactd0");
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = sw(400, 43, 'S', 44);
 	snprintf(e.comm2, sizeof(e.comm2), "kdamond.0");
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
 	e = sw(500, 44, 'S', 45);
 	snprintf(e.comm2, sizeof(e.comm2), "kdenlive"); /* a user program */
-	CHECK_EQ_INT(sl_model_event(m, &e), 0);
-	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
-	for (i = 0; i < (int)b.ntasks; i++) {
-		int k = !!(b.tasks[i].flags & SL_TASK_KTHREAD);
-		switch (b.tasks[i].tid) {
+	CHECK_EQ_INT(sl_model_event(r.m, &e), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	for (i = 0; i < (int)r.b.ntasks; i++) {
+		int k = !!(r.b.tasks[i].flags & SL_TASK_KTHREAD);
+		switch (r.b.tasks[i].tid) {
 		case 2:  /* kthreadd itself */
 		case 40: /* forked by kthreadd */
 		case 41: /* kworker/ */
@@ -286,12 +297,7 @@ SL_TEST(model_kthread_flags)
 		}
 	}
 	CHECK_EQ_INT(seen, 7);
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	mrun_end(&r);
 }
 
 /* Run the events, then the end state of task tid's first slice row and the
@@ -299,39 +305,29 @@ SL_TEST(model_kthread_flags)
 static void missed_case(const struct sl_event *evs, int n, int tid, char *st, int *end,
 			uint64_t *run, uint64_t *sleep)
 {
-	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_model *m = sl_model_new(&sink, &d);
-	struct sl_behaviour b;
-	struct sl_model_stats stt;
-	uint64_t *first, *last;
+	struct mrun r;
 	int i, k;
+	mrun_start(&r);
 	*st = 0;
 	*end = -1;
 	for (i = 0; i < n; i++)
-		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
-	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &stt), 0);
-	CHECK_EQ_INT(stt.missed_switches, 1);
-	for (k = 0; k < (int)b.ntasks; k++)
-		if (b.tasks[k].tid == tid) {
-			for (i = 0; i < c.nslice && i < 16; i++)
-				if (c.s[i].task == k) {
-					*st = c.s[i].st;
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	CHECK_EQ_INT(r.st.missed_switches, 1);
+	for (k = 0; k < (int)r.b.ntasks; k++)
+		if (r.b.tasks[k].tid == tid) {
+			for (i = 0; i < r.c.nslice && i < 16; i++)
+				if (r.c.s[i].task == k) {
+					*st = r.c.s[i].st;
 					break;
 				}
-			if (b.tasks[k].nphases) {
-				*end = b.tasks[k].phases[0].end;
-				*run = b.tasks[k].phases[0].run_ns;
-				*sleep = b.tasks[k].phases[0].sleep_ns;
+			if (r.b.tasks[k].nphases) {
+				*end = r.b.tasks[k].phases[0].end;
+				*run = r.b.tasks[k].phases[0].run_ns;
+				*sleep = r.b.tasks[k].phases[0].sleep_ns;
 			}
 		}
-	free(first);
-	free(last);
-	free(stt.lost_per_cpu);
-	free(stt.uncertain_ns);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	mrun_end(&r);
 }
 
 /* A switch missing from the file (collector/model.c flush_pending,
@@ -395,16 +391,11 @@ static struct sl_event exec_ev(uint64_t ts, int pid, const char *comm)
 
 SL_TEST(model_exec_points_and_irq_cpu)
 {
-	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_model *m = sl_model_new(&sink, &d);
-	struct sl_behaviour b;
-	struct sl_model_stats st;
-	uint64_t *first, *last;
+	struct mrun r;
 	struct sl_event evs[7];
 	const struct sl_phase *a, *bp;
 	int i;
+	mrun_start(&r);
 
 	/* A = pid 10 (task 0), B = pid 11 (task 1) on CPU 0; CPU 1 idle */
 	evs[0] = sw(1000, 0, 'R', 10);     /* idle -> A */
@@ -416,17 +407,17 @@ SL_TEST(model_exec_points_and_irq_cpu)
 	evs[5].cpu = 1;                    /* ... on CPU 1 (idle there) */
 	evs[6] = sw(7000, 10, 'X', 11);    /* A exits, B runs */
 	for (i = 0; i < 7; i++)
-		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
-	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
-	CHECK_EQ_INT(st.execs, 2);
-	CHECK_EQ_INT(b.ntasks, 2);
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	CHECK_EQ_INT(r.st.execs, 2);
+	CHECK_EQ_INT(r.b.ntasks, 2);
 	/* A's slices [1000,4000) and [5000,7000) = 5000 of CPU time, cut at the
 	 * exec points: at 3000 its burst is 3000 - 1000 = 2000 (phase 0, V);
 	 * the rest of that slice, 4000 - 3000 = 1000, plus 5500 - 5000 = 500
 	 * of the next is 1500 at the second exec (phase 1, V); 7000 - 5500 =
 	 * 1500 to its exit (phase 2, X): 2000 + 1500 + 1500 = 5000 */
-	CHECK_EQ_INT(b.tasks[0].nphases, 3);
-	a = b.tasks[0].phases;
+	CHECK_EQ_INT(r.b.tasks[0].nphases, 3);
+	a = r.b.tasks[0].phases;
 	CHECK_EQ_INT(a[0].run_ns, 2000);
 	CHECK_EQ_INT(a[0].end, SL_END_EXEC);
 	CHECK_EQ_INT(a[0].sleep_ns, 0);
@@ -435,24 +426,19 @@ SL_TEST(model_exec_points_and_irq_cpu)
 	CHECK_EQ_INT(a[2].run_ns, 1500);
 	CHECK_EQ_INT(a[2].end, SL_END_EXIT);
 	CHECK_EQ_INT(sl_phase_wake_cpu(&a[0]), -1);
-	CHECK(!strcmp(b.tasks[0].comm, "as")); /* renamed by the exec */
+	CHECK(!strcmp(r.b.tasks[0].comm, "as")); /* renamed by the exec */
 	/* B: burst [4000,5000) = 1000, asleep 5000..6000 = 1000, woken by an
 	 * interrupt that fired on CPU 1 (the waking event's CPU); then it runs
 	 * from 7000 to the trace's end (7000): a last burst of 0, E */
-	CHECK_EQ_INT(b.tasks[1].nphases, 2);
-	bp = b.tasks[1].phases;
+	CHECK_EQ_INT(r.b.tasks[1].nphases, 2);
+	bp = r.b.tasks[1].phases;
 	CHECK_EQ_INT(bp[0].run_ns, 1000);
 	CHECK_EQ_INT(bp[0].end, SL_END_SLEEP_S);
 	CHECK_EQ_INT(bp[0].sleep_ns, 1000);
 	CHECK_EQ_INT(bp[0].waker_kind, SL_WAKER_IRQ);
 	CHECK_EQ_INT(sl_phase_wake_cpu(&bp[0]), 1);
 	CHECK_EQ_INT(bp[1].end, SL_END_TRACE);
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	mrun_end(&r);
 }
 
 SL_TEST(model_exec_in_a_slice_open_at_the_end)
@@ -462,34 +448,24 @@ SL_TEST(model_exec_in_a_slice_open_at_the_end)
 	 * and adds no CPU time (the recorded run's rule), so the 2000 and 1000
 	 * its exec points had counted are taken back out: phases V 0, V 0,
 	 * then E 0; A's bursts add up to its recorded CPU time, 0 */
-	struct cap c = { 0 };
-	struct sl_run_sink sink = { &c, c_slice, c_wake, NULL, NULL, NULL };
-	struct sl_diag d = { { 0 }, NULL, NULL };
-	struct sl_model *m = sl_model_new(&sink, &d);
-	struct sl_behaviour b;
-	struct sl_model_stats st;
-	uint64_t *first, *last;
+	struct mrun r;
 	struct sl_event evs[4];
 	int i;
+	mrun_start(&r);
 	evs[0] = sw(1000, 0, 'R', 10);
 	evs[1] = exec_ev(3000, 10, "sh");
 	evs[2] = exec_ev(4000, 10, "cc");
 	evs[3] = wk(5000, 10, 11, 0); /* A wakes B: the trace's last event */
 	for (i = 0; i < 4; i++)
-		CHECK_EQ_INT(sl_model_event(m, &evs[i]), 0);
-	CHECK_EQ_INT(sl_model_finish(m, &b, &first, &last, &st), 0);
-	CHECK_EQ_INT(c.nslice, 0);
-	CHECK_EQ_INT(b.tasks[0].nphases, 3);
-	CHECK_EQ_INT(b.tasks[0].phases[0].end, SL_END_EXEC);
-	CHECK_EQ_INT(b.tasks[0].phases[0].run_ns, 0);
-	CHECK_EQ_INT(b.tasks[0].phases[1].end, SL_END_EXEC);
-	CHECK_EQ_INT(b.tasks[0].phases[1].run_ns, 0);
-	CHECK_EQ_INT(b.tasks[0].phases[2].end, SL_END_TRACE);
-	CHECK_EQ_INT(b.tasks[0].phases[2].run_ns, 0);
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	CHECK_EQ_INT(r.c.nslice, 0);
+	CHECK_EQ_INT(r.b.tasks[0].nphases, 3);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].end, SL_END_EXEC);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].run_ns, 0);
+	CHECK_EQ_INT(r.b.tasks[0].phases[1].end, SL_END_EXEC);
+	CHECK_EQ_INT(r.b.tasks[0].phases[1].run_ns, 0);
+	CHECK_EQ_INT(r.b.tasks[0].phases[2].end, SL_END_TRACE);
+	CHECK_EQ_INT(r.b.tasks[0].phases[2].run_ns, 0);
+	mrun_end(&r);
 }
