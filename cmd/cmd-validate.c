@@ -215,6 +215,10 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 			tr.id, tr.kernel_release, model, model, sl_policy_names());
 		goto fail;
 	}
+	/* the eevdf model's features as that release had them (DELAY_DEQUEUE
+	 * from v6.12, the 0.70 ms base slice from v6.15; docs/eevdf.md) */
+	if (!strcmp(ops->name, "eevdf") && tr.kernel_release[0])
+		o.policy_opts = sl_release_eevdf_opts(tr.kernel_release);
 	if (sl_recorded_run(st, tr.id, &rec_id, &d))
 		goto fail;
 	if (!rec_id) {
@@ -279,6 +283,11 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		       " against recorded run %" PRId64 "\n",
 		       tr.id, tr.format, tr.kernel_release[0] ? tr.kernel_release : "unknown", ops->name,
 		       why, o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.hz, hz_why, run_id, rec_id);
+		if (!strcmp(ops->name, "eevdf"))
+			printf("model options: %s\n",
+			       o.policy_opts ? o.policy_opts
+					     : "the defaults (v6.15 and later: 0.70 ms normalized slice, "
+					       "DELAY_DEQUEUE, PLACE_REL_DEADLINE)");
 		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
 			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
 			       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",

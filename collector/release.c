@@ -179,18 +179,43 @@ int sl_trace_release(const char *path, const char *format, char *out, size_t len
 	return rc;
 }
 
-const char *sl_release_model(const char *r)
+/* MAJOR.MINOR of a release string; 0 if it does not start with one */
+static int release_version(const char *r, long *maj, long *min, long *sub)
 {
 	char *end;
-	long maj, min, sub = 0;
+	*sub = 0;
 	if (!r || *r < '0' || *r > '9')
-		return NULL;
-	maj = strtol(r, &end, 10);
+		return 0;
+	*maj = strtol(r, &end, 10);
 	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return NULL;
-	min = strtol(end + 1, &end, 10);
+		return 0;
+	*min = strtol(end + 1, &end, 10);
 	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
-		sub = strtol(end + 1, &end, 10);
+		*sub = strtol(end + 1, &end, 10);
+	return 1;
+}
+
+const char *sl_release_eevdf_opts(const char *r)
+{
+	long maj, min, sub;
+	if (!release_version(r, &maj, &min, &sub) || maj != 6 || min < 6)
+		return NULL;
+	/* v6.12: DELAY_DEQUEUE ("sched/fair: Implement delayed dequeue") and
+	 * PLACE_REL_DEADLINE; v6.15: the normalized base
+	 * slice 0.75 -> 0.70 ms (kernel/sched/fair.c,
+	 * normalized_sysctl_sched_base_slice; docs/eevdf.md) */
+	if (min < 12)
+		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0";
+	if (min < 15)
+		return "slice_norm_us=750";
+	return NULL;
+}
+
+const char *sl_release_model(const char *r)
+{
+	long maj, min, sub;
+	if (!release_version(r, &maj, &min, &sub))
+		return NULL;
 	/* EEVDF replaced CFS's pick in 6.6 (kernel/sched/fair.c, commit
 	 * 147f3efaa241, "sched/fair: Implement an EEVDF-like scheduling
 	 * policy"); CFS replaced O(1) in 2.6.23 (kernel/sched_fair.c) */

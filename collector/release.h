@@ -18,4 +18,12 @@ int sl_trace_release(const char *path, const char *format, char *out, size_t len
  * if release does not start with MAJOR.MINOR. */
 const char *sl_release_model(const char *release);
 
+/* The options of the eevdf model that match the release's kernel/sched/fair.c
+ * ("slice_norm_us=750,delay_dequeue=0,rel_deadline=0" for v6.6..v6.11:
+ * DELAY_DEQUEUE and PLACE_REL_DEADLINE came in v6.12; "slice_norm_us=750"
+ * for v6.12..v6.14: the normalized base slice became 0.70 ms in v6.15),
+ * or NULL when the model's defaults are that kernel's (v6.15 and later) or
+ * the release is not an EEVDF one. */
+const char *sl_release_eevdf_opts(const char *release);
+
 #endif

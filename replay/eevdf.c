@@ -20,8 +20,8 @@
 
 static const struct sl_policy_param eevdf_params[] = {
 	{ "base_slice_us", 0, 0, 1000000,
-	  "sysctl_sched_base_slice in us; 0 (default): 750 * (1 + ilog2(min(cpus, 8))) as the kernel "
-	  "scales it at boot (SCHED_TUNABLESCALING_LOG)" },
+	  "sysctl_sched_base_slice in us; 0 (default): slice_norm_us * (1 + ilog2(min(cpus, 8))) as "
+	  "the kernel scales it at boot (SCHED_TUNABLESCALING_LOG)" },
 	{ "run_to_parity", 1, 0, 1,
 	  "sched_feat(RUN_TO_PARITY): the running task keeps the CPU while eligible until its "
 	  "deadline changes (1, the kernel's default)" },
@@ -43,6 +43,9 @@ static const struct sl_policy_param eevdf_params[] = {
 	{ "balance", 1, 0, 1,
 	  "6.x load tracking and balancing (PELT loads in wake_affine_weight, wake_wide, fork "
 	  "balancing, newidle and periodic load_balance) (1); 0: the shared 2.6.20 balancing" },
+	{ "slice_norm_us", 700, 1, 100000,
+	  "normalized_sysctl_sched_base_slice in us before the CPU scaling: 700 (v6.15 and later, "
+	  "the default); 750 for v6.6 to v6.14 (validate sets it from the trace's release)" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -192,7 +195,7 @@ static int eevdf_init(struct sl_engine *e)
 	int c;
 	r->e = e;
 	slice = sl_engine_param(e, EV_P_BASE_SLICE_US) ? (uint64_t)sl_engine_param(e, EV_P_BASE_SLICE_US) * 1000
-						    : sl_eevdf_base_slice(e->ncpus);
+						    : sl_eevdf_base_slice(e->ncpus, (uint64_t)sl_engine_param(e, EV_P_SLICE_NORM_US) * 1000);
 	r->rr_ticks = e->hz / 10 > 0 ? e->hz / 10 : 1; /* RR_TIMESLICE = 100 ms */
 	r->wakeup_preemption = (int)sl_engine_param(e, EV_P_WAKEUP_PREEMPTION);
 	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));

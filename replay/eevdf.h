@@ -53,15 +53,19 @@ struct sl_eevdf_rq {
 	int rel_deadline;       /* sched_feat(PLACE_REL_DEADLINE), v6.12 */
 };
 
-/* sysctl_sched_base_slice for ncpus CPUs: 0.75 ms * (1 + ilog2(min(ncpus, 8)))
- * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c get_update_sysctl_factor). */
+/* sysctl_sched_base_slice for ncpus CPUs: normalized_ns * (1 + ilog2(min(ncpus,
+ * 8))) (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c get_update_sysctl_factor);
+ * normalized_sysctl_sched_base_slice is 0.70 ms from v6.15, 0.75 ms in v6.6 to
+ * v6.14 (SL_EEVDF_SLICE_NORM_NS, SL_EEVDF_SLICE_NORM_OLD_NS). */
+#define SL_EEVDF_SLICE_NORM_NS 700000ULL
+#define SL_EEVDF_SLICE_NORM_OLD_NS 750000ULL
 /* An entity's key in its queue: vruntime - min_vruntime (entity_key()). */
 static inline int64_t sl_eevdf_key(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se)
 {
 	return (int64_t)(se->vruntime - rq->min_vruntime);
 }
 
-uint64_t sl_eevdf_base_slice(int ncpus);
+uint64_t sl_eevdf_base_slice(int ncpus, uint64_t normalized_ns);
 /* calc_delta_fair(delta, se): delta * NICE_0_LOAD / w, computed as the
  * kernel's __calc_delta does (wmult table, 32-bit fixed point). */
 uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se);

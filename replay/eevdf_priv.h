@@ -20,6 +20,7 @@ enum {
 	EV_P_REL_DEADLINE,
 	EV_P_SELECT_IDLE,
 	EV_P_BALANCE,
+	EV_P_SLICE_NORM_US,
 };
 
 struct ev_task {

@@ -18,14 +18,14 @@ __extension__ typedef unsigned __int128 u128;
 
 /* ---- the arithmetic (kernel/sched/fair.c, v6.6) ---- */
 
-uint64_t sl_eevdf_base_slice(int ncpus)
+uint64_t sl_eevdf_base_slice(int ncpus, uint64_t normalized_ns)
 {
 	int c = ncpus < 1 ? 1 : ncpus > 8 ? 8 : ncpus, lg = 0;
 	while (c > 1) {
 		c >>= 1;
 		lg++;
 	}
-	return 750000ULL * (uint64_t)(1 + lg);
+	return normalized_ns * (uint64_t)(1 + lg);
 }
 
 uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se)

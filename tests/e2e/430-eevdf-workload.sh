@@ -1,6 +1,6 @@
 #!/bin/sh
 # The eevdf model through the command line (docs/eevdf.md), 1 CPU, HZ 1000:
-# base slice 0.75 ms (1 + ilog2(1) = 1). Shares of CPU-bound tasks follow the
+# base slice 0.70 ms (v6.15 and later; 1 + ilog2(1) = 1). Shares of CPU-bound tasks follow the
 # weights of sched_prio_to_weight exactly, up to one slice:
 # - two nice-0 hogs: 1024 : 1024 = 50.00 %;
 # - nice 0 vs nice 5: 1024 / (1024 + 335) = 75.35 %;
@@ -8,7 +8,7 @@
 #   (within 0.2 % over 10 s: the lag of either task is bounded by a slice)
 # - 40 tasks of 8 ms run / 1 ms sleep: equal CPU time within 10 %;
 # - a 1 ms run / 10 ms sleep task S beside a nice-0 hog H keeps its wakeup
-#   delay within 2.75 ms. Derivation (slice r = 0.75 ms, tick 1 ms, both
+#   delay within 2.70 ms. Derivation (slice r = 0.70 ms, tick 1 ms, both
 #   nice 0 so virtual time = CPU time):
 #   1. S leaves with vlag = V - v_S = (v_H - v_S) / 2 and, H being alone
 #      while S sleeps, comes back at V = v_H minus vlag * (W + w) / W =
@@ -18,9 +18,9 @@
 #   3. d < 0: H is not eligible, S is the pick: it preempts at once. Else H
 #      runs on (RUN_TO_PARITY); after d <= 1 ms of H's CPU time S is
 #      eligible; H's deadline is never more than r beyond its vruntime, so
-#      its slice ends within another 0.75 ms, seen at the next tick (<= 1 ms
+#      its slice ends within another 0.70 ms, seen at the next tick (<= 1 ms
 #      later). Then S (eligible, deadline v_S + r < v_H + r) is the pick.
-#   Bound: 1 + 0.75 + 1 = 2.75 ms. With DELAY_DEQUEUE (v6.12, the default)
+#   Bound: 1 + 0.70 + 1 = 2.70 ms. With DELAY_DEQUEUE (v6.12, the default)
 #   S sleeping with d > 0 stays queued; if it is picked before it wakes it
 #   leaves with its lag zeroed and wakes at d = 0 (step 3 without the first
 #   1 ms), else it wakes where it was (d <= 1 ms, as above): same bound.
@@ -78,10 +78,10 @@ for opt in delay_dequeue=1 delay_dequeue=0; do
 	run=$(sed -n 's/^run \([0-9]*\) eevdf:.*/\1/p' "$T/out")
 	r=$(sq "$T/db" "SELECT COUNT(*), MAX(w.ts_run - w.ts) FROM wakeup w JOIN thread th ON th.utid = w.utid
 		WHERE w.run_id = $run AND th.comm = 's' AND w.ts_run IS NOT NULL")
-	echo "sleeper ($opt): wakeups|max delay ns = $r (bound 2750000)"
-	# 10 s / (1 ms + 10 ms + delay) wakeups: between 10 s / 13.75 ms = 727 and 909
-	[ "${r%%|*}" -ge 727 ] && [ "${r%%|*}" -le 909 ] || fail "sleeper ($opt): ${r%%|*} wakeups"
-	[ "${r##*|}" -le 2750000 ] || fail "sleeper ($opt): max wakeup delay ${r##*|} ns > 2.75 ms"
+	echo "sleeper ($opt): wakeups|max delay ns = $r (bound 2700000)"
+	# 10 s / (1 ms + 10 ms + delay) wakeups: between 10 s / 13.70 ms = 729 and 909
+	[ "${r%%|*}" -ge 729 ] && [ "${r%%|*}" -le 909 ] || fail "sleeper ($opt): ${r%%|*} wakeups"
+	[ "${r##*|}" -le 2700000 ] || fail "sleeper ($opt): max wakeup delay ${r##*|} ns > 2.70 ms"
 done
 
 got=$(sq "$T/db" "SELECT params FROM run WHERE id = $run")

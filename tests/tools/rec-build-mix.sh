@@ -15,11 +15,12 @@ TOP=$(pwd)
 OUT=${1:-$TOP/traces/rec-build-mix.dat}
 SCHEDLAB=${SCHEDLAB:-$TOP/build/default/schedlab}
 MIX=${MIX:-$TOP/build/default/tools/mixload}
+NFILES=${NFILES:-16}	# files in the project (16: rec-build-mix*.dat; 48: rec-build-quiet.dat)
 [ -x "$SCHEDLAB" ] && [ -x "$MIX" ] || { echo "rec-build-mix: build schedlab and $MIX first (make)" >&2; exit 2; }
 W=$(mktemp -d /tmp/rec-build-mix.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 # the project: 16 files of 40 small functions each (0.15 s of cc1 a file)
-for i in $(seq 1 16); do
+for i in $(seq 1 "$NFILES"); do
 	{
 		echo "unsigned long mod$i(unsigned long x);"
 		for f in $(seq 1 40); do
@@ -33,12 +34,12 @@ for i in $(seq 1 16); do
 	} > "$W/m$i.c"
 done
 {
-	for i in $(seq 1 16); do echo "unsigned long mod$i(unsigned long x);"; done
+	for i in $(seq 1 "$NFILES"); do echo "unsigned long mod$i(unsigned long x);"; done
 	echo "int main(void) { unsigned long s = 0;"
-	for i in $(seq 1 16); do echo "  s += mod$i($i);"; done
+	for i in $(seq 1 "$NFILES"); do echo "  s += mod$i($i);"; done
 	echo '  return (int)(s & 1); }'
 } > "$W/main.c"
-OBJS=$(for i in $(seq 0 16); do [ "$i" = 0 ] && echo main.o || echo "m$i.o"; done | tr '\n' ' ')
+OBJS=$(for i in $(seq 0 "$NFILES"); do [ "$i" = 0 ] && echo main.o || echo "m$i.o"; done | tr '\n' ' ')
 printf 'prog: %s\n\tcc -o $@ %s\n%%.o: %%.c\n\tcc -O2 -c -o $@ $<\n' "$OBJS" "$OBJS" > "$W/Makefile"
 flock /tmp/schedlab-tracefs.lock "$SCHEDLAB" record -o "$OUT" -- \
 	sh -c "'$MIX' -d 60000 & m=\$!; sleep 0.2; make -s -j4 -C '$W' >/dev/null; sleep 0.3; kill \$m; wait"

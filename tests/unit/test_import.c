@@ -2,6 +2,7 @@
  * from bytes in memory and from a file. */
 #include "harness.h"
 #include "../../collector/import.h"
+#include "../../collector/release.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,4 +96,31 @@ SL_TEST(import_model_file_equals_memory)
 	sl_imported_release(&a);
 	sl_imported_release(&b);
 	free(buf);
+}
+
+/* The model and the eevdf options of a kernel release (collector/release.c):
+ * EEVDF from v6.6, CFS from v2.6.23, O(1) before; DELAY_DEQUEUE and
+ * PLACE_REL_DEADLINE from v6.12, the 0.70 ms normalized slice from v6.15
+ * (docs/eevdf.md "Releases"). */
+SL_TEST(import_release_model_and_eevdf_options)
+{
+	CHECK_STR(sl_release_model("6.18.44-fc-v1252"), "eevdf");
+	CHECK_STR(sl_release_model("6.6.0"), "eevdf");
+	CHECK_STR(sl_release_model("6.5.13-generic"), "cfs");
+	CHECK_STR(sl_release_model("2.6.23"), "cfs");
+	CHECK_STR(sl_release_model("2.6.22.19"), "o1");
+	CHECK_STR(sl_release_model("2.6.20"), "o1");
+	CHECK_STR(sl_release_model("7.1.0"), "eevdf");
+	CHECK(sl_release_model("unknown") == NULL);
+	CHECK(sl_release_model("6") == NULL);
+	CHECK_STR(sl_release_eevdf_opts("6.8.0-45-generic"), "slice_norm_us=750,delay_dequeue=0,rel_deadline=0");
+	CHECK_STR(sl_release_eevdf_opts("6.11.9"), "slice_norm_us=750,delay_dequeue=0,rel_deadline=0");
+	CHECK_STR(sl_release_eevdf_opts("6.12.0"), "slice_norm_us=750");
+	CHECK_STR(sl_release_eevdf_opts("6.14.11"), "slice_norm_us=750");
+	CHECK(sl_release_eevdf_opts("6.15.0") == NULL);
+	CHECK(sl_release_eevdf_opts("6.18.44-fc-v1252") == NULL);
+	CHECK(sl_release_eevdf_opts("7.0") == NULL);
+	CHECK(sl_release_eevdf_opts("6.5.0") == NULL);
+	CHECK(sl_release_eevdf_opts("2.6.20") == NULL);
+	CHECK(sl_release_eevdf_opts("") == NULL);
 }
