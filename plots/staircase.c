@@ -103,6 +103,93 @@ static void sort_if_needed(void *v, size_t n, size_t size, int (*cmp)(const void
 		qsort(v, n, size, cmp);
 }
 
+/* One task's steps (in the order written) by ts, then that order: a radix
+ * sort of (ts since the smallest, index) keys, as cmp_step orders them. */
+static void sort_bucket(struct step *v, size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, *key;
+	struct step *tmp;
+	size_t i;
+	int ibits = 0, tbits = 0;
+	for (i = 1; i < n && cmp_step(&v[i - 1], &v[i]) <= 0; i++)
+		;
+	if (n < 2 || i == n)
+		return;
+	for (i = 0; i < n; i++) {
+		lo = v[i].ts < lo ? v[i].ts : lo;
+		hi = v[i].ts > hi ? v[i].ts : hi;
+	}
+	while (ibits < 64 && (uint64_t)(n - 1) >> ibits)
+		ibits++;
+	while (tbits < 64 && (hi - lo) >> tbits)
+		tbits++;
+	if (ibits + tbits > 63) {
+		qsort(v, n, sizeof(*v), cmp_step);
+		return;
+	}
+	key = xmalloc(n * sizeof(*key));
+	for (i = 0; i < n; i++)
+		key[i] = (v[i].ts - lo) << ibits | i;
+	sl_sort_u64(key, n);
+	tmp = xmalloc(n * sizeof(*tmp));
+	for (i = 0; i < n; i++)
+		tmp[i] = v[key[i] & (((uint64_t)1 << ibits) - 1)];
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+	free(key);
+}
+
+/* The steps by cmp_step: a stable pass into one bucket per task (by utid),
+ * then each bucket sorted unless already in order (a task's rows are
+ * written in time order); the same order as a qsort of all of them. */
+static void sort_steps(struct rows *r)
+{
+	int64_t u[64];
+	size_t nu = 0, i, j, *cnt, *at;
+	struct step *out;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < nu && u[j] != r->v[i].utid; j++)
+			;
+		if (j == nu) {
+			if (nu == SL_ARRAY_SIZE(u)) {
+				sort_if_needed(r->v, r->n, sizeof(*r->v), cmp_step);
+				return;
+			}
+			u[nu++] = r->v[i].utid;
+		}
+	}
+	/* the tasks by utid (insertion: a few) */
+	for (i = 1; i < nu; i++)
+		for (j = i; j > 0 && u[j - 1] > u[j]; j--) {
+			int64_t t = u[j];
+			u[j] = u[j - 1];
+			u[j - 1] = t;
+		}
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	at = xcalloc(nu + 1, sizeof(*at));
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; u[j] != r->v[i].utid; j++)
+			;
+		cnt[j + 1]++;
+	}
+	for (j = 0; j < nu; j++)
+		cnt[j + 1] += cnt[j];
+	memcpy(at, cnt, (nu + 1) * sizeof(*at));
+	out = xmalloc((r->n ? r->n : 1) * sizeof(*out));
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; u[j] != r->v[i].utid; j++)
+			;
+		out[at[j]++] = r->v[i];
+	}
+	for (j = 0; j < nu; j++)
+		sort_bucket(out + cnt[j], cnt[j + 1] - cnt[j]);
+	free(r->v);
+	r->v = out;
+	r->cap = r->n;
+	free(cnt);
+	free(at);
+}
+
 #define MAXT 8
 #define SL_STAIR_LEVELS 40 /* levels 0..39 = prio 100..139 */
 #define W 1200
@@ -172,23 +259,59 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
 }
-static struct span *awake_spans(const struct sl_run_data *r, int64_t utid, size_t *n)
+/* A task's own rows of a run, in the run's order (by ts): gathered once
+ * per panel (task_rows) instead of a scan of the run per use. */
+struct trows {
+	const struct sl_slice_row **sl;
+	size_t ns;
+	uint64_t *wk;
+	size_t nw;
+};
+static void task_rows(const struct sl_run_data *r, const int64_t *utids, size_t nt,
+		      struct trows *tr)
+{
+	size_t *cs = xcalloc(nt ? nt : 1, sizeof(*cs)), *cw = xcalloc(nt ? nt : 1, sizeof(*cw));
+	size_t i, k;
+	for (k = 0; k < r->nslices; k++)
+		for (i = 0; i < nt; i++)
+			if (r->slices[k].utid == utids[i])
+				cs[i]++;
+	for (k = 0; k < r->nwakeups; k++)
+		for (i = 0; i < nt; i++)
+			if (r->wakeups[k].utid == utids[i])
+				cw[i]++;
+	for (i = 0; i < nt; i++) {
+		tr[i].sl = xmalloc((cs[i] ? cs[i] : 1) * sizeof(*tr[i].sl));
+		tr[i].wk = xmalloc((cw[i] ? cw[i] : 1) * sizeof(*tr[i].wk));
+		tr[i].ns = tr[i].nw = 0;
+	}
+	for (k = 0; k < r->nslices; k++)
+		for (i = 0; i < nt; i++)
+			if (r->slices[k].utid == utids[i])
+				tr[i].sl[tr[i].ns++] = &r->slices[k];
+	for (k = 0; k < r->nwakeups; k++)
+		for (i = 0; i < nt; i++)
+			if (r->wakeups[k].utid == utids[i])
+				tr[i].wk[tr[i].nw++] = r->wakeups[k].ts;
+	free(cs);
+	free(cw);
+}
+
+static struct span *awake_spans(const struct trows *tr, size_t *n)
 {
 	struct span *v = NULL;
 	const struct sl_slice_row **sl = NULL;
 	uint64_t *wk = NULL, start = 0, slept = 0;
-	size_t cap = 0, ns = 0, nw = 0, k, w = 0;
+	size_t cap = 0, ns = tr->ns, nw = tr->nw, k, w = 0;
 	int in = 0;
 	*n = 0;
 	/* the rows are in the order the run wrote them: sort the task's own */
-	sl = xcalloc(r->nslices ? r->nslices : 1, sizeof(*sl));
-	wk = xcalloc(r->nwakeups ? r->nwakeups : 1, sizeof(*wk));
-	for (k = 0; k < r->nslices; k++)
-		if (r->slices[k].utid == utid)
-			sl[ns++] = &r->slices[k];
-	for (k = 0; k < r->nwakeups; k++)
-		if (r->wakeups[k].utid == utid)
-			wk[nw++] = r->wakeups[k].ts;
+	sl = xmalloc((ns ? ns : 1) * sizeof(*sl));
+	wk = xmalloc((nw ? nw : 1) * sizeof(*wk));
+	if (ns)
+		memcpy(sl, tr->sl, ns * sizeof(*sl));
+	if (nw)
+		memcpy(wk, tr->wk, nw * sizeof(*wk));
 	sort_if_needed(sl, ns, sizeof(*sl), cmp_slice_ts);
 	sort_if_needed(wk, nw, sizeof(*wk), cmp_u64);
 	for (k = 0; k < ns; k++) {
@@ -234,13 +357,13 @@ static double panel_h(const struct rows *rw, const int64_t *utids, size_t nt)
 }
 
 /* End of the task's last slice in the run (0 if it never ran). */
-static uint64_t last_end(const struct sl_run_data *r, int64_t utid)
+static uint64_t last_end(const struct trows *tr)
 {
 	uint64_t e = 0;
 	size_t k;
-	for (k = 0; k < r->nslices; k++)
-		if (r->slices[k].utid == utid && r->slices[k].ts + r->slices[k].dur > e)
-			e = r->slices[k].ts + r->slices[k].dur;
+	for (k = 0; k < tr->ns; k++)
+		if (tr->sl[k]->ts + tr->sl[k]->dur > e)
+			e = tr->sl[k]->ts + tr->sl[k]->dur;
 	return e;
 }
 
@@ -412,6 +535,8 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	size_t i, k;
 	char buf[160];
 	uint64_t t0 = pr->t0;
+	struct trows *tr = xcalloc(nt ? nt : 1, sizeof(*tr));
+	task_rows(&pr->r, utids, nt, tr);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	sl_text(cr, x0, y0 + 18, 0, 13, pr->title);
 	for (k = 0; k < rw->n && !shown; k++)
@@ -502,9 +627,9 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	cairo_clip(cr);
 	for (i = 0; i < nt; i++) {
 		const struct step *prev = NULL;
-		uint64_t lend = last_end(&pr->r, utids[i]);
+		uint64_t lend = last_end(&tr[i]);
 		size_t nsp, j;
-		struct span *sp = awake_spans(&pr->r, utids[i], &nsp);
+		struct span *sp = awake_spans(&tr[i], &nsp);
 		struct level_col col_acc = { cr, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 		sl_color(cr, col[i]);
 		cairo_set_line_width(cr, 2);
@@ -567,9 +692,9 @@ lanes:
 		struct sl_bars bars;
 		sl_color(cr, col[i]);
 		sl_bars_start(&bars, cr, y, lane - 2);
-		for (k = 0; k < pr->r.nslices; k++) {
-			const struct sl_slice_row *sl = &pr->r.slices[k];
-			if (sl->utid != utids[i] || sl->ts + sl->dur < t0 + tmin || sl->ts > t0 + tmax)
+		for (k = 0; k < tr[i].ns; k++) {
+			const struct sl_slice_row *sl = tr[i].sl[k];
+			if (sl->ts + sl->dur < t0 + tmin || sl->ts > t0 + tmax)
 				continue;
 			sl_bars_add(&bars, sl_tx(sl->ts - t0, tmin, tmax, x0, w),
 				    sl_tx(sl->ts + sl->dur - t0, tmin, tmax, x0, w));
@@ -583,12 +708,10 @@ lanes:
 		int lastc = -1, drawn_cpu = -1;
 		long drawn_col = -1;
 		cairo_set_source_rgb(cr, 0, 0, 0);
-		for (k = 0; k < pr->r.nslices; k++) {
-			const struct sl_slice_row *sl = &pr->r.slices[k];
+		for (k = 0; k < tr[i].ns; k++) {
+			const struct sl_slice_row *sl = tr[i].sl[k];
 			double xa;
 			int from;
-			if (sl->utid != utids[i])
-				continue;
 			from = lastc;
 			lastc = sl->cpu;
 			if (from < 0 || from == sl->cpu || sl->ts < t0 + tmin || sl->ts > t0 + tmax)
@@ -609,6 +732,11 @@ lanes:
 	sl_text(cr, x0 - 6, lanes_y + lane * (nt ? nt : 1) / 2.0 + 3, 2, 10, "ran");
 	sl_time_axis(cr, x0, w, lanes_y + lane * (nt ? nt : 1) + 2, tmin, tmax,
 		     "time since the start of the trace (ms)");
+	for (i = 0; i < nt; i++) {
+		free(tr[i].sl);
+		free(tr[i].wk);
+	}
+	free(tr);
 #undef LY
 }
 
@@ -644,7 +772,7 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 				goto out;
 			rows[i].lag = rows[i].all > 0;
 		}
-		sort_if_needed(rows[i].v, rows[i].n, sizeof(*rows[i].v), cmp_step);
+		sort_steps(&rows[i]);
 		sort_if_needed(rows[i].r, rows[i].nr, sizeof(*rows[i].r), cmp_rot);
 	}
 	if (!o->to)
