@@ -47,8 +47,9 @@ CREATE TABLE IF NOT EXISTS task_model (
 	sleep_ns INTEGER NOT NULL DEFAULT 0,
 	count INTEGER NOT NULL DEFAULT 0,
 	-- the task's phases as a JSON array, one [run_ns, sleep_ns, end_state,
-	-- waker_kind, waker_utid, waker_progress_ns, pipe, lost, wake_cpu] per
-	-- burst (view burst below gives one row each; wake_cpu since version 8)
+	-- waker_kind, waker_utid, waker_progress_ns, pipe, lost, wake_cpu,
+	-- sleep_cpu] per burst (view burst below gives one row each; wake_cpu
+	-- since version 8, sleep_cpu since version 9)
 	phases TEXT NOT NULL DEFAULT '[]'
 );
 CREATE VIEW IF NOT EXISTS burst AS
@@ -57,7 +58,7 @@ SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
 	json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
 	json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
 	json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost,
-	json_extract(j.value, '$[8]') AS wake_cpu
+	json_extract(j.value, '$[8]') AS wake_cpu, json_extract(j.value, '$[9]') AS sleep_cpu
 FROM task_model m, json_each(m.phases) j;
 CREATE TABLE IF NOT EXISTS run (
 	id INTEGER PRIMARY KEY,

@@ -143,6 +143,12 @@ static const char migrate_v4_sql[] = "ALTER TABLE trace ADD COLUMN kernel_releas
  * CREATE VIEW makes the new one). The phases of older imports stay as they
  * are: no exec points, wake_cpu NULL (re-import the trace to get them). */
 
+/* Schema 8 -> 9: a phase ended by an interrupt or idle wakeup carries a tenth
+ * element, the CPU the task slept on (sleep_cpu: was the interrupt on its
+ * CPU or another?); the burst view shows it (remade as for 8). Older phases
+ * stay as they are: sleep_cpu NULL (replay --irq-cpu then takes the recorded
+ * wake_cpu as it is, docs/replay.md). */
+
 /* Is there a column col in table tbl? */
 static int has_column(struct sl_store *s, const char *tbl, const char *col)
 {
@@ -236,7 +242,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 4 && migrate(s, 4, migrate_v4_sql, "", d)) ||
 	    (v >= 1 && v <= 5 && migrate_v5(s, d)) ||
 	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d)) ||
-	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d))) {
+	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
+	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}

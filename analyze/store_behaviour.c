@@ -108,9 +108,10 @@ static void jb_int(struct jbuf *j, int64_t v)
 }
 
 /* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
- * waker_utid|null, waker_progress_ns, pipe, lost, wake_cpu|null], ...];
- * SL_INF is -1; wake_cpu (schema 8) is the CPU an interrupt or idle wakeup
- * fired on. */
+ * waker_utid|null, waker_progress_ns, pipe, lost, wake_cpu|null,
+ * sleep_cpu|null], ...]; SL_INF is -1; wake_cpu (schema 8) is the CPU an
+ * interrupt or idle wakeup fired on, sleep_cpu (schema 9) the CPU the task
+ * slept on before it. */
 static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
 {
 	size_t k;
@@ -144,6 +145,11 @@ static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const stru
 		jb_ch(j, ',');
 		if (p->wake_cpu1)
 			jb_int(j, (int64_t)p->wake_cpu1 - 1);
+		else
+			jb_str(j, "null");
+		jb_ch(j, ',');
+		if (p->sleep_cpu1)
+			jb_int(j, (int64_t)p->sleep_cpu1 - 1);
 		else
 			jb_str(j, "null");
 		jb_ch(j, ']');
@@ -285,9 +291,9 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 	}
 	for (;;) {
 		struct sl_phase *p;
-		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0;
+		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0, scpu = 0;
 		char end[4], wk[8];
-		int wnull, cnull = 1;
+		int wnull, cnull = 1, snull = 1;
 		if (jr_ch(&r, '[') || jr_int(&r, &run, NULL) || jr_ch(&r, ',') ||
 		    jr_int(&r, &sleep, NULL) || jr_ch(&r, ',') || jr_str(&r, end, sizeof(end)) ||
 		    jr_ch(&r, ',') || jr_str(&r, wk, sizeof(wk)) || jr_ch(&r, ',') ||
@@ -296,13 +302,18 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		    jr_int(&r, &lost, NULL))
 			goto bad;
 		/* the wakeup's CPU: a ninth element since schema 8 (a version 7
-		 * document has eight: unknown) */
+		 * document has eight: unknown); the CPU it slept on, a tenth
+		 * since schema 9 */
 		jr_ws(&r);
 		if (*r.p == ',' && (r.p++, jr_int(&r, &wcpu, &cnull)))
 			goto bad;
+		jr_ws(&r);
+		if (*r.p == ',' && (r.p++, jr_int(&r, &scpu, &snull)))
+			goto bad;
 		if (jr_ch(&r, ']'))
 			goto bad;
-		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1 || (!cnull && (wcpu < 0 || wcpu >= 4096)))
+		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1 || (!cnull && (wcpu < 0 || wcpu >= 4096)) ||
+		    (!snull && (scpu < 0 || scpu >= 4096)))
 			goto bad;
 		SL_GROW(t->phases, cap, t->nphases + 1);
 		p = &t->phases[t->nphases++];
@@ -316,6 +327,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		p->pipe = pipe != 0;
 		p->lost = lost != 0;
 		p->wake_cpu1 = cnull ? 0 : (uint32_t)wcpu + 1;
+		p->sleep_cpu1 = snull ? 0 : (uint32_t)scpu + 1;
 		jr_ws(&r);
 		if (*r.p == ',') {
 			r.p++;

@@ -35,7 +35,7 @@ static const char synopsis[] =
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
-	"                [--irq-cpu recorded|sleeper]\n"
+	"                [--irq-cpu auto|relative|recorded|sleeper]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -168,7 +168,7 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz, seed = 0;
-	const char *mode = "timed", *sync = "block", *wake_cpu = "running", *irq_cpu = "sleeper";
+	const char *mode = "timed", *sync = "block", *wake_cpu = "running", *irq_cpu = "auto";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
 	int rc;
@@ -203,10 +203,13 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "running in the replay (docs/replay.md): running\n"
 			      "(default): the sleeper's own CPU, as an interrupt's;\n"
 			      "waker: the CPU the waker is queued on or last ran on"),
-		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, "recorded|sleeper",
+		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, "auto|relative|recorded|sleeper",
 			      "where an interrupt's wakeup runs (docs/replay.md):\n"
-			      "sleeper (default): the sleeper's own CPU; recorded:\n"
-			      "the CPU it fired on in the trace (moves too much today)"),
+			      "relative: the sleeper's CPU if it fired on the CPU the\n"
+			      "task slept on in the trace, else another CPU at the same\n"
+			      "offset; recorded: the CPU it fired on in the trace;\n"
+			      "sleeper: the sleeper's own CPU; auto (default):\n"
+			      "relative for rsdl, o1, sd and cfs, sleeper for eevdf"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -233,7 +236,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	r->o.seed = (uint64_t)seed;
 	r->o.sync_mode = sl_sync_mode_parse(sync);
 	r->o.wake_cpu_mode = strcmp(wake_cpu, "waker") ? SL_WAKE_CPU_RUNNING : SL_WAKE_CPU_WAKER;
-	r->o.irq_cpu_mode = strcmp(irq_cpu, "recorded") ? SL_IRQ_CPU_SLEEPER : SL_IRQ_CPU_RECORDED;
+	r->o.irq_cpu_mode = !strcmp(irq_cpu, "recorded")   ? SL_IRQ_CPU_RECORDED
+			    : !strcmp(irq_cpu, "relative") ? SL_IRQ_CPU_RELATIVE
+			    : !strcmp(irq_cpu, "sleeper")  ? SL_IRQ_CPU_SLEEPER
+							   : SL_IRQ_CPU_AUTO;
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "

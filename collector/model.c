@@ -38,6 +38,7 @@ struct mtask {
 	uint64_t wake_ts;
 	int32_t waker;
 	int wake_cpu;
+	int last_cpu;         /* the CPU it last ran on, -1 none yet */
 	uint64_t cpus_seen;
 	uint64_t uncertain_ns; /* time that could be this task's or another's */
 	int missed_out;     /* taken off its CPU by a switch we did not see */
@@ -169,6 +170,7 @@ static int32_t new_task(struct sl_model *m, int32_t tid, uint64_t ts)
 	t->prio = -1;
 	t->first_ts = t->last_ts = ts;
 	t->cpu = -1;
+	t->last_cpu = -1;
 	t->waker = -1;
 	t->spec.parent = -1;
 	t->spec.idx = (int32_t)m->nt;
@@ -522,6 +524,7 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 			ph->sleep_ns = ts > t->sleep_ts ? ts - t->sleep_ts : 0;
 			ph->waker_kind = SL_WAKER_NONE;
 			ph->wake_cpu1 = 0;
+			ph->sleep_cpu1 = 0;
 		}
 		if (t->wake_pending) {
 			uint64_t w = t->wake_ts < ts ? ts : t->wake_ts;
@@ -533,6 +536,7 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 		t->state = T_RUNNING;
 		t->missed_out = 0;
 		t->cpu = cpu;
+		t->last_cpu = cpu;
 		if (cpu < 64)
 			t->cpus_seen |= 1ULL << cpu;
 	}
@@ -655,6 +659,9 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		 * a sched_wakeup alone may fire on the target CPU, 6.x's
 		 * ttwu_queue_wakelist) */
 		ph->wake_cpu1 = kind == SL_WAKER_IRQ || kind == SL_WAKER_IDLE ? (uint32_t)ev->cpu + 1 : 0;
+		/* and the CPU it slept on: the interrupt fired there (its own
+		 * timer, as a rule) or elsewhere (docs/model.md) */
+		ph->sleep_cpu1 = ph->wake_cpu1 && t->last_cpu >= 0 ? (uint32_t)t->last_cpu + 1 : 0;
 	}
 	t->state = T_RUNNABLE;
 	t->wake_pending = 1;

@@ -46,12 +46,22 @@ struct sl_phase {
 	uint32_t wake_cpu1;        /* interrupt or idle wakeup ending the sleep: the
 				    * CPU the wakeup fired on + 1 (0: unknown or a
 				    * task's wakeup); sl_phase_wake_cpu() */
+	uint32_t sleep_cpu1;       /* with wake_cpu1: the CPU the task last ran on
+				    * before that sleep + 1 (0: unknown);
+				    * sl_phase_sleep_cpu() */
 };
 
 /* The recorded CPU an interrupt or idle wakeup fired on, -1 unknown. */
 static inline int sl_phase_wake_cpu(const struct sl_phase *ph)
 {
 	return ph->wake_cpu1 ? (int)(ph->wake_cpu1 - 1) : -1;
+}
+
+/* The recorded CPU the task slept on (last ran on) before an interrupt or
+ * idle wakeup, -1 unknown. */
+static inline int sl_phase_sleep_cpu(const struct sl_phase *ph)
+{
+	return ph->sleep_cpu1 ? (int)(ph->sleep_cpu1 - 1) : -1;
 }
 
 enum {
@@ -123,6 +133,7 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 	ph->waker = -1;
 	ph->waker_progress_ns = 0;
 	ph->wake_cpu1 = 0;
+	ph->sleep_cpu1 = 0;
 	return 0;
 }
 

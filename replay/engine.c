@@ -27,7 +27,7 @@ void sl_replay_opts_init(struct sl_replay_opts *o)
 	o->sync_mode = SL_SYNC_BLOCK;
 	o->sync_window_ns = SL_SYNC_WINDOW_NS;
 	o->wake_cpu_mode = SL_WAKE_CPU_RUNNING;
-	o->irq_cpu_mode = SL_IRQ_CPU_SLEEPER;
+	o->irq_cpu_mode = SL_IRQ_CPU_AUTO;
 }
 
 static void vfail(struct sl_engine *e, const char *fmt, va_list ap)
@@ -363,6 +363,26 @@ static int waker_home(const struct sl_engine *e, int waker)
 	return w->cpu;
 }
 
+/* try_to_wake_up's this_cpu for an interrupt or idle wakeup ph of p under
+ * --irq-cpu recorded or relative: recorded: the recorded CPU folded onto the
+ * replay's (--cpus may differ from the trace's); relative (and the phase
+ * knows the CPU p slept on): p's own CPU when the interrupt fired on the CPU
+ * it slept on (its own timer, as a rule: a 2.6.20 timer fires on the CPU
+ * that armed it), else the CPU at the recorded offset from p's CPU. -1: the
+ * sleeper's CPU. */
+static int irq_cpu(const struct sl_engine *e, const struct sl_task *p, const struct sl_phase *ph)
+{
+	int n = e->ncpus, wc = (int)(ph->wake_cpu1 - 1), off;
+	if (e->priv->irq_mode != SL_IRQ_CPU_RELATIVE || !ph->sleep_cpu1)
+		return wc % n;
+	if (p->cpu < 0 || p->cpu >= n)
+		return -1;
+	off = (wc - (int)(ph->sleep_cpu1 - 1)) % n;
+	if (off < 0)
+		off += n;
+	return (p->cpu + off) % n;
+}
+
 static void do_wake(struct sl_engine *e, struct sl_task *p)
 {
 	struct sl_phase ended = p->eng->ph;
@@ -404,11 +424,10 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		w.sync = w.waker_cpu >= 0 && sl_sync_of(&e->priv->sync, (size_t)p->idx, ph_idx);
 		e->priv->st.sync_wakeups += (uint64_t)w.sync;
 	} else if ((ended.waker_kind == SL_WAKER_IRQ || ended.waker_kind == SL_WAKER_IDLE) &&
-		   ended.wake_cpu1 && e->priv->o->irq_cpu_mode == SL_IRQ_CPU_RECORDED) {
+		   ended.wake_cpu1 && e->priv->irq_mode != SL_IRQ_CPU_SLEEPER) {
 		/* an interrupt's wakeup runs try_to_wake_up on the CPU it fired
-		 * on: the recorded one, folded onto the replay's CPUs (--cpus
-		 * may differ from the trace's) */
-		w.waker_cpu = (int)((ended.wake_cpu1 - 1) % (uint32_t)e->ncpus);
+		 * on (docs/replay.md "Wakeup CPU") */
+		w.waker_cpu = irq_cpu(e, p, &ended);
 		e->priv->st.irq_cpu_wakeups++;
 	}
 	p->eng->wake_pending = 1;
@@ -819,6 +838,27 @@ static int parse_policy_opts(const struct sl_policy_ops *ops, const char *opts,
 	return 0;
 }
 
+int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode)
+{
+	if (mode != SL_IRQ_CPU_AUTO)
+		return mode;
+	return ops->select_cpu ? SL_IRQ_CPU_SLEEPER : SL_IRQ_CPU_RELATIVE;
+}
+
+const char *sl_irq_cpu_name(int mode)
+{
+	switch (mode) {
+	case SL_IRQ_CPU_SLEEPER:
+		return "sleeper";
+	case SL_IRQ_CPU_RECORDED:
+		return "recorded";
+	case SL_IRQ_CPU_RELATIVE:
+		return "relative";
+	default:
+		return "auto";
+	}
+}
+
 int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
 			  int cpus, char *buf, size_t len, struct sl_diag *d)
 {
@@ -838,7 +878,7 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
 		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
 		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
-		     o->irq_cpu_mode == SL_IRQ_CPU_RECORDED ? "recorded" : "sleeper");
+		     sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)));
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
@@ -939,8 +979,9 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
 	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
 		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
-	if (o->irq_cpu_mode != SL_IRQ_CPU_RECORDED && o->irq_cpu_mode != SL_IRQ_CPU_SLEEPER)
-		return sl_fail(d, "irq cpu mode %d: expected recorded or sleeper", o->irq_cpu_mode);
+	if (o->irq_cpu_mode < SL_IRQ_CPU_SLEEPER || o->irq_cpu_mode > SL_IRQ_CPU_RELATIVE)
+		return sl_fail(d, "irq cpu mode %d: expected auto, relative, recorded or sleeper",
+			       o->irq_cpu_mode);
 	e->priv = &priv;
 	priv.d = d;
 	priv.sink = sink;
@@ -956,6 +997,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	e->rr_interval_ns = o->rr_interval_ns;
 	e->mode = o->mode;
 	priv.o = o;
+	priv.irq_mode = sl_irq_cpu_mode_of(ops, o->irq_cpu_mode);
 	priv.lat_state = o->seed;
 	if (o->nq > 0)
 		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));

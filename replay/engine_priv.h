@@ -111,6 +111,7 @@ struct sl_engine_priv {
 	size_t nrunnable;        /* tasks on any runqueue */
 	uint64_t next_tick;      /* time of the next tick of every CPU */
 	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
+	int irq_mode;            /* --irq-cpu in effect (sl_irq_cpu_mode_of) */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
 	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */

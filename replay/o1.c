@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-enum { P_UNKNOWN_IRQ, P_SLEEP_AVG0 };
+enum { P_UNKNOWN_IRQ, P_SLEEP_AVG0, P_WARM };
 
 static const struct sl_policy_param o1_params[] = {
 	{ "unknown_waker_irq", 0, 0, 1,
@@ -15,7 +15,11 @@ static const struct sl_policy_param o1_params[] = {
 	  "(INTERRUPTED, full on-runqueue credit); 0: as from a task (INTERACTIVE)" },
 	{ "initial_sleep_avg_ms", 0, 0, 1000,
 	  "sleep_avg of tasks that appear without a modelled fork (trace start, "
-	  "workload lines)" },
+	  "workload lines) and not warm-started" },
+	{ "warm_start", 1, 0, 2,
+	  "which trace tasks not forked in the trace start with the sleep_avg "
+	  "their own recorded bursts and sleeps give them (docs/o1.md): 1 kernel "
+	  "threads, 2 every task, 0 none (initial_sleep_avg_ms)" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -101,6 +105,11 @@ static void o1_task_init(struct sl_engine *e, struct sl_task *p)
 		t->sleep_avg = (uint64_t)sl_engine_param(e, P_SLEEP_AVG0) * 1000000ULL;
 		if (t->sleep_avg > o->c.ns_max_sleep_avg)
 			t->sleep_avg = o->c.ns_max_sleep_avg;
+		/* warm start: its history taken to be like its recording */
+		if ((sl_engine_param(e, P_WARM) == 2 || (sl_engine_param(e, P_WARM) == 1 && t->kthread)) &&
+		    p->spec && p->spec->nphases && !(p->flags & SL_TASK_FORKED))
+			t->sleep_avg = sl_o1_warm_sleep_avg(o, t->static_prio, t->kthread,
+							    p->spec->phases, p->spec->nphases);
 		t->prio = (int16_t)sl_o1_normal_prio(&o->c, t->static_prio, t->sleep_avg);
 		t->normal_prio = t->prio;
 	}

@@ -234,6 +234,37 @@ void sl_o1_task_setup(struct sl_o1 *o, int pi, int nice, int policy, int rt_prio
 	p->parent = -1;
 }
 
+uint64_t sl_o1_warm_sleep_avg(const struct sl_o1 *o, int static_prio, int kthread,
+			      const struct sl_phase *ph, size_t n)
+{
+	uint64_t sa = 0, max = o->c.ns_max_sleep_avg;
+	uint64_t ceiling = sl_o1_interactive_sleep(&o->c, static_prio);
+	size_t k;
+	for (k = 0; k < n; k++) {
+		uint64_t run = ph[k].run_ns == SL_INF || ph[k].run_ns > max ? max : ph[k].run_ns;
+		uint64_t sleep = ph[k].sleep_ns;
+		int b = sl_o1_bonus(&o->c, sa);
+		/* schedule(): run_time /= (CURRENT_BONUS(prev) ? : 1) */
+		run /= (uint64_t)(b ? b : 1);
+		sa = sa > run ? sa - run : 0;
+		if ((ph[k].end != SL_END_SLEEP_S && ph[k].end != SL_END_SLEEP_D) || sleep == SL_INF ||
+		    !sleep)
+			continue;
+		/* recalc_task_prio, the sleep classified as sl_o1_wake does */
+		if (!kthread && sleep > ceiling && sa < ceiling) {
+			sa = ceiling;
+		} else if ((ph[k].end == SL_END_SLEEP_D || ph[k].pipe) && !kthread) {
+			if (sa < ceiling)
+				sa = sa + sleep >= ceiling ? ceiling : sa + sleep;
+		} else {
+			sa += sleep;
+		}
+		if (sa > max)
+			sa = max;
+	}
+	return sa;
+}
+
 /* ---- §2.3 wake-up ---- */
 
 int sl_o1_wake(struct sl_o1 *o, int pi, int cpu, uint64_t now, int uninterruptible,

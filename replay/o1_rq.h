@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "../common/behaviour.h"
 #include "o1_prio.h"
 #include "prio_array.h"
 
@@ -86,6 +87,17 @@ uint64_t sl_o1_jiffies(const struct sl_o1 *o, uint64_t now);
  * time slice, sleep_avg 0, timestamp now, not queued. */
 void sl_o1_task_setup(struct sl_o1 *o, int p, int nice, int policy, int rt_prio,
 		      int kthread, int cpu, uint64_t now);
+
+/* The sleep_avg a task with static_prio (kthread: no mm) has after the n
+ * phases ph (a trace task's recorded bursts and sleeps), starting from 0:
+ * each burst debited as one stay on the CPU (schedule(): min(run,
+ * NS_MAX_SLEEP_AVG) / CURRENT_BONUS), each sleep credited by
+ * recalc_task_prio (a D or pipe sleep is NONINTERACTIVE; a user task's
+ * sleep is capped at INTERACTIVE_SLEEP as there), without on-runqueue
+ * credit. The o1 model's warm start (docs/o1.md): a task that was there
+ * before the trace is taken to have lived as it did in the recording. */
+uint64_t sl_o1_warm_sleep_avg(const struct sl_o1 *o, int static_prio, int kthread,
+			      const struct sl_phase *ph, size_t n);
 
 /* try_to_wake_up + activate_task (§2.3) of a sleeping task onto cpu.
  * uninterruptible: the sleep was D; noninteractive: TASK_NONINTERACTIVE

@@ -58,7 +58,7 @@ expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a fa
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 8 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 9 "user_version after the upgrade"
 # (the version 1 columns; wake_cpu, new in version 8, is NULL in an old import)
 V1COLS="utid, seq, run_ns, sleep_ns, end_state, waker_kind, waker_utid, waker_progress_ns, pipe, lost"
 sq "$T/v1.db" "SELECT $V1COLS FROM burst ORDER BY utid, seq" > "$T/burst.txt"
@@ -112,7 +112,7 @@ expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs wi
 # utid`). After the upgrade the new view gives the same text.
 cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
 "$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
-expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 8 "user_version after the v2 upgrade"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 9 "user_version after the v2 upgrade"
 # (the version 2 view's columns; uncertain_ns, new in version 6, is 0 for old runs)
 sqlite3 -batch "$T/v2.db" "SELECT run_id, utid, tid, comm, nice, runtime_ns, switches, wakeups,
 	avg_delay_ns, max_delay_ns FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
@@ -132,7 +132,7 @@ V3=$T/v3.db
 sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
 before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
-expect_eq "$(sq "$V3" "PRAGMA user_version")" 8 "user_version after the v3 upgrade"
+expect_eq "$(sq "$V3" "PRAGMA user_version")" 9 "user_version after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
 	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"
@@ -149,7 +149,7 @@ sq "$V5" "DROP VIEW task_summary; ALTER TABLE trace DROP COLUMN missed_switches;
 	PRAGMA user_version = 5"
 before=$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V5" import "$TOP/traces/perf-sched-missed-2cpu.perf.data" > /dev/null 2>&1 || fail "import on a v5 database"
-expect_eq "$(sq "$V5" "PRAGMA user_version")" 8 "user_version after the v5 upgrade"
+expect_eq "$(sq "$V5" "PRAGMA user_version")" 9 "user_version after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice WHERE run_id = 1")" "$before" "old run's slices after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT id, missed_switches, cut_at IS NULL FROM trace ORDER BY id" | tr '\n' ' ')" "1|0|1 2|1108|1 " "trace rows after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT count(*) > 0, SUM(uncertain_ns > 0) > 0 FROM task_summary WHERE run_id = 2")" "1|1" "uncertain_ns of the new import"
@@ -159,7 +159,7 @@ expect_eq "$(sq "$V5" "SELECT count(*) > 0, SUM(uncertain_ns > 0) > 0 FROM task_
 # replay of the same behaviour with no wake CPUs, even with --irq-cpu
 # recorded), and a
 # new import has exec points and wake CPUs (the v7 file is a fresh database
-# with the ninth elements removed, the view of version 7 and the version set
+# with the ninth and tenth elements removed, the view of version 7 and the version set
 # back; its exec points stay, so that the two replays differ only by the
 # wake CPUs)
 V7=$T/v7.db
@@ -167,7 +167,7 @@ V7=$T/v7.db
 expect_eq "$(sq "$V7" "SELECT count(*) > 0 FROM burst WHERE wake_cpu IS NOT NULL")" 1 "wake CPUs of a fresh import"
 "$SCHEDLAB" -q --db "$V7" replay --trace 1 --sched o1 --irq-cpu sleeper > /dev/null || fail "replay for v7"
 sq "$V7" "DROP VIEW burst;
-	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[8]')))
+	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[9]', '$[8]')))
 		FROM json_each(task_model.phases)) WHERE phases != '[]';
 	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
 		json_extract(j.value, '$[0]') AS run_ns, json_extract(j.value, '$[1]') AS sleep_ns,
@@ -177,7 +177,7 @@ sq "$V7" "DROP VIEW burst;
 		FROM task_model m, json_each(m.phases) j;
 	PRAGMA user_version = 7"
 "$SCHEDLAB" -q --db "$V7" replay --trace 1 --sched o1 --irq-cpu recorded > /dev/null || fail "replay on a v7 database"
-expect_eq "$(sq "$V7" "PRAGMA user_version")" 8 "user_version after the v7 upgrade"
+expect_eq "$(sq "$V7" "PRAGMA user_version")" 9 "user_version after the v7 upgrade"
 expect_eq "$(sq "$V7" "SELECT count(*) FROM burst WHERE wake_cpu IS NOT NULL")" 0 "wake CPUs of the old import"
 # run 2 (before, --irq-cpu sleeper) and run 3 (after the upgrade, --irq-cpu
 # recorded but no wake CPU left): the same rows
@@ -185,4 +185,30 @@ expect_eq "$(sq "$V7" "SELECT count(*) FROM (SELECT ts, dur, cpu, utid, end_stat
 	EXCEPT SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 3)")" 0 "slices of a replay of the old import"
 "$SCHEDLAB" -q --db "$V7" import "$TOP/traces/panopticon-desktop.ftrace.txt" > /dev/null 2>&1 || fail "import on a v7 database"
 expect_eq "$(sq "$V7" "SELECT count(*) FROM burst b JOIN thread t USING (utid) WHERE t.trace_id = 2 AND end_state = 'V'")" 2 "exec points of a new import"
-echo "schema 8: ranges, burst view, malformed phases, task_stat, v1 to v7 upgrades: ok"
+# 10. a version 8 database (phases of nine elements: wake CPUs without the
+# CPU the task slept on; the burst view without sleep_cpu) is upgraded on
+# open: the view shows sleep_cpu NULL for the old import, and --irq-cpu
+# relative, which needs it, takes each recorded wake CPU as it is: the same
+# replay as --irq-cpu recorded (docs/replay.md). A fresh import has both.
+V8=$T/v8.db
+"$SCHEDLAB" -q --db "$V8" import "$TOP/traces/ed-desktop-2cpu.dat" > /dev/null 2>&1 || fail "import for v8"
+expect_eq "$(sq "$V8" "SELECT count(*) > 0, SUM(sleep_cpu IS NULL) FROM burst WHERE wake_cpu IS NOT NULL")" "1|0" "sleep CPUs of a fresh import"
+sq "$V8" "DROP VIEW burst;
+	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[9]')))
+		FROM json_each(task_model.phases)) WHERE phases != '[]';
+	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
+		json_extract(j.value, '$[0]') AS run_ns, json_extract(j.value, '$[1]') AS sleep_ns,
+		json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
+		json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
+		json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost,
+		json_extract(j.value, '$[8]') AS wake_cpu
+		FROM task_model m, json_each(m.phases) j;
+	PRAGMA user_version = 8"
+"$SCHEDLAB" -q --db "$V8" replay --trace 1 --sched rsdl --irq-cpu relative > /dev/null || fail "replay on a v8 database"
+expect_eq "$(sq "$V8" "PRAGMA user_version")" 9 "user_version after the v8 upgrade"
+expect_eq "$(sq "$V8" "SELECT count(*) > 0, SUM(sleep_cpu IS NOT NULL) FROM burst WHERE wake_cpu IS NOT NULL")" "1|0" "sleep CPUs of the old import"
+"$SCHEDLAB" -q --db "$V8" replay --trace 1 --sched rsdl --irq-cpu recorded > /dev/null || fail "replay recorded on a v8 database"
+expect_eq "$(sq "$V8" "SELECT count(*) FROM (SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 2
+	EXCEPT SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 3)")" 0 "relative against recorded on the old import"
+expect_eq "$(sq "$V8" "SELECT json_extract(params, '$.irq_cpu') FROM run WHERE id IN (2, 3) ORDER BY id" | tr '\n' ' ')" "relative recorded " "the runs' irq_cpu"
+echo "schema 9: ranges, burst view, malformed phases, task_stat, v1 to v8 upgrades: ok"

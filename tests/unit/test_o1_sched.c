@@ -245,7 +245,8 @@ SL_TEST(o1_long_sleeper_turned_hog)
 	o1t_behaviour(&b, 2);
 	o1t_task(&b, 0, 0, SL_INF, 0, 0);
 	o1t_phases(&b, 1, ph, 2);
-	if (o1t_replay(&b, O1, 1, 5 * SEC, 1000, NULL, &r) == 0) {
+	/* both start with sleep_avg 0 (no warm start: docs/o1.md) */
+	if (o1t_replay(&b, O1, 1, 5 * SEC, 1000, "warm_start=0", &r) == 0) {
 		CHECK_EQ_INT(o1t_max_wait(&r, 0, 1 * SEC, 5 * SEC), 799 * MS);
 		CHECK_EQ_INT(o1t_runtime(&r, 1, 1151 * MS, 1950 * MS), 799 * MS);
 	} else {
@@ -290,7 +291,8 @@ SL_TEST(o1_expired_starvation_bound)
 	o1t_behaviour(&b, 2);
 	o1t_task(&b, 0, 0, SL_INF, 0, 0);
 	o1t_phases(&b, 1, ph, 201);
-	if (o1t_replay(&b, O1, 1, 8 * SEC, 1000, NULL, &r) == 0) {
+	/* both start with sleep_avg 0 (no warm start: docs/o1.md) */
+	if (o1t_replay(&b, O1, 1, 8 * SEC, 1000, "warm_start=0", &r) == 0) {
 		uint64_t w = o1t_max_wait(&r, 0, 1500 * MS, 8 * SEC);
 		CHECK(w > 1900 * MS && w <= 2200 * MS);
 		fprintf(stderr, "  starvation: plain hog waited %.3f ms\n", (double)w / 1e6);
@@ -486,4 +488,92 @@ SL_TEST(o1_yield_to_expired)
 	}
 	o1t_free(&r);
 	sl_behaviour_release(&b);
+}
+
+/* phases: three bursts of 1 ms each followed by a 300 ms sleep (state st),
+ * then an endless burst */
+static void warm_phases(struct sl_phase *ph, char st)
+{
+	int i;
+	memset(ph, 0, 4 * sizeof(*ph));
+	for (i = 0; i < 3; i++) {
+		ph[i].run_ns = 1 * MS;
+		ph[i].sleep_ns = 300 * MS;
+		ph[i].end = st;
+		ph[i].waker_kind = SL_WAKER_IRQ;
+		ph[i].waker = -1;
+	}
+	ph[3].run_ns = SL_INF;
+	ph[3].end = SL_END_TRACE;
+	ph[3].waker = -1;
+}
+
+SL_TEST(o1_warm_start_of_a_kernel_thread)
+{
+	/* sl_o1_warm_sleep_avg at HZ 1000: NS_MAX_SLEEP_AVG 1 s, CURRENT_BONUS
+	 * = floor(sleep_avg / 100 ms), INTERACTIVE_SLEEP(nice 0) 799 ms.
+	 * Three (1 ms run, 300 ms sleep), then an endless run, from 0:
+	 * - a kernel thread (no ceiling), S or D alike: 0 - 1 ms / 1 -> 0,
+	 *   + 300 ms = 300 ms; bonus 3: - 1 ms / 3 (333 333 ns) = 299 666 667,
+	 *   + 300 ms = 599 666 667; bonus 5: - 200 000 = 599 466 667, + 300 ms
+	 *   = 899 466 667; the endless run debits min(inf, 1 s) / bonus 8 =
+	 *   125 ms: 774 466 667 ns, bonus 7, prio 120 - (7 - 5) = 118.
+	 * - a user task with S sleeps: no ceiling applies (300 ms <= 799 ms,
+	 *   interactive sleeps): the same 774 466 667.
+	 * - a user task with D sleeps (NONINTERACTIVE: capped at the ceiling):
+	 *   300 ms, 599 666 667, then 599 466 667 + 300 ms > 799 ms: 799 ms;
+	 *   - 1 s / 7 (142 857 142) = 656 142 858, bonus 6, prio 119.
+	 * - a user task, 1 ms then one 1.05 s sleep, then endless: the sleep
+	 *   is longer than the ceiling with sleep_avg below it: 799 ms; - 1 s /
+	 *   7: 656 142 858.
+	 * Through the replay (two CPUs, each task pinned alone on one; its
+	 * first slice at time 0): warm_start 1 (the default) warms the
+	 * kernel thread only: its first slice at prio 118,
+	 * the user task's at 125 (sleep_avg 0); warm_start 2: the user task
+	 * with D sleeps at 119; warm_start 0: the kernel thread at 125. */
+	struct sl_o1 o;
+	struct sl_phase ph[4];
+	struct sl_behaviour b;
+	struct o1t_run r;
+	const struct sl_policy_ops *o1 = O1;
+	static const char *const opt[] = { NULL, "warm_start=2", "warm_start=0" };
+	static const int want_k[] = { 118, 118, 125 }, want_u[] = { 125, 119, 125 };
+	int k;
+	CHECK_EQ_INT(sl_o1_init(&o, 1, 1, 1000), 0);
+	warm_phases(ph, SL_END_SLEEP_D);
+	CHECK_EQ_INT(sl_o1_warm_sleep_avg(&o, 120, 1, ph, 4), 774466667);
+	CHECK_EQ_INT(sl_o1_warm_sleep_avg(&o, 120, 0, ph, 4), 656142858);
+	warm_phases(ph, SL_END_SLEEP_S);
+	CHECK_EQ_INT(sl_o1_warm_sleep_avg(&o, 120, 1, ph, 4), 774466667);
+	CHECK_EQ_INT(sl_o1_warm_sleep_avg(&o, 120, 0, ph, 4), 774466667);
+	ph[0].sleep_ns = 1050 * MS;
+	ph[1] = ph[3];
+	CHECK_EQ_INT(sl_o1_warm_sleep_avg(&o, 120, 0, ph, 2), 656142858);
+	sl_o1_release(&o);
+	for (k = 0; k < 3; k++) {
+		size_t i;
+		int pk = -1, pu = -1;
+		warm_phases(ph, SL_END_SLEEP_D);
+		o1t_behaviour(&b, 2);
+		o1t_phases(&b, 0, ph, 4);
+		b.tasks[0].flags = SL_TASK_KTHREAD;
+		o1t_phases(&b, 1, ph, 4);
+		b.cpus = 2;
+		b.tasks[1].cpumask = 2;
+		b.tasks[0].cpumask = 1;
+		if (o1t_replay(&b, o1, 2, 10 * MS, 1000, opt[k], &r) == 0) {
+			for (i = 0; i < r.nsl; i++) {
+				if (r.sl[i].task == 0 && pk < 0)
+					pk = r.sl[i].prio;
+				if (r.sl[i].task == 1 && pu < 0)
+					pu = r.sl[i].prio;
+			}
+			CHECK_EQ_INT(pk, want_k[k]);
+			CHECK_EQ_INT(pu, want_u[k]);
+		} else {
+			CHECK(0);
+		}
+		o1t_free(&r);
+		sl_behaviour_release(&b);
+	}
 }

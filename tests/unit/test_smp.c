@@ -590,3 +590,132 @@ SL_TEST(smp_irq_wakeup_runs_on_its_recorded_cpu)
 		CHECK_EQ_INT(st.wake_affine, 0);
 	}
 }
+
+/* S (task 0, nice 0) runs [0, 1 ms) alone on cpu 0 (the first placement),
+ * sleeps 5 ms and is woken at 6 ms by an interrupt recorded on wake (-1:
+ * unknown) while it had slept on sleep (-1: unknown) in the recording; then
+ * runs 1 ms and exits. n0 nice-0 hogs pinned to cpu 0 and n1 to cpu 1 start
+ * at 1.5 ms, after S's first burst. Returns the CPU of S's second slice
+ * (-1: none within 400 ms); *moved = the wakeup's wake-affine moves. */
+static int irq_wake(const char *pol, int n0, int n1, int wake, int sleep, int mode, int *moved,
+		    struct sl_replay_stats *st)
+{
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct trec r;
+	struct sl_run_sink k = trec_sink(&r);
+	size_t i;
+	int n = 0, cpu = -1, h;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "s", 0, 0);
+	add_phase(t, 1 * TMS, SL_END_SLEEP_S, 5 * TMS, SL_WAKER_IRQ, -1, 0);
+	t->phases[0].wake_cpu1 = wake < 0 ? 0 : (uint32_t)wake + 1;
+	t->phases[0].sleep_cpu1 = sleep < 0 ? 0 : (uint32_t)sleep + 1;
+	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	for (h = 0; h < n0 + n1; h++)
+		smp_task(&b, h < n0 ? "h0" : "h1", 0, 1500 * 1000ULL)->cpumask = h < n0 ? 1 : 2;
+	memset(&r, 0, sizeof(r));
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = 400 * TMS;
+	o.debug = 1;
+	o.irq_cpu_mode = mode;
+	CHECK_EQ_INT(sl_replay_run(&b, sl_policy_find(pol), &o, &k, st, &d), 0);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0 && n++ == 1)
+			cpu = r.s[i].cpu;
+	CHECK(first_on(&r, 0, 0) == 0);
+	*moved = (int)st->wake_affine;
+	trec_free(&r);
+	sl_behaviour_release(&b);
+	return cpu;
+}
+
+SL_TEST(smp_irq_wakeup_wake_affine_cases)
+{
+	/* 2.6.20's try_to_wake_up for an interrupt on cpu 1 (this_cpu = 1)
+	 * waking S, which slept on cpu 0 (cpu = 0), wake_idx 1, imbalance
+	 * 100 + (125 - 100) / 2 = 112; W = the model's nice-0 weight
+	 * (SCHED_LOAD_SCALE), S's own weight W. The wakeup at 6 ms comes
+	 * before that instant's tick: cpu_load[0] = the raw load of the tick
+	 * at 5 ms (the hogs' since the tick at 2 ms). load = source_load(0) =
+	 * min(cl0, raw), this_load = target_load(1) = max(cl0, raw),
+	 * tl_per_task = cpu_avg_load_per_task(1) (W when cpu 1 is empty).
+	 * Move when (tl <= load && tl + target_load(0) <= tl_per_task) or
+	 * 100 (tl + W) <= 112 load:
+	 * - 1 hog on cpu 0, none on 1: load W, tl 0: 0 <= W, 0 + W <= W: moves.
+	 * - 2 on cpu 0, 1 on 1: load 2W, tl W, per task W: W + 2W > W; but
+	 *   100 x 2W = 200W <= 112 x 2W = 224W: moves (passive balance of a
+	 *   busier CPU).
+	 * - 1 and 1: load W, tl W: W + W > W; 200W > 112W: stays.
+	 * - both idle: load 0, tl 0: 0 <= 0, 0 + 0 <= W: moves (an interrupt
+	 *   on an idle CPU takes the task of another idle CPU).
+	 * - cpu 0 idle, 1 hog on cpu 1: load 0, tl W: W > 0; 200W > 0: stays.
+	 * Where it moves, S's second slice is on cpu 1 (cpu 1 has no more load
+	 * than cpu 0 then: no balancing takes it back). */
+	static const char *const pols[] = { "rsdl", "o1", "sd", "cfs" };
+	static const int cases[][3] = { { 1, 0, 1 }, { 2, 1, 1 }, { 1, 1, 0 }, { 0, 0, 1 }, { 0, 1, 0 } };
+	struct sl_replay_stats st;
+	size_t k, c;
+	int moved, cpu;
+	for (k = 0; k < SL_ARRAY_SIZE(pols); k++) {
+		for (c = 0; c < SL_ARRAY_SIZE(cases); c++) {
+			cpu = irq_wake(pols[k], cases[c][0], cases[c][1], 1, 0, SL_IRQ_CPU_RELATIVE, &moved,
+				       &st);
+			if (moved != cases[c][2])
+				fprintf(stderr, "  %s, %d + %d hogs: %d moves\n", pols[k], cases[c][0],
+					cases[c][1], moved);
+			CHECK_EQ_INT(moved, cases[c][2]);
+			CHECK_EQ_INT(st.irq_cpu_wakeups, 1);
+			if (cases[c][2])
+				CHECK_EQ_INT(cpu, 1);
+		}
+	}
+}
+
+SL_TEST(smp_irq_wakeup_relative_to_the_cpu_it_slept_on)
+{
+	/* The case "1 hog on cpu 0, none on 1" of smp_irq_wakeup_wake_affine_cases
+	 * (an interrupt on cpu 1 moves S; one on cpu 0, S's own, does not),
+	 * with the recorded interrupt CPU (wake) and the CPU S had slept on in
+	 * the recording (sleep) against S's cpu 0 in the replay:
+	 * - relative: this_cpu = 0 + (wake - sleep) mod 2. wake 1, sleep 1
+	 *   (its own CPU's interrupt, as a timer it armed): 0, stays; wake 1,
+	 *   sleep 0: 1, moves; wake 0, sleep 1: 1, moves; a 4-CPU recording,
+	 *   wake 3, sleep 2: offset 1, moves; wake 2, sleep 0: offset 2 mod 2
+	 *   = 0, stays. No sleep CPU (an import of schema 8): the recorded CPU
+	 *   as it is, wake 1: moves.
+	 * - recorded: this_cpu = wake mod 2: wake 1, sleep 1: moves; wake 0,
+	 *   sleep 1: 0, stays.
+	 * - auto: relative for rsdl (wake 1 sleep 1 stays, wake 1 sleep 0
+	 *   moves); sleeper for eevdf (its own placement): no interrupt CPU
+	 *   taken (irq_cpu_wakeups 0). */
+	struct sl_replay_stats st;
+	int moved;
+	irq_wake("rsdl", 1, 0, 1, 1, SL_IRQ_CPU_RELATIVE, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 1, 0, SL_IRQ_CPU_RELATIVE, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 0, 1, SL_IRQ_CPU_RELATIVE, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 3, 2, SL_IRQ_CPU_RELATIVE, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	irq_wake("rsdl", 1, 0, 2, 0, SL_IRQ_CPU_RELATIVE, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 1, -1, SL_IRQ_CPU_RELATIVE, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 1, 1, SL_IRQ_CPU_RECORDED, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	irq_wake("rsdl", 1, 0, 0, 1, SL_IRQ_CPU_RECORDED, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	irq_wake("rsdl", 1, 0, 1, 1, SL_IRQ_CPU_AUTO, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	CHECK_EQ_INT(st.irq_cpu_wakeups, 1);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 1, 0, SL_IRQ_CPU_AUTO, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	irq_wake("eevdf", 1, 0, 1, 0, SL_IRQ_CPU_AUTO, &moved, &st);
+	CHECK_EQ_INT(st.irq_cpu_wakeups, 0);
+}
