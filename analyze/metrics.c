@@ -91,22 +91,44 @@ double sl_ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb
 	return d;
 }
 
-void sl_run_ref_of(const struct sl_run_data *r, struct sl_run_ref *ref)
+void sl_run_ref_begin(struct sl_run_ref *ref, int64_t run_id, const struct sl_thread_row *threads,
+		      size_t nthreads, uint64_t *delays, size_t ndelays)
 {
 	size_t i;
 	memset(ref, 0, sizeof(*ref));
-	ref->run_id = r->run.id;
-	ref->delays = sl_run_delays(r, &ref->ndelays);
-	ref->ntasks = r->nthreads;
-	ref->utid = xmalloc((r->nthreads ? r->nthreads : 1) * sizeof(*ref->utid));
-	ref->runtime = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*ref->runtime));
-	for (i = 0; i < r->nthreads; i++)
-		ref->utid[i] = r->threads[i].utid; /* sorted by utid (sl_run_thread_index) */
-	for (i = 0; i < r->nslices; i++) {
-		size_t k = sl_run_thread_index(r, r->slices[i].utid);
-		if (k < r->nthreads && r->threads[k].utid == r->slices[i].utid)
-			ref->runtime[k] += r->slices[i].dur;
+	ref->run_id = run_id;
+	ref->delays = delays;
+	ref->ndelays = ndelays;
+	ref->ntasks = nthreads;
+	ref->utid = xmalloc((nthreads ? nthreads : 1) * sizeof(*ref->utid));
+	ref->runtime = xcalloc(nthreads ? nthreads : 1, sizeof(*ref->runtime));
+	for (i = 0; i < nthreads; i++)
+		ref->utid[i] = threads[i].utid; /* sorted by utid (sl_run_thread_index) */
+}
+
+void sl_run_ref_add_slices(struct sl_run_ref *ref, const struct sl_slice_row *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		size_t lo = 0, hi = ref->ntasks;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (ref->utid[mid] < v[i].utid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < ref->ntasks && ref->utid[lo] == v[i].utid)
+			ref->runtime[lo] += v[i].dur;
 	}
+}
+
+void sl_run_ref_of(const struct sl_run_data *r, struct sl_run_ref *ref)
+{
+	size_t nd;
+	uint64_t *dl = sl_run_delays(r, &nd);
+	sl_run_ref_begin(ref, r->run.id, r->threads, r->nthreads, dl, nd);
+	sl_run_ref_add_slices(ref, r->slices, r->nslices);
 }
 
 int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d)
@@ -176,27 +198,53 @@ static void jain_comparable(struct sl_run_metrics *m, const double *rate)
 	m->jain_cpu = ss > 0 ? s * s / ((double)best * ss) : 1.0;
 }
 
-void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *ref,
-			struct sl_run_metrics *m)
+static size_t thread_index(const struct sl_thread_row *th, size_t n, int64_t utid)
 {
-	struct acc *a = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*a));
-	struct cls_acc slp = { 0 }, cpu = { 0 };
-	double *rate = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*rate)); /* by m->tasks index */
-	uint64_t first = UINT64_MAX, last = 0, *all;
-	size_t i, k, nall;
-	double sum = 0, sumsq = 0;
-
-	memset(m, 0, sizeof(*m));
-	m->run = r->run;
-	for (i = 0; i < r->nthreads; i++) {
-		a[i].ready_since = UINT64_MAX;
-		a[i].born = UINT64_MAX;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (th[mid].utid < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	/* slices are ordered by ts: a preempted task waits until its next slice */
-	for (i = 0; i < r->nslices; i++) {
-		const struct sl_slice_row *s = &r->slices[i];
-		size_t t = sl_run_thread_index(r, s->utid);
-		if (t >= r->nthreads || r->threads[t].utid != s->utid)
+	return lo;
+}
+
+struct sl_metrics_acc {
+	struct sl_run_info run;
+	const struct sl_thread_row *threads;
+	size_t nthreads;
+	struct acc *a;
+	uint64_t first, last;
+};
+
+struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
+					const struct sl_thread_row *threads, size_t nthreads)
+{
+	struct sl_metrics_acc *m = xcalloc(1, sizeof(*m));
+	size_t i;
+	m->run = *run;
+	m->threads = threads;
+	m->nthreads = nthreads;
+	m->a = xcalloc(nthreads ? nthreads : 1, sizeof(*m->a));
+	m->first = UINT64_MAX;
+	for (i = 0; i < nthreads; i++) {
+		m->a[i].ready_since = UINT64_MAX;
+		m->a[i].born = UINT64_MAX;
+	}
+	return m;
+}
+
+/* slices are ordered by ts: a preempted task waits until its next slice */
+void sl_metrics_add_slices(struct sl_metrics_acc *m, const struct sl_slice_row *v, size_t n)
+{
+	struct acc *a = m->a;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const struct sl_slice_row *s = &v[i];
+		size_t t = thread_index(m->threads, m->nthreads, s->utid);
+		if (t >= m->nthreads || m->threads[t].utid != s->utid)
 			continue;
 		if (a[t].ready_since != UINT64_MAX && s->ts >= a[t].ready_since) {
 			a[t].wait_sum += s->ts - a[t].ready_since;
@@ -210,15 +258,22 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		a[t].ready_since = s->end_state == 'R' ? s->ts + s->dur : UINT64_MAX;
 		a[t].runtime += s->dur;
 		a[t].switches++;
-		if (s->ts < first)
-			first = s->ts;
-		if (s->ts + s->dur > last)
-			last = s->ts + s->dur;
+		if (s->ts < m->first)
+			m->first = s->ts;
+		if (s->ts + s->dur > m->last)
+			m->last = s->ts + s->dur;
 	}
-	for (i = 0; i < r->nwakeups; i++) {
-		const struct sl_wakeup_row *w = &r->wakeups[i];
-		size_t t = sl_run_thread_index(r, w->utid);
-		if (t >= r->nthreads || r->threads[t].utid != w->utid)
+}
+
+/* (sums, minima and maxima: the same whether before or after the slices) */
+void sl_metrics_add_wakeups(struct sl_metrics_acc *m, const struct sl_wakeup_row *v, size_t n)
+{
+	struct acc *a = m->a;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const struct sl_wakeup_row *w = &v[i];
+		size_t t = thread_index(m->threads, m->nthreads, w->utid);
+		if (t >= m->nthreads || m->threads[t].utid != w->utid)
 			continue;
 		a[t].wakeups++;
 		if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
@@ -232,9 +287,25 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 				a[t].max_wait = dl;
 		}
 	}
+}
+
+void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref, const uint64_t *all,
+		       size_t nall, struct sl_run_metrics *m)
+{
+	struct acc *a = acc->a;
+	const struct sl_thread_row *threads = acc->threads;
+	size_t nthreads = acc->nthreads;
+	struct cls_acc slp = { 0 }, cpu = { 0 };
+	double *rate = xcalloc(nthreads ? nthreads : 1, sizeof(*rate)); /* by m->tasks index */
+	uint64_t first = acc->first, last = acc->last;
+	size_t i, k;
+	double sum = 0, sumsq = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->run = acc->run;
 	m->span_ns = first == UINT64_MAX ? 0 : last - first;
-	m->tasks = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*m->tasks));
-	for (i = 0; i < r->nthreads; i++) {
+	m->tasks = xcalloc(nthreads ? nthreads : 1, sizeof(*m->tasks));
+	for (i = 0; i < nthreads; i++) {
 		struct sl_task_metrics *tm;
 		double s = 0, ss = 0;
 		if (!a[i].switches && !a[i].wakeups) {
@@ -242,12 +313,12 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 			continue;
 		}
 		tm = &m->tasks[m->ntasks++];
-		tm->utid = r->threads[i].utid;
-		tm->tid = r->threads[i].tid;
-		tm->nice = r->threads[i].nice;
-		memcpy(tm->comm, r->threads[i].comm, sizeof(tm->comm));
+		tm->utid = threads[i].utid;
+		tm->tid = threads[i].tid;
+		tm->nice = threads[i].nice;
+		memcpy(tm->comm, threads[i].comm, sizeof(tm->comm));
 		tm->runtime_ns = a[i].runtime;
-		tm->uncertain_ns = r->threads[i].uncertain_ns;
+		tm->uncertain_ns = threads[i].uncertain_ns;
 		m->uncertain_ns += tm->uncertain_ns;
 		tm->switches = a[i].switches;
 		tm->wakeups = a[i].wakeups;
@@ -267,8 +338,8 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		tm->delay_p95_ns = sl_percentile(a[i].delays, a[i].nd, 95);
 		tm->delay_p99_ns = sl_percentile(a[i].delays, a[i].nd, 99);
 		tm->delay_max_ns = a[i].nd ? a[i].delays[a[i].nd - 1] : 0;
-		if (m->span_ns && r->run.cpus > 0)
-			tm->share = (double)a[i].runtime / ((double)m->span_ns * r->run.cpus);
+		if (m->span_ns && acc->run.cpus > 0)
+			tm->share = (double)a[i].runtime / ((double)m->span_ns * acc->run.cpus);
 		{
 			uint64_t life = a[i].gone > a[i].born && a[i].born != UINT64_MAX ?
 						a[i].gone - a[i].born : 0;
@@ -294,6 +365,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		free(a[i].delays);
 	}
 	free(a);
+	free(acc);
 	m->sleepers.tasks = slp.tasks;
 	m->cpu_bound.tasks = cpu.tasks;
 	class_delays(&m->sleepers, slp.v, slp.n);
@@ -304,7 +376,6 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 	free(rate);
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
 	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
-	all = sl_run_delays(r, &nall);
 	for (k = 0, sum = 0; k < nall; k++)
 		sum += (double)all[k];
 	m->delay_mean_ns = nall ? sum / (double)nall : 0;
@@ -314,7 +385,7 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 	m->delay_max_ns = nall ? all[nall - 1] : 0;
 	m->conservation_max_err_ns = NAN;
 	m->delay_ks = NAN;
-	if (ref && ref->run_id != r->run.id) {
+	if (ref && ref->run_id != m->run.id) {
 		double maxerr = 0;
 		for (i = 0; i < m->ntasks; i++) {
 			double e = fabs((double)m->tasks[i].runtime_ns -
@@ -325,6 +396,18 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 		m->conservation_max_err_ns = maxerr;
 		m->delay_ks = sl_ks_distance(all, nall, ref->delays, ref->ndelays);
 	}
+}
+
+void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *ref,
+			struct sl_run_metrics *m)
+{
+	struct sl_metrics_acc *a = sl_metrics_begin(&r->run, r->threads, r->nthreads);
+	uint64_t *all;
+	size_t nall;
+	sl_metrics_add_slices(a, r->slices, r->nslices);
+	sl_metrics_add_wakeups(a, r->wakeups, r->nwakeups);
+	all = sl_run_delays(r, &nall);
+	sl_metrics_finish(a, ref, all, nall, m);
 	free(all);
 }
 

@@ -162,6 +162,24 @@ int sl_store_rotations(struct sl_store *s, int64_t run_id,
 int sl_store_vlags(struct sl_store *s, int64_t run_id,
 		   int (*fn)(void *ctx, const struct sl_vlag_row *r), void *ctx, struct sl_diag *d);
 
+/* A run's slices and wakeups one by one, in the order the run wrote them
+ * (not sorted; nothing kept): for what does not depend on their order (a
+ * chart's pre-pass over every run, before it loads them one at a time). */
+int sl_store_each_slice(struct sl_store *s, int64_t run_id,
+			int (*fn)(void *ctx, const struct sl_slice_row *r), void *ctx,
+			struct sl_diag *d);
+int sl_store_each_wakeup(struct sl_store *s, int64_t run_id,
+			 int (*fn)(void *ctx, const struct sl_wakeup_row *r), void *ctx,
+			 struct sl_diag *d);
+/* The total orders sl_store_load_run sorts slices and wakeups by (ts
+ * first), for qsort. */
+int sl_slice_row_cmp(const void *a, const void *b);
+int sl_wakeup_row_cmp(const void *a, const void *b);
+/* The threads of run_id's trace (ordered by utid, with the run's
+ * uncertain_ns), as sl_store_load_run gives them. */
+int sl_store_run_threads(struct sl_store *s, int64_t run_id, struct sl_thread_row **threads,
+			 size_t *n, struct sl_diag *d);
+
 /* The newest trace's id (the largest), 0 in an empty database. */
 int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d);
 /* The utids of a trace's threads, ascending (*utids malloc'd). */

@@ -15,6 +15,8 @@ struct typed {
 	int (*stair)(void *ctx, const struct sl_stair_row *r);
 	int (*rot)(void *ctx, const struct sl_rotation_row *r);
 	int (*vlag)(void *ctx, const struct sl_vlag_row *r);
+	int (*slice)(void *ctx, const struct sl_slice_row *r);
+	int (*wakeup)(void *ctx, const struct sl_wakeup_row *r);
 	int64_t *ids;
 	size_t n, cap;
 	struct sl_run_data *run; /* the run being loaded */
@@ -215,26 +217,48 @@ static void sort_rows(void *base, size_t n, size_t size, int (*cmp)(const void *
 		}
 }
 
+int sl_slice_row_cmp(const void *a, const void *b)
+{
+	return cmp_slice(a, b);
+}
+
+int sl_wakeup_row_cmp(const void *a, const void *b)
+{
+	return cmp_wakeup(a, b);
+}
+
 static int slice_cpu(const void *row)
 {
 	return ((const struct sl_slice_row *)row)->cpu;
 }
 
-static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
+static void slice_of_pack(struct sl_slice_row *r, const int64_t *v, const char (*txt)[8])
 {
-	struct typed *t = ctx;
-	struct sl_run_data *out = t->run;
-	struct sl_slice_row *r;
-	if (!t->scap)
-		SL_GROW(out->slices, t->scap, t->want ? (size_t)t->want : 1);
-	SL_GROW(out->slices, t->scap, out->nslices + 1);
-	r = &out->slices[out->nslices++];
 	r->ts = (uint64_t)v[1];
 	r->dur = (uint64_t)v[2];
 	r->cpu = (int)v[3];
 	r->utid = v[4];
 	r->end_state = txt[5][0] ? txt[5][0] : '?';
 	r->priority = (int)v[6];
+}
+
+static void wakeup_of_pack(struct sl_wakeup_row *w, const int64_t *v)
+{
+	w->utid = v[1];
+	w->ts = (uint64_t)v[2];
+	w->ts_run = v[3] == NULL_VAL ? UINT64_MAX : (uint64_t)v[3];
+	w->waker_utid = v[4] == NULL_VAL ? -1 : v[4];
+	w->cpu = v[5] == NULL_VAL ? -1 : (int)v[5];
+}
+
+static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_run_data *out = t->run;
+	if (!t->scap)
+		SL_GROW(out->slices, t->scap, t->want ? (size_t)t->want : 1);
+	SL_GROW(out->slices, t->scap, out->nslices + 1);
+	slice_of_pack(&out->slices[out->nslices++], v, txt);
 	return 0;
 }
 
@@ -242,18 +266,30 @@ static int wakeup_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 {
 	struct typed *t = ctx;
 	struct sl_run_data *out = t->run;
-	struct sl_wakeup_row *w;
 	(void)txt;
 	if (!t->wcap)
 		SL_GROW(out->wakeups, t->wcap, t->want ? (size_t)t->want : 1);
 	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
-	w = &out->wakeups[out->nwakeups++];
-	w->utid = v[1];
-	w->ts = (uint64_t)v[2];
-	w->ts_run = v[3] == NULL_VAL ? UINT64_MAX : (uint64_t)v[3];
-	w->waker_utid = v[4] == NULL_VAL ? -1 : v[4];
-	w->cpu = v[5] == NULL_VAL ? -1 : (int)v[5];
+	wakeup_of_pack(&out->wakeups[out->nwakeups++], v);
 	return 0;
+}
+
+/* one row to the caller's function (sl_store_each_slice/_wakeup) */
+static int slice_pack_fn(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_slice_row r;
+	slice_of_pack(&r, v, txt);
+	return t->slice(t->ctx, &r);
+}
+
+static int wakeup_pack_fn(void *ctx, const int64_t *v, const char (*txt)[8])
+{
+	struct typed *t = ctx;
+	struct sl_wakeup_row w;
+	(void)txt;
+	wakeup_of_pack(&w, v);
+	return t->wakeup(t->ctx, &w);
 }
 
 static int thread_row(sqlite3_stmt *q, struct typed *t)
@@ -273,36 +309,106 @@ static int thread_row(sqlite3_stmt *q, struct typed *t)
 	return 0;
 }
 
-static int slice_row(sqlite3_stmt *q, struct typed *t)
+static void slice_of_row(sqlite3_stmt *q, struct sl_slice_row *r)
 {
-	struct sl_run_data *out = t->run;
-	struct sl_slice_row *r;
 	const unsigned char *es = sqlite3_column_text(q, 4);
-	SL_GROW(out->slices, t->scap, out->nslices + 1);
-	r = &out->slices[out->nslices++];
 	r->ts = (uint64_t)sqlite3_column_int64(q, 0);
 	r->dur = (uint64_t)sqlite3_column_int64(q, 1);
 	r->utid = sqlite3_column_int64(q, 2);
 	r->cpu = sqlite3_column_int(q, 3);
 	r->end_state = es && es[0] ? (char)es[0] : '?';
 	r->priority = sqlite3_column_int(q, 5);
+}
+
+static int slice_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_run_data *out = t->run;
+	SL_GROW(out->slices, t->scap, out->nslices + 1);
+	slice_of_row(q, &out->slices[out->nslices++]);
 	return 0;
 }
 
-/* NULL ts_run (never ran), waker_utid and cpu (unknown) as UINT64_MAX, -1, -1 */
-static int wakeup_row(sqlite3_stmt *q, struct typed *t)
+static int slice_row_fn(sqlite3_stmt *q, struct typed *t)
 {
-	struct sl_run_data *out = t->run;
-	struct sl_wakeup_row *w;
-	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
-	w = &out->wakeups[out->nwakeups++];
+	struct sl_slice_row r;
+	slice_of_row(q, &r);
+	return t->slice(t->ctx, &r);
+}
+
+/* NULL ts_run (never ran), waker_utid and cpu (unknown) as UINT64_MAX, -1, -1 */
+static void wakeup_of_row(sqlite3_stmt *q, struct sl_wakeup_row *w)
+{
 	w->ts = (uint64_t)sqlite3_column_int64(q, 0);
 	w->ts_run = sqlite3_column_type(q, 1) == SQLITE_NULL ? UINT64_MAX
 							     : (uint64_t)sqlite3_column_int64(q, 1);
 	w->utid = sqlite3_column_int64(q, 2);
 	w->waker_utid = sqlite3_column_type(q, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 3);
 	w->cpu = sqlite3_column_type(q, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 4);
+}
+
+static int wakeup_row(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_run_data *out = t->run;
+	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
+	wakeup_of_row(q, &out->wakeups[out->nwakeups++]);
 	return 0;
+}
+
+static int wakeup_row_fn(sqlite3_stmt *q, struct typed *t)
+{
+	struct sl_wakeup_row w;
+	wakeup_of_row(q, &w);
+	return t->wakeup(t->ctx, &w);
+}
+
+#define THREADS_SQL                                                                              \
+	"SELECT t.utid, t.tid, t.tgid, t.nice, t.comm, t.first_ts, t.last_ts,"                   \
+	" COALESCE(s.uncertain_ns, 0) FROM run r JOIN thread t ON t.trace_id = r.trace_id"       \
+	" LEFT JOIN task_stat s ON s.run_id = r.id AND s.utid = t.utid"                          \
+	" WHERE r.id = ?1 ORDER BY t.utid"
+
+int sl_store_run_threads(struct sl_store *s, int64_t run_id, struct sl_thread_row **threads,
+			 size_t *n, struct sl_diag *d)
+{
+	struct sl_run_data r;
+	struct typed t = { 0 };
+	memset(&r, 0, sizeof(r));
+	t.run = &r;
+	if (each_row(s, THREADS_SQL, &run_id, thread_row, &t, d, "loading a run")) {
+		free(r.threads);
+		*threads = NULL;
+		*n = 0;
+		return -1;
+	}
+	*threads = r.threads;
+	*n = r.nthreads;
+	return 0;
+}
+
+int sl_store_each_slice(struct sl_store *s, int64_t run_id,
+			int (*fn)(void *ctx, const struct sl_slice_row *r), void *ctx,
+			struct sl_diag *d)
+{
+	struct typed t = { .ctx = ctx, .slice = fn };
+	int rc = st_pack_read(s, run_id, RB_SLICE, &t.want, slice_pack_fn, &t, d);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return each_row(s, "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "
+			   SL_RUN_ROWS("sched_slice", "?1") " ORDER BY rowid",
+			&run_id, slice_row_fn, &t, d, "loading a run");
+}
+
+int sl_store_each_wakeup(struct sl_store *s, int64_t run_id,
+			 int (*fn)(void *ctx, const struct sl_wakeup_row *r), void *ctx,
+			 struct sl_diag *d)
+{
+	struct typed t = { .ctx = ctx, .wakeup = fn };
+	int rc = st_pack_read(s, run_id, RB_WAKEUP, &t.want, wakeup_pack_fn, &t, d);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return each_row(s, "SELECT ts, ts_run, utid, waker_utid, cpu FROM wakeup WHERE "
+			   SL_RUN_ROWS("wakeup", "?1") " ORDER BY rowid",
+			&run_id, wakeup_row_fn, &t, d, "loading a run");
 }
 
 int sl_store_load_run(struct sl_store *s, int64_t run_id, struct sl_run_data *out,
@@ -320,11 +426,7 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 	t.run = out;
 	if (sl_store_get_run(s, run_id, &out->run, d))
 		return -1;
-	if (each_row(s, "SELECT t.utid, t.tid, t.tgid, t.nice, t.comm, t.first_ts, t.last_ts,"
-			" COALESCE(s.uncertain_ns, 0) FROM run r JOIN thread t ON t.trace_id = r.trace_id"
-			" LEFT JOIN task_stat s ON s.run_id = r.id AND s.utid = t.utid"
-			" WHERE r.id = ?1 ORDER BY t.utid",
-		     &run_id, thread_row, &t, d, "loading a run") ||
+	if (each_row(s, THREADS_SQL, &run_id, thread_row, &t, d, "loading a run") ||
 	    ((parts & SL_LOAD_SLICES) &&
 	     ((ps = st_pack_read(s, run_id, RB_SLICE, &t.want, slice_pack, &t, d)) < 0 ||
 	      (!ps && each_row(s, "SELECT ts, dur, utid, cpu, end_state, priority FROM sched_slice WHERE "

@@ -19,56 +19,69 @@ static void gp_title(FILE *f, const char *cmd, const char *a, const char *b)
 	fprintf(f, "%s \"%s%s%s\"\n", cmd, x, b ? "\\n" : "", y);
 }
 
-int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
-		    struct sl_diag *d)
-{
-	struct sl_pruns p;
+/* The latency CDF: each run's data file written as its delays come (a
+ * run at a time), the script at the end. */
+struct lat {
 	struct sl_gp g;
-	size_t i, k, plotted = 0;
-	int zeros = 0;
-	uint64_t minpos = UINT64_MAX, max = 0;
-	char (*paths)[1100] = NULL;
-	size_t *counts = NULL;
-	double xmin, xmax;
-	int rc = -1;
-	if (sl_pruns_load(s, o, SL_LOAD_WAKEUPS, &p, d))
+	int gp;
+	int zeros;
+	uint64_t minpos, max;
+	char (*paths)[1100];
+	size_t *counts;
+};
+
+static int lat_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+{
+	struct lat *l = c->ctx;
+	if (sl_gp_begin(&l->g, c->out, c->o.keep, 1000, 620, d))
 		return -1;
-	if (sl_gp_begin(&g, out, o->keep, 1000, 620, d))
-		goto out_runs;
-	paths = xcalloc(p.n, sizeof(*paths));
-	counts = xcalloc(p.n, sizeof(*counts));
-	for (i = 0; i < p.n; i++) {
-		size_t n, np;
-		uint64_t *dl = sl_run_delays(&p.v[i].r, &n);
-		struct sl_cdf_point *pts;
-		char name[48];
-		FILE *f;
-		snprintf(name, sizeof(name), "run%" PRId64, p.v[i].r.run.id);
-		f = sl_gp_data(&g, name, paths[i], sizeof(paths[i]), d);
-		if (!f) {
-			free(dl);
-			goto out;
-		}
-		np = sl_cdf_points(dl, n, &pts);
-		fprintf(f, "# %s: delay_ns\tcount of delays <= delay_ns\twakeups that ran\n",
-			p.v[i].title);
-		for (k = 0; k < np; k++) {
-			fprintf(f, "%" PRIu64 "\t%" PRIu64 "\t%zu\n", pts[k].delay_ns, pts[k].cum, n);
-			if (!pts[k].delay_ns)
-				zeros = 1;
-			if (pts[k].delay_ns && pts[k].delay_ns < minpos)
-				minpos = pts[k].delay_ns;
-			if (pts[k].delay_ns > max)
-				max = pts[k].delay_ns;
-		}
-		counts[i] = n;
-		free(pts);
-		free(dl);
-		if (fclose(f)) {
-			sl_fail(d, "%s: write error", paths[i]);
-			goto out;
-		}
+	l->gp = 1;
+	l->minpos = UINT64_MAX;
+	l->paths = xcalloc(p->n, sizeof(*l->paths));
+	l->counts = xcalloc(p->n, sizeof(*l->counts));
+	return 0;
+}
+
+static int lat_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
+		       size_t n, struct sl_diag *d)
+{
+	struct lat *l = c->ctx;
+	size_t k, np;
+	struct sl_cdf_point *pts;
+	char name[48];
+	FILE *f;
+	snprintf(name, sizeof(name), "run%" PRId64, p->v[i].r.run.id);
+	f = sl_gp_data(&l->g, name, l->paths[i], sizeof(l->paths[i]), d);
+	if (!f)
+		return -1;
+	np = sl_cdf_points(dl, n, &pts);
+	fprintf(f, "# %s: delay_ns\tcount of delays <= delay_ns\twakeups that ran\n", p->v[i].title);
+	for (k = 0; k < np; k++) {
+		fprintf(f, "%" PRIu64 "\t%" PRIu64 "\t%zu\n", pts[k].delay_ns, pts[k].cum, n);
+		if (!pts[k].delay_ns)
+			l->zeros = 1;
+		if (pts[k].delay_ns && pts[k].delay_ns < l->minpos)
+			l->minpos = pts[k].delay_ns;
+		if (pts[k].delay_ns > l->max)
+			l->max = pts[k].delay_ns;
 	}
+	l->counts[i] = n;
+	free(pts);
+	if (fclose(f))
+		return sl_fail(d, "%s: write error", l->paths[i]);
+	return 0;
+}
+
+static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
+{
+	struct lat *l = c->ctx;
+	struct sl_gp g = l->g;
+	const struct sl_pruns *p = pp;
+	size_t i, plotted = 0, *counts = l->counts;
+	char (*paths)[1100] = l->paths;
+	uint64_t minpos = l->minpos, max = l->max;
+	int zeros = l->zeros, rc;
+	double xmin, xmax;
 	/* x in us, log scale: from the power of ten below the smallest
 	 * positive delay to a bit past the largest; delays of 0 are drawn at
 	 * the left edge (a log axis has no 0). */
@@ -84,7 +97,7 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		if (xmax <= xmin)
 			xmax = xmin * 10;
 	}
-	gp_title(g.script, "set title", p.trace_title,
+	gp_title(g.script, "set title", p->trace_title,
 		 "scheduling delay (wakeup to first run): cumulative distribution");
 	fprintf(g.script,
 		"set logscale x\nset xrange [%g:%g]\nset yrange [0:1.02]\n"
@@ -94,9 +107,9 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 		"set key bottom right box opaque\nset grid xtics mxtics ytics lc rgb '#dddddd'\n"
 		"X0 = %g\n",
 		xmin, xmax, xmin);
-	for (i = 0; i < p.n && !counts[i]; i++)
+	for (i = 0; i < p->n && !counts[i]; i++)
 		;
-	if (i == p.n)
+	if (i == p->n)
 		fputs("unset logscale x\nset xrange [0:1]\nunset xtics\nunset ytics\nunset grid\nunset key\n"
 		      "set label 1 'no wakeup ran in these runs' at graph 0.5, graph 0.5 center\n",
 		      g.script);
@@ -118,11 +131,11 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 	fputs(")\n", g.script);
 	}
 	fputs("plot ", g.script);
-	for (i = 0; i < p.n; i++) {
+	for (i = 0; i < p->n; i++) {
 		char t[200];
 		if (!counts[i])
 			continue;
-		snprintf(t, sizeof(t), "%s, %zu wakeups", p.v[i].title, counts[i]);
+		snprintf(t, sizeof(t), "%s, %zu wakeups", p->v[i].title, counts[i]);
 		fprintf(g.script, "%s", plotted ? ", \\\n     " : "");
 		sl_gp_str(g.script, paths[i]);
 		fprintf(g.script,
@@ -134,60 +147,97 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 	if (!plotted)
 		fputs("NaN notitle", g.script);
 	fputs("\n", g.script);
-	rc = sl_gp_run(&g, d);
-out:
-	sl_gp_end(&g);
-	free(paths);
-	free(counts);
-out_runs:
-	sl_pruns_release(&p);
+	rc = sl_gp_run(&l->g, d);
 	return rc;
 }
 
-int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
-		      struct sl_diag *d)
+static void lat_release(struct sl_chart *c)
 {
-	struct sl_pruns p;
+	struct lat *l = c->ctx;
+	if (l->gp)
+		sl_gp_end(&l->g);
+	free(l->paths);
+	free(l->counts);
+	free(l);
+	c->ctx = NULL;
+}
+
+void sl_chart_latency(struct sl_chart *c)
+{
+	c->ctx = xcalloc(1, sizeof(struct lat));
+	c->need = SL_NEED_WAKEUPS;
+	c->begin = lat_begin;
+	c->wakeups = lat_wakeups;
+	c->end = lat_end;
+	c->release = lat_release;
+}
+
+int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		    struct sl_diag *d)
+{
+	struct sl_chart c;
+	memset(&c, 0, sizeof(c));
+	c.o = *o;
+	c.out = out;
+	sl_chart_latency(&c);
+	return sl_chart_draw(s, &c, d);
+}
+
+/* The histogram: each run's counts in every 1-2-5 bin there can be (the
+ * bins of the largest delay of all runs are the first of them), the data
+ * file and the script at the end. */
+struct hist {
+	uint64_t max, *full, **cnt;
+	size_t nfull, n;
+};
+
+static int hist_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+{
+	struct hist *h = c->ctx;
+	h->nfull = sl_hist_edges(UINT64_MAX, &h->full);
+	h->cnt = xcalloc(p->n, sizeof(*h->cnt));
+	h->n = p->n;
+	return 0;
+}
+
+static int hist_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
+			size_t n, struct sl_diag *d)
+{
+	struct hist *h = c->ctx;
+	if (n && dl[n - 1] > h->max)
+		h->max = dl[n - 1];
+	h->cnt[i] = xcalloc(h->nfull, sizeof(**h->cnt));
+	sl_hist_count(dl, n, h->full, h->nfull, h->cnt[i]);
+	return 0;
+}
+
+static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
+{
+	struct hist *h = c->ctx;
+	const struct sl_pruns *p = pp;
 	struct sl_gp g;
 	size_t i, b, nb, first, last;
-	uint64_t max = 0, *edges = NULL, **cnt = NULL;
+	uint64_t *edges = NULL, **cnt = h->cnt;
 	char path[1100];
 	FILE *f;
 	int rc = -1;
-	if (sl_pruns_load(s, o, SL_LOAD_WAKEUPS, &p, d))
-		return -1;
-	cnt = xcalloc(p.n, sizeof(*cnt));
-	for (i = 0; i < p.n; i++) {
-		size_t n;
-		uint64_t *dl = sl_run_delays(&p.v[i].r, &n);
-		if (n && dl[n - 1] > max)
-			max = dl[n - 1];
-		free(dl);
-	}
-	nb = sl_hist_edges(max, &edges);
-	for (i = 0; i < p.n; i++) {
-		size_t n;
-		uint64_t *dl = sl_run_delays(&p.v[i].r, &n);
-		cnt[i] = xcalloc(nb, sizeof(**cnt));
-		sl_hist_count(dl, n, edges, nb, cnt[i]);
-		free(dl);
-	}
+	nb = sl_hist_edges(h->max, &edges);
 	/* drop empty bins at both ends */
 	for (first = 0; first < nb; first++) {
-		for (i = 0; i < p.n && !cnt[i][first]; i++)
+		for (i = 0; i < p->n && !cnt[i][first]; i++)
 			;
-		if (i < p.n)
+		if (i < p->n)
 			break;
 	}
 	for (last = nb; last > first; last--) {
-		for (i = 0; i < p.n && !cnt[i][last - 1]; i++)
+		for (i = 0; i < p->n && !cnt[i][last - 1]; i++)
 			;
-		if (i < p.n)
+		if (i < p->n)
 			break;
 	}
-	if (sl_gp_begin(&g, out, o->keep, 1000, 620, d))
+	if (sl_gp_begin(&g, c->out, c->o.keep, 1000, 620, d))
 		goto out_free;
-	f = sl_gp_data_runs(&g, "bins", path, sizeof(path), "lo_ns\thi_ns\tbin", "", &p, d);
+	f = sl_gp_data_runs(&g, "bins", path, sizeof(path), "lo_ns\thi_ns\tbin", "", p, d);
 	if (!f)
 		goto out;
 	for (b = first; b < last; b++) {
@@ -196,7 +246,7 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		sl_fmt_ns_short(hi, sizeof(hi), edges[b + 1]);
 		fprintf(f, "%" PRIu64 "\t%" PRIu64 "\t%s%s%s", edges[b], edges[b + 1],
 			edges[b] ? lo : "< ", edges[b] ? "-" : "", hi);
-		for (i = 0; i < p.n; i++)
+		for (i = 0; i < p->n; i++)
 			fprintf(f, "\t%" PRIu64, cnt[i][b]);
 		fputs("\n", f);
 	}
@@ -204,7 +254,7 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		sl_fail(d, "%s: write error", path);
 		goto out;
 	}
-	gp_title(g.script, "set title", p.trace_title,
+	gp_title(g.script, "set title", p->trace_title,
 		 "scheduling delay (wakeup to first run): wakeups per delay bin [from, to)");
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
 	      "set logscale y\nset yrange [0.8:*]\nset format y '%g'\n"
@@ -219,11 +269,11 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 		      g.script);
 	} else {
 		fputs("plot ", g.script);
-		for (i = 0; i < p.n; i++) {
+		for (i = 0; i < p->n; i++) {
 			fputs(i ? ", \\\n     " : "", g.script);
 			sl_gp_str(g.script, path);
 			fprintf(g.script, " using %zu:xtic(3) lt %zu title ", i + 4, i + 1);
-			sl_gp_str(g.script, p.v[i].title);
+			sl_gp_str(g.script, p->v[i].title);
 		}
 		fputs("\n", g.script);
 	}
@@ -231,10 +281,39 @@ int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const ch
 out:
 	sl_gp_end(&g);
 out_free:
-	for (i = 0; i < p.n; i++)
-		free(cnt[i]);
-	free(cnt);
 	free(edges);
-	sl_pruns_release(&p);
 	return rc;
+}
+
+static void hist_release(struct sl_chart *c)
+{
+	struct hist *h = c->ctx;
+	size_t i;
+	for (i = 0; i < h->n; i++)
+		free(h->cnt[i]);
+	free(h->cnt);
+	free(h->full);
+	free(h);
+	c->ctx = NULL;
+}
+
+void sl_chart_histogram(struct sl_chart *c)
+{
+	c->ctx = xcalloc(1, sizeof(struct hist));
+	c->need = SL_NEED_WAKEUPS;
+	c->begin = hist_begin;
+	c->wakeups = hist_wakeups;
+	c->end = hist_end;
+	c->release = hist_release;
+}
+
+int sl_plot_histogram(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		      struct sl_diag *d)
+{
+	struct sl_chart c;
+	memset(&c, 0, sizeof(c));
+	c.o = *o;
+	c.out = out;
+	sl_chart_histogram(&c);
+	return sl_chart_draw(s, &c, d);
 }

@@ -85,24 +85,38 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 	return rt;
 }
 
+void sl_featured_add(const struct sl_run_data *r0, const struct sl_slice_row *sl, uint64_t *rt,
+		     uint64_t *sleeps)
+{
+	const struct sl_thread_row *t = sl_prun_thread(r0, sl->utid);
+	if (!t)
+		return;
+	rt[t - r0->threads] += sl->dur;
+	if (sl->end_state == 'S' || sl->end_state == 'D')
+		sleeps[t - r0->threads]++;
+}
+
 size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want)
 {
 	const struct sl_run_data *r0 = &p->v[0].r;
-	size_t nt = r0->nthreads, i, k, n = 0;
+	size_t nt = r0->nthreads, i, k, n;
 	uint64_t *rt = xcalloc(nt ? nt : 1, sizeof(*rt)), *sleeps = xcalloc(nt ? nt : 1, sizeof(*rt));
-	char *taken = xcalloc(nt ? nt : 1, 1);
-	int by_sleeps = 0;
 	/* every run of a trace has the same threads (ordered by utid) */
 	for (i = 0; i < p->n; i++)
-		for (k = 0; k < p->v[i].r.nslices; k++) {
-			const struct sl_slice_row *sl = &p->v[i].r.slices[k];
-			const struct sl_thread_row *t = sl_prun_thread(r0, sl->utid);
-			if (!t)
-				continue;
-			rt[t - r0->threads] += sl->dur;
-			if (sl->end_state == 'S' || sl->end_state == 'D')
-				sleeps[t - r0->threads]++;
-		}
+		for (k = 0; k < p->v[i].r.nslices; k++)
+			sl_featured_add(r0, &p->v[i].r.slices[k], rt, sleeps);
+	n = sl_featured_pick(r0, rt, sleeps, utids, want);
+	free(rt);
+	free(sleeps);
+	return n;
+}
+
+size_t sl_featured_pick(const struct sl_run_data *r0, const uint64_t *rt, const uint64_t *sleeps,
+			int64_t *utids, size_t want)
+{
+	size_t nt = r0->nthreads, k, n = 0;
+	char *taken = xcalloc(nt ? nt : 1, 1);
+	int by_sleeps = 0;
 	while (n < want) {
 		const uint64_t *key = by_sleeps ? sleeps : rt;
 		size_t best = nt;
@@ -119,8 +133,6 @@ size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want)
 		utids[n++] = r0->threads[best].utid;
 		by_sleeps = !by_sleeps;
 	}
-	free(rt);
-	free(sleeps);
 	free(taken);
 	return n;
 }
@@ -134,80 +146,18 @@ int sl_pruns_color(const struct sl_pruns *p, int64_t utid)
 	return -1;
 }
 
-static struct {
-	int on;
-	struct sl_store *s;
-	size_t n;
-	struct sl_run_data *r;
-	/* the featured tasks of the last cached run list (each chart of a
-	 * report loads the same runs): computed once */
-	int64_t *feat_runs;
-	size_t feat_nruns, nfeatured;
-	int64_t featured[SL_NFEATURED];
-} cache;
-
-void sl_pruns_cache(int on)
-{
-	size_t i;
-	for (i = 0; i < cache.n; i++)
-		sl_run_data_release(&cache.r[i]);
-	free(cache.r);
-	free(cache.feat_runs);
-	memset(&cache, 0, sizeof(cache));
-	cache.on = on;
-}
-
-const struct sl_run_data *sl_pruns_cached(struct sl_store *s, int64_t id, struct sl_diag *d)
-{
-	size_t i;
-	if (cache.s != s) {
-		sl_pruns_cache(1);
-		cache.s = s;
-	}
-	for (i = 0; i < cache.n && cache.r[i].run.id != id; i++)
-		;
-	if (i == cache.n) {
-		struct sl_run_data r;
-		if (sl_store_load_run(s, id, &r, d))
-			return NULL;
-		cache.r = xrealloc(cache.r, (cache.n + 1) * sizeof(*cache.r));
-		cache.r[cache.n++] = r;
-	}
-	return &cache.r[i];
-}
-
-int sl_pruns_ref(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d)
-{
-	const struct sl_run_data *r;
-	if (!cache.on)
-		return sl_run_ref_load(s, id, ref, d);
-	if (!(r = sl_pruns_cached(s, id, d)))
-		return -1;
-	sl_run_ref_of(r, ref);
-	return 0;
-}
-
-/* Run id for a chart: from the cache when it is on (loaded whole the first
- * time), else only the parts asked for. */
+/* Run id for a chart: only the parts asked for. */
 static int load_run(struct sl_store *s, int64_t id, int parts, struct sl_prun *pr,
 		    struct sl_diag *d)
 {
-	const struct sl_run_data *r;
-	if (!cache.on)
-		return sl_store_load_run_parts(s, id, parts, &pr->r, d);
-	if (!(r = sl_pruns_cached(s, id, d)))
-		return -1;
-	pr->r = *r;
-	pr->cached = 1;
-	return 0;
+	return sl_store_load_run_parts(s, id, parts, &pr->r, d);
 }
 
 void sl_pruns_release(struct sl_pruns *p)
 {
 	size_t i;
 	for (i = 0; i < p->n; i++)
-		if (!p->v[i].cached)
-			sl_run_data_release(&p->v[i].r);
+		sl_run_data_release(&p->v[i].r);
 	free(p->v);
 	p->v = NULL;
 	p->n = 0;
@@ -253,21 +203,7 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 			if (pr->r.slices[j].ts + pr->r.slices[j].dur > pr->end)
 				pr->end = pr->r.slices[j].ts + pr->r.slices[j].dur;
 	}
-	if (cache.on && p->v[0].cached && cache.feat_runs && cache.feat_nruns == o->nruns &&
-	    !memcmp(cache.feat_runs, o->runs, o->nruns * sizeof(*o->runs))) {
-		p->nfeatured = cache.nfeatured;
-		memcpy(p->featured, cache.featured, sizeof(p->featured));
-		return 0;
-	}
 	p->nfeatured = sl_pruns_featured(p, p->featured, SL_NFEATURED);
-	if (cache.on && p->v[0].cached) {
-		free(cache.feat_runs);
-		cache.feat_runs = xmalloc(o->nruns * sizeof(*o->runs));
-		memcpy(cache.feat_runs, o->runs, o->nruns * sizeof(*o->runs));
-		cache.feat_nruns = o->nruns;
-		cache.nfeatured = p->nfeatured;
-		memcpy(cache.featured, p->featured, sizeof(p->featured));
-	}
 	return 0;
 fail:
 	sl_pruns_release(p);

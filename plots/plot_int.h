@@ -8,13 +8,27 @@
 /* How many tasks a chart features in colour (sl_pruns_featured). */
 #define SL_NFEATURED 12
 
-/* A loaded run with what a chart needs around it. */
+/* A loaded run with what a chart needs around it. In a pass over the runs
+ * (sl_charts_run) r holds the run's info and threads throughout, and its
+ * wakeups or its slices only while the chart is handed them. */
 struct sl_prun {
 	struct sl_run_data r;
-	int cached;        /* r belongs to the run cache (sl_pruns_cache) */
 	char title[128];   /* "run 2: rsdl (timed)" */
 	uint64_t t0;       /* the trace's first_ts: charts put time 0 there */
 	uint64_t end;      /* last slice end (absolute ns), t0 if none */
+	/* the pre-pass of sl_charts_run (SL_NEED_PRE) */
+	uint64_t first_ts;  /* first slice start (absolute), UINT64_MAX if none */
+	uint64_t first_rel; /* the least ts - t0 (unsigned) of its slices, UINT64_MAX if none */
+	/* (SL_NEED_STAIRS) staircase rows: how many, and whose (a byte per
+	 * thread of r); when none, the vlag rows' (lag = 1 if any) */
+	size_t stair_rows;
+	int lag;
+	unsigned char *has_rows;
+	/* vlag rows in the staircase's window (from its --from to its --to or
+	 * the runs' last end): per thread, whether any, their least and
+	 * greatest lag */
+	unsigned char *lag_in;
+	int64_t *lag_lo, *lag_hi;
 };
 struct sl_pruns {
 	struct sl_prun *v;
@@ -30,6 +44,12 @@ struct sl_pruns {
  * to want. Every chart of a report loads the same runs, so a task keeps its
  * colour (its index here) in all of them; the rest are grey. */
 size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want);
+/* The same in parts: add a slice of any run to the sums (rt, sleeps: a
+ * value per thread of r0), then pick from the sums. */
+void sl_featured_add(const struct sl_run_data *r0, const struct sl_slice_row *sl, uint64_t *rt,
+		     uint64_t *sleeps);
+size_t sl_featured_pick(const struct sl_run_data *r0, const uint64_t *rt, const uint64_t *sleeps,
+			int64_t *utids, size_t want);
 /* The colour index of utid (its place in p->featured), or -1 (grey). */
 int sl_pruns_color(const struct sl_pruns *p, int64_t utid);
 /* Load o->runs (must all be of one trace), with the rows parts names
@@ -37,16 +57,8 @@ int sl_pruns_color(const struct sl_pruns *p, int64_t utid);
 int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
 		  struct sl_diag *d);
 void sl_pruns_release(struct sl_pruns *p);
-/* on = 1: from now on, runs loaded for charts are kept whole and shared by
- * the charts that follow (a report draws several charts of the same runs);
- * on = 0: the kept runs are freed. Charts only read their runs. */
-void sl_pruns_cache(int on);
-/* Run id from the cache (on): loaded whole the first time; NULL with d set
- * on error. The cache owns it. */
-const struct sl_run_data *sl_pruns_cached(struct sl_store *s, int64_t id, struct sl_diag *d);
-/* sl_run_ref_load, from the cache when it is on. */
-struct sl_run_ref;
-int sl_pruns_ref(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d);
+/* Free what sl_charts_run's pass put in p (its own runs' rows). */
+void sl_pruns_release_pass(struct sl_pruns *p);
 /* The thread row of utid in r, or NULL. */
 const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid);
 /* Copy s into dst keeping only printable ASCII other than quotes and
@@ -54,6 +66,56 @@ const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t 
 void sl_label_clean(char *dst, size_t len, const char *s);
 /* Runtime of each thread of r (indexed like r->threads), malloc'd. */
 uint64_t *sl_prun_runtimes(const struct sl_run_data *r);
+
+/* A chart drawn in one pass over its runs, a run at a time (sl_charts_run):
+ * begin once the runs' info (and the pre-pass's) is known, then for each
+ * run in order its wakeups, its slices and its metrics, then end. Any
+ * callback may be NULL. A chart's rows of a run are only valid during the
+ * call that hands them. */
+struct sl_run_metrics;
+enum {
+	SL_NEED_WAKEUPS = 1, /* wakeups(): the run's wakeups and its sorted delays */
+	SL_NEED_SLICES = 2,  /* slices(): the run's slices */
+	SL_NEED_METRICS = 4, /* metrics(): sl_metrics_compute's, against the recorded run */
+	SL_NEED_PRE = 8,     /* before begin: first_ts, first_rel, end, the featured tasks */
+	SL_NEED_STAIRS = 16, /* before begin: stair_rows, lag, has_rows */
+};
+struct sl_chart {
+	const char *out;
+	struct sl_plot_opts o;
+	int need;
+	void *ctx;
+	struct sl_store *s;
+	int (*begin)(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d);
+	int (*wakeups)(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
+		       size_t ndl, struct sl_diag *d);
+	int (*slices)(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl_diag *d);
+	int (*metrics)(struct sl_chart *c, struct sl_pruns *p, size_t i,
+		       const struct sl_run_metrics *m, struct sl_diag *d);
+	int (*end)(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d);
+	void (*release)(struct sl_chart *c);
+	/* set by sl_charts_run: the chart failed (its message in diag) and
+	 * was not called again */
+	int failed;
+	struct sl_diag diag;
+};
+/* Draw the charts over o->runs (one trace), each run read once: its
+ * wakeups, then its slices, never all runs at once. A chart that fails is
+ * dropped (failed, diag) and the others go on; returns -1 (d set) only
+ * when the runs cannot be read. m (may be NULL) gets each run's metrics
+ * (computed when m or a chart asks; released by the caller). */
+int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
+		  struct sl_run_metrics *m, struct sl_diag *d);
+/* One chart: sl_charts_run of it alone, its failure returned. */
+int sl_chart_draw(struct sl_store *s, struct sl_chart *c, struct sl_diag *d);
+/* The chart constructors (the chart files): set c's callbacks and need for
+ * o and out. */
+void sl_chart_latency(struct sl_chart *c);
+void sl_chart_histogram(struct sl_chart *c);
+void sl_chart_share(struct sl_chart *c);
+void sl_chart_compare(struct sl_chart *c);
+void sl_chart_staircase(struct sl_chart *c);
+void sl_chart_timeline(struct sl_chart *c);
 
 /* gnuplot: a script plus data files, run into out. */
 struct sl_gp {

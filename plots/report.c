@@ -56,42 +56,42 @@ static void embed_png(FILE *f, const char *path, const char *alt)
 
 struct chart {
 	const char *file, *title;
-	int (*draw)(struct sl_store *, const struct sl_plot_opts *, const char *, struct sl_diag *);
+	void (*make)(struct sl_chart *c);
 	int zoom;
 	const char *caption; /* what the chart shows and how to read it */
 };
 
 static const struct chart charts[] = {
-	{ "compare.png", "Key metrics side by side", sl_plot_compare, 0,
+	{ "compare.png", "Key metrics side by side", sl_chart_compare, 0,
 	  "One bar per run, the recorded run first. A delay runs from a task's wakeup to its first "
 	  "run after it; the longest runnable wait is the longest a task stayed on a runqueue without "
 	  "running; the KS distance compares a replay's delays with the recording's (0: the same "
 	  "distribution, 1: disjoint). Each panel's title names its unit." },
-	{ "latency.png", "Scheduling delay: cumulative distribution", sl_plot_latency, 0,
+	{ "latency.png", "Scheduling delay: cumulative distribution", sl_chart_latency, 0,
 	  "For each run, the fraction of wakeups (y) whose delay was at most x, on a log scale; a "
 	  "curve further up and to the left is better, and where it reaches 1 is the worst delay. "
 	  "Delays of 0 are drawn at the left edge." },
-	{ "histogram.png", "Scheduling delay: histogram", sl_plot_histogram, 0,
+	{ "histogram.png", "Scheduling delay: histogram", sl_chart_histogram, 0,
 	  "How many wakeups waited how long, per run, in 1-2-5 bins (1 us, 2 us, 5 us, 10 us...; counts on a log "
 	  "scale): the tail on the right is what users feel as stalls." },
-	{ "share.png", "CPU share by task and by nice level", sl_plot_share, 0,
+	{ "share.png", "CPU share by task and by nice level", sl_chart_share, 0,
 	  "Each task's CPU time as a share of one window (named in the title, the same for every "
 	  "run) times the CPUs; below, the same summed by nice level. A replay gives every task its "
 	  "recorded CPU time, so a difference here is in when the work ran, not how much." },
 	{ "staircase.png",
 	  "Dynamic priority levels (staircase; CFS: vruntime - min_vruntime) of the featured tasks",
-	  sl_plot_staircase, 0,
+	  sl_chart_staircase, 0,
 	  "The busiest tasks and the most often woken ones, each in its timeline colour. RSDL and SD: "
 	  "the level (0 best, 39 worst) a task is queued at, drawn while it is runnable or running "
 	  "(a gap: it slept), dashed in the expired array; ticks on top are rotations (red: major). "
 	  "o1: its dynamic priority minus 100. CFS: vruntime - min_vruntime. Under each panel, when "
 	  "each task ran. A recorded run has no model levels." },
-	{ "timeline.png", "Per-CPU timeline", sl_plot_timeline, 0,
+	{ "timeline.png", "Per-CPU timeline", sl_chart_timeline, 0,
 	  "Which task ran on each CPU, and when: the featured tasks in their colours, the rest grey; "
 	  "a triangle over a row is a wakeup, a red bar the end of a preempted slice. Each run is "
 	  "drawn whole on its own time axis or, when that would be stripes, one readable window is "
 	  "drawn for every run (the title says which)." },
-	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_plot_timeline, 1,
+	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_chart_timeline, 1,
 	  "The same chart for the first 100 ms of every run, on one time axis for all: close enough "
 	  "to tell single slices and wakeups apart." },
 };
@@ -173,10 +173,10 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	struct sl_trace_info ti;
 	struct sl_plot_opts o;
 	struct sl_run_metrics *m = NULL;
-	struct sl_run_ref ref;
+	struct sl_chart cs[SL_ARRAY_SIZE(charts)];
 	int64_t *runs = NULL;
-	size_t n = 0, i, k;
-	int have_ref = 0, rc = -1;
+	size_t n = 0, i, k, nc = 0;
+	int rc = -1;
 	char path[1200], tmp[1200];
 	FILE *f = NULL;
 
@@ -194,30 +194,26 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		free(runs);
 		return sl_fail(d, "%s: %s", dir, strerror(errno));
 	}
-	/* metrics: as analyze computes them, fidelity against the recorded run;
-	 * each run is loaded once, into the run cache the charts then share */
-	sl_pruns_cache(1);
-	m = xcalloc(n, sizeof(*m));
-	for (i = 0; i < n && !have_ref; i++) {
-		struct sl_run_info ri;
-		if (sl_store_get_run(s, runs[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded")) {
-			const struct sl_run_data *r = sl_pruns_cached(s, runs[i], d);
-			if (!r)
-				goto out;
-			sl_run_ref_of(r, &ref);
-			have_ref = 1;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		const struct sl_run_data *r = sl_pruns_cached(s, runs[i], d);
-		if (!r)
-			goto out;
-		sl_metrics_compute(r, have_ref ? &ref : NULL, &m[i]);
-	}
-	/* the charts, as files in dir */
+	/* the metrics (as analyze computes them, fidelity against the recorded
+	 * run) and the charts (files in dir), in one pass over the runs: each
+	 * run is read once, one at a time */
 	memset(&o, 0, sizeof(o));
 	o.runs = runs;
 	o.nruns = n;
+	memset(cs, 0, sizeof(cs));
+	for (k = 0; k < SL_ARRAY_SIZE(charts); k++) {
+		if (charts[k].zoom && ti.last_ts - ti.first_ts <= 200 * SL_NS_PER_MS)
+			continue;
+		cs[nc].o = o;
+		cs[nc].o.to = charts[k].zoom ? 100 * SL_NS_PER_MS : 0;
+		snprintf(cs[nc].diag.msg, sizeof(cs[nc].diag.msg), "%s/%s", dir, charts[k].file);
+		cs[nc].out = xstrdup(cs[nc].diag.msg);
+		charts[k].make(&cs[nc]);
+		nc++;
+	}
+	m = xcalloc(n, sizeof(*m));
+	if (sl_charts_run(s, &o, cs, nc, m, d))
+		goto out;
 	snprintf(tmp, sizeof(tmp), "%s/index.html.tmp", dir);
 	f = fopen(tmp, "w");
 	if (!f) {
@@ -270,22 +266,20 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n<h2>Charts</h2>\n", f);
-	for (k = 0; k < SL_ARRAY_SIZE(charts); k++) {
-		struct sl_diag cd = { { 0 }, NULL, NULL };
-		uint64_t span = ti.last_ts - ti.first_ts;
-		if (charts[k].zoom && span <= 200 * SL_NS_PER_MS)
+	for (k = 0, i = 0; k < SL_ARRAY_SIZE(charts); k++) {
+		const struct sl_chart *c;
+		if (charts[k].zoom && ti.last_ts - ti.first_ts <= 200 * SL_NS_PER_MS)
 			continue;
-		o.to = charts[k].zoom ? 100 * SL_NS_PER_MS : 0;
-		snprintf(path, sizeof(path), "%s/%s", dir, charts[k].file);
+		c = &cs[i++];
 		fprintf(f, "<h3>%s</h3>\n", charts[k].title);
-		if (charts[k].draw(s, &o, path, &cd)) {
+		if (c->failed) {
 			fputs("<p class=err>chart failed: ", f);
-			esc(f, cd.msg);
+			esc(f, c->diag.msg);
 			fputs("</p>\n", f);
-			sl_warn(d, "%s", cd.msg);
+			sl_warn(d, "%s", c->diag.msg);
 			continue;
 		}
-		embed_png(f, path, charts[k].title);
+		embed_png(f, c->out, charts[k].title);
 		fputs("<p class=caption>", f);
 		esc(f, charts[k].caption);
 		fputs("</p>\n", f);
@@ -322,13 +316,12 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	}
 	rc = 0;
 out:
-	sl_pruns_cache(0);
 	if (f) {
 		fclose(f);
 		remove(tmp);
 	}
-	if (have_ref)
-		sl_run_ref_release(&ref);
+	for (k = 0; k < nc; k++)
+		free((char *)cs[k].out);
 	for (i = 0; i < n; i++)
 		sl_run_metrics_release(&m[i]);
 	free(m);

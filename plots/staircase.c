@@ -14,6 +14,16 @@
 
 struct step { int64_t utid; uint64_t ts; int level, array; int64_t lag; size_t seq; };
 struct rot { uint64_t ts; int major, cpu; size_t seq; };
+/* A pixel column of a task's lag line: of the vlag rows that fall in it,
+ * the first and the last (in time, then order written) and the highest and
+ * lowest on the chart (the first of each): the points sl_thin keeps of
+ * them, whatever the order they are read in. */
+struct lpt { double x, y; uint64_t ts; size_t seq; };
+struct lcol { long col; struct lpt first, lo, hi, last; };
+struct lcols {
+	struct lcol *v; size_t n, cap;
+	long *slot; size_t nslot; /* open addressing: col -> index + 1 (0 empty) */
+};
 struct rows {
 	struct step *v; size_t n, cap;
 	struct rot *r; size_t nr, capr;
@@ -21,6 +31,13 @@ struct rows {
 	size_t all; /* rows read, of every task (v keeps those of want) */
 	const int64_t *want; /* the tasks the chart may draw */
 	size_t nwant;
+	/* lag rows: not kept, gathered per pixel column of each task (lc[i]
+	 * for want[i]) on the scale lo..hi (lag_scale) */
+	struct lcols *lc;
+	double lo, hi;    /* the least and greatest lag (ms) in the window, 0 included */
+	double slo, shi;  /* the scale (lag_scale of lo, hi) */
+	double top, ph, x0, w;
+	uint64_t t0, tmin, tmax;
 };
 
 /* a new zeroed step of r, or NULL when the row's task cannot be drawn (the
@@ -53,12 +70,96 @@ static int step_row(void *ctx, const struct sl_stair_row *row)
 	return 0;
 }
 
+static int key_lt(const struct lpt *a, const struct lpt *b)
+{
+	return a->ts != b->ts ? a->ts < b->ts : a->seq < b->seq;
+}
+
+static struct lcol *lcol_of(struct lcols *c, long col)
+{
+	size_t h, i;
+	if (2 * (c->n + 1) > c->nslot) {
+		size_t ns = c->nslot ? 2 * c->nslot : 1024;
+		free(c->slot);
+		c->slot = xcalloc(ns, sizeof(*c->slot));
+		c->nslot = ns;
+		for (i = 0; i < c->n; i++) {
+			h = (size_t)((unsigned long)c->v[i].col * 2654435761u) & (ns - 1);
+			while (c->slot[h])
+				h = (h + 1) & (ns - 1);
+			c->slot[h] = (long)i + 1;
+		}
+	}
+	h = (size_t)((unsigned long)col * 2654435761u) & (c->nslot - 1);
+	while (c->slot[h]) {
+		if (c->v[c->slot[h] - 1].col == col)
+			return &c->v[c->slot[h] - 1];
+		h = (h + 1) & (c->nslot - 1);
+	}
+	SL_GROW(c->v, c->cap, c->n + 1);
+	c->slot[h] = (long)c->n + 1;
+	c->v[c->n].col = col;
+	c->v[c->n].first.seq = SIZE_MAX; /* empty */
+	return &c->v[c->n++];
+}
+
 static int vlag_row(void *ctx, const struct sl_vlag_row *row)
 {
-	struct step *st = new_step(ctx, row->utid, row->ts);
-	if (st)
-		st->lag = row->lag;
+	struct rows *r = ctx;
+	struct lpt pt;
+	struct lcol *c;
+	size_t i;
+	r->all++;
+	for (i = 0; i < r->nwant && r->want[i] != row->utid; i++)
+		;
+	if (i == r->nwant)
+		return 0;
+	pt.ts = row->ts;
+	pt.seq = r->all;
+	pt.x = sl_tx(row->ts > r->t0 ? row->ts - r->t0 : 0, r->tmin, r->tmax, r->x0, r->w);
+	pt.y = r->top + r->ph * (1 - ((double)row->lag / 1e6 - r->slo) / (r->shi - r->slo));
+	c = lcol_of(&r->lc[i], (long)__builtin_floor(pt.x));
+	if (c->first.seq == SIZE_MAX) {
+		c->first = c->lo = c->hi = c->last = pt;
+		return 0;
+	}
+	if (key_lt(&pt, &c->first))
+		c->first = pt;
+	if (key_lt(&c->last, &pt))
+		c->last = pt;
+	if (pt.y < c->lo.y || (pt.y == c->lo.y && key_lt(&pt, &c->lo)))
+		c->lo = pt;
+	if (pt.y > c->hi.y || (pt.y == c->hi.y && key_lt(&pt, &c->hi)))
+		c->hi = pt;
 	return 0;
+}
+
+static int cmp_lcol(const void *a, const void *b)
+{
+	const struct lcol *x = a, *y = b;
+	return x->col < y->col ? -1 : x->col > y->col;
+}
+
+static int cmp_lpt(const void *a, const void *b)
+{
+	return key_lt(a, b) ? -1 : key_lt(b, a);
+}
+
+/* Task i's lag line: its columns in order, each column's kept points in
+ * the order they came, through sl_thin as the rows themselves would go. */
+static void lag_line(struct sl_thin *th, struct lcols *c)
+{
+	size_t k, j, n;
+	qsort(c->v, c->n, sizeof(*c->v), cmp_lcol);
+	for (k = 0; k < c->n; k++) {
+		struct lpt p[4] = { c->v[k].first, c->v[k].lo, c->v[k].hi, c->v[k].last };
+		qsort(p, 4, sizeof(*p), cmp_lpt);
+		for (j = 0, n = 0; j < 4; j++)
+			if (!n || cmp_lpt(&p[j], &p[n - 1]))
+				p[n++] = p[j];
+		for (j = 0; j < n; j++)
+			sl_thin_to(th, p[j].x, p[j].y);
+	}
 }
 
 static int rot_row(void *ctx, const struct sl_rotation_row *rot)
@@ -196,41 +297,21 @@ static void sort_steps(struct rows *r)
 #define LEFT 70
 #define RIGHT 30
 
-static int has_rows(const struct rows *rows, size_t nr, int64_t utid)
+/* Whether run pr has staircase (or vlag) rows of utid (the pre-pass's). */
+static int run_has(const struct sl_pruns *p, const struct sl_prun *pr, int64_t utid)
 {
-	size_t i, k;
-	for (i = 0; i < nr; i++)
-		for (k = 0; k < rows[i].n; k++)
-			if (rows[i].v[k].utid == utid)
-				return 1;
-	return 0;
-}
-
-/* The tasks pick_tasks chooses from: --task TID's (up to n), else the
- * featured tasks of the runs. */
-static size_t candidates(const struct sl_pruns *p, const struct sl_plot_opts *o, int64_t *utids,
-			 size_t n)
-{
-	const struct sl_run_data *r = &p->v[0].r;
-	size_t k, m = 0;
-	if (!o->task_tid) {
-		memcpy(utids, p->featured, p->nfeatured * sizeof(*utids));
-		return p->nfeatured;
-	}
-	for (k = 0; k < r->nthreads && m < n; k++)
-		if (r->threads[k].tid == o->task_tid)
-			utids[m++] = r->threads[k].utid;
-	return m;
+	const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, utid);
+	return t && pr->has_rows && pr->has_rows[t - p->v[0].r.threads];
 }
 
 /* Pick the tasks: --task TID, else the featured tasks of the runs (the
  * busiest and the most often put to sleep, alternately: the CPU-bound tasks
  * walk down the stairs, the interactive ones are the point of the design;
  * sl_pruns_featured) that have rows in some run. */
-static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const struct sl_plot_opts *o,
-			 int64_t *utids, size_t want)
+static size_t pick_tasks(const struct sl_pruns *p, const struct sl_plot_opts *o, int64_t *utids,
+			 size_t want)
 {
-	size_t k, n = 0;
+	size_t k, i, n = 0;
 	if (o->task_tid) {
 		const struct sl_run_data *r = &p->v[0].r;
 		for (k = 0; k < r->nthreads && n < want; k++)
@@ -239,8 +320,11 @@ static size_t pick_tasks(const struct sl_pruns *p, struct rows *rows, const stru
 		return n;
 	}
 	for (k = 0; k < p->nfeatured && n < want; k++)
-		if (has_rows(rows, p->n, p->featured[k]))
-			utids[n++] = p->featured[k];
+		for (i = 0; i < p->n; i++)
+			if (run_has(p, &p->v[i], p->featured[k])) {
+				utids[n++] = p->featured[k];
+				break;
+			}
 	return n;
 }
 
@@ -267,51 +351,58 @@ struct trows {
 	uint64_t *wk;
 	size_t nw;
 };
-static void task_rows(const struct sl_run_data *r, const int64_t *utids, size_t nt,
-		      struct trows *tr)
+/* The tasks' slices (pointers into r) and wakeup times, each counted first
+ * then gathered (in the run's order). */
+static void task_slices(const struct sl_run_data *r, const int64_t *utids, size_t nt,
+			struct trows *tr)
 {
-	size_t *cs = xcalloc(nt ? nt : 1, sizeof(*cs)), *cw = xcalloc(nt ? nt : 1, sizeof(*cw));
 	size_t i, k;
+	for (i = 0; i < nt; i++)
+		tr[i].ns = 0;
 	for (k = 0; k < r->nslices; k++)
 		for (i = 0; i < nt; i++)
 			if (r->slices[k].utid == utids[i])
-				cs[i]++;
-	for (k = 0; k < r->nwakeups; k++)
-		for (i = 0; i < nt; i++)
-			if (r->wakeups[k].utid == utids[i])
-				cw[i]++;
+				tr[i].ns++;
 	for (i = 0; i < nt; i++) {
-		tr[i].sl = xmalloc((cs[i] ? cs[i] : 1) * sizeof(*tr[i].sl));
-		tr[i].wk = xmalloc((cw[i] ? cw[i] : 1) * sizeof(*tr[i].wk));
-		tr[i].ns = tr[i].nw = 0;
+		tr[i].sl = xmalloc((tr[i].ns ? tr[i].ns : 1) * sizeof(*tr[i].sl));
+		tr[i].ns = 0;
 	}
 	for (k = 0; k < r->nslices; k++)
 		for (i = 0; i < nt; i++)
 			if (r->slices[k].utid == utids[i])
 				tr[i].sl[tr[i].ns++] = &r->slices[k];
+}
+
+static void task_wakeups(const struct sl_run_data *r, const int64_t *utids, size_t nt,
+			 struct trows *tr)
+{
+	size_t i, k;
+	for (i = 0; i < nt; i++)
+		tr[i].nw = 0;
+	for (k = 0; k < r->nwakeups; k++)
+		for (i = 0; i < nt; i++)
+			if (r->wakeups[k].utid == utids[i])
+				tr[i].nw++;
+	for (i = 0; i < nt; i++) {
+		tr[i].wk = xmalloc((tr[i].nw ? tr[i].nw : 1) * sizeof(*tr[i].wk));
+		tr[i].nw = 0;
+	}
 	for (k = 0; k < r->nwakeups; k++)
 		for (i = 0; i < nt; i++)
 			if (r->wakeups[k].utid == utids[i])
 				tr[i].wk[tr[i].nw++] = r->wakeups[k].ts;
-	free(cs);
-	free(cw);
 }
 
-static struct span *awake_spans(const struct trows *tr, size_t *n)
+/* (sorts the task's rows in place, when they are not in order) */
+static struct span *awake_spans(struct trows *tr, size_t *n)
 {
 	struct span *v = NULL;
-	const struct sl_slice_row **sl = NULL;
-	uint64_t *wk = NULL, start = 0, slept = 0;
+	const struct sl_slice_row **sl = tr->sl;
+	uint64_t *wk = tr->wk, start = 0, slept = 0;
 	size_t cap = 0, ns = tr->ns, nw = tr->nw, k, w = 0;
 	int in = 0;
 	*n = 0;
 	/* the rows are in the order the run wrote them: sort the task's own */
-	sl = xmalloc((ns ? ns : 1) * sizeof(*sl));
-	wk = xmalloc((nw ? nw : 1) * sizeof(*wk));
-	if (ns)
-		memcpy(sl, tr->sl, ns * sizeof(*sl));
-	if (nw)
-		memcpy(wk, tr->wk, nw * sizeof(*wk));
 	sort_if_needed(sl, ns, sizeof(*sl), cmp_slice_ts);
 	sort_if_needed(wk, nw, sizeof(*wk), cmp_u64);
 	for (k = 0; k < ns; k++) {
@@ -334,26 +425,20 @@ static struct span *awake_spans(const struct trows *tr, size_t *n)
 		SL_GROW(v, cap, *n + 1);
 		v[(*n)++] = (struct span){ start, UINT64_MAX };
 	}
-	free(sl);
-	free(wk);
 	return v;
 }
 
-/* Height of the level area: short when the run has no rows to show. */
-static double area_h(const struct rows *rw, const int64_t *utids, size_t nt)
+/* Height of the level area: short when the run has no rows of the tasks
+ * drawn (shown). */
+static double area_h(int shown)
 {
-	size_t i, k;
-	for (k = 0; k < rw->n; k++)
-		for (i = 0; i < nt; i++)
-			if (rw->v[k].utid == utids[i])
-				return 200;
-	return 40;
+	return shown ? 200 : 40;
 }
 
 /* The panel's height: title, level area, lanes, axis. */
-static double panel_h(const struct rows *rw, const int64_t *utids, size_t nt)
+static double panel_h(int shown, size_t nt)
 {
-	return 28 + area_h(rw, utids, nt) + 8 + 9.0 * (double)(nt ? nt : 1) + 60;
+	return 28 + area_h(shown) + 8 + 9.0 * (double)(nt ? nt : 1) + 60;
 }
 
 /* End of the task's last slice in the run (0 if it never ran). */
@@ -386,27 +471,24 @@ static double nice_step(double span)
  * lines (vruntime grows while the task runs, min_vruntime while any does);
  * the zero line is min_vruntime: above it a task is ahead (waits), below
  * it behind (runs first). */
-static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, const int *col,
-		     size_t nt, double x0,
-		     double top, double w, double ph, uint64_t t0, uint64_t tmin, uint64_t tmax)
+/* The lag scale of a panel from the least and greatest lag (ms) of its
+ * tasks in the window (0 and 0 when none): lo, hi and the tick step. */
+static void lag_scale(double *lo, double *hi, double *st)
 {
-	double lo = 0, hi = 0, st, v;
-	size_t i, k;
+	if (*hi - *lo < 1e-3)
+		*hi = *lo + 1;
+	*st = nice_step(*hi - *lo);
+	*lo = *st * __builtin_floor(*lo / *st);
+	*hi = *st * __builtin_ceil(*hi / *st);
+}
+
+static void draw_lag(cairo_t *cr, const struct rows *rw, const int *col, size_t nt, double x0,
+		     double top, double w, double ph)
+{
+	double lo = rw->lo, hi = rw->hi, st, v;
+	size_t i;
 	char buf[64];
-	for (k = 0; k < rw->n; k++)
-		for (i = 0; i < nt; i++)
-			if (rw->v[k].utid == utids[i] && rw->v[k].ts >= t0 + tmin && rw->v[k].ts <= t0 + tmax) {
-				v = (double)rw->v[k].lag / 1e6;
-				if (v < lo)
-					lo = v;
-				if (v > hi)
-					hi = v;
-			}
-	if (hi - lo < 1e-3)
-		hi = lo + 1;
-	st = nice_step(hi - lo);
-	lo = st * __builtin_floor(lo / st);
-	hi = st * __builtin_ceil(hi / st);
+	lag_scale(&lo, &hi, &st);
 #define VY(l) (top + ph * (1 - ((l) - lo) / (hi - lo)))
 	cairo_set_line_width(cr, 1);
 	for (v = lo; v <= hi + st / 2; v += st) {
@@ -434,13 +516,7 @@ static void draw_lag(cairo_t *cr, const struct rows *rw, const int64_t *utids, c
 		struct sl_thin th;
 		sl_color(cr, col[i]);
 		sl_thin_start(&th, cr);
-		for (k = 0; k < rw->n; k++) {
-			const struct step *s = &rw->v[k];
-			if (s->utid != utids[i])
-				continue;
-			sl_thin_to(&th, sl_tx(s->ts > t0 ? s->ts - t0 : 0, tmin, tmax, x0, w),
-				   VY((double)s->lag / 1e6));
-		}
+		lag_line(&th, &rw->lc[i]);
 		sl_thin_end(&th);
 		cairo_stroke(cr);
 	}
@@ -527,27 +603,21 @@ static void level_seg(struct level_col *c, double xa, double xb, double y, doubl
  * drawn: run, utid, level, array, from, to (ns since the trace's start). */
 static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
 		       const int64_t *utids, const int *col, size_t nt, double y0, uint64_t tmin, uint64_t tmax,
-		       FILE *keep)
+		       FILE *keep, struct trows *tr, int shown)
 {
-	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(rw, utids, nt), lane = 9;
+	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(shown), lane = 9;
 	double lanes_y = top + ph + 8;
-	int lmin, lmax, lv, shown = 0; /* shown: a row of a drawn task */
+	int lmin, lmax, lv; /* shown: a row of a drawn task */
 	size_t i, k;
 	char buf[160];
 	uint64_t t0 = pr->t0;
-	struct trows *tr = xcalloc(nt ? nt : 1, sizeof(*tr));
-	task_rows(&pr->r, utids, nt, tr);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	sl_text(cr, x0, y0 + 18, 0, 13, pr->title);
-	for (k = 0; k < rw->n && !shown; k++)
-		for (i = 0; i < nt; i++)
-			if (rw->v[k].utid == utids[i])
-				shown = 1;
 	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
 	cairo_rectangle(cr, x0, top, w, ph);
 	cairo_fill(cr);
 	if (rw->lag && ph >= 100) {
-		draw_lag(cr, rw, utids, col, nt, x0, top, w, ph, t0, tmin, tmax);
+		draw_lag(cr, rw, col, nt, x0, top, w, ph);
 		goto lanes;
 	}
 	if (!shown) {
@@ -732,62 +802,60 @@ lanes:
 	sl_text(cr, x0 - 6, lanes_y + lane * (nt ? nt : 1) / 2.0 + 3, 2, 10, "ran");
 	sl_time_axis(cr, x0, w, lanes_y + lane * (nt ? nt : 1) + 2, tmin, tmax,
 		     "time since the start of the trace (ms)");
-	for (i = 0; i < nt; i++) {
-		free(tr[i].sl);
-		free(tr[i].wk);
-	}
-	free(tr);
 #undef LY
 }
 
-int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
-		      struct sl_diag *d)
-{
-	struct sl_pruns p;
+/* The staircase chart in one pass: the tasks, the panels' heights and
+ * the lag scales come from the pre-pass (which tasks have rows in each
+ * run); each run's panel is drawn as its slices come, with its wakeups'
+ * times (of the tasks drawn) kept from the part before and its staircase,
+ * rotation or vlag rows read then (vlag rows gathered per pixel column). */
+struct stc {
 	struct sl_canvas c;
-	struct rows *rows;
-	int64_t utids[MAXT], cand[SL_NFEATURED > MAXT ? SL_NFEATURED : MAXT];
-	size_t ncand;
+	int canvas;
+	FILE *keep;
+	int64_t utids[MAXT];
 	int col[MAXT];
+	size_t nt;
+	uint64_t tmin, tmax;
+	double y;
+	struct trows tr[MAXT];
+};
+
+static int run_shown(const struct sl_pruns *p, const struct sl_prun *pr, const int64_t *utids,
+		     size_t nt)
+{
+	size_t i;
+	for (i = 0; i < nt; i++)
+		if (run_has(p, pr, utids[i]))
+			return 1;
+	return 0;
+}
+
+static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
+{
+	struct stc *x = ch->ctx;
+	const struct sl_plot_opts *o = &ch->o;
+	const struct sl_pruns *p = pp;
+	int64_t *utids = x->utids;
+	int *col = x->col;
 	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 5;
-	FILE *keep = NULL;
 	uint64_t tmin = o->from, tmax = o->to;
-	double x, y;
-	int rc = -1;
+	double xx, y;
 	char buf[200];
-	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
-		return -1;
-	rows = xcalloc(p.n, sizeof(*rows));
-	/* the tasks pick_tasks may choose: only their steps are kept */
-	ncand = candidates(&p, o, cand, SL_ARRAY_SIZE(cand));
-	for (i = 0; i < p.n; i++) {
-		int64_t id = p.v[i].r.run.id;
-		rows[i].want = cand;
-		rows[i].nwant = ncand;
-		if (sl_store_stairs(s, id, step_row, &rows[i], d) ||
-		    sl_store_rotations(s, id, rot_row, &rows[i], d))
-			goto out;
-		if (!rows[i].all) { /* cfs: its vruntime lag instead */
-			if (sl_store_vlags(s, id, vlag_row, &rows[i], d))
-				goto out;
-			rows[i].lag = rows[i].all > 0;
-		}
-		sort_steps(&rows[i]);
-		sort_if_needed(rows[i].r, rows[i].nr, sizeof(*rows[i].r), cmp_rot);
-	}
 	if (!o->to)
-		for (i = 0; i < p.n; i++)
-			if (p.v[i].end - p.v[i].t0 > tmax)
-				tmax = p.v[i].end - p.v[i].t0;
-	if (tmax <= tmin) {
-		sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
-		goto out;
-	}
-	nt = pick_tasks(&p, rows, o, utids, want);
+		for (i = 0; i < p->n; i++)
+			if (p->v[i].end - p->v[i].t0 > tmax)
+				tmax = p->v[i].end - p->v[i].t0;
+	if (tmax <= tmin)
+		return sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
+	x->tmin = tmin;
+	x->tmax = tmax;
+	nt = x->nt = pick_tasks(p, o, utids, want);
 	/* each task in its colour of every chart of these runs; a task that is
 	 * not featured (--task) takes the first colour no shown task has */
 	for (i = 0; i < nt; i++)
-		col[i] = sl_pruns_color(&p, utids[i]);
+		col[i] = sl_pruns_color(p, utids[i]);
 	for (i = 0; i < nt; i++) {
 		int free_col = 0;
 		size_t j = 0;
@@ -802,73 +870,188 @@ int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const ch
 			}
 		col[i] = free_col;
 	}
-	if (o->task_tid && !nt) {
-		sl_fail(d, "no task with tid %d in trace %" PRId64, o->task_tid, p.trace.id);
-		goto out;
-	}
+	if (o->task_tid && !nt)
+		return sl_fail(d, "no task with tid %d in trace %" PRId64, o->task_tid, p->trace.id);
 	y = 60;
-	for (i = 0; i < p.n; i++)
-		y += panel_h(&rows[i], utids, nt);
+	for (i = 0; i < p->n; i++)
+		y += panel_h(run_shown(p, &p->v[i], utids, nt), nt);
 	if (o->keep) {
 		/* --keep: what was drawn, as data (OUT.steps.dat) */
 		char kp[1100];
-		snprintf(kp, sizeof(kp), "%s.steps.dat", out);
-		keep = fopen(kp, "w");
-		if (!keep) {
-			sl_fail(d, "%s: cannot write", kp);
-			goto out;
-		}
-		fprintf(keep, "# levels %d..%d\n# tasks", 0, SL_STAIR_LEVELS - 1);
+		snprintf(kp, sizeof(kp), "%s.steps.dat", ch->out);
+		x->keep = fopen(kp, "w");
+		if (!x->keep)
+			return sl_fail(d, "%s: cannot write", kp);
+		fprintf(x->keep, "# levels %d..%d\n# tasks", 0, SL_STAIR_LEVELS - 1);
 		for (i = 0; i < nt; i++)
-			fprintf(keep, " %" PRId64, utids[i]);
-		fputs("\n# colors", keep);
+			fprintf(x->keep, " %" PRId64, utids[i]);
+		fputs("\n# colors", x->keep);
 		for (i = 0; i < nt; i++)
-			fprintf(keep, " %d", col[i]);
-		fputs("\n# run\tutid\tlevel\tarray\tfrom_ns\tto_ns\n", keep);
+			fprintf(x->keep, " %d", col[i]);
+		fputs("\n# run\tutid\tlevel\tarray\tfrom_ns\tto_ns\n", x->keep);
 	}
-	if (sl_canvas_open(&c, out, W, (int)y, d)) {
-		if (keep)
-			fclose(keep);
-		goto out;
-	}
-	cairo_set_source_rgb(c.cr, 0, 0, 0);
-	sl_text(c.cr, LEFT, 22, 0, 15, p.trace_title);
+	if (sl_canvas_open(&x->c, ch->out, W, (int)y, d))
+		return -1;
+	x->canvas = 1;
+	cairo_set_source_rgb(x->c.cr, 0, 0, 0);
+	sl_text(x->c.cr, LEFT, 22, 0, 15, p->trace_title);
 	/* legend: the tasks, then the rotation marks */
-	x = LEFT;
+	xx = LEFT;
 	y = 46;
 	for (i = 0; i < nt; i++) {
-		const struct sl_thread_row *t = sl_prun_thread(&p.v[0].r, utids[i]);
+		const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, utids[i]);
 		char comm[40];
 		sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
 		snprintf(buf, sizeof(buf), "%s (tid %d, nice %d)", comm, t ? t->tid : 0, t ? t->nice : 0);
-		sl_color(c.cr, col[i]);
-		cairo_rectangle(c.cr, x, y - 9, 18, 4);
-		cairo_fill(c.cr);
-		cairo_set_source_rgb(c.cr, 0, 0, 0);
-		sl_text(c.cr, x + 22, y - 3, 0, 12, buf);
-		x += 30 + sl_text_w(c.cr, 12, buf);
+		sl_color(x->c.cr, col[i]);
+		cairo_rectangle(x->c.cr, xx, y - 9, 18, 4);
+		cairo_fill(x->c.cr);
+		cairo_set_source_rgb(x->c.cr, 0, 0, 0);
+		sl_text(x->c.cr, xx + 22, y - 3, 0, 12, buf);
+		xx += 30 + sl_text_w(x->c.cr, 12, buf);
 	}
 	if (!nt)
-		sl_text(c.cr, x, y - 3, 0, 12, "no task has staircase rows in these runs");
+		sl_text(x->c.cr, xx, y - 3, 0, 12, "no task has staircase rows in these runs");
 	else
-		x += 10;
-	sl_text(c.cr, x, y - 3, 0, 11,
+		xx += 10;
+	sl_text(x->c.cr, xx, y - 3, 0, 11,
 		"dashed: expired array   ticks on top: rotations, a row per CPU (red = major)   "
 		"black on a lane: moved to CPU n   cfs: vruntime lag");
-	y = 60;
-	for (i = 0; i < p.n; i++) {
-		draw_panel(c.cr, &p.v[i], &rows[i], utids, col, nt, y, tmin, tmax, keep);
-		y += panel_h(&rows[i], utids, nt);
+	x->y = 60;
+	return 0;
+}
+
+static void free_trows(struct stc *x)
+{
+	size_t i;
+	for (i = 0; i < MAXT; i++) {
+		free(x->tr[i].sl);
+		free(x->tr[i].wk);
+		memset(&x->tr[i], 0, sizeof(x->tr[i]));
 	}
-	rc = sl_canvas_close(&c, d);
-	if (keep && fclose(keep) && !rc)
-		rc = sl_fail(d, "%s.steps.dat: write error", out);
+}
+
+static int stc_wakeups(struct sl_chart *ch, struct sl_pruns *p, size_t i, const uint64_t *dl,
+		       size_t ndl, struct sl_diag *d)
+{
+	struct stc *x = ch->ctx;
+	free_trows(x);
+	task_wakeups(&p->v[i].r, x->utids, x->nt, x->tr);
+	return 0;
+}
+
+static int stc_slices(struct sl_chart *ch, struct sl_pruns *pp, size_t i, struct sl_diag *d)
+{
+	struct stc *x = ch->ctx;
+	const struct sl_pruns *p = pp;
+	const struct sl_prun *pr = &p->v[i];
+	struct rows rw;
+	struct lcols lc[MAXT];
+	int64_t id = pr->r.run.id;
+	int shown = run_shown(p, pr, x->utids, x->nt), rc = -1;
+	size_t k;
+	memset(&rw, 0, sizeof(rw));
+	memset(lc, 0, sizeof(lc));
+	rw.want = x->utids;
+	rw.nwant = x->nt;
+	rw.lc = lc;
+	if ((pr->stair_rows && sl_store_stairs(ch->s, id, step_row, &rw, d)) ||
+	    sl_store_rotations(ch->s, id, rot_row, &rw, d))
+		goto out;
+	if (!pr->stair_rows && pr->lag) {
+		/* cfs: its vruntime lag instead, on the scale of its rows in the
+		 * window (draw_lag) */
+		double ph = area_h(shown);
+		for (k = 0; k < x->nt; k++) {
+			const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, x->utids[k]);
+			size_t ti = t ? (size_t)(t - p->v[0].r.threads) : 0;
+			double v;
+			if (!t || !pr->lag_in[ti])
+				continue;
+			v = (double)pr->lag_lo[ti] / 1e6;
+			if (v < rw.lo)
+				rw.lo = v;
+			v = (double)pr->lag_hi[ti] / 1e6;
+			if (v > rw.hi)
+				rw.hi = v;
+		}
+		rw.lag = 1;
+		if (ph >= 100) {
+			double st;
+			rw.slo = rw.lo;
+			rw.shi = rw.hi;
+			lag_scale(&rw.slo, &rw.shi, &st);
+			rw.top = x->y + 28;
+			rw.ph = ph;
+			rw.x0 = LEFT;
+			rw.w = W - LEFT - RIGHT;
+			rw.t0 = pr->t0;
+			rw.tmin = x->tmin;
+			rw.tmax = x->tmax;
+			if (sl_store_vlags(ch->s, id, vlag_row, &rw, d))
+				goto out;
+		}
+	}
+	sort_steps(&rw);
+	sort_if_needed(rw.r, rw.nr, sizeof(*rw.r), cmp_rot);
+	task_slices(&pr->r, x->utids, x->nt, x->tr);
+	draw_panel(x->c.cr, pr, &rw, x->utids, x->col, x->nt, x->y, x->tmin, x->tmax, x->keep, x->tr,
+		   shown);
+	x->y += panel_h(shown, x->nt);
+	rc = 0;
 out:
-	for (i = 0; i < p.n; i++) {
-		free(rows[i].v);
-		free(rows[i].r);
+	free_trows(x);
+	for (k = 0; k < MAXT; k++) {
+		free(lc[k].v);
+		free(lc[k].slot);
 	}
-	free(rows);
-	sl_pruns_release(&p);
+	free(rw.v);
+	free(rw.r);
 	return rc;
+}
+
+static int stc_end(struct sl_chart *ch, struct sl_pruns *p, struct sl_diag *d)
+{
+	struct stc *x = ch->ctx;
+	int rc = sl_canvas_close(&x->c, d);
+	x->canvas = 0;
+	if (x->keep && fclose(x->keep) && !rc)
+		rc = sl_fail(d, "%s.steps.dat: write error", ch->out);
+	x->keep = NULL;
+	return rc;
+}
+
+static void stc_release(struct sl_chart *ch)
+{
+	struct stc *x = ch->ctx;
+	struct sl_diag dd;
+	if (x->canvas)
+		sl_canvas_close(&x->c, &dd);
+	if (x->keep)
+		fclose(x->keep);
+	free_trows(x);
+	free(x);
+	ch->ctx = NULL;
+}
+
+void sl_chart_staircase(struct sl_chart *c)
+{
+	c->ctx = xcalloc(1, sizeof(struct stc));
+	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE | SL_NEED_STAIRS;
+	c->begin = stc_begin;
+	c->wakeups = stc_wakeups;
+	c->slices = stc_slices;
+	c->end = stc_end;
+	c->release = stc_release;
+}
+
+int sl_plot_staircase(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		      struct sl_diag *d)
+{
+	struct sl_chart c;
+	memset(&c, 0, sizeof(c));
+	c.o = *o;
+	c.out = out;
+	sl_chart_staircase(&c);
+	return sl_chart_draw(s, &c, d);
 }

@@ -1,6 +1,14 @@
 /* plots/timeline.c - per-CPU Gantt chart of a window of each run's slices,
  * one colour per task (the busiest in the window; the rest grey), with
- * black marks where a task changed CPU. */
+ * black marks where a task changed CPU.
+ *
+ * Drawn in one pass over the runs (sl_charts_run): each run's slices give
+ * its crowding at every window the chart may choose and are kept only as
+ * far as a window this run allows reaches (with the CPU each kept slice's
+ * task had before it, for the migration marks); its wakeups are kept from
+ * the window's start up to WK_KEEP of them, and read again at the end only
+ * when the window reaches past those. The window is chosen and the runs
+ * drawn at the end. */
 #include "draw.h"
 
 #include <inttypes.h>
@@ -25,78 +33,224 @@ static uint64_t overlap(const struct sl_slice_row *s, uint64_t a, uint64_t b)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* The most crowded pixel columns that any CPU row of any run has when
- * [a, a + len) (times since the trace's start) spans the axis. */
-static size_t crowded(const struct sl_pruns *p, uint64_t a, uint64_t len)
+/* Wakeups kept per run from the window's start (more are read again). */
+#define WK_KEEP 65536
+
+/* What is kept of a run. */
+struct tl_run {
+	struct sl_slice_row *sl; /* its slices that the window may show, in order */
+	int *from;               /* for each, the CPU its task ran on before (-1: none) */
+	size_t nsl;
+	struct sl_wakeup_row *wk; /* its first wakeups from the window's start */
+	size_t nwk;
+	uint64_t wk_to;           /* every wakeup at (ts - t0) <= wk_to is in wk */
+};
+
+struct tl {
+	struct tl_run *v;
+	size_t n;
+	uint64_t a, span;  /* the window's start and the runs' longest span, since t0 */
+	uint64_t *cand;    /* the lengths readable_window tries: [0] the whole span - a */
+	size_t *crowd;     /* the most crowded columns of any run so far, per length */
+	size_t ncand;
+};
+
+/* The most crowded pixel columns that a CPU row of run pr has when [a, a +
+ * len) (times since the trace's start) spans the axis: pixel columns where
+ * two or more slices start (its slices in order). */
+static size_t crowded_run(const struct sl_prun *pr, uint64_t a, uint64_t len, unsigned char *n,
+			  size_t *cnt)
 {
-	size_t i, k, most = 0;
-	for (i = 0; i < p->n; i++) {
-		const struct sl_prun *pr = &p->v[i];
-		int ncpu = pr->r.run.cpus > 0 ? pr->r.run.cpus : 1, cpu;
-		unsigned char *n = xcalloc((size_t)ncpu * AXIS_PX, 1);
-		size_t *cnt = xcalloc((size_t)ncpu, sizeof(*cnt));
-		for (k = 0; k < pr->r.nslices; k++) {
-			const struct sl_slice_row *sl = &pr->r.slices[k];
-			uint64_t t = sl->ts - pr->t0;
-			unsigned char *px;
-			if (sl->cpu < 0 || sl->cpu >= ncpu || sl->ts < pr->t0 || t < a || t >= a + len)
-				continue;
-			px = &n[(size_t)sl->cpu * AXIS_PX +
-				(size_t)((double)(t - a) / (double)len * AXIS_PX) % AXIS_PX];
-			if (*px < 2 && ++*px == 2)
-				cnt[sl->cpu]++;
-		}
-		for (cpu = 0; cpu < ncpu; cpu++)
-			if (cnt[cpu] > most)
-				most = cnt[cpu];
-		free(n);
-		free(cnt);
+	size_t k, most = 0;
+	int ncpu = pr->r.run.cpus > 0 ? pr->r.run.cpus : 1, cpu;
+	memset(n, 0, (size_t)ncpu * AXIS_PX);
+	memset(cnt, 0, (size_t)ncpu * sizeof(*cnt));
+	for (k = 0; k < pr->r.nslices; k++) {
+		const struct sl_slice_row *sl = &pr->r.slices[k];
+		uint64_t t = sl->ts - pr->t0;
+		unsigned char *px;
+		if (sl->ts >= pr->t0 && t >= a + len)
+			break; /* the rest start later */
+		if (sl->cpu < 0 || sl->cpu >= ncpu || sl->ts < pr->t0 || t < a || t >= a + len)
+			continue;
+		px = &n[(size_t)sl->cpu * AXIS_PX +
+			(size_t)((double)(t - a) / (double)len * AXIS_PX) % AXIS_PX];
+		if (*px < 2 && ++*px == 2)
+			cnt[sl->cpu]++;
 	}
+	for (cpu = 0; cpu < ncpu; cpu++)
+		if (cnt[cpu] > most)
+			most = cnt[cpu];
 	return most;
 }
 
 /* Without --from/--to: each run on its own axis, from the first slice of
  * any run to its own end; but when that would crowd a CPU row (above), one
  * readable window for every run instead: from the first slice, the longest
- * 1-2-5 length (at least 1 ms) that keeps every row readable. Returns the
- * window's length, or 0 when the runs are drawn whole. */
-static uint64_t readable_window(const struct sl_pruns *p, uint64_t a, uint64_t span)
+ * 1-2-5 length (at least 1 ms) that keeps every row readable. The lengths
+ * tried: the whole span (cand[0]), then each 1-2-5 length below it. */
+static void candidates(struct tl *x)
 {
-	uint64_t len, best = SL_NS_PER_MS;
+	uint64_t len;
 	size_t i;
 	static const unsigned mult[] = { 1, 2, 5 };
-	if (span <= a || crowded(p, a, span - a) <= MAX_CROWDED)
-		return 0;
-	for (len = SL_NS_PER_MS; len < span - a; len *= 10)
+	x->ncand = 0;
+	if (x->span <= x->a)
+		return;
+	x->cand = xmalloc(64 * sizeof(*x->cand));
+	x->cand[x->ncand++] = x->span - x->a;
+	for (len = SL_NS_PER_MS; len < x->span - x->a; len *= 10)
 		for (i = 0; i < SL_ARRAY_SIZE(mult); i++)
-			if (len * mult[i] < span - a && crowded(p, a, len * mult[i]) <= MAX_CROWDED)
-				best = len * mult[i];
+			if (len * mult[i] < x->span - x->a && x->ncand < 64)
+				x->cand[x->ncand++] = len * mult[i];
+	x->crowd = xcalloc(x->ncand, sizeof(*x->crowd));
+}
+
+/* The window's length, or 0 when the runs are drawn whole. */
+static uint64_t readable_window(const struct tl *x)
+{
+	uint64_t best = SL_NS_PER_MS;
+	size_t i;
+	if (!x->ncand || x->crowd[0] <= MAX_CROWDED)
+		return 0;
+	for (i = 1; i < x->ncand; i++)
+		if (x->crowd[i] <= MAX_CROWDED)
+			best = x->cand[i];
 	return best;
+}
+
+static int tl_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+{
+	struct tl *x = c->ctx;
+	const struct sl_plot_opts *o = &c->o;
+	size_t i;
+	x->n = p->n;
+	x->v = xcalloc(p->n, sizeof(*x->v));
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].end - p->v[i].t0 > x->span)
+			x->span = p->v[i].end - p->v[i].t0;
+	x->a = o->from;
+	if (!o->from && !o->to) {
+		uint64_t first = UINT64_MAX;
+		for (i = 0; i < p->n; i++)
+			if (p->v[i].first_rel < first)
+				first = p->v[i].first_rel;
+		x->a = first == UINT64_MAX ? 0 : first;
+		candidates(x);
+	}
+	return 0;
+}
+
+/* the run's first wakeups from the window's start (they are in time order) */
+static int tl_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
+		      size_t ndl, struct sl_diag *d)
+{
+	struct tl *x = c->ctx;
+	struct tl_run *tr = &x->v[i];
+	const struct sl_prun *pr = &p->v[i];
+	size_t k, cap = 0;
+	tr->wk_to = UINT64_MAX;
+	for (k = 0; k < pr->r.nwakeups; k++) {
+		const struct sl_wakeup_row *wk = &pr->r.wakeups[k];
+		if (wk->ts < pr->t0 || wk->ts - pr->t0 < x->a)
+			continue;
+		if (tr->nwk == WK_KEEP) {
+			tr->wk_to = wk->ts - pr->t0 - 1;
+			break;
+		}
+		SL_GROW(tr->wk, cap, tr->nwk + 1);
+		tr->wk[tr->nwk++] = *wk;
+	}
+	return 0;
+}
+
+/* the run's crowding at each length tried; its slices as far as a window
+ * it allows reaches */
+static int tl_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl_diag *d)
+{
+	struct tl *x = c->ctx;
+	const struct sl_plot_opts *o = &c->o;
+	struct tl_run *tr = &x->v[i];
+	const struct sl_prun *pr = &p->v[i];
+	uint64_t keep_to = UINT64_MAX, lo, hi;
+	size_t k, cap = 0, nt = pr->r.nthreads;
+	int *last;
+	if (x->ncand) {
+		int ncpu = pr->r.run.cpus > 0 ? pr->r.run.cpus : 1;
+		unsigned char *n = xmalloc((size_t)ncpu * AXIS_PX);
+		size_t *cnt = xmalloc((size_t)ncpu * sizeof(*cnt)), mine, j;
+		uint64_t best = SL_NS_PER_MS;
+		for (j = 0; j < x->ncand; j++) {
+			mine = crowded_run(pr, x->a, x->cand[j], n, cnt);
+			if (mine > x->crowd[j])
+				x->crowd[j] = mine;
+			if (j && mine <= MAX_CROWDED && x->cand[j] > best)
+				best = x->cand[j];
+			if (!j && mine > MAX_CROWDED)
+				keep_to = 0; /* not whole: a window, at most best */
+		}
+		if (!keep_to)
+			keep_to = x->a + best;
+		free(n);
+		free(cnt);
+	} else if (o->to) {
+		keep_to = o->to;
+	}
+	/* what a window [a, keep_to] can show: slices that reach a and start by
+	 * keep_to, with the CPU their task ran on before (migration_marks) */
+	lo = pr->t0 + x->a;
+	hi = keep_to == UINT64_MAX || keep_to > UINT64_MAX - pr->t0 ? UINT64_MAX : pr->t0 + keep_to;
+	last = xmalloc((nt ? nt : 1) * sizeof(*last));
+	for (k = 0; k < nt; k++)
+		last[k] = -1;
+	for (k = 0; k < pr->r.nslices; k++) {
+		const struct sl_slice_row *sl = &pr->r.slices[k];
+		const struct sl_thread_row *t = sl_prun_thread(&pr->r, sl->utid);
+		int from = -1;
+		if (sl->ts > hi)
+			break;
+		if (t && sl->cpu >= 0 && sl->cpu < pr->r.run.cpus) {
+			from = last[t - pr->r.threads];
+			last[t - pr->r.threads] = sl->cpu;
+		}
+		if (sl->ts + sl->dur < lo)
+			continue;
+		if (tr->nsl == cap) {
+			SL_GROW(tr->sl, cap, tr->nsl + 1);
+			tr->from = xrealloc(tr->from, cap * sizeof(*tr->from));
+		}
+		tr->from[tr->nsl] = from;
+		tr->sl[tr->nsl++] = *sl;
+	}
+	free(last);
+	/* the wakeups past keep_to are not needed */
+	if (keep_to != UINT64_MAX) {
+		for (k = 0; k < tr->nwk && tr->wk[k].ts - pr->t0 <= keep_to; k++)
+			;
+		if (k < tr->nwk || tr->wk_to >= keep_to) {
+			tr->nwk = k;
+			if (tr->wk_to > keep_to)
+				tr->wk_to = keep_to;
+		}
+	}
+	return 0;
 }
 
 /* Where a task changed CPU: a black line at the start of its first slice on
  * the new CPU, from the middle of the row of the CPU it left to a dot in
  * the middle of the new one (the slices are in time order). */
-static void migration_marks(cairo_t *cr, const struct sl_prun *pr, uint64_t tmin, uint64_t tmax,
-			    double y, double w, FILE *keep)
+static void migration_marks(cairo_t *cr, const struct sl_prun *pr, const int *fromv,
+			    uint64_t tmin, uint64_t tmax, double y, double w, FILE *keep)
 {
-	size_t k, nt = pr->r.nthreads;
-	int *last = xmalloc((nt ? nt : 1) * sizeof(*last));
-	for (k = 0; k < nt; k++)
-		last[k] = -1;
+	size_t k;
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_set_line_width(cr, 1);
 	for (k = 0; k < pr->r.nslices; k++) {
 		const struct sl_slice_row *sl = &pr->r.slices[k];
-		const struct sl_thread_row *t = sl_prun_thread(&pr->r, sl->utid);
-		size_t ti;
-		int from;
+		int from = fromv[k];
 		double x, ya, yb;
-		if (!t || sl->cpu < 0 || sl->cpu >= pr->r.run.cpus)
+		if (sl->cpu < 0 || sl->cpu >= pr->r.run.cpus || !sl_prun_thread(&pr->r, sl->utid))
 			continue;
-		ti = (size_t)(t - pr->r.threads);
-		from = last[ti];
-		last[ti] = sl->cpu;
 		if (from < 0 || from == sl->cpu || sl->ts < pr->t0 + tmin || sl->ts > pr->t0 + tmax)
 			continue;
 		x = sl_tx(sl->ts - pr->t0, tmin, tmax, LEFT, w) + 0.5;
@@ -111,76 +265,80 @@ static void migration_marks(cairo_t *cr, const struct sl_prun *pr, uint64_t tmin
 			fprintf(keep, "mark\t%" PRId64 "\tmigrate\t%" PRIu64 "\t%d\t%" PRId64 "\n",
 				pr->r.run.id, sl->ts - pr->t0, sl->cpu, sl->utid);
 	}
-	free(last);
 }
 
-int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
-		     struct sl_diag *d)
+/* the wakeups of a run in [tmin, rmax] (a window past the kept ones) */
+struct wk_get {
+	const struct sl_prun *pr;
+	uint64_t tmin, rmax;
+	struct sl_wakeup_row *v;
+	size_t n, cap;
+};
+
+static int wk_get_row(void *ctx, const struct sl_wakeup_row *w)
 {
-	struct sl_pruns p;
+	struct wk_get *g = ctx;
+	uint64_t t = w->ts - g->pr->t0;
+	if (w->ts < g->pr->t0 || t < g->tmin || t > g->rmax)
+		return 0;
+	SL_GROW(g->v, g->cap, g->n + 1);
+	g->v[g->n++] = *w;
+	return 0;
+}
+
+static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
+{
+	struct tl *x = ch->ctx;
+	const struct sl_plot_opts *o = &ch->o;
+	const struct sl_pruns *p = pp;
 	struct sl_canvas c;
 	size_t i, k, ntop, legend_rows = 1;
-	uint64_t tmin = o->from, tmax = o->to, first = UINT64_MAX, win = 0, span = 0;
+	uint64_t tmin = o->from, tmax = o->to, win = 0, span = x->span;
 	double y, w = W - LEFT - RIGHT, lx;
 	int rc = -1, h;
 	char buf[400];
 	FILE *keep = NULL;
-	if (sl_pruns_load(s, o, SL_LOAD_ALL, &p, d))
-		return -1;
-	for (i = 0; i < p.n; i++)
-		if (p.v[i].end - p.v[i].t0 > span)
-			span = p.v[i].end - p.v[i].t0;
 	if (!o->from && !o->to) {
-		/* slices are in the order the run wrote them: the first start is
-		 * their minimum */
-		for (i = 0; i < p.n; i++)
-			for (k = 0; k < p.v[i].r.nslices; k++)
-				if (p.v[i].r.slices[k].ts - p.v[i].t0 < first)
-					first = p.v[i].r.slices[k].ts - p.v[i].t0;
-		tmin = first == UINT64_MAX ? 0 : first;
-		win = readable_window(&p, tmin, span);
+		tmin = x->a;
+		win = readable_window(x);
 		tmax = win ? tmin + win : span;
 	} else if (!o->to) {
 		tmax = span;
 	}
-	if (tmax <= tmin) {
-		sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
-		goto out;
-	}
+	if (tmax <= tmin)
+		return sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
 	if (o->keep) {
 		char kp[1100];
-		snprintf(kp, sizeof(kp), "%s.timeline.dat", out);
-		if (!(keep = fopen(kp, "w"))) {
-			sl_fail(d, "%s: cannot write", kp);
-			goto out;
-		}
+		snprintf(kp, sizeof(kp), "%s.timeline.dat", ch->out);
+		if (!(keep = fopen(kp, "w")))
+			return sl_fail(d, "%s: cannot write", kp);
 		fputs("# window RUN FROM TO | color UTID INDEX | mark RUN wake|preempt TS CPU UTID"
 		      " (ns since the trace's start)\n", keep);
-		for (k = 0; k < p.nfeatured; k++)
-			fprintf(keep, "color\t%" PRId64 "\t%zu\n", p.featured[k], k);
+		for (k = 0; k < p->nfeatured; k++)
+			fprintf(keep, "color\t%" PRId64 "\t%zu\n", p->featured[k], k);
 	}
-	ntop = p.nfeatured;
+	ntop = p->nfeatured;
 	legend_rows = (ntop + 1 + 3) / 4;
 	h = 40 + (int)legend_rows * 18 + 10;
-	for (i = 0; i < p.n; i++)
-		h += 30 + p.v[i].r.run.cpus * ROW + 45;
-	if (sl_canvas_open(&c, out, W, h, d))
+	for (i = 0; i < p->n; i++)
+		h += 30 + p->v[i].r.run.cpus * ROW + 45;
+	if (sl_canvas_open(&c, ch->out, W, h, d))
 		goto out;
 	cairo_set_source_rgb(c.cr, 0, 0, 0);
 	if (win) {
 		snprintf(buf, sizeof(buf), "%s: CPUs from %.3f to %.3f ms of %.3f ms (a readable "
-			 "window; --from/--to for another)", p.trace_title, tmin / 1e6, tmax / 1e6,
+			 "window; --from/--to for another)", p->trace_title, tmin / 1e6, tmax / 1e6,
 			 span / 1e6);
 		if (sl_text_w(c.cr, 15, buf) > W - LEFT - 10)
-			snprintf(buf, sizeof(buf), "%s: %.3f to %.3f ms of %.3f ms", p.trace_title,
+			snprintf(buf, sizeof(buf), "%s: %.3f to %.3f ms of %.3f ms", p->trace_title,
 				 tmin / 1e6, tmax / 1e6, span / 1e6);
 	}
 	else if (o->from || o->to)
-		snprintf(buf, sizeof(buf), "%s: CPUs from %.3f to %.3f ms", p.trace_title, tmin / 1e6,
+		snprintf(buf, sizeof(buf), "%s: CPUs from %.3f to %.3f ms", p->trace_title, tmin / 1e6,
 			 tmax / 1e6);
 	else
 		snprintf(buf, sizeof(buf), "%s: CPUs, each run whole on its own time axis",
-			 p.trace_title);
+			 p->trace_title);
 	sl_text(c.cr, LEFT, 22, 0, 15, buf);
 	/* legend, four to a row; marks last */
 	for (k = 0; k <= ntop; k++) {
@@ -188,7 +346,7 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 		lx = LEFT + (double)(k % 4) * (w / 4);
 		y = 44 + (double)(k / 4) * 18;
 		if (k < ntop) {
-			const struct sl_thread_row *t = sl_prun_thread(&p.v[0].r, p.featured[k]);
+			const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, p->featured[k]);
 			sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
 			snprintf(buf, sizeof(buf), "%.24s %d (nice %d)", comm, t ? t->tid : 0,
 				 t ? t->nice : 0);
@@ -203,11 +361,32 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 		sl_text(c.cr, lx + 19, y, 0, 11, buf);
 	}
 	y = 40 + (double)legend_rows * 18 + 10;
-	for (i = 0; i < p.n; i++) {
-		const struct sl_prun *pr = &p.v[i];
+	for (i = 0; i < p->n; i++) {
+		/* the run as kept: its slices and wakeups in the window */
+		struct sl_prun run = p->v[i];
+		const struct sl_prun *pr = &run;
+		struct tl_run *tr = &x->v[i];
+		struct wk_get g = { pr, 0, 0, NULL, 0, 0 };
 		/* each run on its own axis: drawn whole, it ends where it ends */
 		uint64_t rmax = !win && !o->to && pr->end - pr->t0 > tmin ? pr->end - pr->t0 : tmax;
 		int cpu;
+		run.r.slices = tr->sl;
+		run.r.nslices = tr->nsl;
+		run.r.wakeups = tr->wk;
+		run.r.nwakeups = tr->nwk;
+		if (rmax > tr->wk_to) {
+			/* the window reaches past the kept wakeups: read them again */
+			g.tmin = tmin;
+			g.rmax = rmax;
+			if (sl_store_each_wakeup(ch->s, pr->r.run.id, wk_get_row, &g, d)) {
+				free(g.v);
+				sl_canvas_close(&c, d);
+				goto out;
+			}
+			qsort(g.v, g.n, sizeof(*g.v), sl_wakeup_row_cmp);
+			run.r.wakeups = g.v;
+			run.r.nwakeups = g.n;
+		}
 		cairo_set_source_rgb(c.cr, 0, 0, 0);
 		sl_text(c.cr, LEFT, y + 20, 0, 13, pr->title);
 		y += 30;
@@ -236,7 +415,7 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 			xa = sl_tx(sl->ts - pr->t0, tmin, rmax, LEFT, w);
 			xb = sl_tx(sl->ts + sl->dur - pr->t0, tmin, rmax, LEFT, w);
 			ry = y + sl->cpu * ROW;
-			col = sl_pruns_color(&p, sl->utid);
+			col = sl_pruns_color(p, sl->utid);
 			if (col != cur_col) {
 				sl_color(c.cr, col);
 				cur_col = col;
@@ -264,13 +443,13 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 		for (k = 0; k < pr->r.nslices; k++) {
 			const struct sl_slice_row *sl = &pr->r.slices[k];
 			uint64_t e = sl->ts + sl->dur - pr->t0;
-			double x;
+			double xe;
 			if (sl->end_state != 'R' || sl->cpu < 0 || sl->cpu >= pr->r.run.cpus || e < tmin ||
 			    e > rmax)
 				continue;
-			x = sl_tx(e, tmin, rmax, LEFT, w);
-			cairo_move_to(c.cr, x, y + sl->cpu * ROW + ROW - 12);
-			cairo_line_to(c.cr, x, y + sl->cpu * ROW + ROW - 4);
+			xe = sl_tx(e, tmin, rmax, LEFT, w);
+			cairo_move_to(c.cr, xe, y + sl->cpu * ROW + ROW - 12);
+			cairo_line_to(c.cr, xe, y + sl->cpu * ROW + ROW - 4);
 			cairo_stroke(c.cr);
 			if (keep)
 				fprintf(keep, "mark\t%" PRId64 "\tpreempt\t%" PRIu64 "\t%d\t%" PRId64 "\n",
@@ -281,23 +460,24 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 		for (k = 0; k < pr->r.nwakeups; k++) {
 			const struct sl_wakeup_row *wk = &pr->r.wakeups[k];
 			uint64_t t = wk->ts - pr->t0;
-			double x, ry;
+			double xw, ry;
 			if (wk->ts < pr->t0 || wk->cpu < 0 || wk->cpu >= pr->r.run.cpus || t < tmin ||
 			    t > rmax)
 				continue;
-			x = sl_tx(t, tmin, rmax, LEFT, w);
+			xw = sl_tx(t, tmin, rmax, LEFT, w);
 			ry = y + wk->cpu * ROW;
-			sl_color(c.cr, sl_pruns_color(&p, wk->utid));
-			cairo_move_to(c.cr, x - 3, ry - 4);
-			cairo_line_to(c.cr, x + 3, ry - 4);
-			cairo_line_to(c.cr, x, ry);
+			sl_color(c.cr, sl_pruns_color(p, wk->utid));
+			cairo_move_to(c.cr, xw - 3, ry - 4);
+			cairo_line_to(c.cr, xw + 3, ry - 4);
+			cairo_line_to(c.cr, xw, ry);
 			cairo_close_path(c.cr);
 			cairo_fill(c.cr);
 			if (keep)
 				fprintf(keep, "mark\t%" PRId64 "\twake\t%" PRIu64 "\t%d\t%" PRId64 "\n",
 					pr->r.run.id, t, wk->cpu, wk->utid);
 		}
-		migration_marks(c.cr, pr, tmin, rmax, y, w, keep);
+		free(g.v);
+		migration_marks(c.cr, pr, tr->from, tmin, rmax, y, w, keep);
 		y += pr->r.run.cpus * ROW;
 		sl_time_axis(c.cr, LEFT, w, y, tmin, rmax, "time since the start of the trace (ms)");
 		y += 45;
@@ -305,7 +485,44 @@ int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const cha
 	rc = sl_canvas_close(&c, d);
 out:
 	if (keep && fclose(keep) && !rc)
-		rc = sl_fail(d, "%s.timeline.dat: write error", out);
-	sl_pruns_release(&p);
+		rc = sl_fail(d, "%s.timeline.dat: write error", ch->out);
 	return rc;
+}
+
+static void tl_release(struct sl_chart *c)
+{
+	struct tl *x = c->ctx;
+	size_t i;
+	for (i = 0; i < x->n; i++) {
+		free(x->v[i].sl);
+		free(x->v[i].from);
+		free(x->v[i].wk);
+	}
+	free(x->v);
+	free(x->cand);
+	free(x->crowd);
+	free(x);
+	c->ctx = NULL;
+}
+
+void sl_chart_timeline(struct sl_chart *c)
+{
+	c->ctx = xcalloc(1, sizeof(struct tl));
+	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE;
+	c->begin = tl_begin;
+	c->wakeups = tl_wakeups;
+	c->slices = tl_slices;
+	c->end = tl_end;
+	c->release = tl_release;
+}
+
+int sl_plot_timeline(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
+		     struct sl_diag *d)
+{
+	struct sl_chart c;
+	memset(&c, 0, sizeof(c));
+	c.o = *o;
+	c.out = out;
+	sl_chart_timeline(&c);
+	return sl_chart_draw(s, &c, d);
 }

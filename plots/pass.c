@@ -1,0 +1,394 @@
+/* plots/pass.c - charts drawn in one pass over their runs, a run at a
+ * time (plot_int.h, sl_charts_run): a report of a big trace holds one
+ * run's wakeups or slices, never every run's rows at once.
+ *
+ * The pre-pass streams the rows (sl_store_each_slice: not sorted, not
+ * kept) for what the charts must know of every run before drawing any:
+ * where each run starts and ends, the featured tasks, which tasks have
+ * staircase rows. Then each run is loaded in two parts, its wakeups and
+ * then its slices (sorted as sl_store_load_run sorts them), each handed to
+ * the charts and freed; the run's metrics are computed from both parts,
+ * with the delays sorted once for the metrics and the delay charts. */
+#include "plot_int.h"
+#include "../analyze/metrics.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pre {
+	struct sl_pruns *p;
+	struct sl_prun *pr;
+	uint64_t *rt, *sleeps; /* featured sums, NULL when not needed */
+	size_t rows;
+	uint64_t wa, wb; /* the staircase's window (absolute) */
+};
+
+static int pre_slice(void *ctx, const struct sl_slice_row *sl)
+{
+	struct pre *a = ctx;
+	struct sl_prun *pr = a->pr;
+	if (sl->ts < pr->first_ts)
+		pr->first_ts = sl->ts;
+	if (sl->ts - pr->t0 < pr->first_rel)
+		pr->first_rel = sl->ts - pr->t0;
+	if (sl->ts + sl->dur > pr->end)
+		pr->end = sl->ts + sl->dur;
+	sl_featured_add(&a->p->v[0].r, sl, a->rt, a->sleeps);
+	return 0;
+}
+
+static void has_row(struct pre *a, int64_t utid)
+{
+	const struct sl_thread_row *t = sl_prun_thread(&a->p->v[0].r, utid);
+	a->rows++;
+	if (t)
+		a->pr->has_rows[t - a->p->v[0].r.threads] = 1;
+}
+
+static int pre_stair(void *ctx, const struct sl_stair_row *r)
+{
+	has_row(ctx, r->utid);
+	return 0;
+}
+
+static int pre_vlag(void *ctx, const struct sl_vlag_row *r)
+{
+	struct pre *a = ctx;
+	const struct sl_thread_row *t = sl_prun_thread(&a->p->v[0].r, r->utid);
+	has_row(ctx, r->utid);
+	if (t && r->ts >= a->wa && r->ts <= a->wb) {
+		size_t k = (size_t)(t - a->p->v[0].r.threads);
+		struct sl_prun *pr = a->pr;
+		if (!pr->lag_in[k] || r->lag < pr->lag_lo[k])
+			pr->lag_lo[k] = r->lag;
+		if (!pr->lag_in[k] || r->lag > pr->lag_hi[k])
+			pr->lag_hi[k] = r->lag;
+		pr->lag_in[k] = 1;
+	}
+	return 0;
+}
+
+void sl_pruns_release_pass(struct sl_pruns *p)
+{
+	size_t i;
+	for (i = 0; i < p->n; i++) {
+		sl_run_data_release(&p->v[i].r);
+		free(p->v[i].has_rows);
+		free(p->v[i].lag_in);
+		free(p->v[i].lag_lo);
+		free(p->v[i].lag_hi);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The runs' info and threads, and the pre-pass's figures (need). */
+static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, int need,
+		    const struct sl_plot_opts *so, struct sl_pruns *p, struct sl_diag *d)
+{
+	size_t i, nt;
+	char path[160];
+	const char *base;
+	struct pre a;
+	memset(p, 0, sizeof(*p));
+	if (!o->nruns)
+		return sl_fail(d, "no run to draw");
+	p->v = xcalloc(o->nruns, sizeof(*p->v));
+	for (i = 0; i < o->nruns; i++) {
+		struct sl_prun *pr = &p->v[i];
+		if (sl_store_get_run(s, o->runs[i], &pr->r.run, d) ||
+		    sl_store_run_threads(s, o->runs[i], &pr->r.threads, &pr->r.nthreads, d))
+			goto fail;
+		p->n++;
+		if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id) {
+			sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
+				   " of trace %" PRId64 ": chart runs of one trace",
+				pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id,
+				p->v[0].r.run.trace_id);
+			goto fail;
+		}
+		snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s)", pr->r.run.id,
+			 pr->r.run.scheduler, pr->r.run.mode);
+	}
+	if (sl_store_get_trace(s, p->v[0].r.run.trace_id, &p->trace, d))
+		goto fail;
+	base = strrchr(p->trace.path, '/');
+	base = base ? base + 1 : p->trace.path;
+	sl_label_clean(path, sizeof(path), base);
+	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
+		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
+	nt = p->v[0].r.nthreads;
+	memset(&a, 0, sizeof(a));
+	a.p = p;
+	if (need & SL_NEED_PRE) {
+		a.rt = xcalloc(nt ? nt : 1, sizeof(*a.rt));
+		a.sleeps = xcalloc(nt ? nt : 1, sizeof(*a.sleeps));
+	}
+	for (i = 0; i < p->n; i++) {
+		struct sl_prun *pr = &p->v[i];
+		pr->t0 = p->trace.first_ts;
+		pr->end = pr->t0;
+		pr->first_ts = pr->first_rel = UINT64_MAX;
+		a.pr = pr;
+		if ((need & SL_NEED_PRE) && sl_store_each_slice(s, pr->r.run.id, pre_slice, &a, d))
+			goto fail_a;
+	}
+	/* the staircase's window: from --from to --to, or to the last end of
+	 * any run (sl_plot_staircase) */
+	if (need & SL_NEED_STAIRS) {
+		uint64_t tmax = so->to;
+		if (!so->to)
+			for (i = 0; i < p->n; i++)
+				if (p->v[i].end - p->v[i].t0 > tmax)
+					tmax = p->v[i].end - p->v[i].t0;
+		a.wa = p->trace.first_ts + so->from;
+		a.wb = p->trace.first_ts + tmax;
+	}
+	for (i = 0; i < p->n; i++) {
+		struct sl_prun *pr = &p->v[i];
+		a.pr = pr;
+		if (need & SL_NEED_STAIRS) {
+			pr->has_rows = xcalloc(nt ? nt : 1, 1);
+			a.rows = 0;
+			if (sl_store_stairs(s, pr->r.run.id, pre_stair, &a, d))
+				goto fail_a;
+			pr->stair_rows = a.rows;
+			if (!a.rows) { /* cfs: its vruntime lag instead */
+				pr->lag_in = xcalloc(nt ? nt : 1, 1);
+				pr->lag_lo = xcalloc(nt ? nt : 1, sizeof(*pr->lag_lo));
+				pr->lag_hi = xcalloc(nt ? nt : 1, sizeof(*pr->lag_hi));
+				if (sl_store_vlags(s, pr->r.run.id, pre_vlag, &a, d))
+					goto fail_a;
+				pr->lag = a.rows > 0;
+			}
+		}
+	}
+	if (need & SL_NEED_PRE)
+		p->nfeatured = sl_featured_pick(&p->v[0].r, a.rt, a.sleeps, p->featured, SL_NFEATURED);
+	free(a.rt);
+	free(a.sleeps);
+	return 0;
+fail_a:
+	free(a.rt);
+	free(a.sleeps);
+fail:
+	sl_pruns_release_pass(p);
+	return -1;
+}
+
+/* The recorded run's summary (the reference of the metrics), read as a
+ * stream when it is not the first run of the pass. */
+struct ref_acc {
+	uint64_t *dl;
+	size_t n, cap;
+	struct sl_run_ref *ref;
+};
+
+static int ref_wakeup(void *ctx, const struct sl_wakeup_row *w)
+{
+	struct ref_acc *a = ctx;
+	if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
+		SL_GROW(a->dl, a->cap, a->n + 1);
+		a->dl[a->n++] = w->ts_run - w->ts;
+	}
+	return 0;
+}
+
+static int ref_slice(void *ctx, const struct sl_slice_row *sl)
+{
+	struct ref_acc *a = ctx;
+	sl_run_ref_add_slices(a->ref, sl, 1);
+	return 0;
+}
+
+static int ref_stream(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d)
+{
+	struct ref_acc a = { NULL, 0, 0, ref };
+	struct sl_thread_row *th;
+	size_t nth;
+	if (sl_store_run_threads(s, id, &th, &nth, d))
+		return -1;
+	if (sl_store_each_wakeup(s, id, ref_wakeup, &a, d)) {
+		free(th);
+		free(a.dl);
+		return -1;
+	}
+	sl_sort_u64(a.dl, a.n);
+	sl_run_ref_begin(ref, id, th, nth, a.dl, a.n);
+	free(th);
+	if (sl_store_each_slice(s, id, ref_slice, &a, d)) {
+		sl_run_ref_release(ref);
+		return -1;
+	}
+	return 0;
+}
+
+/* The recorded run of the trace: its id, 0 if none. */
+static int recorded_run(struct sl_store *s, int64_t trace_id, int64_t *id, struct sl_diag *d)
+{
+	int64_t *all = NULL;
+	size_t na = 0, i;
+	*id = 0;
+	if (sl_store_list_runs(s, trace_id, &all, &na, d))
+		return -1;
+	for (i = 0; i < na && !*id; i++) {
+		struct sl_run_info ri;
+		if (sl_store_get_run(s, all[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded"))
+			*id = all[i];
+	}
+	free(all);
+	return 0;
+}
+
+/* Move part (SL_LOAD_SLICES or SL_LOAD_WAKEUPS) of run pr into pr->r. */
+static int load_part(struct sl_store *s, struct sl_prun *pr, int part, struct sl_diag *d)
+{
+	struct sl_run_data t;
+	if (sl_store_load_run_parts(s, pr->r.run.id, part, &t, d))
+		return -1;
+	if (part == SL_LOAD_SLICES) {
+		pr->r.slices = t.slices;
+		pr->r.nslices = t.nslices;
+		t.slices = NULL;
+	} else {
+		pr->r.wakeups = t.wakeups;
+		pr->r.nwakeups = t.nwakeups;
+		t.wakeups = NULL;
+	}
+	sl_run_data_release(&t);
+	return 0;
+}
+
+static void drop_part(struct sl_prun *pr)
+{
+	free(pr->r.slices);
+	free(pr->r.wakeups);
+	pr->r.slices = NULL;
+	pr->r.wakeups = NULL;
+	pr->r.nslices = pr->r.nwakeups = 0;
+}
+
+/* a chart's callback returned rc: a failure drops the chart */
+static void check(struct sl_chart *c, int rc)
+{
+	if (rc)
+		c->failed = 1;
+}
+
+int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
+		  struct sl_run_metrics *m, struct sl_diag *d)
+{
+	struct sl_pruns p;
+	struct sl_run_ref ref;
+	int need = 0, have_ref = 0, rc = -1;
+	int64_t ref_id = 0;
+	size_t i, k;
+	for (k = 0; k < nc; k++) {
+		c[k].failed = 0;
+		c[k].diag.msg[0] = 0;
+		c[k].s = s;
+		need |= c[k].need;
+	}
+	if (m)
+		need |= SL_NEED_METRICS;
+	if (need & SL_NEED_METRICS)
+		need |= SL_NEED_WAKEUPS | SL_NEED_SLICES;
+	for (k = 0; k < nc && !(c[k].need & SL_NEED_STAIRS); k++)
+		;
+	if (pre_pass(s, o, need, k < nc ? &c[k].o : o, &p, d))
+		return -1;
+	if (need & SL_NEED_METRICS) {
+		if (recorded_run(s, p.trace.id, &ref_id, d))
+			goto out;
+		if (ref_id && ref_id != p.v[0].r.run.id) {
+			if (ref_stream(s, ref_id, &ref, d))
+				goto out;
+			have_ref = 1;
+		}
+	}
+	for (k = 0; k < nc; k++)
+		if (c[k].begin)
+			check(&c[k], c[k].begin(&c[k], &p, &c[k].diag));
+	for (i = 0; i < p.n; i++) {
+		struct sl_prun *pr = &p.v[i];
+		struct sl_metrics_acc *acc = NULL;
+		uint64_t *dl = NULL;
+		size_t ndl = 0;
+		int own_dl = 1, ref_here = ref_id && i == 0 && ref_id == pr->r.run.id;
+		if (need & SL_NEED_WAKEUPS) {
+			if (load_part(s, pr, SL_LOAD_WAKEUPS, d))
+				goto out;
+			dl = sl_run_delays(&pr->r, &ndl);
+			if (need & SL_NEED_METRICS) {
+				acc = sl_metrics_begin(&pr->r.run, pr->r.threads, pr->r.nthreads);
+				sl_metrics_add_wakeups(acc, pr->r.wakeups, pr->r.nwakeups);
+			}
+			if (ref_here) {
+				sl_run_ref_begin(&ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, dl, ndl);
+				have_ref = 1;
+				own_dl = 0;
+			}
+			for (k = 0; k < nc; k++)
+				if (!c[k].failed && c[k].wakeups)
+					check(&c[k], c[k].wakeups(&c[k], &p, i, dl, ndl, &c[k].diag));
+			drop_part(pr);
+		}
+		if (need & SL_NEED_SLICES) {
+			if (load_part(s, pr, SL_LOAD_SLICES, d)) {
+				if (acc) {
+					struct sl_run_metrics tmp;
+					sl_metrics_finish(acc, NULL, dl, ndl, &tmp);
+					sl_run_metrics_release(&tmp);
+				}
+				if (own_dl)
+					free(dl);
+				goto out;
+			}
+			if (acc)
+				sl_metrics_add_slices(acc, pr->r.slices, pr->r.nslices);
+			if (ref_here)
+				sl_run_ref_add_slices(&ref, pr->r.slices, pr->r.nslices);
+			for (k = 0; k < nc; k++)
+				if (!c[k].failed && c[k].slices)
+					check(&c[k], c[k].slices(&c[k], &p, i, &c[k].diag));
+			drop_part(pr);
+		}
+		if (acc) {
+			struct sl_run_metrics mm;
+			sl_metrics_finish(acc, have_ref ? &ref : NULL, dl, ndl, &mm);
+			for (k = 0; k < nc; k++)
+				if (!c[k].failed && c[k].metrics)
+					check(&c[k], c[k].metrics(&c[k], &p, i, &mm, &c[k].diag));
+			if (m)
+				m[i] = mm;
+			else
+				sl_run_metrics_release(&mm);
+		}
+		if (own_dl)
+			free(dl);
+	}
+	for (k = 0; k < nc; k++)
+		if (!c[k].failed && c[k].end)
+			check(&c[k], c[k].end(&c[k], &p, &c[k].diag));
+	rc = 0;
+out:
+	for (k = 0; k < nc; k++)
+		if (c[k].release)
+			c[k].release(&c[k]);
+	if (have_ref)
+		sl_run_ref_release(&ref);
+	sl_pruns_release_pass(&p);
+	return rc;
+}
+
+int sl_chart_draw(struct sl_store *s, struct sl_chart *c, struct sl_diag *d)
+{
+	if (sl_charts_run(s, &c->o, c, 1, NULL, d))
+		return -1;
+	if (c->failed) {
+		memcpy(d->msg, c->diag.msg, sizeof(d->msg));
+		return -1;
+	}
+	return 0;
+}
