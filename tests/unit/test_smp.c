@@ -719,3 +719,79 @@ SL_TEST(smp_irq_wakeup_relative_to_the_cpu_it_slept_on)
 	irq_wake("eevdf", 1, 0, 1, 0, SL_IRQ_CPU_AUTO, &moved, &st);
 	CHECK_EQ_INT(st.irq_cpu_wakeups, 0);
 }
+
+SL_TEST(smp_sd_moved_task_keeps_its_rotation)
+{
+	/* sd (2.6.21-ck1), 2 CPUs: rr_interval 6 ms x (1 + log2 2) = 12 ms,
+	 * quota nice 0 12 ms, nice 10 max(12 / 2, 1) = 6 ms; nice 10's matrix
+	 * row allows slots 3, 7, ..., 39 (10 slots: 60 ms per rotation);
+	 * accounting=1 (exact run time; the move's rule does not depend on
+	 * it), interactive 1. N (nice 10) is placed first on cpu 0 (every CPU
+	 * empty), a (nice 0) is pinned to cpu 0, b (nice 0) to cpu 1, where it
+	 * runs 48 ms and exits. cpu 0 from time 0: N enqueued at 103 (search
+	 * from 100, the best static prio on the array then), a at 101 (best):
+	 * a 0-12; at its tick a takes 103 behind N (search from 100: best
+	 * static, interactive), N runs 12-18 and takes 107 (search from
+	 * max(prio_level: a's 101, its own 103) = 103, 103 used); a 18-30 at
+	 * 103, 30-42 at 105, then 107 behind N: N 42-45, where its 9 ms burst
+	 * ends: it sleeps with 3 ms of slot 107 left, bitmap {3, 7}. b exits
+	 * at 48 (cpu 1 goes idle: a new rotation there; nothing may be pulled:
+	 * a is pinned and running, N asleep). At 50 N is woken by an interrupt
+	 * that fired on cpu 1 in the recording while it slept on cpu 0 there:
+	 * this_cpu 1; cpu_load[0] of the tick at 49: cpu 1 0, cpu 0 W (a);
+	 * tl 0 <= W and 0 + W <= W (cpu 1 empty: SCHED_LOAD_SCALE): it moves
+	 * to cpu 1. cpu 0 has not rotated (a is at 107): update_if_moved keeps
+	 * N's bitmap and slot, its 3 ms of 107: N runs 50-53 at 107, then
+	 * 111, 115, ..., 139 (8 x 6 ms, 53-101), and at 101 has no slot left:
+	 * to the expired array, and cpu 1's active array is empty: its major
+	 * rotation at 101. Over that rotation N ran 6 + 3 ms on cpu 0 and
+	 * 3 + 48 on cpu 1: 60 ms, what nice 10 allows. A fresh entitlement at
+	 * the move (a new array on cpu 1) would have given it all 10 slots
+	 * there: 60 ms on cpu 1 alone, 69 in the rotation, rotation at 110. */
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct sl_replay_opts o;
+	struct trec r;
+	struct sl_run_sink k = trec_sink(&r);
+	struct sl_replay_stats st;
+	size_t i;
+	uint64_t rot = UINT64_MAX, ran = 0;
+	int prio = -1;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "N", 10, 0);
+	add_phase(t, 9 * TMS, SL_END_SLEEP_S, 5 * TMS, SL_WAKER_IRQ, -1, 0);
+	t->phases[0].wake_cpu1 = 2;
+	t->phases[0].sleep_cpu1 = 1;
+	add_phase(t, SL_INF, SL_END_TRACE, 0, 0, -1, 0);
+	smp_task(&b, "a", 0, 0)->cpumask = 1;
+	t = smp_task(&b, "b", 0, 0);
+	t->cpumask = 2;
+	t->run_ns = 48 * TMS;
+	t->count = 1;
+	memset(&r, 0, sizeof(r));
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = 200 * TMS;
+	o.debug = 1;
+	o.policy_opts = "accounting=1";
+	CHECK_EQ_INT(sl_replay_run(&b, sl_policy_find("sd"), &o, &k, &st, &d), 0);
+	CHECK_EQ_INT(st.wake_affine, 1);
+	CHECK_EQ_INT(first_on(&r, 0, 0), 12 * TMS);
+	CHECK_EQ_INT(first_on(&r, 0, 1), 50 * TMS);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0 && r.s[i].ts == 50 * TMS)
+			prio = r.s[i].prio;
+	CHECK_EQ_INT(prio, 107);
+	for (i = 0; i < r.nr; i++)
+		if (r.r[i].cpu == 1 && r.r[i].ts > 50 * TMS && !strcmp(r.r[i].kind, "major") && rot == UINT64_MAX)
+			rot = r.r[i].ts;
+	CHECK_EQ_INT(rot, 101 * TMS);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0 && r.s[i].ts < rot)
+			ran += r.s[i].ts + r.s[i].dur < rot ? r.s[i].dur : rot - r.s[i].ts;
+	CHECK_EQ_INT(ran, 60 * TMS);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
