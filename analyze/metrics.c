@@ -217,6 +217,9 @@ struct sl_metrics_acc {
 	size_t nthreads;
 	struct acc *a;
 	uint64_t first, last;
+	/* the run's delays (sl_metrics_delays) */
+	double delay_mean_ns, delay_ks;
+	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
 };
 
 struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
@@ -289,8 +292,25 @@ void sl_metrics_add_wakeups(struct sl_metrics_acc *m, const struct sl_wakeup_row
 	}
 }
 
-void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref, const uint64_t *all,
-		       size_t nall, struct sl_run_metrics *m)
+void sl_metrics_delays(struct sl_metrics_acc *acc, const struct sl_run_ref *ref, const uint64_t *all,
+		       size_t nall)
+{
+	double sum = 0;
+	size_t k;
+	for (k = 0; k < nall; k++)
+		sum += (double)all[k];
+	acc->delay_mean_ns = nall ? sum / (double)nall : 0;
+	acc->delay_p50_ns = sl_percentile(all, nall, 50);
+	acc->delay_p95_ns = sl_percentile(all, nall, 95);
+	acc->delay_p99_ns = sl_percentile(all, nall, 99);
+	acc->delay_max_ns = nall ? all[nall - 1] : 0;
+	acc->delay_ks = NAN;
+	if (ref && ref->run_id != acc->run.id)
+		acc->delay_ks = sl_ks_distance(all, nall, ref->delays, ref->ndelays);
+}
+
+void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
+		       struct sl_run_metrics *m)
 {
 	struct acc *a = acc->a;
 	const struct sl_thread_row *threads = acc->threads;
@@ -365,7 +385,6 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 		free(a[i].delays);
 	}
 	free(a);
-	free(acc);
 	m->sleepers.tasks = slp.tasks;
 	m->cpu_bound.tasks = cpu.tasks;
 	class_delays(&m->sleepers, slp.v, slp.n);
@@ -376,15 +395,14 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 	free(rate);
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
 	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
-	for (k = 0, sum = 0; k < nall; k++)
-		sum += (double)all[k];
-	m->delay_mean_ns = nall ? sum / (double)nall : 0;
-	m->delay_p50_ns = sl_percentile(all, nall, 50);
-	m->delay_p95_ns = sl_percentile(all, nall, 95);
-	m->delay_p99_ns = sl_percentile(all, nall, 99);
-	m->delay_max_ns = nall ? all[nall - 1] : 0;
+	m->delay_mean_ns = acc->delay_mean_ns;
+	m->delay_p50_ns = acc->delay_p50_ns;
+	m->delay_p95_ns = acc->delay_p95_ns;
+	m->delay_p99_ns = acc->delay_p99_ns;
+	m->delay_max_ns = acc->delay_max_ns;
 	m->conservation_max_err_ns = NAN;
-	m->delay_ks = NAN;
+	m->delay_ks = acc->delay_ks;
+	free(acc);
 	if (ref && ref->run_id != m->run.id) {
 		double maxerr = 0;
 		for (i = 0; i < m->ntasks; i++) {
@@ -394,7 +412,6 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 				maxerr = e;
 		}
 		m->conservation_max_err_ns = maxerr;
-		m->delay_ks = sl_ks_distance(all, nall, ref->delays, ref->ndelays);
 	}
 }
 
@@ -407,8 +424,9 @@ void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *re
 	sl_metrics_add_slices(a, r->slices, r->nslices);
 	sl_metrics_add_wakeups(a, r->wakeups, r->nwakeups);
 	all = sl_run_delays(r, &nall);
-	sl_metrics_finish(a, ref, all, nall, m);
+	sl_metrics_delays(a, ref, all, nall);
 	free(all);
+	sl_metrics_finish(a, ref, m);
 }
 
 void sl_run_metrics_release(struct sl_run_metrics *m)

@@ -87,15 +87,18 @@ void sl_run_metrics_release(struct sl_run_metrics *m);
 /* The same in steps, for a run read in parts (its wakeups, then its
  * slices, or the other way round; the result is sl_metrics_compute's):
  * begin with the run's threads (kept by the caller until finish), add the
- * rows, finish with the run's delays (sl_run_delays of its wakeups), which
- * stay the caller's. */
+ * rows, give the run's delays (sl_run_delays of its wakeups, the caller's,
+ * not kept: the run's figures of them and the KS distance against ref are)
+ * and finish (ref complete by then). */
 struct sl_metrics_acc;
 struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
 					const struct sl_thread_row *threads, size_t nthreads);
 void sl_metrics_add_slices(struct sl_metrics_acc *a, const struct sl_slice_row *v, size_t n);
 void sl_metrics_add_wakeups(struct sl_metrics_acc *a, const struct sl_wakeup_row *v, size_t n);
-void sl_metrics_finish(struct sl_metrics_acc *a, const struct sl_run_ref *ref, const uint64_t *all,
-		       size_t nall, struct sl_run_metrics *m);
+void sl_metrics_delays(struct sl_metrics_acc *a, const struct sl_run_ref *ref, const uint64_t *all,
+		       size_t nall);
+void sl_metrics_finish(struct sl_metrics_acc *a, const struct sl_run_ref *ref,
+		       struct sl_run_metrics *m);
 /* sl_run_ref_of from a run's parts: its sorted delays (taken over: freed
  * by sl_run_ref_release) and its slices (added with ref_add_slices). */
 void sl_run_ref_begin(struct sl_run_ref *ref, int64_t run_id, const struct sl_thread_row *threads,

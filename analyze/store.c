@@ -251,7 +251,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	 * does not journal, where WAL writes every page twice */
 	st_exec(s, "PRAGMA journal_mode = DELETE", NULL);
 	st_exec(s, "PRAGMA synchronous = NORMAL", NULL);
-	st_exec(s, "PRAGMA cache_size = -65536", NULL); /* 64 MiB */
+	sl_store_cache(s, 0);
 	for (i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
 				       NULL) != SQLITE_OK) {
@@ -600,4 +600,11 @@ int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct s
 	if (st_run_once(s, q, d, "updating a run"))
 		return -1;
 	return 0;
+}
+
+void sl_store_cache(struct sl_store *s, int reading)
+{
+	/* 64 MiB for imports and replays; a pass reading each run's packs
+	 * once needs little (their pages are not read again) */
+	st_exec(s, reading ? "PRAGMA cache_size = -4096" : "PRAGMA cache_size = -65536", NULL);
 }

@@ -23,6 +23,9 @@ struct sl_store;
 /* Open (create = 1: create the file and schema if missing). Refuses a
  * database whose user_version is newer than this program's. */
 int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d);
+/* The page cache: reading = 1 for a pass that reads each run once (4 MiB,
+ * a report of a big trace), 0 the default (64 MiB). */
+void sl_store_cache(struct sl_store *s, int reading);
 /* Close; NULL is fine. */
 void sl_store_close(struct sl_store *s);
 
@@ -119,7 +122,15 @@ struct sl_run_info {
 	int cpus;
 	uint64_t seed;
 };
-struct sl_slice_row { uint64_t ts, dur; int64_t utid; int cpu; char end_state; int priority; };
+/* 24 bytes: a run of a big trace has millions of slices. A utid fits 32
+ * bits (a database's threads), a CPU and a kernel priority 12 (-2048..2047). */
+struct sl_slice_row {
+	uint64_t ts, dur;
+	int32_t utid;
+	signed int cpu : 12;
+	unsigned int end_state : 8;
+	signed int priority : 12;
+};
 struct sl_wakeup_row { uint64_t ts, ts_run; int64_t utid, waker_utid; int cpu; };
 struct sl_thread_row {
 	int64_t utid;

@@ -120,47 +120,112 @@ static void permute(unsigned char *a, size_t n, size_t size, uint64_t *src, uint
 	free(tmp);
 }
 
-/* When the rows of each part (part() of a row: a slice's CPU, written in
- * time order) are already in cmp's order and there are at most MAXPART
- * parts: merge them (a pass, and a comparison or a few per row). 1 when
- * done, 0 when not so (a is unchanged). */
-#define MAXPART 8
+/* permute with 32-bit sources (src[i]: the row that goes to i; each place
+ * filled is marked by setting its source to itself) */
+static void permute32(unsigned char *a, size_t n, size_t size, uint32_t *src)
+{
+	unsigned char *tmp = xmalloc(size);
+	size_t i;
+	for (i = 0; i < n; i++) {
+		size_t from = src[i], k = i;
+		if (from == i)
+			continue;
+		memcpy(tmp, a + i * size, size);
+		for (;;) {
+			from = src[k];
+			src[k] = (uint32_t)k;
+			if (from == i) {
+				memcpy(a + k * size, tmp, size);
+				break;
+			}
+			memcpy(a + k * size, a + from * size, size);
+			k = from;
+		}
+	}
+	free(tmp);
+}
+
+/* Rows nearly in order: each part (part() of a row: a slice's CPU, the
+ * rows of a CPU written in time order) is a few runs already in cmp's
+ * order (a new run where a row is out of order for its part: a recorded
+ * run's placed missed switches). Merge the runs (a heap of their heads: a
+ * comparison or a few per row; 8 bytes of links and order a row, where a
+ * radix sort of keys takes 16). 1 when done, 0 when not so (more than
+ * MAXPART parts, or runs too many to be worth it; a is unchanged). */
+#define MAXPART 64
+struct run { uint32_t head, last; };
+
+static void heap_down(uint32_t *h, size_t n, size_t k, const struct run *runs,
+		      const unsigned char *a, size_t size, int (*cmp)(const void *, const void *))
+{
+	for (;;) {
+		size_t l = 2 * k + 1, m = k;
+		if (l < n && cmp(a + (size_t)runs[h[l]].head * size, a + (size_t)runs[h[m]].head * size) < 0)
+			m = l;
+		if (l + 1 < n &&
+		    cmp(a + (size_t)runs[h[l + 1]].head * size, a + (size_t)runs[h[m]].head * size) < 0)
+			m = l + 1;
+		if (m == k)
+			return;
+		uint32_t t = h[k];
+		h[k] = h[m];
+		h[m] = t;
+		k = m;
+	}
+}
+
 static int merge_parts(unsigned char *a, size_t n, size_t size,
 		       int (*cmp)(const void *, const void *), int (*part)(const void *))
 {
-	size_t head[MAXPART], last[MAXPART], i, j;
-	uint64_t *nxt, *ord;
-	int np = 0, p;
+	uint32_t cur[MAXPART], *nxt, *ord, *h;
+	struct run *runs = NULL;
+	size_t i, j, nr = 0, capr = 0, hn;
+	int p;
+	if (n >= UINT32_MAX)
+		return 0;
 	nxt = xmalloc(n * sizeof(*nxt));
 	for (p = 0; p < MAXPART; p++)
-		head[p] = last[p] = SIZE_MAX;
+		cur[p] = UINT32_MAX;
 	for (i = 0; i < n; i++) {
+		uint32_t r;
 		p = part(a + i * size);
-		if (p < 0 || p >= MAXPART ||
-		    (last[p] != SIZE_MAX && cmp(a + last[p] * size, a + i * size) > 0)) {
+		if (p < 0 || p >= MAXPART || nr > n / 16 + MAXPART) {
 			free(nxt);
+			free(runs);
 			return 0;
 		}
-		if (last[p] == SIZE_MAX)
-			head[p] = i;
-		else
-			nxt[last[p]] = i;
-		last[p] = i;
-		nxt[i] = SIZE_MAX;
-		np = p + 1 > np ? p + 1 : np;
+		r = cur[p];
+		if (r == UINT32_MAX || cmp(a + (size_t)runs[r].last * size, a + i * size) > 0) {
+			SL_GROW(runs, capr, nr + 1);
+			r = (uint32_t)nr++;
+			runs[r].head = (uint32_t)i;
+			cur[p] = r;
+		} else {
+			nxt[runs[r].last] = (uint32_t)i;
+		}
+		runs[r].last = (uint32_t)i;
+		nxt[i] = UINT32_MAX;
 	}
+	h = xmalloc((nr ? nr : 1) * sizeof(*h));
+	for (j = 0; j < nr; j++)
+		h[j] = (uint32_t)j;
+	hn = nr;
+	for (j = hn / 2; j-- > 0;)
+		heap_down(h, hn, j, runs, a, size, cmp);
 	ord = xmalloc(n * sizeof(*ord));
 	for (j = 0; j < n; j++) {
-		int best = -1;
-		for (p = 0; p < np; p++)
-			if (head[p] != SIZE_MAX &&
-			    (best < 0 || cmp(a + head[p] * size, a + head[best] * size) < 0))
-				best = p;
-		ord[j] = head[best];
-		head[best] = nxt[head[best]];
+		struct run *r = &runs[h[0]];
+		ord[j] = r->head;
+		r->head = nxt[r->head];
+		if (r->head == UINT32_MAX)
+			h[0] = h[--hn];
+		if (hn)
+			heap_down(h, hn, 0, runs, a, size, cmp);
 	}
 	free(nxt);
-	permute(a, n, size, ord, ~(uint64_t)0);
+	free(runs);
+	free(h);
+	permute32(a, n, size, ord);
 	free(ord);
 	return 1;
 }
@@ -255,8 +320,10 @@ static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 {
 	struct typed *t = ctx;
 	struct sl_run_data *out = t->run;
-	if (!t->scap)
-		SL_GROW(out->slices, t->scap, t->want ? (size_t)t->want : 1);
+	if (!t->scap) { /* the pack's row count: to measure */
+		t->scap = t->want > 0 ? (size_t)t->want : 1;
+		out->slices = xmalloc(t->scap * sizeof(*out->slices));
+	}
 	SL_GROW(out->slices, t->scap, out->nslices + 1);
 	slice_of_pack(&out->slices[out->nslices++], v, txt);
 	return 0;
@@ -267,8 +334,10 @@ static int wakeup_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 	struct typed *t = ctx;
 	struct sl_run_data *out = t->run;
 	(void)txt;
-	if (!t->wcap)
-		SL_GROW(out->wakeups, t->wcap, t->want ? (size_t)t->want : 1);
+	if (!t->wcap) {
+		t->wcap = t->want > 0 ? (size_t)t->want : 1;
+		out->wakeups = xmalloc(t->wcap * sizeof(*out->wakeups));
+	}
 	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
 	wakeup_of_pack(&out->wakeups[out->nwakeups++], v);
 	return 0;

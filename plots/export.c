@@ -109,7 +109,7 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"end_state\":",
 			t ? pid_of(t) : 0, t ? t->tid : 0, sl->cpu);
 		sl_json_str(f, st);
-		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, sl->utid);
+		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, (int64_t)sl->utid);
 	}
 	/* wakeups: an instant event on the woken task's track, with its delay */
 	for (k = 0; k < r->nwakeups; k++) {

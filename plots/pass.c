@@ -5,15 +5,23 @@
  * The pre-pass streams the rows (sl_store_each_slice: not sorted, not
  * kept) for what the charts must know of every run before drawing any:
  * where each run starts and ends, the featured tasks, which tasks have
- * staircase rows. Then each run is loaded in two parts, its wakeups and
- * then its slices (sorted as sl_store_load_run sorts them), each handed to
- * the charts and freed; the run's metrics are computed from both parts,
- * with the delays sorted once for the metrics and the delay charts. */
+ * staircase rows. Then each run in two parts: its wakeups read as a
+ * stream and handed on a chunk at a time (nothing needs them all at once,
+ * nor in order), then its slices loaded whole (sorted as sl_store_load_run
+ * sorts them: the metrics, the timeline and the staircase need them in
+ * time order), handed to the charts and freed. The run's metrics are
+ * computed from both parts, with the delays sorted once for the metrics,
+ * the KS distance and the delay charts. Peak memory: a run's slices (24
+ * bytes each) and its tasks' delays (8 bytes a wakeup), and the recorded
+ * run's delays. */
 #include "plot_int.h"
 #include "../analyze/metrics.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 struct pre {
@@ -269,6 +277,50 @@ static void drop_part(struct sl_prun *pr)
 	pr->r.nslices = pr->r.nwakeups = 0;
 }
 
+/* A run's wakeups read as a stream, handed on a chunk at a time: to the
+ * metrics, to the charts, and their delays gathered (sl_run_delays's). */
+#define WK_CHUNK 65536
+struct wk_pass {
+	struct sl_pruns *p;
+	size_t i;
+	struct sl_chart *c;
+	size_t nc;
+	struct sl_metrics_acc *acc;
+	struct sl_wakeup_row *buf;
+	size_t nbuf;
+	uint64_t *dl;
+	size_t n, cap;
+};
+
+static void wk_flush(struct wk_pass *w)
+{
+	size_t k;
+	if (!w->nbuf)
+		return;
+	if (w->acc)
+		sl_metrics_add_wakeups(w->acc, w->buf, w->nbuf);
+	for (k = 0; k < w->nc; k++) {
+		struct sl_chart *c = &w->c[k];
+		if (!c->failed && c->wakeup_rows &&
+		    c->wakeup_rows(c, w->p, w->i, w->buf, w->nbuf, &c->diag))
+			c->failed = 1;
+	}
+	w->nbuf = 0;
+}
+
+static int wk_row(void *ctx, const struct sl_wakeup_row *r)
+{
+	struct wk_pass *w = ctx;
+	if (r->ts_run != UINT64_MAX && r->ts_run >= r->ts) {
+		SL_GROW(w->dl, w->cap, w->n + 1);
+		w->dl[w->n++] = r->ts_run - r->ts;
+	}
+	w->buf[w->nbuf++] = *r;
+	if (w->nbuf == WK_CHUNK)
+		wk_flush(w);
+	return 0;
+}
+
 /* a chart's callback returned rc: a failure drops the chart */
 static void check(struct sl_chart *c, int rc)
 {
@@ -281,6 +333,7 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 {
 	struct sl_pruns p;
 	struct sl_run_ref ref;
+	struct sl_metrics_acc *acc = NULL;
 	int need = 0, have_ref = 0, rc = -1;
 	int64_t ref_id = 0;
 	size_t i, k;
@@ -296,8 +349,11 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		need |= SL_NEED_WAKEUPS | SL_NEED_SLICES;
 	for (k = 0; k < nc && !(c[k].need & SL_NEED_STAIRS); k++)
 		;
-	if (pre_pass(s, o, need, k < nc ? &c[k].o : o, &p, d))
+	sl_store_cache(s, 1);
+	if (pre_pass(s, o, need, k < nc ? &c[k].o : o, &p, d)) {
+		sl_store_cache(s, 0);
 		return -1;
+	}
 	if (need & SL_NEED_METRICS) {
 		if (recorded_run(s, p.trace.id, &ref_id, d))
 			goto out;
@@ -312,39 +368,43 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 			check(&c[k], c[k].begin(&c[k], &p, &c[k].diag));
 	for (i = 0; i < p.n; i++) {
 		struct sl_prun *pr = &p.v[i];
-		struct sl_metrics_acc *acc = NULL;
-		uint64_t *dl = NULL;
-		size_t ndl = 0;
-		int own_dl = 1, ref_here = ref_id && i == 0 && ref_id == pr->r.run.id;
+		int ref_here = ref_id && i == 0 && ref_id == pr->r.run.id;
+		acc = NULL;
+		if (need & SL_NEED_METRICS)
+			acc = sl_metrics_begin(&pr->r.run, pr->r.threads, pr->r.nthreads);
 		if (need & SL_NEED_WAKEUPS) {
-			if (load_part(s, pr, SL_LOAD_WAKEUPS, d))
-				goto out;
-			dl = sl_run_delays(&pr->r, &ndl);
-			if (need & SL_NEED_METRICS) {
-				acc = sl_metrics_begin(&pr->r.run, pr->r.threads, pr->r.nthreads);
-				sl_metrics_add_wakeups(acc, pr->r.wakeups, pr->r.nwakeups);
+			/* the wakeups a chunk at a time: nothing needs them all */
+			struct wk_pass w;
+			memset(&w, 0, sizeof(w));
+			w.p = &p;
+			w.i = i;
+			w.c = c;
+			w.nc = nc;
+			w.acc = acc;
+			w.buf = xmalloc(WK_CHUNK * sizeof(*w.buf));
+			if (sl_store_each_wakeup(s, pr->r.run.id, wk_row, &w, d)) {
+				free(w.buf);
+				free(w.dl);
+				goto out_acc;
 			}
-			if (ref_here) {
-				sl_run_ref_begin(&ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, dl, ndl);
+			wk_flush(&w);
+			free(w.buf);
+			sl_sort_u64(w.dl, w.n);
+			if (ref_here) { /* the reference keeps them */
+				sl_run_ref_begin(&ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, w.dl, w.n);
 				have_ref = 1;
-				own_dl = 0;
 			}
+			if (acc)
+				sl_metrics_delays(acc, have_ref ? &ref : NULL, w.dl, w.n);
 			for (k = 0; k < nc; k++)
 				if (!c[k].failed && c[k].wakeups)
-					check(&c[k], c[k].wakeups(&c[k], &p, i, dl, ndl, &c[k].diag));
-			drop_part(pr);
+					check(&c[k], c[k].wakeups(&c[k], &p, i, w.dl, w.n, &c[k].diag));
+			if (!ref_here)
+				free(w.dl);
 		}
 		if (need & SL_NEED_SLICES) {
-			if (load_part(s, pr, SL_LOAD_SLICES, d)) {
-				if (acc) {
-					struct sl_run_metrics tmp;
-					sl_metrics_finish(acc, NULL, dl, ndl, &tmp);
-					sl_run_metrics_release(&tmp);
-				}
-				if (own_dl)
-					free(dl);
-				goto out;
-			}
+			if (load_part(s, pr, SL_LOAD_SLICES, d))
+				goto out_acc;
 			if (acc)
 				sl_metrics_add_slices(acc, pr->r.slices, pr->r.nslices);
 			if (ref_here)
@@ -356,22 +416,32 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		}
 		if (acc) {
 			struct sl_run_metrics mm;
-			sl_metrics_finish(acc, have_ref ? &ref : NULL, dl, ndl, &mm);
+			sl_metrics_finish(acc, have_ref ? &ref : NULL, &mm);
 			for (k = 0; k < nc; k++)
 				if (!c[k].failed && c[k].metrics)
 					check(&c[k], c[k].metrics(&c[k], &p, i, &mm, &c[k].diag));
+			acc = NULL;
 			if (m)
 				m[i] = mm;
 			else
 				sl_run_metrics_release(&mm);
 		}
-		if (own_dl)
-			free(dl);
+#ifdef __GLIBC__
+		/* the run's rows freed: give the memory back before the next */
+		malloc_trim(0);
+#endif
 	}
 	for (k = 0; k < nc; k++)
 		if (!c[k].failed && c[k].end)
 			check(&c[k], c[k].end(&c[k], &p, &c[k].diag));
 	rc = 0;
+	goto out;
+out_acc:
+	if (acc) {
+		struct sl_run_metrics tmp;
+		sl_metrics_finish(acc, NULL, &tmp);
+		sl_run_metrics_release(&tmp);
+	}
 out:
 	for (k = 0; k < nc; k++)
 		if (c[k].release)
@@ -379,6 +449,7 @@ out:
 	if (have_ref)
 		sl_run_ref_release(&ref);
 	sl_pruns_release_pass(&p);
+	sl_store_cache(s, 0);
 	return rc;
 }
 

@@ -69,12 +69,13 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r);
 
 /* A chart drawn in one pass over its runs, a run at a time (sl_charts_run):
  * begin once the runs' info (and the pre-pass's) is known, then for each
- * run in order its wakeups, its slices and its metrics, then end. Any
- * callback may be NULL. A chart's rows of a run are only valid during the
- * call that hands them. */
+ * run in order its wakeups (in chunks, not sorted, then the sorted delays),
+ * its slices (all of them, sorted as sl_store_load_run sorts them) and its
+ * metrics, then end. Any callback may be NULL. A chart's rows of a run are
+ * only valid during the call that hands them. */
 struct sl_run_metrics;
 enum {
-	SL_NEED_WAKEUPS = 1, /* wakeups(): the run's wakeups and its sorted delays */
+	SL_NEED_WAKEUPS = 1, /* wakeup_rows(), wakeups(): the run's wakeups, its sorted delays */
 	SL_NEED_SLICES = 2,  /* slices(): the run's slices */
 	SL_NEED_METRICS = 4, /* metrics(): sl_metrics_compute's, against the recorded run */
 	SL_NEED_PRE = 8,     /* before begin: first_ts, first_rel, end, the featured tasks */
@@ -87,6 +88,10 @@ struct sl_chart {
 	void *ctx;
 	struct sl_store *s;
 	int (*begin)(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d);
+	/* the run's wakeups a chunk at a time (in the order written), then its
+	 * delays, sorted */
+	int (*wakeup_rows)(struct sl_chart *c, struct sl_pruns *p, size_t i,
+			   const struct sl_wakeup_row *v, size_t n, struct sl_diag *d);
 	int (*wakeups)(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
 		       size_t ndl, struct sl_diag *d);
 	int (*slices)(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl_diag *d);

@@ -38,6 +38,11 @@ struct rows {
 	double slo, shi;  /* the scale (lag_scale of lo, hi) */
 	double top, ph, x0, w;
 	uint64_t t0, tmin, tmax;
+	/* rotations thinned as read (rot_row) */
+	int thin, unsorted;
+	size_t nrot; /* rotations read */
+	uint64_t last_ts;
+	long lastcol[8][2];
 };
 
 /* a new zeroed step of r, or NULL when the row's task cannot be drawn (the
@@ -165,9 +170,29 @@ static void lag_line(struct sl_thin *th, struct lcols *c)
 static int rot_row(void *ctx, const struct sl_rotation_row *rot)
 {
 	struct rows *r = ctx;
+	int major = !strcmp(rot->kind, "major");
+	r->nrot++;
+	if (r->thin) {
+		/* in time order (as rotations are written): only the ticks
+		 * draw_panel draws, the first of its kind in its pixel column of
+		 * its CPU's row in the window; out of order, all are read again */
+		int rc = rot->cpu < 0 ? 0 : rot->cpu % 8;
+		long x;
+		if (rot->ts < r->last_ts) {
+			r->unsorted = 1;
+			return 1;
+		}
+		r->last_ts = rot->ts;
+		if (rot->ts < r->t0 + r->tmin || rot->ts > r->t0 + r->tmax)
+			return 0;
+		x = (long)sl_tx(rot->ts - r->t0, r->tmin, r->tmax, r->x0, r->w);
+		if (r->lastcol[rc][major] == x)
+			return 0;
+		r->lastcol[rc][major] = x;
+	}
 	SL_GROW(r->r, r->capr, r->nr + 1);
 	r->r[r->nr].ts = rot->ts;
-	r->r[r->nr].major = !strcmp(rot->kind, "major");
+	r->r[r->nr].major = major;
 	r->r[r->nr].cpu = rot->cpu;
 	r->r[r->nr].seq = r->nr;
 	r->nr++;
@@ -332,99 +357,87 @@ static size_t pick_tasks(const struct sl_pruns *p, const struct sl_plot_opts *o,
  * its wakeup (or its first slice) to the end of the slice in which it went
  * to sleep or exited; the level of a sleeping task is not drawn. */
 struct span { uint64_t a, b; };
-static int cmp_slice_ts(const void *a, const void *b)
-{
-	const struct sl_slice_row *x = *(const struct sl_slice_row *const *)a;
-	const struct sl_slice_row *y = *(const struct sl_slice_row *const *)b;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
 /* A task's own rows of a run, in the run's order (by ts): gathered once
  * per panel (task_rows) instead of a scan of the run per use. */
 struct trows {
-	const struct sl_slice_row **sl;
+	const struct sl_slice_row *base; /* the run's slices */
+	uint32_t *ix;                    /* the task's, as indices into base (in time order) */
 	size_t ns;
 	uint64_t *wk;
-	size_t nw;
+	size_t nw, capw;
 };
+#define TSL(tr, k) (&(tr)->base[(tr)->ix[k]])
 /* The tasks' slices (pointers into r) and wakeup times, each counted first
  * then gathered (in the run's order). */
 static void task_slices(const struct sl_run_data *r, const int64_t *utids, size_t nt,
 			struct trows *tr)
 {
 	size_t i, k;
-	for (i = 0; i < nt; i++)
+	for (i = 0; i < nt; i++) {
 		tr[i].ns = 0;
+		tr[i].base = r->slices;
+	}
 	for (k = 0; k < r->nslices; k++)
 		for (i = 0; i < nt; i++)
 			if (r->slices[k].utid == utids[i])
 				tr[i].ns++;
 	for (i = 0; i < nt; i++) {
-		tr[i].sl = xmalloc((tr[i].ns ? tr[i].ns : 1) * sizeof(*tr[i].sl));
+		tr[i].ix = xmalloc((tr[i].ns ? tr[i].ns : 1) * sizeof(*tr[i].ix));
 		tr[i].ns = 0;
 	}
 	for (k = 0; k < r->nslices; k++)
 		for (i = 0; i < nt; i++)
 			if (r->slices[k].utid == utids[i])
-				tr[i].sl[tr[i].ns++] = &r->slices[k];
+				tr[i].ix[tr[i].ns++] = (uint32_t)k;
 }
 
-static void task_wakeups(const struct sl_run_data *r, const int64_t *utids, size_t nt,
+/* the tasks' wakeup times from a chunk of the run's wakeups, added */
+static void task_wakeups(const struct sl_wakeup_row *v, size_t n, const int64_t *utids, size_t nt,
 			 struct trows *tr)
 {
 	size_t i, k;
-	for (i = 0; i < nt; i++)
-		tr[i].nw = 0;
-	for (k = 0; k < r->nwakeups; k++)
+	for (k = 0; k < n; k++)
 		for (i = 0; i < nt; i++)
-			if (r->wakeups[k].utid == utids[i])
-				tr[i].nw++;
-	for (i = 0; i < nt; i++) {
-		tr[i].wk = xmalloc((tr[i].nw ? tr[i].nw : 1) * sizeof(*tr[i].wk));
-		tr[i].nw = 0;
-	}
-	for (k = 0; k < r->nwakeups; k++)
-		for (i = 0; i < nt; i++)
-			if (r->wakeups[k].utid == utids[i])
-				tr[i].wk[tr[i].nw++] = r->wakeups[k].ts;
+			if (v[k].utid == utids[i]) {
+				SL_GROW(tr[i].wk, tr[i].capw, tr[i].nw + 1);
+				tr[i].wk[tr[i].nw++] = v[k].ts;
+			}
 }
 
-/* (sorts the task's rows in place, when they are not in order) */
-static struct span *awake_spans(struct trows *tr, size_t *n)
+/* (the task's slices are in time order, as the run's are; its wakeup
+ * times sorted by stc_sorted) */
+static struct span *awake_spans(const struct trows *tr, size_t *n)
 {
-	struct span *v = NULL;
-	const struct sl_slice_row **sl = tr->sl;
-	uint64_t *wk = tr->wk, start = 0, slept = 0;
-	size_t cap = 0, ns = tr->ns, nw = tr->nw, k, w = 0;
+	struct span *v;
+	const uint64_t *wk = tr->wk;
+	uint64_t start = 0, slept = 0;
+	size_t ns = tr->ns, nw = tr->nw, k, w = 0, cap = 1;
 	int in = 0;
 	*n = 0;
-	/* the rows are in the order the run wrote them: sort the task's own */
-	sort_if_needed(sl, ns, sizeof(*sl), cmp_slice_ts);
-	sort_if_needed(wk, nw, sizeof(*wk), cmp_u64);
+	/* as many spans as sleeps, and one open at the end */
 	for (k = 0; k < ns; k++) {
+		const struct sl_slice_row *sl = TSL(tr, k);
+		cap += sl->end_state == 'S' || sl->end_state == 'D' || sl->end_state == 'X';
+	}
+	v = xmalloc(cap * sizeof(*v));
+	for (k = 0; k < ns; k++) {
+		const struct sl_slice_row *sl = TSL(tr, k);
 		if (!in) {
 			/* the latest wakeup since the task slept, up to this slice */
-			start = sl[k]->ts;
-			for (; w < nw && wk[w] <= sl[k]->ts; w++)
+			start = sl->ts;
+			for (; w < nw && wk[w] <= sl->ts; w++)
 				if (wk[w] >= slept)
 					start = wk[w];
 			in = 1;
 		}
-		if (sl[k]->end_state == 'S' || sl[k]->end_state == 'D' || sl[k]->end_state == 'X') {
-			SL_GROW(v, cap, *n + 1);
-			v[(*n)++] = (struct span){ start, sl[k]->ts + sl[k]->dur };
-			slept = sl[k]->ts + sl[k]->dur;
+		if (sl->end_state == 'S' || sl->end_state == 'D' || sl->end_state == 'X') {
+			v[(*n)++] = (struct span){ start, sl->ts + sl->dur };
+			slept = sl->ts + sl->dur;
 			in = 0;
 		}
 	}
-	if (in) {
-		SL_GROW(v, cap, *n + 1);
+	if (in)
 		v[(*n)++] = (struct span){ start, UINT64_MAX };
-	}
 	return v;
 }
 
@@ -447,8 +460,8 @@ static uint64_t last_end(const struct trows *tr)
 	uint64_t e = 0;
 	size_t k;
 	for (k = 0; k < tr->ns; k++)
-		if (tr->sl[k]->ts + tr->sl[k]->dur > e)
-			e = tr->sl[k]->ts + tr->sl[k]->dur;
+		if (TSL(tr, k)->ts + TSL(tr, k)->dur > e)
+			e = TSL(tr, k)->ts + TSL(tr, k)->dur;
 	return e;
 }
 
@@ -660,7 +673,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	{
 		int ncpu = pr->r.run.cpus > 0 ? pr->r.run.cpus : 1, c;
 		double rh = ncpu > 1 ? (ncpu > 8 ? 32.0 / 8 : 32.0 / ncpu) : 10;
-		if (ncpu > 1 && rw->nr)
+		if (ncpu > 1 && rw->nrot)
 			for (c = 0; c < ncpu && c < 8; c++) {
 				cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
 				snprintf(buf, sizeof(buf), "cpu %d", c);
@@ -763,7 +776,7 @@ lanes:
 		sl_color(cr, col[i]);
 		sl_bars_start(&bars, cr, y, lane - 2);
 		for (k = 0; k < tr[i].ns; k++) {
-			const struct sl_slice_row *sl = tr[i].sl[k];
+			const struct sl_slice_row *sl = TSL(&tr[i], k);
 			if (sl->ts + sl->dur < t0 + tmin || sl->ts > t0 + tmax)
 				continue;
 			sl_bars_add(&bars, sl_tx(sl->ts - t0, tmin, tmax, x0, w),
@@ -779,7 +792,7 @@ lanes:
 		long drawn_col = -1;
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		for (k = 0; k < tr[i].ns; k++) {
-			const struct sl_slice_row *sl = tr[i].sl[k];
+			const struct sl_slice_row *sl = TSL(&tr[i], k);
 			double xa;
 			int from;
 			from = lastc;
@@ -925,18 +938,28 @@ static void free_trows(struct stc *x)
 {
 	size_t i;
 	for (i = 0; i < MAXT; i++) {
-		free(x->tr[i].sl);
+		free(x->tr[i].ix);
 		free(x->tr[i].wk);
 		memset(&x->tr[i], 0, sizeof(x->tr[i]));
 	}
 }
 
-static int stc_wakeups(struct sl_chart *ch, struct sl_pruns *p, size_t i, const uint64_t *dl,
-		       size_t ndl, struct sl_diag *d)
+static int stc_wakeups(struct sl_chart *ch, struct sl_pruns *p, size_t i,
+		       const struct sl_wakeup_row *v, size_t n, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
-	free_trows(x);
-	task_wakeups(&p->v[i].r, x->utids, x->nt, x->tr);
+	task_wakeups(v, n, x->utids, x->nt, x->tr);
+	return 0;
+}
+
+/* the tasks' wakeup times in order, once the run's wakeups are all read */
+static int stc_sorted(struct sl_chart *ch, struct sl_pruns *p, size_t i, const uint64_t *dl,
+		      size_t ndl, struct sl_diag *d)
+{
+	struct stc *x = ch->ctx;
+	size_t k;
+	for (k = 0; k < x->nt; k++)
+		sl_sort_u64(x->tr[k].wk, x->tr[k].nw);
 	return 0;
 }
 
@@ -955,9 +978,24 @@ static int stc_slices(struct sl_chart *ch, struct sl_pruns *pp, size_t i, struct
 	rw.want = x->utids;
 	rw.nwant = x->nt;
 	rw.lc = lc;
-	if ((pr->stair_rows && sl_store_stairs(ch->s, id, step_row, &rw, d)) ||
-	    sl_store_rotations(ch->s, id, rot_row, &rw, d))
+	rw.x0 = LEFT;
+	rw.w = W - LEFT - RIGHT;
+	rw.t0 = pr->t0;
+	rw.tmin = x->tmin;
+	rw.tmax = x->tmax;
+	rw.thin = 1;
+	for (k = 0; k < 8; k++)
+		rw.lastcol[k][0] = rw.lastcol[k][1] = -1;
+	if (pr->stair_rows && sl_store_stairs(ch->s, id, step_row, &rw, d))
 		goto out;
+	if (sl_store_rotations(ch->s, id, rot_row, &rw, d)) {
+		if (!rw.unsorted)
+			goto out;
+		rw.thin = 0;
+		rw.nr = rw.nrot = 0;
+		if (sl_store_rotations(ch->s, id, rot_row, &rw, d))
+			goto out;
+	}
 	if (!pr->stair_rows && pr->lag) {
 		/* cfs: its vruntime lag instead, on the scale of its rows in the
 		 * window (draw_lag) */
@@ -983,11 +1021,6 @@ static int stc_slices(struct sl_chart *ch, struct sl_pruns *pp, size_t i, struct
 			lag_scale(&rw.slo, &rw.shi, &st);
 			rw.top = x->y + 28;
 			rw.ph = ph;
-			rw.x0 = LEFT;
-			rw.w = W - LEFT - RIGHT;
-			rw.t0 = pr->t0;
-			rw.tmin = x->tmin;
-			rw.tmax = x->tmax;
 			if (sl_store_vlags(ch->s, id, vlag_row, &rw, d))
 				goto out;
 		}
@@ -1039,7 +1072,8 @@ void sl_chart_staircase(struct sl_chart *c)
 	c->ctx = xcalloc(1, sizeof(struct stc));
 	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE | SL_NEED_STAIRS;
 	c->begin = stc_begin;
-	c->wakeups = stc_wakeups;
+	c->wakeup_rows = stc_wakeups;
+	c->wakeups = stc_sorted;
 	c->slices = stc_slices;
 	c->end = stc_end;
 	c->release = stc_release;

@@ -6,7 +6,7 @@
  * its crowding at every window the chart may choose and are kept only as
  * far as a window this run allows reaches (with the CPU each kept slice's
  * task had before it, for the migration marks); its wakeups are kept from
- * the window's start up to WK_KEEP of them, and read again at the end only
+ * the window's start, up to WK_KEEP of them, and read again at the end only
  * when the window reaches past those. The window is chosen and the runs
  * drawn at the end. */
 #include "draw.h"
@@ -34,7 +34,7 @@ static uint64_t overlap(const struct sl_slice_row *s, uint64_t a, uint64_t b)
 }
 
 /* Wakeups kept per run from the window's start (more are read again). */
-#define WK_KEEP 65536
+#define WK_KEEP 16384
 
 /* What is kept of a run. */
 struct tl_run {
@@ -43,7 +43,9 @@ struct tl_run {
 	size_t nsl;
 	struct sl_wakeup_row *wk; /* its first wakeups from the window's start */
 	size_t nwk;
-	uint64_t wk_to;           /* every wakeup at (ts - t0) <= wk_to is in wk */
+	uint64_t wk_lim;          /* every wakeup at (ts - t0) < wk_lim is in wk */
+	size_t capwk;
+	int started;
 };
 
 struct tl {
@@ -141,25 +143,42 @@ static int tl_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 	return 0;
 }
 
-/* the run's first wakeups from the window's start (they are in time order) */
-static int tl_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
-		      size_t ndl, struct sl_diag *d)
+/* Keep a run's first WK_KEEP wakeups (in sl_store_load_run's order) from
+ * the window's start: when more are kept, the later ones are dropped and
+ * wk_lim lowered to the first dropped. */
+static void wk_cut(struct tl_run *tr, uint64_t t0)
+{
+	size_t k;
+	qsort(tr->wk, tr->nwk, sizeof(*tr->wk), sl_wakeup_row_cmp);
+	if (tr->nwk <= WK_KEEP)
+		return;
+	tr->wk_lim = tr->wk[WK_KEEP].ts - t0;
+	for (k = WK_KEEP; k > 0 && tr->wk[k - 1].ts - t0 >= tr->wk_lim; k--)
+		;
+	tr->nwk = k;
+}
+
+/* the run's wakeups from the window's start (a chunk at a time, in the
+ * order written) */
+static int tl_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i,
+		      const struct sl_wakeup_row *v, size_t n, struct sl_diag *d)
 {
 	struct tl *x = c->ctx;
 	struct tl_run *tr = &x->v[i];
 	const struct sl_prun *pr = &p->v[i];
-	size_t k, cap = 0;
-	tr->wk_to = UINT64_MAX;
-	for (k = 0; k < pr->r.nwakeups; k++) {
-		const struct sl_wakeup_row *wk = &pr->r.wakeups[k];
-		if (wk->ts < pr->t0 || wk->ts - pr->t0 < x->a)
+	size_t k;
+	if (!tr->started) {
+		tr->started = 1;
+		tr->wk_lim = c->o.to && c->o.to < UINT64_MAX ? c->o.to + 1 : UINT64_MAX;
+	}
+	for (k = 0; k < n; k++) {
+		const struct sl_wakeup_row *wk = &v[k];
+		if (wk->ts < pr->t0 || wk->ts - pr->t0 < x->a || wk->ts - pr->t0 >= tr->wk_lim)
 			continue;
-		if (tr->nwk == WK_KEEP) {
-			tr->wk_to = wk->ts - pr->t0 - 1;
-			break;
-		}
-		SL_GROW(tr->wk, cap, tr->nwk + 1);
+		SL_GROW(tr->wk, tr->capwk, tr->nwk + 1);
 		tr->wk[tr->nwk++] = *wk;
+		if (tr->nwk >= 4 * WK_KEEP)
+			wk_cut(tr, pr->t0);
 	}
 	return 0;
 }
@@ -223,16 +242,18 @@ static int tl_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl
 		tr->sl[tr->nsl++] = *sl;
 	}
 	free(last);
-	/* the wakeups past keep_to are not needed */
-	if (keep_to != UINT64_MAX) {
+	/* the wakeups in order, the first WK_KEEP; past keep_to not needed */
+	if (!tr->started)
+		tr->wk_lim = UINT64_MAX; /* none */
+	wk_cut(tr, pr->t0);
+	if (keep_to < tr->wk_lim - 1) {
 		for (k = 0; k < tr->nwk && tr->wk[k].ts - pr->t0 <= keep_to; k++)
 			;
-		if (k < tr->nwk || tr->wk_to >= keep_to) {
-			tr->nwk = k;
-			if (tr->wk_to > keep_to)
-				tr->wk_to = keep_to;
-		}
+		tr->nwk = k;
+		tr->wk_lim = keep_to + 1;
 	}
+	tr->wk = xrealloc(tr->wk, (tr->nwk ? tr->nwk : 1) * sizeof(*tr->wk));
+	tr->capwk = tr->nwk ? tr->nwk : 1;
 	return 0;
 }
 
@@ -263,7 +284,7 @@ static void migration_marks(cairo_t *cr, const struct sl_prun *pr, const int *fr
 		cairo_fill(cr);
 		if (keep)
 			fprintf(keep, "mark\t%" PRId64 "\tmigrate\t%" PRIu64 "\t%d\t%" PRId64 "\n",
-				pr->r.run.id, sl->ts - pr->t0, sl->cpu, sl->utid);
+				pr->r.run.id, sl->ts - pr->t0, sl->cpu, (int64_t)sl->utid);
 	}
 }
 
@@ -374,7 +395,7 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 		run.r.nslices = tr->nsl;
 		run.r.wakeups = tr->wk;
 		run.r.nwakeups = tr->nwk;
-		if (rmax > tr->wk_to) {
+		if (rmax >= tr->wk_lim) {
 			/* the window reaches past the kept wakeups: read them again */
 			g.tmin = tmin;
 			g.rmax = rmax;
@@ -453,7 +474,7 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 			cairo_stroke(c.cr);
 			if (keep)
 				fprintf(keep, "mark\t%" PRId64 "\tpreempt\t%" PRIu64 "\t%d\t%" PRId64 "\n",
-					pr->r.run.id, e, sl->cpu, sl->utid);
+					pr->r.run.id, e, sl->cpu, (int64_t)sl->utid);
 		}
 		/* wakeups: a small triangle over the CPU the task was woken on, in
 		 * the task's colour */
@@ -510,7 +531,7 @@ void sl_chart_timeline(struct sl_chart *c)
 	c->ctx = xcalloc(1, sizeof(struct tl));
 	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE;
 	c->begin = tl_begin;
-	c->wakeups = tl_wakeups;
+	c->wakeup_rows = tl_wakeups;
 	c->slices = tl_slices;
 	c->end = tl_end;
 	c->release = tl_release;
