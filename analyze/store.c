@@ -608,3 +608,8 @@ void sl_store_cache(struct sl_store *s, int reading)
 	 * once needs little (their pages are not read again) */
 	st_exec(s, reading ? "PRAGMA cache_size = -4096" : "PRAGMA cache_size = -65536", NULL);
 }
+
+const char *sl_store_path(const struct sl_store *s)
+{
+	return s->path;
+}

@@ -26,6 +26,9 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 /* The page cache: reading = 1 for a pass that reads each run once (4 MiB,
  * a report of a big trace), 0 the default (64 MiB). */
 void sl_store_cache(struct sl_store *s, int reading);
+/* The file s was opened on (another connection may open it too: a
+ * reading thread's). */
+const char *sl_store_path(const struct sl_store *s);
 /* Close; NULL is fine. */
 void sl_store_close(struct sl_store *s);
 

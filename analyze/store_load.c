@@ -324,7 +324,8 @@ static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 		t->scap = t->want > 0 ? (size_t)t->want : 1;
 		out->slices = xmalloc(t->scap * sizeof(*out->slices));
 	}
-	SL_GROW(out->slices, t->scap, out->nslices + 1);
+	if (out->nslices == t->scap)
+		SL_GROW(out->slices, t->scap, out->nslices + 1);
 	slice_of_pack(&out->slices[out->nslices++], v, txt);
 	return 0;
 }
@@ -338,7 +339,8 @@ static int wakeup_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 		t->wcap = t->want > 0 ? (size_t)t->want : 1;
 		out->wakeups = xmalloc(t->wcap * sizeof(*out->wakeups));
 	}
-	SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
+	if (out->nwakeups == t->wcap)
+		SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
 	wakeup_of_pack(&out->wakeups[out->nwakeups++], v);
 	return 0;
 }

@@ -129,10 +129,20 @@ void st_pack_free(struct packenc *e)
 	memset(e, 0, sizeof(*e));
 }
 
-static int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+#if defined(__GNUC__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
+
+INLINE int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
 	uint64_t x = 0;
 	int shift;
+	if (*p < end && !(**p & 0x80)) { /* most are one byte */
+		*v = *(*p)++;
+		return 0;
+	}
 	for (shift = 0; shift < 70 && *p < end; shift += 7) {
 		unsigned char b = *(*p)++;
 		x |= (uint64_t)(b & 0x7f) << shift;
@@ -144,13 +154,13 @@ static int get_varint(const unsigned char **p, const unsigned char *end, uint64_
 	return -1;
 }
 
-/* Decode one chunk of n rows into fn. */
-static int unpack_chunk(struct sl_store *s, int kind, int64_t run_id, const unsigned char *p,
-			const unsigned char *end, int64_t n,
-			int (*fn)(void *ctx, const int64_t *v, const char (*txt)[8]), void *ctx,
-			struct sl_diag *d)
+/* Decode one chunk of n rows into fn, its columns coded as cols says
+ * (inlined with each table's constant cols: the column loop unrolled). */
+INLINE int unpack_cols(const char *cols, struct sl_store *s, int kind, int64_t run_id,
+		       const unsigned char *p, const unsigned char *end, int64_t n,
+		       int (*fn)(void *ctx, const int64_t *v, const char (*txt)[8]), void *ctx,
+		       struct sl_diag *d)
 {
-	const char *cols = pk[kind].cols;
 	int64_t v[MAX_COLS], prev[MAX_COLS] = { 0 };
 	char txt[MAX_COLS][8];
 	int64_t r;
@@ -195,6 +205,25 @@ static int unpack_chunk(struct sl_store *s, int kind, int64_t run_id, const unsi
 bad:
 	return sl_fail(d, "%s: run %" PRId64 ": its packed %s rows do not decode (damaged run_pack)",
 		       s->path, run_id, pk[kind].table);
+}
+
+static int unpack_chunk(struct sl_store *s, int kind, int64_t run_id, const unsigned char *p,
+			const unsigned char *end, int64_t n,
+			int (*fn)(void *ctx, const int64_t *v, const char (*txt)[8]), void *ctx,
+			struct sl_diag *d)
+{
+	switch (kind) { /* the cols of pk[] */
+	case RB_SLICE:
+		return unpack_cols("xdrrrtr", s, kind, run_id, p, end, n, fn, ctx, d);
+	case RB_WAKEUP:
+		return unpack_cols("xrdDrr", s, kind, run_id, p, end, n, fn, ctx, d);
+	case RB_STAIR:
+		return unpack_cols("xrdrr", s, kind, run_id, p, end, n, fn, ctx, d);
+	case RB_VLAG:
+		return unpack_cols("xrdr", s, kind, run_id, p, end, n, fn, ctx, d);
+	default:
+		return unpack_cols(pk[kind].cols, s, kind, run_id, p, end, n, fn, ctx, d);
+	}
 }
 
 int st_pack_read(struct sl_store *s, int64_t run_id, int kind, int64_t *nrows,

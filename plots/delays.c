@@ -147,8 +147,14 @@ static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	if (!plotted)
 		fputs("NaN notitle", g.script);
 	fputs("\n", g.script);
-	rc = sl_gp_run(&l->g, d);
+	rc = sl_gp_start(&l->g, d);
 	return rc;
+}
+
+static int lat_finish(struct sl_chart *c, struct sl_diag *d)
+{
+	struct lat *l = c->ctx;
+	return sl_gp_wait(&l->g, d);
 }
 
 static void lat_release(struct sl_chart *c)
@@ -165,10 +171,11 @@ static void lat_release(struct sl_chart *c)
 void sl_chart_latency(struct sl_chart *c)
 {
 	c->ctx = xcalloc(1, sizeof(struct lat));
-	c->need = SL_NEED_WAKEUPS;
+	c->need = SL_NEED_WAKEUPS | SL_END_EARLY;
 	c->begin = lat_begin;
 	c->wakeups = lat_wakeups;
 	c->end = lat_end;
+	c->finish = lat_finish;
 	c->release = lat_release;
 }
 
@@ -189,6 +196,8 @@ int sl_plot_latency(struct sl_store *s, const struct sl_plot_opts *o, const char
 struct hist {
 	uint64_t max, *full, **cnt;
 	size_t nfull, n;
+	struct sl_gp g;
+	int gp;
 };
 
 static int hist_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
@@ -215,7 +224,7 @@ static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct hist *h = c->ctx;
 	const struct sl_pruns *p = pp;
-	struct sl_gp g;
+	struct sl_gp *g = &h->g;
 	size_t i, b, nb, first, last;
 	uint64_t *edges = NULL, **cnt = h->cnt;
 	char path[1100];
@@ -235,9 +244,10 @@ static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		if (i < p->n)
 			break;
 	}
-	if (sl_gp_begin(&g, c->out, c->o.keep, 1000, 620, d))
+	if (sl_gp_begin(g, c->out, c->o.keep, 1000, 620, d))
 		goto out_free;
-	f = sl_gp_data_runs(&g, "bins", path, sizeof(path), "lo_ns\thi_ns\tbin", "", p, d);
+	h->gp = 1;
+	f = sl_gp_data_runs(g, "bins", path, sizeof(path), "lo_ns\thi_ns\tbin", "", p, d);
 	if (!f)
 		goto out;
 	for (b = first; b < last; b++) {
@@ -254,35 +264,40 @@ static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		sl_fail(d, "%s: write error", path);
 		goto out;
 	}
-	gp_title(g.script, "set title", p->trace_title,
+	gp_title(g->script, "set title", p->trace_title,
 		 "scheduling delay (wakeup to first run): wakeups per delay bin [from, to)");
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
 	      "set logscale y\nset yrange [0.8:*]\nset format y '%g'\n"
 	      "set xtics rotate by 35 right scale 0\n"
 	      "unset xlabel\n"
 	      "set ylabel 'wakeups (log scale)'\nset key bmargin center horizontal\n",
-	      g.script);
+	      g->script);
 	if (first == last) {
 		fputs("set label 1 'no wakeup ran in these runs' at graph 0.5, graph 0.5 center\n"
 		      "set xrange [0:1]\nunset logscale y\nset yrange [0:1]\nunset xtics\n"
 		      "unset ytics\nunset grid\nplot NaN notitle\n",
-		      g.script);
+		      g->script);
 	} else {
-		fputs("plot ", g.script);
+		fputs("plot ", g->script);
 		for (i = 0; i < p->n; i++) {
-			fputs(i ? ", \\\n     " : "", g.script);
-			sl_gp_str(g.script, path);
-			fprintf(g.script, " using %zu:xtic(3) lt %zu title ", i + 4, i + 1);
-			sl_gp_str(g.script, p->v[i].title);
+			fputs(i ? ", \\\n     " : "", g->script);
+			sl_gp_str(g->script, path);
+			fprintf(g->script, " using %zu:xtic(3) lt %zu title ", i + 4, i + 1);
+			sl_gp_str(g->script, p->v[i].title);
 		}
-		fputs("\n", g.script);
+		fputs("\n", g->script);
 	}
-	rc = sl_gp_run(&g, d);
+	rc = sl_gp_start(g, d);
 out:
-	sl_gp_end(&g);
 out_free:
 	free(edges);
 	return rc;
+}
+
+static int hist_finish(struct sl_chart *c, struct sl_diag *d)
+{
+	struct hist *h = c->ctx;
+	return sl_gp_wait(&h->g, d);
 }
 
 static void hist_release(struct sl_chart *c)
@@ -293,6 +308,8 @@ static void hist_release(struct sl_chart *c)
 		free(h->cnt[i]);
 	free(h->cnt);
 	free(h->full);
+	if (h->gp)
+		sl_gp_end(&h->g);
 	free(h);
 	c->ctx = NULL;
 }
@@ -300,10 +317,11 @@ static void hist_release(struct sl_chart *c)
 void sl_chart_histogram(struct sl_chart *c)
 {
 	c->ctx = xcalloc(1, sizeof(struct hist));
-	c->need = SL_NEED_WAKEUPS;
+	c->need = SL_NEED_WAKEUPS | SL_END_EARLY;
 	c->begin = hist_begin;
 	c->wakeups = hist_wakeups;
 	c->end = hist_end;
+	c->finish = hist_finish;
 	c->release = hist_release;
 }
 

@@ -109,13 +109,11 @@ FILE *sl_gp_data_runs(struct sl_gp *g, const char *name, char *path, size_t len,
 	return f;
 }
 
-int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
+int sl_gp_start(struct sl_gp *g, struct sl_diag *d)
 {
-	char script[1100], log[1100], line[256];
-	struct stat st;
+	char script[1100], log[1100];
 	pid_t pid;
-	int status, fd;
-	FILE *lf;
+	int fd;
 	snprintf(script, sizeof(script), "%s.gp", g->base);
 	snprintf(log, sizeof(log), "%s.log", g->base);
 	fputs("unset output\n", g->script);
@@ -144,6 +142,22 @@ int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
 		_exit(127);
 	}
 	close(fd);
+	g->pid = pid;
+	return 0;
+}
+
+int sl_gp_wait(struct sl_gp *g, struct sl_diag *d)
+{
+	char script[1100], log[1100], line[256];
+	struct stat st;
+	pid_t pid = g->pid;
+	int status;
+	FILE *lf;
+	if (!pid)
+		return 0;
+	g->pid = 0;
+	snprintf(script, sizeof(script), "%s.gp", g->base);
+	snprintf(log, sizeof(log), "%s.log", g->base);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return sl_fail(d, "waitpid: %s", strerror(errno));
@@ -170,9 +184,18 @@ int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
 	return 0;
 }
 
+int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
+{
+	if (sl_gp_start(g, d))
+		return -1;
+	return sl_gp_wait(g, d);
+}
+
 void sl_gp_end(struct sl_gp *g)
 {
 	size_t i;
+	struct sl_diag d;
+	sl_gp_wait(g, &d); /* a gnuplot started and not waited for */
 	if (g->script)
 		fclose(g->script);
 	for (i = 0; i < g->nfiles; i++) {

@@ -18,6 +18,7 @@
 #include "../analyze/metrics.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -91,14 +92,151 @@ void sl_pruns_release_pass(struct sl_pruns *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* The pre-pass's reading, shared by two threads (each on its own
+ * connection to the database: a 2-CPU machine reads two runs at once).
+ * Every figure is a run's own or a sum of integers: the same whichever
+ * thread reads which run. */
+struct pre_job {
+	struct sl_store *s;
+	struct sl_pruns *p;
+	int phase;              /* 1: the slices, 2: the staircase's rows */
+	uint64_t wa, wb;        /* the staircase's window (absolute) */
+	uint64_t *rt, *sleeps;  /* this thread's featured sums (phase 1, NULL: none) */
+	size_t *next;           /* the next run to read, shared */
+	pthread_mutex_t *mu;
+	int rc;
+	struct sl_diag d;
+};
+
+static int pre_run(struct pre_job *j, size_t i)
+{
+	struct sl_pruns *p = j->p;
+	struct sl_prun *pr = &p->v[i];
+	size_t nt = p->v[0].r.nthreads;
+	struct pre a;
+	memset(&a, 0, sizeof(a));
+	a.p = p;
+	a.pr = pr;
+	a.rt = j->rt;
+	a.sleeps = j->sleeps;
+	a.wa = j->wa;
+	a.wb = j->wb;
+	if (j->phase == 1)
+		return sl_store_each_slice(j->s, pr->r.run.id, pre_slice, &a, &j->d);
+	pr->has_rows = xcalloc(nt ? nt : 1, 1);
+	if (sl_store_stairs(j->s, pr->r.run.id, pre_stair, &a, &j->d))
+		return -1;
+	pr->stair_rows = a.rows;
+	if (!a.rows) { /* cfs: its vruntime lag instead */
+		pr->lag_in = xcalloc(nt ? nt : 1, 1);
+		pr->lag_lo = xcalloc(nt ? nt : 1, sizeof(*pr->lag_lo));
+		pr->lag_hi = xcalloc(nt ? nt : 1, sizeof(*pr->lag_hi));
+		if (sl_store_vlags(j->s, pr->r.run.id, pre_vlag, &a, &j->d))
+			return -1;
+		pr->lag = a.rows > 0;
+	}
+	return 0;
+}
+
+static void *pre_worker(void *arg)
+{
+	struct pre_job *j = arg;
+	for (;;) {
+		size_t i;
+		pthread_mutex_lock(j->mu);
+		i = (*j->next)++;
+		pthread_mutex_unlock(j->mu);
+		if (i >= j->p->n)
+			break;
+		if (pre_run(j, i)) {
+			j->rc = -1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static int pre_parallel(struct sl_store *s, struct sl_pruns *p, int need,
+			const struct sl_plot_opts *so, struct sl_diag *d)
+{
+	struct pre_job j[2];
+	struct sl_store *s2 = NULL;
+	struct sl_diag d2;
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	size_t i, k, next, nt = p->v[0].r.nthreads;
+	int phase, nj, rc = 0;
+	/* a second reader when there are runs enough (a failure to open it
+	 * only costs the time) */
+	if (p->n > 1 && sl_store_open(sl_store_path(s), 0, &s2, &d2) == 0)
+		sl_store_cache(s2, 1);
+	nj = s2 ? 2 : 1;
+	memset(j, 0, sizeof(j));
+	for (k = 0; k < 2; k++) {
+		j[k].s = k ? s2 : s;
+		j[k].p = p;
+		j[k].next = &next;
+		j[k].mu = &mu;
+		if (need & SL_NEED_PRE) {
+			j[k].rt = xcalloc(nt ? nt : 1, sizeof(*j[k].rt));
+			j[k].sleeps = xcalloc(nt ? nt : 1, sizeof(*j[k].sleeps));
+		}
+	}
+	for (phase = 1; phase <= 2 && !rc; phase++) {
+		pthread_t th;
+		int threaded = 0;
+		if ((phase == 1 && !(need & SL_NEED_PRE)) || (phase == 2 && !(need & SL_NEED_STAIRS)))
+			continue;
+		if (phase == 2) {
+			/* the staircase's window: from --from to --to, or to the last
+			 * end of any run (sl_plot_staircase) */
+			uint64_t tmax = so->to;
+			if (!so->to)
+				for (i = 0; i < p->n; i++)
+					if (p->v[i].end - p->v[i].t0 > tmax)
+						tmax = p->v[i].end - p->v[i].t0;
+			for (k = 0; k < 2; k++) {
+				j[k].wa = p->trace.first_ts + so->from;
+				j[k].wb = p->trace.first_ts + tmax;
+			}
+		}
+		next = 0;
+		for (k = 0; k < 2; k++)
+			j[k].phase = phase;
+		if (nj == 2 && pthread_create(&th, NULL, pre_worker, &j[1]) == 0)
+			threaded = 1;
+		pre_worker(&j[0]);
+		if (threaded)
+			pthread_join(th, NULL);
+		for (k = 0; k < 2 && !rc; k++)
+			if (j[k].rc) {
+				memcpy(d->msg, j[k].d.msg, sizeof(d->msg));
+				rc = -1;
+			}
+	}
+	if (!rc && (need & SL_NEED_PRE)) {
+		for (i = 0; i < nt; i++) {
+			j[0].rt[i] += j[1].rt[i];
+			j[0].sleeps[i] += j[1].sleeps[i];
+		}
+		p->nfeatured = sl_featured_pick(&p->v[0].r, j[0].rt, j[0].sleeps, p->featured,
+						SL_NFEATURED);
+	}
+	for (k = 0; k < 2; k++) {
+		free(j[k].rt);
+		free(j[k].sleeps);
+	}
+	sl_store_close(s2);
+	pthread_mutex_destroy(&mu);
+	return rc;
+}
+
 /* The runs' info and threads, and the pre-pass's figures (need). */
 static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, int need,
 		    const struct sl_plot_opts *so, struct sl_pruns *p, struct sl_diag *d)
 {
-	size_t i, nt;
+	size_t i;
 	char path[160];
 	const char *base;
-	struct pre a;
 	memset(p, 0, sizeof(*p));
 	if (!o->nruns)
 		return sl_fail(d, "no run to draw");
@@ -126,60 +264,16 @@ static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, int need,
 	sl_label_clean(path, sizeof(path), base);
 	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
 		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
-	nt = p->v[0].r.nthreads;
-	memset(&a, 0, sizeof(a));
-	a.p = p;
-	if (need & SL_NEED_PRE) {
-		a.rt = xcalloc(nt ? nt : 1, sizeof(*a.rt));
-		a.sleeps = xcalloc(nt ? nt : 1, sizeof(*a.sleeps));
-	}
-	for (i = 0; i < p->n; i++) {
-		struct sl_prun *pr = &p->v[i];
-		pr->t0 = p->trace.first_ts;
-		pr->end = pr->t0;
-		pr->first_ts = pr->first_rel = UINT64_MAX;
-		a.pr = pr;
-		if ((need & SL_NEED_PRE) && sl_store_each_slice(s, pr->r.run.id, pre_slice, &a, d))
-			goto fail_a;
-	}
-	/* the staircase's window: from --from to --to, or to the last end of
-	 * any run (sl_plot_staircase) */
-	if (need & SL_NEED_STAIRS) {
-		uint64_t tmax = so->to;
-		if (!so->to)
-			for (i = 0; i < p->n; i++)
-				if (p->v[i].end - p->v[i].t0 > tmax)
-					tmax = p->v[i].end - p->v[i].t0;
-		a.wa = p->trace.first_ts + so->from;
-		a.wb = p->trace.first_ts + tmax;
-	}
-	for (i = 0; i < p->n; i++) {
-		struct sl_prun *pr = &p->v[i];
-		a.pr = pr;
-		if (need & SL_NEED_STAIRS) {
-			pr->has_rows = xcalloc(nt ? nt : 1, 1);
-			a.rows = 0;
-			if (sl_store_stairs(s, pr->r.run.id, pre_stair, &a, d))
-				goto fail_a;
-			pr->stair_rows = a.rows;
-			if (!a.rows) { /* cfs: its vruntime lag instead */
-				pr->lag_in = xcalloc(nt ? nt : 1, 1);
-				pr->lag_lo = xcalloc(nt ? nt : 1, sizeof(*pr->lag_lo));
-				pr->lag_hi = xcalloc(nt ? nt : 1, sizeof(*pr->lag_hi));
-				if (sl_store_vlags(s, pr->r.run.id, pre_vlag, &a, d))
-					goto fail_a;
-				pr->lag = a.rows > 0;
-			}
+	if (need & (SL_NEED_PRE | SL_NEED_STAIRS)) {
+		for (i = 0; i < p->n; i++) {
+			p->v[i].t0 = p->trace.first_ts;
+			p->v[i].end = p->v[i].t0;
+			p->v[i].first_ts = p->v[i].first_rel = UINT64_MAX;
 		}
+		if (pre_parallel(s, p, need, so, d))
+			goto fail;
 	}
-	if (need & SL_NEED_PRE)
-		p->nfeatured = sl_featured_pick(&p->v[0].r, a.rt, a.sleeps, p->featured, SL_NFEATURED);
-	free(a.rt);
-	free(a.sleeps);
 	return 0;
-fail_a:
-	free(a.rt);
-	free(a.sleeps);
 fail:
 	sl_pruns_release_pass(p);
 	return -1;
@@ -338,7 +432,7 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	int64_t ref_id = 0;
 	size_t i, k;
 	for (k = 0; k < nc; k++) {
-		c[k].failed = 0;
+		c[k].failed = c[k].ended = 0;
 		c[k].diag.msg[0] = 0;
 		c[k].s = s;
 		need |= c[k].need;
@@ -399,6 +493,12 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 			for (k = 0; k < nc; k++)
 				if (!c[k].failed && c[k].wakeups)
 					check(&c[k], c[k].wakeups(&c[k], &p, i, w.dl, w.n, &c[k].diag));
+			/* the charts of delays only: done with the last run's */
+			for (k = 0; i + 1 == p.n && k < nc; k++)
+				if (!c[k].failed && c[k].end && (c[k].need & SL_END_EARLY)) {
+					check(&c[k], c[k].end(&c[k], &p, &c[k].diag));
+					c[k].ended = 1;
+				}
 			if (!ref_here)
 				free(w.dl);
 		}
@@ -432,8 +532,11 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 #endif
 	}
 	for (k = 0; k < nc; k++)
-		if (!c[k].failed && c[k].end)
+		if (!c[k].failed && c[k].end && !c[k].ended)
 			check(&c[k], c[k].end(&c[k], &p, &c[k].diag));
+	for (k = 0; k < nc; k++)
+		if (!c[k].failed && c[k].finish)
+			check(&c[k], c[k].finish(&c[k], &c[k].diag));
 	rc = 0;
 	goto out;
 out_acc:

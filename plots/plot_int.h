@@ -80,6 +80,7 @@ enum {
 	SL_NEED_METRICS = 4, /* metrics(): sl_metrics_compute's, against the recorded run */
 	SL_NEED_PRE = 8,     /* before begin: first_ts, first_rel, end, the featured tasks */
 	SL_NEED_STAIRS = 16, /* before begin: stair_rows, lag, has_rows */
+	SL_END_EARLY = 32,   /* end as soon as the last run's wakeups are read */
 };
 struct sl_chart {
 	const char *out;
@@ -98,10 +99,13 @@ struct sl_chart {
 	int (*metrics)(struct sl_chart *c, struct sl_pruns *p, size_t i,
 		       const struct sl_run_metrics *m, struct sl_diag *d);
 	int (*end)(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d);
+	/* after every chart's end (its gnuplot started in end, waited for
+	 * here: the charts' gnuplots run beside each other and the pass) */
+	int (*finish)(struct sl_chart *c, struct sl_diag *d);
 	void (*release)(struct sl_chart *c);
 	/* set by sl_charts_run: the chart failed (its message in diag) and
 	 * was not called again */
-	int failed;
+	int failed, ended;
 	struct sl_diag diag;
 };
 /* Draw the charts over o->runs (one trace), each run read once: its
@@ -132,6 +136,7 @@ struct sl_gp {
 	char **files;
 	size_t nfiles, cap;
 	FILE *script;
+	int pid; /* gnuplot started by sl_gp_start, not yet waited for */
 };
 /* Start: pick the format, open the script and write the terminal lines
  * (w x h pixels; PDF gets the same size in points). */
@@ -144,6 +149,10 @@ FILE *sl_gp_data_runs(struct sl_gp *g, const char *name, char *path, size_t len,
 		      const char *col, const struct sl_pruns *p, struct sl_diag *d);
 /* Close the script, run gnuplot on it, check that out was written. */
 int sl_gp_run(struct sl_gp *g, struct sl_diag *d);
+/* The same in two steps: start gnuplot (and go on), then wait for it and
+ * check (sl_gp_end waits for one not waited for). */
+int sl_gp_start(struct sl_gp *g, struct sl_diag *d);
+int sl_gp_wait(struct sl_gp *g, struct sl_diag *d);
 /* Remove the temporary files (unless keep) and free. */
 void sl_gp_end(struct sl_gp *g);
 /* Write s as a gnuplot single-quoted string (sanitised). */

@@ -51,6 +51,8 @@ struct share {
 	struct task_tot *t;
 	size_t nt, n;
 	uint64_t *tot, win_a, win_b;
+	struct sl_gp g;
+	int gp;
 };
 
 static int share_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
@@ -121,7 +123,7 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	struct share *sh = c->ctx;
 	const struct sl_plot_opts *o = &c->o;
 	const struct sl_pruns *p = pp;
-	struct sl_gp g;
+	struct sl_gp *g = &sh->g;
 	struct task_tot *t = sh->t;
 	size_t nt = sh->nt, i, k, top = o->top > 0 ? (size_t)o->top : 12;
 	uint64_t *tot = sh->tot, *other = xcalloc(p->n, sizeof(*other));
@@ -130,9 +132,10 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	FILE *f;
 	int rc = -1;
 	qsort(t, nt, sizeof(*t), cmp_tot);
-	if (sl_gp_begin(&g, c->out, o->keep, 1000, 800, d))
+	if (sl_gp_begin(g, c->out, o->keep, 1000, 800, d))
 		goto out_free;
-	f = sl_gp_data_runs(&g, "task", tpath, sizeof(tpath), "task\tutid\ttid\tnice", "runtime_ns ", p, d);
+	sh->gp = 1;
+	f = sl_gp_data_runs(g, "task", tpath, sizeof(tpath), "task\tutid\ttid\tnice", "runtime_ns ", p, d);
 	if (!f)
 		goto out;
 	for (k = 0; k < nt; k++) {
@@ -160,7 +163,7 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		sl_fail(d, "%s: write error", tpath);
 		goto out;
 	}
-	f = sl_gp_data_runs(&g, "nice", npath, sizeof(npath), "nice", "runtime_ns ", p, d);
+	f = sl_gp_data_runs(g, "nice", npath, sizeof(npath), "nice", "runtime_ns ", p, d);
 	if (!f)
 		goto out;
 	qsort(t, nt, sizeof(*t), cmp_nice);
@@ -186,31 +189,36 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		sl_fail(d, "%s: write error", npath);
 		goto out;
 	}
-	fprintf(g.script, "array tot[%zu]\n", p->n);
+	fprintf(g->script, "array tot[%zu]\n", p->n);
 	for (i = 0; i < p->n; i++)
-		fprintf(g.script, "tot[%zu] = %" PRIu64 ".0 # run %" PRId64 ": window x CPUs, ns\n",
+		fprintf(g->script, "tot[%zu] = %" PRIu64 ".0 # run %" PRId64 ": window x CPUs, ns\n",
 			i + 1, tot[i] ? tot[i] : 1, p->v[i].r.run.id);
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
 	      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset key outside right top vertical\n"
 	      "set ylabel \"CPU share (% of window x CPUs)\"\n"
 	      "set multiplot layout 2,1\n",
-	      g.script);
+	      g->script);
 	sl_label_clean(tt, sizeof(tt), p->trace_title);
 	snprintf(win, sizeof(win), "%s %.3f to %.3f ms%s", o->from || o->to ? "from" : "over",
 		 win_a / 1e6, win_b / 1e6, o->from || o->to ? "" : " (common to all runs)");
-	fprintf(g.script, "set title \"%s\\nCPU share by task (the %zu busiest), %s\"\n", tt,
+	fprintf(g->script, "set title \"%s\\nCPU share by task (the %zu busiest), %s\"\n", tt,
 		top, win);
-	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\n", g.script);
-	gp_runs_plot(g.script, tpath, p, 5);
-	fputs("set title 'CPU share by nice level'\nset xtics norotate\nset bmargin 3\n", g.script);
-	gp_runs_plot(g.script, npath, p, 2);
-	fputs("unset multiplot\n", g.script);
-	rc = sl_gp_run(&g, d);
+	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\n", g->script);
+	gp_runs_plot(g->script, tpath, p, 5);
+	fputs("set title 'CPU share by nice level'\nset xtics norotate\nset bmargin 3\n", g->script);
+	gp_runs_plot(g->script, npath, p, 2);
+	fputs("unset multiplot\n", g->script);
+	rc = sl_gp_start(g, d);
 out:
-	sl_gp_end(&g);
 out_free:
 	free(other);
 	return rc;
+}
+
+static int share_finish(struct sl_chart *c, struct sl_diag *d)
+{
+	struct share *sh = c->ctx;
+	return sl_gp_wait(&sh->g, d);
 }
 
 static void share_release(struct sl_chart *c)
@@ -221,6 +229,8 @@ static void share_release(struct sl_chart *c)
 		free(sh->t[k].rt);
 	free(sh->t);
 	free(sh->tot);
+	if (sh->gp)
+		sl_gp_end(&sh->g);
 	free(sh);
 	c->ctx = NULL;
 }
@@ -232,6 +242,7 @@ void sl_chart_share(struct sl_chart *c)
 	c->begin = share_begin;
 	c->slices = share_slices;
 	c->end = share_end;
+	c->finish = share_finish;
 	c->release = share_release;
 }
 
@@ -356,7 +367,13 @@ static int cmp_end(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 			p->n > 4 ? "rotate by 90 left offset 0,0.3 font ',8'" : "offset 0,0.7");
 	}
 	fputs("unset multiplot\n", g->script);
-	return sl_gp_run(g, d);
+	return sl_gp_start(g, d);
+}
+
+static int cmp_finish(struct sl_chart *c, struct sl_diag *d)
+{
+	struct cmp *x = c->ctx;
+	return sl_gp_wait(&x->g, d);
 }
 
 static void cmp_release(struct sl_chart *c)
@@ -377,6 +394,7 @@ void sl_chart_compare(struct sl_chart *c)
 	c->begin = cmp_begin;
 	c->metrics = cmp_metrics;
 	c->end = cmp_end;
+	c->finish = cmp_finish;
 	c->release = cmp_release;
 }
 
