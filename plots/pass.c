@@ -156,20 +156,13 @@ static void *pre_worker(void *arg)
 	return NULL;
 }
 
-static int pre_parallel(struct sl_store *s, struct sl_pruns *p, int need,
+static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns *p, int need,
 			const struct sl_plot_opts *so, struct sl_diag *d)
 {
 	struct pre_job j[2];
-	struct sl_store *s2 = NULL;
-	struct sl_diag d2;
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	size_t i, k, next, nt = p->v[0].r.nthreads;
-	int phase, nj, rc = 0;
-	/* a second reader when there are runs enough (a failure to open it
-	 * only costs the time) */
-	if (p->n > 1 && sl_store_open(sl_store_path(s), 0, &s2, &d2) == 0)
-		sl_store_cache(s2, 1);
-	nj = s2 ? 2 : 1;
+	int phase, nj = s2 && p->n > 1 ? 2 : 1, rc = 0;
 	memset(j, 0, sizeof(j));
 	for (k = 0; k < 2; k++) {
 		j[k].s = k ? s2 : s;
@@ -225,13 +218,12 @@ static int pre_parallel(struct sl_store *s, struct sl_pruns *p, int need,
 		free(j[k].rt);
 		free(j[k].sleeps);
 	}
-	sl_store_close(s2);
 	pthread_mutex_destroy(&mu);
 	return rc;
 }
 
 /* The runs' info and threads, and the pre-pass's figures (need). */
-static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, int need,
+static int pre_pass(struct sl_store *s, struct sl_store *s2, const struct sl_plot_opts *o, int need,
 		    const struct sl_plot_opts *so, struct sl_pruns *p, struct sl_diag *d)
 {
 	size_t i;
@@ -270,7 +262,7 @@ static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, int need,
 			p->v[i].end = p->v[i].t0;
 			p->v[i].first_ts = p->v[i].first_rel = UINT64_MAX;
 		}
-		if (pre_parallel(s, p, need, so, d))
+		if (pre_parallel(s, s2, p, need, so, d))
 			goto fail;
 	}
 	return 0;
@@ -386,33 +378,165 @@ struct wk_pass {
 	size_t n, cap;
 };
 
-static void wk_flush(struct wk_pass *w)
+/* a chunk of the run's wakeups: its delays, then the metrics, the charts */
+static void wk_chunk(struct wk_pass *w, const struct sl_wakeup_row *v, size_t n)
 {
 	size_t k;
-	if (!w->nbuf)
-		return;
+	for (k = 0; k < n; k++)
+		if (v[k].ts_run != UINT64_MAX && v[k].ts_run >= v[k].ts) {
+			if (w->n == w->cap)
+				SL_GROW(w->dl, w->cap, w->n + 1);
+			w->dl[w->n++] = v[k].ts_run - v[k].ts;
+		}
 	if (w->acc)
-		sl_metrics_add_wakeups(w->acc, w->buf, w->nbuf);
+		sl_metrics_add_wakeups(w->acc, v, n);
 	for (k = 0; k < w->nc; k++) {
 		struct sl_chart *c = &w->c[k];
-		if (!c->failed && c->wakeup_rows &&
-		    c->wakeup_rows(c, w->p, w->i, w->buf, w->nbuf, &c->diag))
+		if (!c->failed && c->wakeup_rows && c->wakeup_rows(c, w->p, w->i, v, n, &c->diag))
 			c->failed = 1;
 	}
+}
+
+static void wk_flush(struct wk_pass *w)
+{
+	if (w->nbuf)
+		wk_chunk(w, w->buf, w->nbuf);
 	w->nbuf = 0;
 }
 
 static int wk_row(void *ctx, const struct sl_wakeup_row *r)
 {
 	struct wk_pass *w = ctx;
-	if (r->ts_run != UINT64_MAX && r->ts_run >= r->ts) {
-		SL_GROW(w->dl, w->cap, w->n + 1);
-		w->dl[w->n++] = r->ts_run - r->ts;
-	}
 	w->buf[w->nbuf++] = *r;
 	if (w->nbuf == WK_CHUNK)
 		wk_flush(w);
 	return 0;
+}
+
+/* The run's wakeups decoded on a thread of their own (on the pass's second
+ * connection) while the pass hands the chunks read so far on: WK_BUFS
+ * chunks, each the reader's to fill or the pass's to read. */
+#define WK_BUFS 3
+struct wk_reader {
+	struct sl_store *s;
+	int64_t run_id;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct sl_wakeup_row *buf[WK_BUFS];
+	size_t len[WK_BUFS];
+	int full[WK_BUFS];
+	size_t prod, fill;
+	int done, rc;
+	struct sl_diag d;
+};
+
+static void rd_publish(struct wk_reader *r)
+{
+	pthread_mutex_lock(&r->mu);
+	r->len[r->prod] = r->fill;
+	r->full[r->prod] = 1;
+	pthread_cond_broadcast(&r->cv);
+	r->prod = (r->prod + 1) % WK_BUFS;
+	while (r->full[r->prod])
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	r->fill = 0;
+}
+
+static int rd_row(void *ctx, const struct sl_wakeup_row *w)
+{
+	struct wk_reader *r = ctx;
+	r->buf[r->prod][r->fill++] = *w;
+	if (r->fill == WK_CHUNK)
+		rd_publish(r);
+	return 0;
+}
+
+static void *rd_main(void *arg)
+{
+	struct wk_reader *r = arg;
+	int rc = sl_store_each_wakeup(r->s, r->run_id, rd_row, r, &r->d);
+	if (r->fill)
+		rd_publish(r);
+	pthread_mutex_lock(&r->mu);
+	r->rc = rc;
+	r->done = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* The run's wakeups through wk_row: read on a thread (s2) when there is
+ * one, else here. */
+static int wk_read(struct sl_store *s, struct sl_store *s2, int64_t run_id, struct wk_pass *w,
+		   struct sl_diag *d)
+{
+	struct wk_reader r;
+	pthread_t th;
+	size_t cons = 0, k;
+	int rc;
+	if (!s2) {
+		if (sl_store_each_wakeup(s, run_id, wk_row, w, d))
+			return -1;
+		wk_flush(w);
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
+	r.s = s2;
+	r.run_id = run_id;
+	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.cv, NULL);
+	for (k = 0; k < WK_BUFS; k++)
+		r.buf[k] = xmalloc(WK_CHUNK * sizeof(*r.buf[k]));
+	if (pthread_create(&th, NULL, rd_main, &r)) {
+		rc = sl_store_each_wakeup(s, run_id, wk_row, w, d);
+		if (!rc)
+			wk_flush(w);
+		goto out;
+	}
+	for (;;) {
+		size_t n;
+		pthread_mutex_lock(&r.mu);
+		while (!r.full[cons] && !r.done)
+			pthread_cond_wait(&r.cv, &r.mu);
+		if (!r.full[cons]) {
+			pthread_mutex_unlock(&r.mu);
+			break;
+		}
+		n = r.len[cons];
+		pthread_mutex_unlock(&r.mu);
+		wk_chunk(w, r.buf[cons], n);
+		pthread_mutex_lock(&r.mu);
+		r.full[cons] = 0;
+		pthread_cond_broadcast(&r.cv);
+		pthread_mutex_unlock(&r.mu);
+		cons = (cons + 1) % WK_BUFS;
+	}
+	pthread_join(th, NULL);
+	rc = r.rc;
+	if (rc)
+		memcpy(d->msg, r.d.msg, sizeof(d->msg));
+out:
+	for (k = 0; k < WK_BUFS; k++)
+		free(r.buf[k]);
+	pthread_cond_destroy(&r.cv);
+	pthread_mutex_destroy(&r.mu);
+	return rc ? -1 : 0;
+}
+
+/* a chart's slices() on a thread of its own */
+struct aside {
+	struct sl_chart *c;
+	struct sl_pruns *p;
+	size_t i;
+	int rc;
+};
+
+static void *aside_main(void *arg)
+{
+	struct aside *a = arg;
+	a->rc = a->c->slices(a->c, a->p, a->i, &a->c->diag);
+	return NULL;
 }
 
 /* a chart's callback returned rc: a failure drops the chart */
@@ -428,6 +552,10 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	struct sl_pruns p;
 	struct sl_run_ref ref;
 	struct sl_metrics_acc *acc = NULL;
+	struct sl_store *s2 = NULL;
+	struct sl_diag d2;
+	struct aside aside;
+	pthread_t aside_th;
 	int need = 0, have_ref = 0, rc = -1;
 	int64_t ref_id = 0;
 	size_t i, k;
@@ -443,8 +571,19 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		need |= SL_NEED_WAKEUPS | SL_NEED_SLICES;
 	for (k = 0; k < nc && !(c[k].need & SL_NEED_STAIRS); k++)
 		;
+#ifdef __GLIBC__
+	/* blocks of a MiB and more mapped of their own: the arrays that grow
+	 * (a task's delays) are moved by mremap, not copied, and given back
+	 * when freed, not left in the heap */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	sl_store_cache(s, 1);
-	if (pre_pass(s, o, need, k < nc ? &c[k].o : o, &p, d)) {
+	/* a second connection, for the threads that read beside the pass (a
+	 * failure to open it only costs time) */
+	if (o->nruns > 1 && sl_store_open(sl_store_path(s), 0, &s2, &d2) == 0)
+		sl_store_cache(s2, 1);
+	if (pre_pass(s, s2, o, need, k < nc ? &c[k].o : o, &p, d)) {
+		sl_store_close(s2);
 		sl_store_cache(s, 0);
 		return -1;
 	}
@@ -476,12 +615,11 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 			w.nc = nc;
 			w.acc = acc;
 			w.buf = xmalloc(WK_CHUNK * sizeof(*w.buf));
-			if (sl_store_each_wakeup(s, pr->r.run.id, wk_row, &w, d)) {
+			if (wk_read(s, s2, pr->r.run.id, &w, d)) {
 				free(w.buf);
 				free(w.dl);
 				goto out_acc;
 			}
-			wk_flush(&w);
 			free(w.buf);
 			sl_sort_u64(w.dl, w.n);
 			if (ref_here) { /* the reference keeps them */
@@ -505,13 +643,33 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		if (need & SL_NEED_SLICES) {
 			if (load_part(s, pr, SL_LOAD_SLICES, d))
 				goto out_acc;
+			/* a chart that may draw aside (the staircase): on a thread of
+			 * its own with the second connection, beside the rest */
+			aside.c = NULL;
+			for (k = 0; k < nc && s2 && !aside.c; k++)
+				if (!c[k].failed && c[k].slices && (c[k].need & SL_SLICES_ASIDE)) {
+					aside.c = &c[k];
+					aside.p = &p;
+					aside.i = i;
+					c[k].s = s2;
+					if (pthread_create(&aside_th, NULL, aside_main, &aside)) {
+						c[k].s = s;
+						aside.c = NULL;
+						break;
+					}
+				}
 			if (acc)
 				sl_metrics_add_slices(acc, pr->r.slices, pr->r.nslices);
 			if (ref_here)
 				sl_run_ref_add_slices(&ref, pr->r.slices, pr->r.nslices);
 			for (k = 0; k < nc; k++)
-				if (!c[k].failed && c[k].slices)
+				if (!c[k].failed && c[k].slices && &c[k] != aside.c)
 					check(&c[k], c[k].slices(&c[k], &p, i, &c[k].diag));
+			if (aside.c) {
+				pthread_join(aside_th, NULL);
+				aside.c->s = s;
+				check(aside.c, aside.rc);
+			}
 			drop_part(pr);
 		}
 		if (acc) {
@@ -552,6 +710,7 @@ out:
 	if (have_ref)
 		sl_run_ref_release(&ref);
 	sl_pruns_release_pass(&p);
+	sl_store_close(s2);
 	sl_store_cache(s, 0);
 	return rc;
 }

@@ -81,6 +81,9 @@ enum {
 	SL_NEED_PRE = 8,     /* before begin: first_ts, first_rel, end, the featured tasks */
 	SL_NEED_STAIRS = 16, /* before begin: stair_rows, lag, has_rows */
 	SL_END_EARLY = 32,   /* end as soon as the last run's wakeups are read */
+	SL_SLICES_ASIDE = 64, /* slices() may run on a thread beside the other
+			       * charts' (it touches nothing of theirs; c->s is
+			       * then a connection of its own) */
 };
 struct sl_chart {
 	const char *out;

@@ -1070,7 +1070,7 @@ static void stc_release(struct sl_chart *ch)
 void sl_chart_staircase(struct sl_chart *c)
 {
 	c->ctx = xcalloc(1, sizeof(struct stc));
-	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE | SL_NEED_STAIRS;
+	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE | SL_NEED_STAIRS | SL_SLICES_ASIDE;
 	c->begin = stc_begin;
 	c->wakeup_rows = stc_wakeups;
 	c->wakeups = stc_sorted;
