@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "../analyze/metrics.h"
 #include "../analyze/store.h"
+#include "../plots/plot.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -102,13 +103,11 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st = NULL;
 	struct sl_run_metrics *m = NULL;
-	struct sl_run_ref ref;
-	struct sl_run_data first;
 	struct sl_idlist ids = { 0 };
-	int64_t trace = 0, rec = 0;
+	int64_t trace = 0;
 	size_t i, k;
 	long long top = 20;
-	int rc, have_ref = 0, have_first = 0, same;
+	int rc, same;
 	const struct sl_opt opts[] = {
 		SL_OPT_IDS(0, "run", &ids, "a run (repeat, or 1,2,3); the first is the baseline"),
 		SL_OPT_ID(0, "trace", &trace, "every run of this trace, the recorded one first"),
@@ -134,43 +133,23 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	}
 	m = xcalloc(ids.n, sizeof(*m));
 	{
-		/* the recorded run's summary first, before any run's rows */
-		int64_t *all;
-		size_t na, j;
-		struct sl_run_info ri;
-		if (sl_store_get_run(st, ids.v[0], &ri, &d) ||
-		    sl_store_list_runs(st, ri.trace_id, &all, &na, &d))
+		/* runs of one trace; their metrics read a run at a time, against
+		 * the trace's recorded run (as report reads them) */
+		struct sl_run_info r0, ri;
+		if (sl_store_get_run(st, ids.v[0], &r0, &d))
 			goto out;
-		for (j = 0; j < na && !rec; j++)
-			if (sl_store_get_run(st, all[j], &ri, &d) == 0 &&
-			    !strcmp(ri.scheduler, "recorded"))
-				rec = all[j];
-		free(all);
-		/* the recorded run is usually the first compared: loaded once */
-		if (rec && rec == ids.v[0]) {
-			if (sl_store_load_run(st, rec, &first, &d))
+		for (i = 1; i < ids.n; i++) {
+			if (sl_store_get_run(st, ids.v[i], &ri, &d))
 				goto out;
-			sl_run_ref_of(&first, &ref);
-			have_ref = have_first = 1;
-		} else if (rec && sl_run_ref_load(st, rec, &ref, &d) == 0)
-			have_ref = 1;
-	}
-	for (i = 0; i < ids.n; i++) {
-		struct sl_run_data r;
-		if (i == 0 && have_first) {
-			r = first;
-			have_first = 0;
-		} else if (sl_store_load_run(st, ids.v[i], &r, &d))
-			goto out;
-		if (i > 0 && r.run.trace_id != m[0].run.trace_id) {
-			sl_fail(&d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
-				    " of trace %" PRId64 ": compare runs of one trace",
-				ids.v[i], r.run.trace_id, ids.v[0], m[0].run.trace_id);
-			sl_run_data_release(&r);
-			goto out;
+			if (ri.trace_id != r0.trace_id) {
+				sl_fail(&d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
+					    " of trace %" PRId64 ": compare runs of one trace",
+					ids.v[i], ri.trace_id, ids.v[0], r0.trace_id);
+				goto out;
+			}
 		}
-		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m[i]);
-		sl_run_data_release(&r);
+		if (sl_runs_metrics(st, ids.v, ids.n, m, &d))
+			goto out;
 	}
 	printf("trace %" PRId64 ": ", m[0].run.trace_id);
 	for (i = 0; i < ids.n; i++)
@@ -236,10 +215,6 @@ out:
 		for (i = 0; i < ids.n; i++)
 			sl_run_metrics_release(&m[i]);
 	free(m);
-	if (have_ref)
-		sl_run_ref_release(&ref);
-	if (have_first)
-		sl_run_data_release(&first);
 	free(ids.v);
 	sl_store_close(st);
 	return rc;

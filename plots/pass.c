@@ -725,3 +725,13 @@ int sl_chart_draw(struct sl_store *s, struct sl_chart *c, struct sl_diag *d)
 	}
 	return 0;
 }
+
+int sl_runs_metrics(struct sl_store *s, const int64_t *runs, size_t n, struct sl_run_metrics *m,
+		    struct sl_diag *d)
+{
+	struct sl_plot_opts o;
+	memset(&o, 0, sizeof(o));
+	o.runs = runs;
+	o.nruns = n;
+	return sl_charts_run(s, &o, NULL, 0, m, d);
+}

@@ -60,6 +60,14 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
 		    struct sl_diag *d);
 
+/* The metrics of runs of one trace (m: n of them, released by the caller
+ * with sl_run_metrics_release), against the trace's recorded run, as
+ * sl_metrics_compute computes them, read a run at a time as a report
+ * reads them (plots/pass.c). */
+struct sl_run_metrics;
+int sl_runs_metrics(struct sl_store *s, const int64_t *runs, size_t n, struct sl_run_metrics *m,
+		    struct sl_diag *d);
+
 /* --- chart data (plot_data.c), unit-tested --- */
 
 /* One step of an empirical CDF: cum of the n delays are <= delay_ns. */
