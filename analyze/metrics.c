@@ -201,6 +201,10 @@ static void jain_comparable(struct sl_run_metrics *m, const double *rate)
 static size_t thread_index(const struct sl_thread_row *th, size_t n, int64_t utid)
 {
 	size_t lo = 0, hi = n;
+	/* utids are mostly dense: the place utid - first is the one at once */
+	if (n && utid >= th[0].utid && (uint64_t)(utid - th[0].utid) < n &&
+	    th[utid - th[0].utid].utid == utid)
+		return (size_t)(utid - th[0].utid);
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (th[mid].utid < utid)
@@ -217,9 +221,7 @@ struct sl_metrics_acc {
 	size_t nthreads;
 	struct acc *a;
 	uint64_t first, last;
-	/* the run's delays (sl_metrics_delays) */
-	double delay_mean_ns, delay_ks;
-	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
+	struct sl_delay_figs dl; /* the run's delays (sl_metrics_delays) */
 };
 
 struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
@@ -292,21 +294,32 @@ void sl_metrics_add_wakeups(struct sl_metrics_acc *m, const struct sl_wakeup_row
 	}
 }
 
-void sl_metrics_delays(struct sl_metrics_acc *acc, const struct sl_run_ref *ref, const uint64_t *all,
-		       size_t nall)
+void sl_delay_figs_of(const uint64_t *all, size_t nall, const uint64_t *ref, size_t nref,
+		      int with_ref, struct sl_delay_figs *f)
 {
 	double sum = 0;
 	size_t k;
 	for (k = 0; k < nall; k++)
 		sum += (double)all[k];
-	acc->delay_mean_ns = nall ? sum / (double)nall : 0;
-	acc->delay_p50_ns = sl_percentile(all, nall, 50);
-	acc->delay_p95_ns = sl_percentile(all, nall, 95);
-	acc->delay_p99_ns = sl_percentile(all, nall, 99);
-	acc->delay_max_ns = nall ? all[nall - 1] : 0;
-	acc->delay_ks = NAN;
-	if (ref && ref->run_id != acc->run.id)
-		acc->delay_ks = sl_ks_distance(all, nall, ref->delays, ref->ndelays);
+	f->mean_ns = nall ? sum / (double)nall : 0;
+	f->p50_ns = sl_percentile(all, nall, 50);
+	f->p95_ns = sl_percentile(all, nall, 95);
+	f->p99_ns = sl_percentile(all, nall, 99);
+	f->max_ns = nall ? all[nall - 1] : 0;
+	f->ks = with_ref ? sl_ks_distance(all, nall, ref, nref) : NAN;
+}
+
+void sl_metrics_set_delays(struct sl_metrics_acc *acc, const struct sl_delay_figs *f)
+{
+	acc->dl = *f;
+}
+
+void sl_metrics_delays(struct sl_metrics_acc *acc, const struct sl_run_ref *ref, const uint64_t *all,
+		       size_t nall)
+{
+	int with_ref = ref && ref->run_id != acc->run.id;
+	sl_delay_figs_of(all, nall, with_ref ? ref->delays : NULL, with_ref ? ref->ndelays : 0,
+			 with_ref, &acc->dl);
 }
 
 void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
@@ -395,13 +408,13 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 	free(rate);
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
 	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
-	m->delay_mean_ns = acc->delay_mean_ns;
-	m->delay_p50_ns = acc->delay_p50_ns;
-	m->delay_p95_ns = acc->delay_p95_ns;
-	m->delay_p99_ns = acc->delay_p99_ns;
-	m->delay_max_ns = acc->delay_max_ns;
+	m->delay_mean_ns = acc->dl.mean_ns;
+	m->delay_p50_ns = acc->dl.p50_ns;
+	m->delay_p95_ns = acc->dl.p95_ns;
+	m->delay_p99_ns = acc->dl.p99_ns;
+	m->delay_max_ns = acc->dl.max_ns;
 	m->conservation_max_err_ns = NAN;
-	m->delay_ks = acc->delay_ks;
+	m->delay_ks = acc->dl.ks;
 	free(acc);
 	if (ref && ref->run_id != m->run.id) {
 		double maxerr = 0;

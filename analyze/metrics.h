@@ -97,6 +97,17 @@ void sl_metrics_add_slices(struct sl_metrics_acc *a, const struct sl_slice_row *
 void sl_metrics_add_wakeups(struct sl_metrics_acc *a, const struct sl_wakeup_row *v, size_t n);
 void sl_metrics_delays(struct sl_metrics_acc *a, const struct sl_run_ref *ref, const uint64_t *all,
 		       size_t nall);
+/* What sl_metrics_delays takes of the delays (all: sorted; the KS distance
+ * against ref's when with_ref, else NAN), apart: a pass can work them out
+ * before it reads the run again, and give them with sl_metrics_set_delays
+ * instead. */
+struct sl_delay_figs {
+	double mean_ns, ks;
+	uint64_t p50_ns, p95_ns, p99_ns, max_ns;
+};
+void sl_delay_figs_of(const uint64_t *all, size_t nall, const uint64_t *ref, size_t nref,
+		      int with_ref, struct sl_delay_figs *f);
+void sl_metrics_set_delays(struct sl_metrics_acc *a, const struct sl_delay_figs *f);
 void sl_metrics_finish(struct sl_metrics_acc *a, const struct sl_run_ref *ref,
 		       struct sl_run_metrics *m);
 /* sl_run_ref_of from a run's parts: its sorted delays (taken over: freed

@@ -1,19 +1,21 @@
 /* plots/pass.c - charts drawn in one pass over their runs, a run at a
  * time (plot_int.h, sl_charts_run): a report of a big trace holds one
- * run's wakeups or slices, never every run's rows at once.
+ * run's slices, never every run's rows at once.
  *
  * The pre-pass streams the rows (sl_store_each_slice: not sorted, not
- * kept) for what the charts must know of every run before drawing any:
- * where each run starts and ends, the featured tasks, which tasks have
- * staircase rows. Then each run in two parts: its wakeups read as a
- * stream and handed on a chunk at a time (nothing needs them all at once,
- * nor in order), then its slices loaded whole (sorted as sl_store_load_run
- * sorts them: the metrics, the timeline and the staircase need them in
- * time order), handed to the charts and freed. The run's metrics are
- * computed from both parts, with the delays sorted once for the metrics,
- * the KS distance and the delay charts. Peak memory: a run's slices (24
- * bytes each) and its tasks' delays (8 bytes a wakeup), and the recorded
- * run's delays. */
+ * kept), on two threads with a connection each, for what the charts must
+ * know of every run before drawing any: where each run starts and ends,
+ * the featured tasks, which tasks have staircase rows; and each run's
+ * delays, sorted once: the metrics' delay figures (percentiles, the KS
+ * distance to the recorded run's, read first) and the latency CDF and
+ * histogram, whose gnuplots then run beside the pass. Then each run in
+ * two parts: its wakeups decoded on a thread and handed on a chunk at a
+ * time (nothing needs them all at once, nor in order), then its slices
+ * loaded whole (sorted as sl_store_load_run sorts them: the metrics, the
+ * timeline and the staircase need them in time order), handed to the
+ * charts (the staircase on a thread beside the others) and freed. Peak
+ * memory: a run's slices (24 bytes each) and its tasks' delays (8 bytes
+ * a wakeup). */
 #include "plot_int.h"
 #include "../analyze/metrics.h"
 
@@ -104,9 +106,42 @@ struct pre_job {
 	uint64_t *rt, *sleeps;  /* this thread's featured sums (phase 1, NULL: none) */
 	size_t *next;           /* the next run to read, shared */
 	pthread_mutex_t *mu;
+	/* phase 3: each run's delays, sorted: their figures for the metrics
+	 * (figs, NULL: none; the KS distance against ref_dl, the recorded
+	 * run's, read first) and the charts of delays only (SL_END_EARLY),
+	 * called under cmu */
+	struct sl_chart *c;
+	size_t nc;
+	pthread_mutex_t *cmu;
+	struct sl_delay_figs *figs;
+	int64_t ref_id;
+	uint64_t *ref_dl;
+	size_t nref, skip;
 	int rc;
 	struct sl_diag d;
 };
+
+static int early_chart(const struct sl_chart *c)
+{
+	return !c->failed && (c->need & SL_END_EARLY);
+}
+
+/* a run's delays (sl_run_delays's), sorted */
+struct dl_acc {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int dl_row(void *ctx, const struct sl_wakeup_row *w)
+{
+	struct dl_acc *a = ctx;
+	if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
+		if (a->n == a->cap)
+			SL_GROW(a->v, a->cap, a->n + 1);
+		a->v[a->n++] = w->ts_run - w->ts;
+	}
+	return 0;
+}
 
 static int pre_run(struct pre_job *j, size_t i)
 {
@@ -123,6 +158,34 @@ static int pre_run(struct pre_job *j, size_t i)
 	a.wb = j->wb;
 	if (j->phase == 1)
 		return sl_store_each_slice(j->s, pr->r.run.id, pre_slice, &a, &j->d);
+	if (j->phase == 3) {
+		struct dl_acc dl = { NULL, 0, 0 };
+		size_t k;
+		if (i == j->skip)
+			return 0; /* the recorded run: read first */
+		if (sl_store_each_wakeup(j->s, pr->r.run.id, dl_row, &dl, &j->d)) {
+			free(dl.v);
+			return -1;
+		}
+		sl_sort_u64(dl.v, dl.n);
+		if (j->figs)
+			sl_delay_figs_of(dl.v, dl.n, j->ref_dl, j->nref,
+					 j->ref_id && j->ref_id != pr->r.run.id, &j->figs[i]);
+		pthread_mutex_lock(j->cmu);
+		for (k = 0; k < j->nc; k++) {
+			struct sl_chart *c = &j->c[k];
+			if (early_chart(c) && c->wakeups && c->wakeups(c, p, i, dl.v, dl.n, &c->diag))
+				c->failed = 1;
+		}
+		pthread_mutex_unlock(j->cmu);
+		if (j->ref_id && j->ref_id == pr->r.run.id && !j->ref_dl) {
+			j->ref_dl = dl.v; /* kept for the others' KS distance */
+			j->nref = dl.n;
+		} else {
+			free(dl.v);
+		}
+		return 0;
+	}
 	pr->has_rows = xcalloc(nt ? nt : 1, 1);
 	if (sl_store_stairs(j->s, pr->r.run.id, pre_stair, &a, &j->d))
 		return -1;
@@ -157,10 +220,11 @@ static void *pre_worker(void *arg)
 }
 
 static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns *p, int need,
-			const struct sl_plot_opts *so, struct sl_diag *d)
+			const struct sl_plot_opts *so, struct sl_chart *c, size_t nc, int early,
+			int64_t ref_id, struct sl_delay_figs *figs, struct sl_diag *d)
 {
 	struct pre_job j[2];
-	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, cmu = PTHREAD_MUTEX_INITIALIZER;
 	size_t i, k, next, nt = p->v[0].r.nthreads;
 	int phase, nj = s2 && p->n > 1 ? 2 : 1, rc = 0;
 	memset(j, 0, sizeof(j));
@@ -169,16 +233,52 @@ static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns
 		j[k].p = p;
 		j[k].next = &next;
 		j[k].mu = &mu;
+		j[k].c = c;
+		j[k].nc = nc;
+		j[k].cmu = &cmu;
+		j[k].figs = figs;
+		j[k].ref_id = ref_id;
+		j[k].skip = SIZE_MAX;
 		if (need & SL_NEED_PRE) {
 			j[k].rt = xcalloc(nt ? nt : 1, sizeof(*j[k].rt));
 			j[k].sleeps = xcalloc(nt ? nt : 1, sizeof(*j[k].sleeps));
 		}
 	}
-	for (phase = 1; phase <= 2 && !rc; phase++) {
+	for (phase = 1; phase <= 3 && !rc; phase++) {
 		pthread_t th;
 		int threaded = 0;
-		if ((phase == 1 && !(need & SL_NEED_PRE)) || (phase == 2 && !(need & SL_NEED_STAIRS)))
+		if ((phase == 1 && !(need & SL_NEED_PRE)) || (phase == 2 && !(need & SL_NEED_STAIRS)) ||
+		    (phase == 3 && !early && !figs))
 			continue;
+		for (k = 0; k < 2; k++)
+			j[k].phase = phase;
+		if (phase == 3 && ref_id) {
+			/* the recorded run's delays first: the others' KS distance */
+			for (i = 0; i < p->n && p->v[i].r.run.id != ref_id; i++)
+				;
+			if (i < p->n) {
+				if (pre_run(&j[0], i)) {
+					memcpy(d->msg, j[0].d.msg, sizeof(d->msg));
+					rc = -1;
+					break;
+				}
+			} else {
+				struct dl_acc dl = { NULL, 0, 0 };
+				if (sl_store_each_wakeup(s, ref_id, dl_row, &dl, d)) {
+					free(dl.v);
+					rc = -1;
+					break;
+				}
+				sl_sort_u64(dl.v, dl.n);
+				j[0].ref_dl = dl.v;
+				j[0].nref = dl.n;
+			}
+			for (k = 0; k < 2; k++) {
+				j[k].ref_dl = j[0].ref_dl;
+				j[k].nref = j[0].nref;
+				j[k].skip = i;
+			}
+		}
 		if (phase == 2) {
 			/* the staircase's window: from --from to --to, or to the last
 			 * end of any run (sl_plot_staircase) */
@@ -193,8 +293,6 @@ static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns
 			}
 		}
 		next = 0;
-		for (k = 0; k < 2; k++)
-			j[k].phase = phase;
 		if (nj == 2 && pthread_create(&th, NULL, pre_worker, &j[1]) == 0)
 			threaded = 1;
 		pre_worker(&j[0]);
@@ -218,13 +316,15 @@ static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns
 		free(j[k].rt);
 		free(j[k].sleeps);
 	}
+	free(j[0].ref_dl);
 	pthread_mutex_destroy(&mu);
+	pthread_mutex_destroy(&cmu);
 	return rc;
 }
 
-/* The runs' info and threads, and the pre-pass's figures (need). */
-static int pre_pass(struct sl_store *s, struct sl_store *s2, const struct sl_plot_opts *o, int need,
-		    const struct sl_plot_opts *so, struct sl_pruns *p, struct sl_diag *d)
+/* The runs' info and threads. */
+static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pruns *p,
+		    struct sl_diag *d)
 {
 	size_t i;
 	char path[160];
@@ -256,14 +356,10 @@ static int pre_pass(struct sl_store *s, struct sl_store *s2, const struct sl_plo
 	sl_label_clean(path, sizeof(path), base);
 	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
 		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
-	if (need & (SL_NEED_PRE | SL_NEED_STAIRS)) {
-		for (i = 0; i < p->n; i++) {
-			p->v[i].t0 = p->trace.first_ts;
-			p->v[i].end = p->v[i].t0;
-			p->v[i].first_ts = p->v[i].first_rel = UINT64_MAX;
-		}
-		if (pre_parallel(s, s2, p, need, so, d))
-			goto fail;
+	for (i = 0; i < p->n; i++) {
+		p->v[i].t0 = p->trace.first_ts;
+		p->v[i].end = p->v[i].t0;
+		p->v[i].first_ts = p->v[i].first_rel = UINT64_MAX;
 	}
 	return 0;
 fail:
@@ -271,23 +367,12 @@ fail:
 	return -1;
 }
 
-/* The recorded run's summary (the reference of the metrics), read as a
- * stream when it is not the first run of the pass. */
+/* The recorded run's CPU time per task (the reference of the metrics'
+ * runtime error), read as a stream when it is not the first run of the
+ * pass (the pre-pass took its delays). */
 struct ref_acc {
-	uint64_t *dl;
-	size_t n, cap;
 	struct sl_run_ref *ref;
 };
-
-static int ref_wakeup(void *ctx, const struct sl_wakeup_row *w)
-{
-	struct ref_acc *a = ctx;
-	if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
-		SL_GROW(a->dl, a->cap, a->n + 1);
-		a->dl[a->n++] = w->ts_run - w->ts;
-	}
-	return 0;
-}
 
 static int ref_slice(void *ctx, const struct sl_slice_row *sl)
 {
@@ -298,18 +383,13 @@ static int ref_slice(void *ctx, const struct sl_slice_row *sl)
 
 static int ref_stream(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d)
 {
-	struct ref_acc a = { NULL, 0, 0, ref };
+	struct ref_acc a = { ref };
 	struct sl_thread_row *th;
 	size_t nth;
 	if (sl_store_run_threads(s, id, &th, &nth, d))
 		return -1;
-	if (sl_store_each_wakeup(s, id, ref_wakeup, &a, d)) {
-		free(th);
-		free(a.dl);
-		return -1;
-	}
-	sl_sort_u64(a.dl, a.n);
-	sl_run_ref_begin(ref, id, th, nth, a.dl, a.n);
+	/* (its delays: the pre-pass took their KS distances) */
+	sl_run_ref_begin(ref, id, th, nth, NULL, 0);
 	free(th);
 	if (sl_store_each_slice(s, id, ref_slice, &a, d)) {
 		sl_run_ref_release(ref);
@@ -364,7 +444,7 @@ static void drop_part(struct sl_prun *pr)
 }
 
 /* A run's wakeups read as a stream, handed on a chunk at a time: to the
- * metrics, to the charts, and their delays gathered (sl_run_delays's). */
+ * metrics, to the charts. */
 #define WK_CHUNK 65536
 struct wk_pass {
 	struct sl_pruns *p;
@@ -374,20 +454,12 @@ struct wk_pass {
 	struct sl_metrics_acc *acc;
 	struct sl_wakeup_row *buf;
 	size_t nbuf;
-	uint64_t *dl;
-	size_t n, cap;
 };
 
-/* a chunk of the run's wakeups: its delays, then the metrics, the charts */
+/* a chunk of the run's wakeups: to the metrics, the charts */
 static void wk_chunk(struct wk_pass *w, const struct sl_wakeup_row *v, size_t n)
 {
 	size_t k;
-	for (k = 0; k < n; k++)
-		if (v[k].ts_run != UINT64_MAX && v[k].ts_run >= v[k].ts) {
-			if (w->n == w->cap)
-				SL_GROW(w->dl, w->cap, w->n + 1);
-			w->dl[w->n++] = v[k].ts_run - v[k].ts;
-		}
 	if (w->acc)
 		sl_metrics_add_wakeups(w->acc, v, n);
 	for (k = 0; k < w->nc; k++) {
@@ -556,7 +628,9 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	struct sl_diag d2;
 	struct aside aside;
 	pthread_t aside_th;
-	int need = 0, have_ref = 0, rc = -1;
+	struct sl_delay_figs *figs = NULL;
+	size_t j;
+	int need = 0, have_ref = 0, rc = -1, early = 0, need_wk;
 	int64_t ref_id = 0;
 	size_t i, k;
 	for (k = 0; k < nc; k++) {
@@ -582,22 +656,47 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	 * failure to open it only costs time) */
 	if (o->nruns > 1 && sl_store_open(sl_store_path(s), 0, &s2, &d2) == 0)
 		sl_store_cache(s2, 1);
-	if (pre_pass(s, s2, o, need, k < nc ? &c[k].o : o, &p, d)) {
+	if (pre_pass(s, o, &p, d)) {
 		sl_store_close(s2);
 		sl_store_cache(s, 0);
 		return -1;
 	}
+	/* the charts of delays only get theirs in the pre-pass and end there:
+	 * their gnuplots run beside the pass */
+	for (j = 0; j < nc; j++)
+		if (early_chart(&c[j])) {
+			early = 1;
+			if (c[j].begin)
+				check(&c[j], c[j].begin(&c[j], &p, &c[j].diag));
+		}
 	if (need & SL_NEED_METRICS) {
 		if (recorded_run(s, p.trace.id, &ref_id, d))
 			goto out;
-		if (ref_id && ref_id != p.v[0].r.run.id) {
-			if (ref_stream(s, ref_id, &ref, d))
-				goto out;
-			have_ref = 1;
+		figs = xcalloc(p.n, sizeof(*figs));
+	}
+	if (((need & (SL_NEED_PRE | SL_NEED_STAIRS)) || early || figs) &&
+	    pre_parallel(s, s2, &p, need, k < nc ? &c[k].o : o, c, nc, early, ref_id, figs, d))
+		goto out;
+	for (j = 0; j < nc; j++)
+		if (early_chart(&c[j])) {
+			if (c[j].end)
+				check(&c[j], c[j].end(&c[j], &p, &c[j].diag));
+			c[j].ended = 1;
 		}
+	/* what the pass still reads: the wakeups for the metrics and the
+	 * charts of their rows */
+	for (j = 0, need_wk = 0; j < nc; j++)
+		if ((c[j].need & SL_NEED_WAKEUPS) && !(c[j].need & SL_END_EARLY))
+			need_wk = 1;
+	if (need & SL_NEED_METRICS)
+		need_wk = 1;
+	if (ref_id && ref_id != p.v[0].r.run.id) {
+		if (ref_stream(s, ref_id, &ref, d))
+			goto out;
+		have_ref = 1;
 	}
 	for (k = 0; k < nc; k++)
-		if (c[k].begin)
+		if (c[k].begin && !c[k].ended)
 			check(&c[k], c[k].begin(&c[k], &p, &c[k].diag));
 	for (i = 0; i < p.n; i++) {
 		struct sl_prun *pr = &p.v[i];
@@ -605,7 +704,7 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		acc = NULL;
 		if (need & SL_NEED_METRICS)
 			acc = sl_metrics_begin(&pr->r.run, pr->r.threads, pr->r.nthreads);
-		if (need & SL_NEED_WAKEUPS) {
+		if (need_wk) {
 			/* the wakeups a chunk at a time: nothing needs them all */
 			struct wk_pass w;
 			memset(&w, 0, sizeof(w));
@@ -617,28 +716,19 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 			w.buf = xmalloc(WK_CHUNK * sizeof(*w.buf));
 			if (wk_read(s, s2, pr->r.run.id, &w, d)) {
 				free(w.buf);
-				free(w.dl);
 				goto out_acc;
 			}
 			free(w.buf);
-			sl_sort_u64(w.dl, w.n);
-			if (ref_here) { /* the reference keeps them */
-				sl_run_ref_begin(&ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, w.dl, w.n);
-				have_ref = 1;
-			}
+			/* the delays' figures, from the pre-pass */
 			if (acc)
-				sl_metrics_delays(acc, have_ref ? &ref : NULL, w.dl, w.n);
+				sl_metrics_set_delays(acc, &figs[i]);
 			for (k = 0; k < nc; k++)
-				if (!c[k].failed && c[k].wakeups)
-					check(&c[k], c[k].wakeups(&c[k], &p, i, w.dl, w.n, &c[k].diag));
-			/* the charts of delays only: done with the last run's */
-			for (k = 0; i + 1 == p.n && k < nc; k++)
-				if (!c[k].failed && c[k].end && (c[k].need & SL_END_EARLY)) {
-					check(&c[k], c[k].end(&c[k], &p, &c[k].diag));
-					c[k].ended = 1;
-				}
-			if (!ref_here)
-				free(w.dl);
+				if (!c[k].failed && c[k].wakeups && !c[k].ended)
+					check(&c[k], c[k].wakeups(&c[k], &p, i, NULL, 0, &c[k].diag));
+		}
+		if (ref_here) { /* the recorded run's CPU time per task, from its slices */
+			sl_run_ref_begin(&ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, NULL, 0);
+			have_ref = 1;
 		}
 		if (need & SL_NEED_SLICES) {
 			if (load_part(s, pr, SL_LOAD_SLICES, d))
@@ -710,6 +800,7 @@ out:
 	if (have_ref)
 		sl_run_ref_release(&ref);
 	sl_pruns_release_pass(&p);
+	free(figs);
 	sl_store_close(s2);
 	sl_store_cache(s, 0);
 	return rc;

@@ -75,12 +75,12 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r);
  * only valid during the call that hands them. */
 struct sl_run_metrics;
 enum {
-	SL_NEED_WAKEUPS = 1, /* wakeup_rows(), wakeups(): the run's wakeups, its sorted delays */
+	SL_NEED_WAKEUPS = 1, /* wakeup_rows(), wakeups(): the run's wakeups */
 	SL_NEED_SLICES = 2,  /* slices(): the run's slices */
 	SL_NEED_METRICS = 4, /* metrics(): sl_metrics_compute's, against the recorded run */
 	SL_NEED_PRE = 8,     /* before begin: first_ts, first_rel, end, the featured tasks */
 	SL_NEED_STAIRS = 16, /* before begin: stair_rows, lag, has_rows */
-	SL_END_EARLY = 32,   /* end as soon as the last run's wakeups are read */
+	SL_END_EARLY = 32,   /* delays only: wakeups() with them in the pre-pass, then end */
 	SL_SLICES_ASIDE = 64, /* slices() may run on a thread beside the other
 			       * charts' (it touches nothing of theirs; c->s is
 			       * then a connection of its own) */
@@ -92,8 +92,9 @@ struct sl_chart {
 	void *ctx;
 	struct sl_store *s;
 	int (*begin)(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d);
-	/* the run's wakeups a chunk at a time (in the order written), then its
-	 * delays, sorted */
+	/* the run's wakeups a chunk at a time (in the order written), then
+	 * wakeups() at their end; the run's delays, sorted, only to a chart
+	 * SL_END_EARLY (in the pre-pass: others get NULL, 0) */
 	int (*wakeup_rows)(struct sl_chart *c, struct sl_pruns *p, size_t i,
 			   const struct sl_wakeup_row *v, size_t n, struct sl_diag *d);
 	int (*wakeups)(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
