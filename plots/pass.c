@@ -657,6 +657,9 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	if (o->nruns > 1 && sl_store_open(sl_store_path(s), 0, &s2, &d2) == 0)
 		sl_store_cache(s2, 1);
 	if (pre_pass(s, o, &p, d)) {
+		for (k = 0; k < nc; k++)
+			if (c[k].release)
+				c[k].release(&c[k]);
 		sl_store_close(s2);
 		sl_store_cache(s, 0);
 		return -1;

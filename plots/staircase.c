@@ -155,7 +155,8 @@ static int cmp_lpt(const void *a, const void *b)
 static void lag_line(struct sl_thin *th, struct lcols *c)
 {
 	size_t k, j, n;
-	qsort(c->v, c->n, sizeof(*c->v), cmp_lcol);
+	if (c->n > 1)
+		qsort(c->v, c->n, sizeof(*c->v), cmp_lcol);
 	for (k = 0; k < c->n; k++) {
 		struct lpt p[4] = { c->v[k].first, c->v[k].lo, c->v[k].hi, c->v[k].last };
 		qsort(p, 4, sizeof(*p), cmp_lpt);

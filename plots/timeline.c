@@ -149,7 +149,8 @@ static int tl_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 static void wk_cut(struct tl_run *tr, uint64_t t0)
 {
 	size_t k;
-	qsort(tr->wk, tr->nwk, sizeof(*tr->wk), sl_wakeup_row_cmp);
+	if (tr->nwk > 1)
+		qsort(tr->wk, tr->nwk, sizeof(*tr->wk), sl_wakeup_row_cmp);
 	if (tr->nwk <= WK_KEEP)
 		return;
 	tr->wk_lim = tr->wk[WK_KEEP].ts - t0;
@@ -404,7 +405,8 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 				sl_canvas_close(&c, d);
 				goto out;
 			}
-			qsort(g.v, g.n, sizeof(*g.v), sl_wakeup_row_cmp);
+			if (g.n > 1)
+				qsort(g.v, g.n, sizeof(*g.v), sl_wakeup_row_cmp);
 			run.r.wakeups = g.v;
 			run.r.nwakeups = g.n;
 		}
