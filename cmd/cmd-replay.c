@@ -35,7 +35,7 @@ static const char synopsis[] =
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
-	"                [--irq-cpu auto|relative|recorded|sleeper]\n"
+	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -203,7 +203,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "running in the replay (docs/replay.md): running\n"
 			      "(default): the sleeper's own CPU, as an interrupt's;\n"
 			      "waker: the CPU the waker is queued on or last ran on"),
-		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, "auto|relative|recorded|sleeper",
+		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, "auto|relative|remote|recorded|sleeper",
 			      "where an interrupt's wakeup runs (docs/replay.md):\n"
 			      "relative: the sleeper's CPU if it fired on the CPU the\n"
 			      "task slept on in the trace, else another CPU at the same\n"
@@ -236,7 +236,8 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	r->o.seed = (uint64_t)seed;
 	r->o.sync_mode = sl_sync_mode_parse(sync);
 	r->o.wake_cpu_mode = strcmp(wake_cpu, "waker") ? SL_WAKE_CPU_RUNNING : SL_WAKE_CPU_WAKER;
-	r->o.irq_cpu_mode = !strcmp(irq_cpu, "recorded")   ? SL_IRQ_CPU_RECORDED
+	r->o.irq_cpu_mode = !strcmp(irq_cpu, "remote")     ? SL_IRQ_CPU_REMOTE
+			    : !strcmp(irq_cpu, "recorded") ? SL_IRQ_CPU_RECORDED
 			    : !strcmp(irq_cpu, "relative") ? SL_IRQ_CPU_RELATIVE
 			    : !strcmp(irq_cpu, "sleeper")  ? SL_IRQ_CPU_SLEEPER
 							   : SL_IRQ_CPU_AUTO;

@@ -373,10 +373,13 @@ static int waker_home(const struct sl_engine *e, int waker)
 static int irq_cpu(const struct sl_engine *e, const struct sl_task *p, const struct sl_phase *ph)
 {
 	int n = e->ncpus, wc = (int)(ph->wake_cpu1 - 1), off;
-	if (e->priv->irq_mode != SL_IRQ_CPU_RELATIVE || !ph->sleep_cpu1)
+	if ((e->priv->irq_mode != SL_IRQ_CPU_RELATIVE && e->priv->irq_mode != SL_IRQ_CPU_REMOTE) ||
+	    !ph->sleep_cpu1)
 		return wc % n;
 	if (p->cpu < 0 || p->cpu >= n)
 		return -1;
+	if (e->priv->irq_mode == SL_IRQ_CPU_REMOTE)
+		return wc == (int)(ph->sleep_cpu1 - 1) ? p->cpu : wc % n;
 	off = (wc - (int)(ph->sleep_cpu1 - 1)) % n;
 	if (off < 0)
 		off += n;
@@ -842,7 +845,7 @@ int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode)
 {
 	if (mode != SL_IRQ_CPU_AUTO)
 		return mode;
-	return ops->select_cpu ? SL_IRQ_CPU_SLEEPER : SL_IRQ_CPU_RELATIVE;
+	return ops->select_cpu ? SL_IRQ_CPU_REMOTE : SL_IRQ_CPU_RELATIVE;
 }
 
 const char *sl_irq_cpu_name(int mode)
@@ -854,6 +857,8 @@ const char *sl_irq_cpu_name(int mode)
 		return "recorded";
 	case SL_IRQ_CPU_RELATIVE:
 		return "relative";
+	case SL_IRQ_CPU_REMOTE:
+		return "remote";
 	default:
 		return "auto";
 	}
@@ -979,7 +984,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
 	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
 		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
-	if (o->irq_cpu_mode < SL_IRQ_CPU_SLEEPER || o->irq_cpu_mode > SL_IRQ_CPU_RELATIVE)
+	if (o->irq_cpu_mode < SL_IRQ_CPU_SLEEPER || o->irq_cpu_mode > SL_IRQ_CPU_REMOTE)
 		return sl_fail(d, "irq cpu mode %d: expected auto, relative, recorded or sleeper",
 			       o->irq_cpu_mode);
 	e->priv = &priv;

@@ -101,6 +101,11 @@ enum sl_irq_cpu_mode {
 				  * sleep_cpu): its own CPU in the replay when
 				  * the interrupt fired there, else the CPU at
 				  * the same offset from its replayed CPU */
+	SL_IRQ_CPU_REMOTE = 4,   /* its own CPU in the replay when the
+				  * interrupt fired on the CPU it slept on,
+				  * else the CPU it fired on (a device's or
+				  * another CPU's interrupt: where it fired,
+				  * not relative to the sleeper) */
 };
 
 /* Options of one replay (defaults: sl_replay_opts_init). */

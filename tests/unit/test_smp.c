@@ -690,9 +690,18 @@ SL_TEST(smp_irq_wakeup_relative_to_the_cpu_it_slept_on)
 	 *   as it is, wake 1: moves.
 	 * - recorded: this_cpu = wake mod 2: wake 1, sleep 1: moves; wake 0,
 	 *   sleep 1: 0, stays.
+	 * - remote: S's own CPU when wake = sleep, else this_cpu = wake mod 2
+	 *   as it is: wake 1, sleep 1: 0, stays; wake 1, sleep 0: 1, moves;
+	 *   wake 0, sleep 1: 0, stays (relative moves it); wake 3, sleep 2: 1,
+	 *   moves; wake 2, sleep 0: 0, stays.
 	 * - auto: relative for rsdl (wake 1 sleep 1 stays, wake 1 sleep 0
-	 *   moves); sleeper for eevdf (its own placement): no interrupt CPU
-	 *   taken (irq_cpu_wakeups 0). */
+	 *   moves); remote for eevdf (its own placement): wake 1, sleep 1 is
+	 *   its own CPU's interrupt: this_cpu = prev = its cpu 0, busy, so
+	 *   select_idle_sibling takes the idle cpu 1 (as for any 6.x wakeup
+	 *   beside an idle CPU of the LLC); wake 1, sleep 0 takes cpu 1 as this_cpu and
+	 *   wake_affine_idle moves S there: cpu 1 idle, its previous cpu 0
+	 *   running the hog (docs/eevdf.md). Either counts as an interrupt
+	 *   wakeup given a recorded CPU (irq_cpu_wakeups 1). */
 	struct sl_replay_stats st;
 	int moved;
 	irq_wake("rsdl", 1, 0, 1, 1, SL_IRQ_CPU_RELATIVE, &moved, &st);
@@ -716,8 +725,20 @@ SL_TEST(smp_irq_wakeup_relative_to_the_cpu_it_slept_on)
 	CHECK_EQ_INT(st.irq_cpu_wakeups, 1);
 	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 1, 0, SL_IRQ_CPU_AUTO, &moved, &st), 1);
 	CHECK_EQ_INT(moved, 1);
-	irq_wake("eevdf", 1, 0, 1, 0, SL_IRQ_CPU_AUTO, &moved, &st);
-	CHECK_EQ_INT(st.irq_cpu_wakeups, 0);
+	irq_wake("rsdl", 1, 0, 1, 1, SL_IRQ_CPU_REMOTE, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 1, 0, SL_IRQ_CPU_REMOTE, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	irq_wake("rsdl", 1, 0, 0, 1, SL_IRQ_CPU_REMOTE, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	CHECK_EQ_INT(irq_wake("rsdl", 1, 0, 3, 2, SL_IRQ_CPU_REMOTE, &moved, &st), 1);
+	CHECK_EQ_INT(moved, 1);
+	irq_wake("rsdl", 1, 0, 2, 0, SL_IRQ_CPU_REMOTE, &moved, &st);
+	CHECK_EQ_INT(moved, 0);
+	CHECK_EQ_INT(irq_wake("eevdf", 1, 0, 1, 1, SL_IRQ_CPU_AUTO, &moved, &st), 1);
+	CHECK_EQ_INT(st.irq_cpu_wakeups, 1);
+	CHECK_EQ_INT(irq_wake("eevdf", 1, 0, 1, 0, SL_IRQ_CPU_AUTO, &moved, &st), 1);
+	CHECK_EQ_INT(st.irq_cpu_wakeups, 1);
 }
 
 SL_TEST(smp_sd_moved_task_keeps_its_rotation)
