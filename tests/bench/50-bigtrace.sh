@@ -4,6 +4,10 @@
 # same run, as ratios of wall time, with each one's peak RSS (goal for
 # report: <= 0.3x trace-cmd report's time and <= 400 MB). import and
 # `replay --sched all` are timed too (they make the database the two read).
+# report and compare read the runs a run at a time (plots/pass.c,
+# docs/schema.md). Measured here (2 CPUs, 17.2M events, 1.3 GB, 6 runs):
+# trace-cmd report 27.8 s / 1333 MB; report 7.1 s / 318 MB = 0.25x (was
+# 25.1 s / 3.4 GB); compare 3.9 s / 267 MB = 0.14x; import 0.26x.
 #
 # The input is recorded here (as root, tracefs held through
 # /tmp/schedlab-tracefs.lock): `schedlab record` of `perf bench sched pipe`
