@@ -101,7 +101,7 @@ void sl_pruns_release_pass(struct sl_pruns *p)
 struct pre_job {
 	struct sl_store *s;
 	struct sl_pruns *p;
-	int phase;              /* 1: the slices, 2: the staircase's rows */
+	int phase;              /* 1: the slices, 2: the staircase's rows, 3: the delays */
 	uint64_t wa, wb;        /* the staircase's window (absolute) */
 	uint64_t *rt, *sleeps;  /* this thread's featured sums (phase 1, NULL: none) */
 	size_t *next;           /* the next run to read, shared */
