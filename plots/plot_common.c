@@ -163,12 +163,36 @@ void sl_pruns_release(struct sl_pruns *p)
 	p->n = 0;
 }
 
+int sl_pruns_label_run(struct sl_pruns *p, size_t i, struct sl_diag *d)
+{
+	struct sl_prun *pr = &p->v[i];
+	if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id)
+		return sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
+				  " of trace %" PRId64 ": chart runs of one trace",
+			       pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id, p->v[0].r.run.trace_id);
+	snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s)", pr->r.run.id,
+		 pr->r.run.scheduler, pr->r.run.mode);
+	return 0;
+}
+
+int sl_pruns_label_trace(struct sl_store *s, struct sl_pruns *p, struct sl_diag *d)
+{
+	char path[160];
+	const char *base;
+	if (sl_store_get_trace(s, p->v[0].r.run.trace_id, &p->trace, d))
+		return -1;
+	base = strrchr(p->trace.path, '/');
+	base = base ? base + 1 : p->trace.path;
+	sl_label_clean(path, sizeof(path), base);
+	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
+		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
+	return 0;
+}
+
 int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
 		  struct sl_diag *d)
 {
 	size_t i, j;
-	char path[160];
-	const char *base;
 	memset(p, 0, sizeof(*p));
 	if (!o->nruns)
 		return sl_fail(d, "no run to draw");
@@ -178,23 +202,11 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 		if (load_run(s, o->runs[i], parts, pr, d))
 			goto fail;
 		p->n++;
-		if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id) {
-			sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
-				   " of trace %" PRId64 ": chart runs of one trace",
-				pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id,
-				p->v[0].r.run.trace_id);
+		if (sl_pruns_label_run(p, i, d))
 			goto fail;
-		}
-		snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s)", pr->r.run.id,
-			 pr->r.run.scheduler, pr->r.run.mode);
 	}
-	if (sl_store_get_trace(s, p->v[0].r.run.trace_id, &p->trace, d))
+	if (sl_pruns_label_trace(s, p, d))
 		goto fail;
-	base = strrchr(p->trace.path, '/');
-	base = base ? base + 1 : p->trace.path;
-	sl_label_clean(path, sizeof(path), base);
-	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
-		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
 	for (i = 0; i < p->n; i++) {
 		struct sl_prun *pr = &p->v[i];
 		pr->t0 = p->trace.first_ts;

@@ -52,6 +52,11 @@ size_t sl_featured_pick(const struct sl_run_data *r0, const uint64_t *rt, const 
 			int64_t *utids, size_t want);
 /* The colour index of utid (its place in p->featured), or -1 (grey). */
 int sl_pruns_color(const struct sl_pruns *p, int64_t utid);
+/* p->v[i]'s title ("run ID: MODEL (MODE)"); -1 (d) when its trace is not
+ * p->v[0]'s (a chart's runs are of one trace). */
+int sl_pruns_label_run(struct sl_pruns *p, size_t i, struct sl_diag *d);
+/* p->trace from the store (p->v[0]'s trace) and p->trace_title. */
+int sl_pruns_label_trace(struct sl_store *s, struct sl_pruns *p, struct sl_diag *d);
 /* Load o->runs (must all be of one trace), with the rows parts names
  * (SL_LOAD_*). Release with sl_pruns_release. */
 int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
