@@ -514,16 +514,41 @@ SL_TEST(smp_exec_point_eevdf_find_idlest_cpu)
 /* S (task 0, nice -5) runs 1 ms on cpu 0, sleeps 5 ms, is woken by an interrupt
  * whose recorded CPU is rec_cpu (-1: unknown), runs 1 ms and exits; H0 a
  * nice-0 hog pinned to cpu 0. Returns the CPU of S's second slice. */
-static int irq_case(const char *pol, int rec_cpu, int mode, struct sl_replay_stats *st)
+/* Replay b (2 CPUs, invariants checked) through pol with --irq-cpu mode
+ * for dur; S is task 0, whose first slice must be on cpu 0 (with its
+ * runtime checked when runtime is not 0). Returns the CPU of S's second
+ * slice (-1: none); releases b. */
+static int irq_run(struct sl_behaviour *b, const char *pol, int mode, uint64_t dur, uint64_t runtime,
+		   struct sl_replay_stats *st)
 {
-	struct sl_behaviour b;
-	struct sl_task_spec *t;
 	struct sl_diag d = { { 0 }, 0, 0 };
 	struct sl_replay_opts o;
 	struct trec r;
 	struct sl_run_sink k = trec_sink(&r);
 	size_t i;
 	int n = 0, cpu = -1;
+	memset(&r, 0, sizeof(r));
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = dur;
+	o.debug = 1;
+	o.irq_cpu_mode = mode;
+	CHECK_EQ_INT(sl_replay_run(b, sl_policy_find(pol), &o, &k, st, &d), 0);
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 0 && n++ == 1)
+			cpu = r.s[i].cpu;
+	CHECK(first_on(&r, 0, 0) == 0);
+	if (runtime)
+		CHECK_EQ_INT(trun_runtime(&r, 0), runtime);
+	trec_free(&r);
+	sl_behaviour_release(b);
+	return cpu;
+}
+
+static int irq_case(const char *pol, int rec_cpu, int mode, struct sl_replay_stats *st)
+{
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 2;
 	t = add_task(&b, "s", -5, 0);
@@ -531,22 +556,8 @@ static int irq_case(const char *pol, int rec_cpu, int mode, struct sl_replay_sta
 	t->phases[0].wake_cpu1 = rec_cpu < 0 ? 0 : (uint32_t)rec_cpu + 1;
 	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
 	smp_task(&b, "h0", 0, 500 * 1000ULL)->cpumask = 1;
-	memset(&r, 0, sizeof(r));
-	sl_replay_opts_init(&o);
-	o.cpus = 2;
-	o.duration_ns = 50 * TMS;
-	o.debug = 1;
-	o.irq_cpu_mode = mode;
-	CHECK_EQ_INT(sl_replay_run(&b, sl_policy_find(pol), &o, &k, st, &d), 0);
-	for (i = 0; i < r.ns; i++)
-		if (r.s[i].task == 0 && n++ == 1)
-			cpu = r.s[i].cpu;
-	/* S's first slice: [0, 1 ms) on cpu 0 */
-	CHECK(first_on(&r, 0, 0) == 0);
-	CHECK_EQ_INT(trun_runtime(&r, 0), 2 * TMS);
-	trec_free(&r);
-	sl_behaviour_release(&b);
-	return cpu;
+	/* S's first slice: [0, 1 ms) on cpu 0; 2 ms of CPU in all */
+	return irq_run(&b, pol, mode, 50 * TMS, 2 * TMS, st);
 }
 
 SL_TEST(smp_irq_wakeup_runs_on_its_recorded_cpu)
@@ -602,12 +613,7 @@ static int irq_wake(const char *pol, int n0, int n1, int wake, int sleep, int mo
 {
 	struct sl_behaviour b;
 	struct sl_task_spec *t;
-	struct sl_diag d = { { 0 }, 0, 0 };
-	struct sl_replay_opts o;
-	struct trec r;
-	struct sl_run_sink k = trec_sink(&r);
-	size_t i;
-	int n = 0, cpu = -1, h;
+	int cpu, h;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 2;
 	t = add_task(&b, "s", 0, 0);
@@ -617,20 +623,8 @@ static int irq_wake(const char *pol, int n0, int n1, int wake, int sleep, int mo
 	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
 	for (h = 0; h < n0 + n1; h++)
 		smp_task(&b, h < n0 ? "h0" : "h1", 0, 1500 * 1000ULL)->cpumask = h < n0 ? 1 : 2;
-	memset(&r, 0, sizeof(r));
-	sl_replay_opts_init(&o);
-	o.cpus = 2;
-	o.duration_ns = 400 * TMS;
-	o.debug = 1;
-	o.irq_cpu_mode = mode;
-	CHECK_EQ_INT(sl_replay_run(&b, sl_policy_find(pol), &o, &k, st, &d), 0);
-	for (i = 0; i < r.ns; i++)
-		if (r.s[i].task == 0 && n++ == 1)
-			cpu = r.s[i].cpu;
-	CHECK(first_on(&r, 0, 0) == 0);
+	cpu = irq_run(&b, pol, mode, 400 * TMS, 0, st);
 	*moved = (int)st->wake_affine;
-	trec_free(&r);
-	sl_behaviour_release(&b);
 	return cpu;
 }
 
