@@ -114,7 +114,7 @@ fuzz:
 install: schedlab
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/schedlab
 	install -m 755 schedlab $(DESTDIR)$(PREFIX)/bin/schedlab
-	for f in docs/man/*.1; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/schedlab/
 
 clean:

@@ -1,9 +1,13 @@
 /* schedlab.c - main(): global options and the command table. */
 #include "cmd/cmd.h"
 #include "common/util.h"
+#include "plots/plot.h"
 
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 struct cmd_entry {
 	const char *name;
@@ -44,6 +48,27 @@ static const char about[] =
 static const char synopsis[] =
 	"schedlab [--db FILE] [-q] COMMAND [ARGS]";
 
+#ifdef __GLIBC__
+/* after each run a report, plot or compare has read: its rows freed, give
+ * the memory back before the next run is read */
+static void trim_heap(void)
+{
+	malloc_trim(0);
+}
+#endif
+
+/* The process's allocator policy (the program's, not the library's): blocks
+ * of a MiB and more are mapped of their own, so the arrays that grow (a
+ * task's delays while runs are read) are moved by mremap, not copied, and
+ * given back when freed, not left in the heap. */
+static void memory_policy(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	sl_plot_set_run_done_hook(trim_heap);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_globals g = { "schedlab.db", 0 };
@@ -58,6 +83,7 @@ int main(int argc, char **argv)
 	const struct sl_opts_spec spec = { NULL, synopsis, about, opts, SL_OPTS_OPERANDS | SL_OPTS_STOP,
 					   commands_help };
 
+	memory_policy();
 	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
 		return rc;
 	if (version) {

@@ -207,9 +207,11 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "where an interrupt's wakeup runs (docs/replay.md):\n"
 			      "relative: the sleeper's CPU if it fired on the CPU the\n"
 			      "task slept on in the trace, else another CPU at the same\n"
-			      "offset; recorded: the CPU it fired on in the trace;\n"
+			      "offset; remote: the sleeper's CPU if it fired on the\n"
+			      "CPU the task slept on, else the CPU it fired on;\n"
+			      "recorded: the CPU it fired on in the trace;\n"
 			      "sleeper: the sleeper's own CPU; auto (default):\n"
-			      "relative for rsdl, o1, sd and cfs, sleeper for eevdf"),
+			      "relative for rsdl, o1, sd and cfs, remote for eevdf"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),

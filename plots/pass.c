@@ -22,10 +22,15 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <string.h>
+
+/* called after each run's rows are freed (sl_plot_set_run_done_hook) */
+static void (*run_done_hook)(void);
+
+void sl_plot_set_run_done_hook(void (*fn)(void))
+{
+	run_done_hook = fn;
+}
 
 struct pre {
 	struct sl_pruns *p;
@@ -631,12 +636,6 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		need |= SL_NEED_WAKEUPS | SL_NEED_SLICES;
 	for (k = 0; k < nc && !(c[k].need & SL_NEED_STAIRS); k++)
 		;
-#ifdef __GLIBC__
-	/* blocks of a MiB and more mapped of their own: the arrays that grow
-	 * (a task's delays) are moved by mremap, not copied, and given back
-	 * when freed, not left in the heap */
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
 	sl_store_cache(s, 1);
 	/* a second connection, for the threads that read beside the pass (a
 	 * failure to open it only costs time) */
@@ -763,10 +762,10 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 			else
 				sl_run_metrics_release(&mm);
 		}
-#ifdef __GLIBC__
-		/* the run's rows freed: give the memory back before the next */
-		malloc_trim(0);
-#endif
+		/* the run's rows freed: the program may give the memory back
+		 * before the next (schedlab.c: malloc_trim) */
+		if (run_done_hook)
+			run_done_hook();
 	}
 	for (k = 0; k < nc; k++)
 		if (!c[k].failed && c[k].end && !c[k].ended)

@@ -68,6 +68,11 @@ struct sl_run_metrics;
 int sl_runs_metrics(struct sl_store *s, const int64_t *runs, size_t n, struct sl_run_metrics *m,
 		    struct sl_diag *d);
 
+/* A function the pass calls after each run's rows are freed (NULL: none).
+ * The library sets no process-wide allocator policy itself; the program
+ * may (schedlab.c gives the freed memory back to the system there). */
+void sl_plot_set_run_done_hook(void (*fn)(void));
+
 /* --- chart data (plot_data.c), unit-tested --- */
 
 /* One step of an empirical CDF: cum of the n delays are <= delay_ns. */

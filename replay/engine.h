@@ -94,7 +94,7 @@ enum sl_irq_cpu_mode {
 	SL_IRQ_CPU_RECORDED = 1, /* the CPU the interrupt fired on in the
 				  * recording (the phase's wake_cpu) */
 	SL_IRQ_CPU_AUTO = 2,     /* default: relative for the models of the
-				  * shared 2.6.20 layer, sleeper for a model
+				  * shared 2.6.20 layer, remote for a model
 				  * with its own wakeup placement (eevdf) */
 	SL_IRQ_CPU_RELATIVE = 3, /* the recorded CPU's place relative to the
 				  * CPU the task slept on (wake_cpu against
@@ -256,10 +256,11 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 
 /* The --irq-cpu mode in effect for a replay of ops (never auto): auto is
  * relative for the models of the shared 2.6.20 layer (no select_cpu hook),
- * sleeper for a model with its own wakeup placement (eevdf). */
+ * remote for a model with its own wakeup placement (eevdf). */
 int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode);
 
-/* The name of an --irq-cpu mode: "sleeper", "recorded", "auto", "relative". */
+/* The name of an --irq-cpu mode: "sleeper", "recorded", "auto", "relative",
+ * "remote". */
 const char *sl_irq_cpu_name(int mode);
 
 /* Write the run's params as JSON text into buf: hz, rr_interval_ns, mode,
