@@ -6,26 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sl_recorded_run(struct sl_store *s, int64_t trace_id, int64_t *run_id, struct sl_diag *d)
-{
-	int64_t *ids;
-	size_t n, i;
-	struct sl_run_info ri;
-	*run_id = 0;
-	if (sl_store_list_runs(s, trace_id, &ids, &n, d))
-		return -1;
-	for (i = 0; i < n && !*run_id; i++) {
-		if (sl_store_get_run(s, ids[i], &ri, d)) {
-			free(ids);
-			return -1;
-		}
-		if (!strcmp(ri.scheduler, "recorded"))
-			*run_id = ids[i];
-	}
-	free(ids);
-	return 0;
-}
-
 /* Index of the last slice in the CPU's list (ascending ts) starting
  * before t, or n if none. */
 static size_t last_before(const struct sl_slice_row *sl, const size_t *idx, size_t n,
@@ -182,7 +162,7 @@ int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts
 	memset(&ov, 0, sizeof(ov));
 	if (out)
 		*out = ov;
-	if (sl_recorded_run(s, trace_id, &rec, d))
+	if (sl_store_recorded_run(s, trace_id, &rec, d))
 		return -1;
 	if (!rec)
 		return 0;

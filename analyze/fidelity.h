@@ -1,6 +1,6 @@
 /* analyze/fidelity.h - how far a replay can be trusted: the kernel
  * overheads calibrated from a recorded run (replay --overhead auto) and
- * the recorded run of a trace. See docs/replay.md "Kernel overheads". */
+ * validation. See docs/replay.md "Kernel overheads". */
 #ifndef SL_FIDELITY_H
 #define SL_FIDELITY_H
 
@@ -8,9 +8,6 @@
 #include <stddef.h>
 #include "store.h"
 #include "../replay/engine.h"
-
-/* The recorded run of trace_id in *run_id (0 if it has none). */
-int sl_recorded_run(struct sl_store *s, int64_t trace_id, int64_t *run_id, struct sl_diag *d);
 
 /* Kernel overheads measured on a recorded run. */
 struct sl_overheads {

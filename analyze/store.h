@@ -149,6 +149,9 @@ struct sl_run_data {
 	struct sl_wakeup_row *wakeups; size_t nwakeups;
 };
 int sl_store_get_run(struct sl_store *s, int64_t run_id, struct sl_run_info *r, struct sl_diag *d);
+/* The recorded run of a trace (the schedule the trace itself shows): its id
+ * in *run_id, 0 if the trace has none. Returns 0, or -1 with d set. */
+int sl_store_recorded_run(struct sl_store *s, int64_t trace_id, int64_t *run_id, struct sl_diag *d);
 /* Ids of all runs (of trace_id, or of every trace if trace_id <= 0), ascending.
  * *ids is malloc'd; the caller frees it. */
 int sl_store_list_runs(struct sl_store *s, int64_t trace_id, int64_t **ids, size_t *n,

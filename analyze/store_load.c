@@ -653,6 +653,17 @@ int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d)
 	return rc;
 }
 
+int sl_store_recorded_run(struct sl_store *s, int64_t trace_id, int64_t *run_id, struct sl_diag *d)
+{
+	int64_t *ids;
+	size_t n;
+	int rc = ids_of(s, "SELECT MIN(id) FROM run WHERE trace_id = ?1 AND scheduler = 'recorded'",
+			&trace_id, &ids, &n, d, "looking up the recorded run");
+	*run_id = rc == 0 && n ? ids[0] : 0;
+	free(ids);
+	return rc;
+}
+
 int sl_store_trace_utids(struct sl_store *s, int64_t trace_id, int64_t **utids, size_t *n,
 			 struct sl_diag *d)
 {

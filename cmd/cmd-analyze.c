@@ -184,13 +184,6 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	printf("]}");
 }
 
-/* the recorded run of a trace, or 0 (-1 on error) */
-static int64_t recorded_run(struct sl_store *st, int64_t trace_id, struct sl_diag *d)
-{
-	int64_t id;
-	return sl_recorded_run(st, trace_id, &id, d) ? -1 : id;
-}
-
 int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 {
 	struct sl_diag d = { { 0 }, NULL, NULL };
@@ -237,7 +230,8 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 		/* the reference first: its rows are gone before this run's come */
 		if (sl_store_get_run(st, ids.v[i], &ri, &d))
 			goto out;
-		rec = recorded_run(st, ri.trace_id, &d);
+		if (sl_store_recorded_run(st, ri.trace_id, &rec, &d))
+			goto out;
 		if (rec > 0 && rec != ids.v[i]) {
 			if (sl_run_ref_load(st, rec, &ref, &d))
 				goto out;

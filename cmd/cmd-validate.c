@@ -219,7 +219,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	 * from v6.12, the 0.70 ms base slice from v6.15; docs/eevdf.md) */
 	if (!strcmp(ops->name, "eevdf") && tr.kernel_release[0])
 		o.policy_opts = sl_release_eevdf_opts(tr.kernel_release);
-	if (sl_recorded_run(st, tr.id, &rec_id, &d))
+	if (sl_store_recorded_run(st, tr.id, &rec_id, &d))
 		goto fail;
 	if (!rec_id) {
 		sl_fail(&d, "trace %" PRId64 " has no recorded run to validate against (a workload?)",

@@ -389,23 +389,6 @@ static int ref_stream(struct sl_store *s, int64_t id, struct sl_run_ref *ref, st
 	return 0;
 }
 
-/* The recorded run of the trace: its id, 0 if none. */
-static int recorded_run(struct sl_store *s, int64_t trace_id, int64_t *id, struct sl_diag *d)
-{
-	int64_t *all = NULL;
-	size_t na = 0, i;
-	*id = 0;
-	if (sl_store_list_runs(s, trace_id, &all, &na, d))
-		return -1;
-	for (i = 0; i < na && !*id; i++) {
-		struct sl_run_info ri;
-		if (sl_store_get_run(s, all[i], &ri, d) == 0 && !strcmp(ri.scheduler, "recorded"))
-			*id = all[i];
-	}
-	free(all);
-	return 0;
-}
-
 /* Move part (SL_LOAD_SLICES or SL_LOAD_WAKEUPS) of run pr into pr->r. */
 static int load_part(struct sl_store *s, struct sl_prun *pr, int part, struct sl_diag *d)
 {
@@ -658,7 +641,7 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 				check(&c[j], c[j].begin(&c[j], &p, &c[j].diag));
 		}
 	if (need & SL_NEED_METRICS) {
-		if (recorded_run(s, p.trace.id, &ref_id, d))
+		if (sl_store_recorded_run(s, p.trace.id, &ref_id, d))
 			goto out;
 		figs = xcalloc(p.n, sizeof(*figs));
 	}
