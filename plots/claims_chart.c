@@ -11,20 +11,12 @@
 
 static void title(FILE *f, const struct sl_claim *c)
 {
-	char t[600], q[600], a[600];
-	size_t i, k = 0;
-	snprintf(t, sizeof(t), "%s: %.150s (%.100s)|%s on %s: %.150s", c->id, c->claim, c->from,
+	char t[600];
+	snprintf(t, sizeof(t), "%s: %.150s (%.100s)\n%s on %s: %.150s", c->id, c->claim, c->from,
 		 sl_verdict_name(c->verdict), c->subject >= 0 ? sl_claim_model_name(c->subject) : "-", c->predicted);
-	/* no quotes in a gnuplot string (a backquote would run a command) */
-	for (i = 0; t[i] && k + 1 < sizeof(q); i++)
-		if (t[i] != '"' && t[i] != '\'' && t[i] != '`')
-			q[k++] = t[i];
-	q[k] = 0;
-	sl_label_clean(a, sizeof(a), q);
-	fputs("set title \"", f);
-	for (i = 0; a[i]; i++) /* the '|' is the line break */
-		fputs(a[i] == '|' ? "\\n" : (char[]){ a[i], 0 }, f);
-	fputs("\"\n", f);
+	fputs("set title ", f);
+	sl_gp_str(f, t);
+	fputc('\n', f);
 }
 
 /* A horizontal reference line at y with a label. */
@@ -36,8 +28,12 @@ static void hline(FILE *f, int i, double y, const char *what)
 		y, i == 1 ? "#c00000" : "#808080");
 	/* the first label at the left, the second at the right: they do not
 	 * overlap when the lines are close */
-	fprintf(f, "set label %d '%s %.6g' at graph %s, first %.9g %s offset 0,0.6 tc rgb '%s'\n", i, what, y,
-		i == 1 ? "0.01" : "0.99", y, i == 1 ? "left" : "right", i == 1 ? "#c00000" : "#606060");
+	char lab[80];
+	snprintf(lab, sizeof(lab), "%s %.6g", what, y);
+	fprintf(f, "set label %d ", i);
+	sl_gp_str(f, lab);
+	fprintf(f, " at graph %s, first %.9g %s offset 0,0.6 tc rgb '%s'\n", i == 1 ? "0.01" : "0.99", y,
+		i == 1 ? "left" : "right", i == 1 ? "#c00000" : "#606060");
 }
 
 int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
@@ -90,17 +86,13 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		sl_gp_str(g.script, ch->ylabel[0] ? ch->ylabel : c->unit);
 		fputs("\nunset key\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n", g.script);
 		if (!any) {
-			char why[300], nq[300];
-			size_t nk = 0, j;
-			for (j = 0; c->note[j] && nk + 1 < sizeof(nq); j++)
-				if (c->note[j] != '"' && c->note[j] != '\'' && c->note[j] != '`')
-					nq[nk++] = c->note[j];
-			nq[nk] = 0;
-			sl_label_clean(why, sizeof(why), nq);
-			fprintf(g.script,
-				"set label 9 'untestable: %.110s' at graph 0.5, graph 0.5 center\nset xrange [0:1]\n"
-				"set yrange [0:1]\nunset xtics\nunset ytics\nplot NaN notitle\n",
-				why);
+			char why[140];
+			snprintf(why, sizeof(why), "untestable: %.110s", c->note);
+			fputs("set label 9 ", g.script);
+			sl_gp_str(g.script, why);
+			fputs(" at graph 0.5, graph 0.5 center\nset xrange [0:1]\n"
+			      "set yrange [0:1]\nunset xtics\nunset ytics\nplot NaN notitle\n",
+			      g.script);
 		} else {
 			hline(g.script, 1, c->published, "published");
 			if (!isnan(c->consistent) && c->consistent != c->published)
@@ -112,8 +104,10 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 			else
 				fprintf(g.script, "set yrange [%.9g:%.9g]\nset offsets 0.5, 0.5, 0, 0\nset xzeroaxis lt -1\n",
 					lo < 0 ? lo - 0.12 * (hi - lo) : 0, hi + 0.12 * (hi - lo));
-			fprintf(g.script, "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#4a7ebb', '' using 0:2:(sprintf('%%.4g', $2)) with labels offset 0,0.8 notitle\n",
-				path);
+			fputs("plot ", g.script);
+			sl_gp_path(g.script, path);
+			fputs(" using 0:2:xtic(1) with boxes lc rgb '#4a7ebb', '' using 0:2:(sprintf('%.4g', $2)) with labels offset 0,0.8 notitle\n",
+			      g.script);
 		}
 	} else if (ch->kind == SL_CHART_GROUPS) {
 		if (ch->ref) {
@@ -169,9 +163,11 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		} else {
 			fputs("plot ", g.script);
 			for (s = 0; s < ch->nseries; s++)
-				if (ch->s[s].name[0])
-					fprintf(g.script, "%s'%s' using %zu:xtic(1) title columnheader(%zu)", s ? ", " : "",
-						path, s + 2, s + 2);
+				if (ch->s[s].name[0]) {
+					fputs(s ? ", " : "", g.script);
+					sl_gp_path(g.script, path);
+					fprintf(g.script, " using %zu:xtic(1) title columnheader(%zu)", s + 2, s + 2);
+				}
 			fputs("\n", g.script);
 		}
 	} else { /* SL_CHART_LINES */
@@ -212,8 +208,10 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 			fputs("plot ", g.script);
 			for (s = 0; s < ch->nseries; s++)
 				if (ch->s[s].name[0] && ch->s[s].n) {
-					fprintf(g.script, "%s'%s' using 1:2 with linespoints lw 2 pt 7 title '%s'",
-						first ? "" : ", ", paths[s], ch->s[s].name);
+					fputs(first ? "" : ", ", g.script);
+					sl_gp_path(g.script, paths[s]);
+					fputs(" using 1:2 with linespoints lw 2 pt 7 title ", g.script);
+					sl_gp_str(g.script, ch->s[s].name);
 					first = 0;
 				}
 			if (first)

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The gnuplot script text \n: sl_gp_str turns control characters into
- * '?', so titles use double-quoted strings built here instead. */
+/* cmd (set title, ...) with a, and b on a second line when not NULL */
 static void gp_title(FILE *f, const char *cmd, const char *a, const char *b)
 {
-	char x[256], y[256];
-	sl_label_clean(x, sizeof(x), a);
-	sl_label_clean(y, sizeof(y), b ? b : "");
-	fprintf(f, "%s \"%s%s%s\"\n", cmd, x, b ? "\\n" : "", y);
+	char t[512];
+	snprintf(t, sizeof(t), "%.250s%s%.250s", a, b ? "\n" : "", b ? b : "");
+	fprintf(f, "%s ", cmd);
+	sl_gp_str(f, t);
+	fputc('\n', f);
 }
 
 /* The latency CDF: each run's data file written as its delays come (a
@@ -124,7 +124,9 @@ static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 			sl_fmt_ns_short(lab, sizeof(lab), (uint64_t)(v * 1000 + 0.5));
 			if (first && zeros)
 				snprintf(lab, sizeof(lab), "0");
-			fprintf(g.script, "%s'%s' %g", first ? "" : ", ", lab, v);
+			fputs(first ? "" : ", ", g.script);
+			sl_gp_str(g.script, lab);
+			fprintf(g.script, " %g", v);
 			first = 0;
 		}
 	}
@@ -137,7 +139,7 @@ static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 			continue;
 		snprintf(t, sizeof(t), "%s, %zu wakeups", p->v[i].title, counts[i]);
 		fprintf(g.script, "%s", plotted ? ", \\\n     " : "");
-		sl_gp_str(g.script, paths[i]);
+		sl_gp_path(g.script, paths[i]);
 		fprintf(g.script,
 			" using ($1 > 0 ? $1 / 1000.0 : X0):($2 / $3) with steps lw 2 lt %zu title ",
 			i + 1);
@@ -281,7 +283,7 @@ static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		fputs("plot ", g->script);
 		for (i = 0; i < p->n; i++) {
 			fputs(i ? ", \\\n     " : "", g->script);
-			sl_gp_str(g->script, path);
+			sl_gp_path(g->script, path);
 			fprintf(g->script, " using %zu:xtic(3) lt %zu title ", i + 4, i + 1);
 			sl_gp_str(g->script, p->v[i].title);
 		}

@@ -17,19 +17,50 @@ static void add_file(struct sl_gp *g, const char *path)
 	g->files[g->nfiles++] = xstrdup(path);
 }
 
-void sl_gp_str(FILE *f, const char *s)
+/* The one way a string reaches a gnuplot script. gnuplot substitutes
+ * `command` (it runs the command) and processes backslash escapes inside
+ * double-quoted strings, and ends a command at a newline; inside single
+ * quotes nothing is special but the quote itself, written ''. So a string
+ * is written single-quoted with its apostrophes doubled. A label (is_path
+ * 0) has its control and non-ASCII bytes written as '?' and each '\n' (a
+ * line break of a title) as a concatenation with the one double-quoted
+ * string gnuplot sees from us: 'line 1'."\n".'line 2'. A file name keeps
+ * its bytes (sl_gp_begin refuses names with control characters). Every
+ * title, label, key entry and file name of a chart script goes through
+ * here (tests/e2e/270-gnuplot-strings.sh). */
+static void gp_quote(FILE *f, const char *s, int is_path)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '\'')
 			fputs("''", f);
-		else if (c < 0x20 || c >= 0x7f)
+		else if (c == '\n' && !is_path)
+			fputs("'.\"\\n\".'", f);
+		else if (c < 0x20 || c == 0x7f || (c > 0x7f && !is_path))
 			fputc('?', f);
 		else
 			fputc(c, f);
 	}
 	fputc('\'', f);
+}
+
+void sl_gp_str(FILE *f, const char *s)
+{
+	gp_quote(f, s, 0);
+}
+
+void sl_gp_path(FILE *f, const char *path)
+{
+	gp_quote(f, path, 1);
+}
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
 }
 
 int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct sl_diag *d)
@@ -40,6 +71,11 @@ int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct
 	g->keep = keep;
 	if (sl_plot_fmt_of(out, &g->fmt, d))
 		return -1;
+	if (has_control(out)) {
+		char shown[256];
+		sl_label_clean(shown, sizeof(shown), out); /* the message stays one line */
+		return sl_fail(d, "%s: a chart's file name cannot hold control characters", shown);
+	}
 	if (keep) {
 		if (strlen(out) >= sizeof(g->base))
 			return sl_fail(d, "%s: name too long", out);
@@ -47,7 +83,7 @@ int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct
 	} else {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(g->dir, sizeof(g->dir), "%s/schedlab-plot.XXXXXX",
-			 tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+			 tmp && *tmp && strlen(tmp) < 200 && !has_control(tmp) ? tmp : "/tmp");
 		if (!mkdtemp(g->dir))
 			return sl_fail(d, "%s: %s", g->dir, strerror(errno));
 		snprintf(g->base, sizeof(g->base), "%s/chart", g->dir);
@@ -60,6 +96,7 @@ int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct
 		return -1;
 	}
 	add_file(g, path);
+	/* no newline in the name (refused above) ends the comment */
 	fprintf(g->script, "# written by schedlab plot; run: gnuplot %s.gp\n", g->base);
 	switch (g->fmt) {
 	case SL_PLOT_PNG:
@@ -75,7 +112,7 @@ int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct
 		break;
 	}
 	fputs("set output ", g->script);
-	sl_gp_str(g->script, out);
+	sl_gp_path(g->script, out);
 	fputs("\nset encoding utf8\nset datafile separator '\\t'\nset termoption noenhanced\n"
 	      "set style fill solid 0.85 border -1\nset grid ytics lc rgb '#dddddd'\n",
 	      g->script);

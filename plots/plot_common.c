@@ -48,7 +48,7 @@ void sl_label_clean(char *dst, size_t len, const char *s)
 		return;
 	for (; *s && i + 1 < len; s++) {
 		unsigned char c = (unsigned char)*s;
-		dst[i++] = (c < 0x20 || c >= 0x7f || c == '"' || c == '\'' || c == '\\') ? '?' : (char)c;
+		dst[i++] = (c < 0x20 || c >= 0x7f || c == '"') ? '?' : (char)c;
 	}
 	dst[i] = 0;
 }

@@ -66,8 +66,10 @@ void sl_pruns_release(struct sl_pruns *p);
 void sl_pruns_release_pass(struct sl_pruns *p);
 /* The thread row of utid in r, or NULL. */
 const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid);
-/* Copy s into dst keeping only printable ASCII other than quotes and
- * backslash (replaced by '?'): safe inside any chart label. */
+/* Copy s into dst keeping only printable ASCII other than the double
+ * quote (replaced by '?'): for text drawn with cairo and the label columns
+ * of gnuplot data files (tab-separated; a double quote there would start
+ * a quoted field). Not for a gnuplot script: that is sl_gp_str. */
 void sl_label_clean(char *dst, size_t len, const char *s);
 /* Runtime of each thread of r (indexed like r->threads), malloc'd. */
 uint64_t *sl_prun_runtimes(const struct sl_run_data *r);
@@ -164,7 +166,11 @@ int sl_gp_start(struct sl_gp *g, struct sl_diag *d);
 int sl_gp_wait(struct sl_gp *g, struct sl_diag *d);
 /* Remove the temporary files (unless keep) and free. */
 void sl_gp_end(struct sl_gp *g);
-/* Write s as a gnuplot single-quoted string (sanitised). */
+/* Write s as a gnuplot string expression: single-quoted, nothing in it
+ * evaluated by gnuplot, a '\n' in s a line break (gnuplot.c). The only
+ * way a string reaches a gnuplot script. */
 void sl_gp_str(FILE *f, const char *s);
+/* Write a file name as a gnuplot string: single-quoted, its bytes kept. */
+void sl_gp_path(FILE *f, const char *path);
 
 #endif

@@ -36,7 +36,7 @@ static void gp_runs_plot(FILE *f, const char *path, const struct sl_pruns *p, in
 	fputs("plot ", f);
 	for (i = 0; i < p->n; i++) {
 		fputs(i ? ", \\\n     " : "", f);
-		sl_gp_str(f, path);
+		sl_gp_path(f, path);
 		fprintf(f, " using (100.0 * $%zu / tot[%zu]):xtic(1) lt %zu title ", i + col0, i + 1,
 			i + 1);
 		sl_gp_str(f, p->v[i].title);
@@ -128,7 +128,7 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	size_t nt = sh->nt, i, k, top = o->top > 0 ? (size_t)o->top : 12;
 	uint64_t *tot = sh->tot, *other = xcalloc(p->n, sizeof(*other));
 	uint64_t win_a = sh->win_a, win_b = sh->win_b;
-	char tpath[1100], npath[1100], label[40], tt[200], win[80];
+	char tpath[1100], npath[1100], label[40], tt[320], win[80];
 	FILE *f;
 	int rc = -1;
 	qsort(t, nt, sizeof(*t), cmp_tot);
@@ -195,14 +195,15 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 			i + 1, tot[i] ? tot[i] : 1, p->v[i].r.run.id);
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
 	      "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset key outside right top vertical\n"
-	      "set ylabel \"CPU share (% of window x CPUs)\"\n"
+	      "set ylabel 'CPU share (% of window x CPUs)'\n"
 	      "set multiplot layout 2,1\n",
 	      g->script);
-	sl_label_clean(tt, sizeof(tt), p->trace_title);
 	snprintf(win, sizeof(win), "%s %.3f to %.3f ms%s", o->from || o->to ? "from" : "over",
 		 win_a / 1e6, win_b / 1e6, o->from || o->to ? "" : " (common to all runs)");
-	fprintf(g->script, "set title \"%s\\nCPU share by task (the %zu busiest), %s\"\n", tt,
-		top, win);
+	snprintf(tt, sizeof(tt), "%.150s\nCPU share by task (the %zu busiest), %s", p->trace_title, top, win);
+	fputs("set title ", g->script);
+	sl_gp_str(g->script, tt);
+	fputc('\n', g->script);
 	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\n", g->script);
 	gp_runs_plot(g->script, tpath, p, 5);
 	fputs("set title 'CPU share by nice level'\nset xtics norotate\nset bmargin 3\n", g->script);
@@ -333,9 +334,10 @@ static int cmp_end(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 	x->f = NULL;
 	if (rc)
 		return sl_fail(d, "%s: write error", path);
-	sl_label_clean(tt, sizeof(tt), p->trace_title);
-	fprintf(g->script, "set multiplot layout 2,4 title \"%s: key metrics per run\" font ',12'\n",
-		tt);
+	snprintf(tt, sizeof(tt), "%.150s: key metrics per run", p->trace_title);
+	fputs("set multiplot layout 2,4 title ", g->script);
+	sl_gp_str(g->script, tt);
+	fputs(" font ',12'\n", g->script);
 	fprintf(g->script, "set boxwidth 0.6\nset xrange [-0.6:%zu.6]\nset yrange [0:*]\n"
 			   "set offsets 0, 0, graph 0.15, 0\nset xtics scale 0 font ',8'\nunset key\n",
 		p->n - 1);
@@ -358,9 +360,12 @@ static int cmp_end(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 				scale = "1e9";
 			}
 		}
-		fprintf(g->script, "set title '%s%s'\n", panels[k].title, unit);
+		snprintf(tt, sizeof(tt), "%s%s", panels[k].title, unit);
+		fputs("set title ", g->script);
+		sl_gp_str(g->script, tt);
+		fputc('\n', g->script);
 		fputs("plot ", g->script);
-		sl_gp_str(g->script, path);
+		sl_gp_path(g->script, path);
 		fprintf(g->script, " using 0:($%zu / %s):($0 + 1):xtic(1) with boxes lc variable, \\\n"
 				   "     '' using 0:($%zu / %s):(sprintf('%s', $%zu / %s)) with labels %s\n",
 			k + 2, scale, k + 2, scale, p->n > 4 ? "%.3g" : "%.4g", k + 2, scale,

@@ -179,7 +179,7 @@ int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *
 		if (i && !strcmp(v[i].model, v[i - 1].model))
 			continue;
 		fprintf(g.script, "%s", j ? ", \\\n     " : "");
-		sl_gp_str(g.script, path);
+		sl_gp_path(g.script, path);
 		fprintf(g.script, " index %zu using 1:3 with linespoints lw 2 pt 7 title ", j);
 		sl_gp_str(g.script, v[i].model);
 		j++;
