@@ -52,7 +52,7 @@ static int on_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, cha
 	else if (a->ready[task] != NONE)
 		waited(t, a->ready[task], ts);
 	a->seen[task] = 1;
-	a->ready[task] = end == 'R' ? ts + dur : NONE;
+	a->ready[task] = end == 'R' || end == 'Y' ? ts + dur : NONE;
 	t->runtime_ns += dur;
 	if (t->first_run_ns == NONE || ts < t->first_run_ns)
 		t->first_run_ns = ts;

@@ -30,15 +30,43 @@ static size_t last_before(const struct sl_slice_row *sl, const size_t *idx, size
 static int across_tick(const struct sl_ticks *t, int cpu, uint64_t ts, uint64_t ts_run)
 {
 	const double w = 100000;
-	double period, ph, k;
-	if (!t->hz || cpu < 0 || cpu >= t->ncpu || t->phase_ns[cpu] < 0)
-		return 0;
-	period = 1e9 / t->hz;
-	ph = t->phase_ns[cpu];
-	/* the tick nearest ts_run */
-	k = floor(((double)ts_run - ph) / period + 0.5);
-	ph += k * period;
-	return fabs((double)ts_run - ph) <= w && ph - w > (double)ts;
+	double ph = sl_ticks_nearest(t, cpu, ts_run); /* the tick nearest ts_run */
+	return ph >= 0 && fabs((double)ts_run - ph) <= w && ph - w > (double)ts;
+}
+
+struct tsi {
+	uint64_t ts;
+	size_t i;
+};
+
+static int cmp_tsi(const void *a, const void *b)
+{
+	const struct tsi *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Put a CPU's slice indices in ts order where the rows were not written in
+ * it (the rows a missed switch or a yield candidate held back,
+ * docs/model.md). */
+static void sort_by_ts(const struct sl_slice_row *sl, size_t *idx, size_t n)
+{
+	struct tsi *v;
+	size_t k;
+	for (k = 1; k < n && sl[idx[k - 1]].ts <= sl[idx[k]].ts; k++)
+		;
+	if (k >= n)
+		return;
+	v = xmalloc(n * sizeof(*v));
+	for (k = 0; k < n; k++) {
+		v[k].ts = sl[idx[k]].ts;
+		v[k].i = idx[k];
+	}
+	qsort(v, n, sizeof(*v), cmp_tsi);
+	for (k = 0; k < n; k++)
+		idx[k] = v[k].i;
+	free(v);
 }
 
 void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
@@ -54,7 +82,7 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 			ncpu = r->slices[i].cpu + 1;
 	if (!ncpu || !r->nwakeups)
 		return;
-	/* the slices of each CPU in ts order (the run's rows are by ts) */
+	/* the slices of each CPU in ts order */
 	off = xcalloc((size_t)ncpu + 1, sizeof(*off));
 	fill = xcalloc((size_t)ncpu, sizeof(*fill));
 	idx = xmalloc(r->nslices * sizeof(*idx));
@@ -68,6 +96,8 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 		if (c >= 0)
 			idx[off[c] + fill[c]++] = i;
 	}
+	for (i = 0; i < (size_t)ncpu; i++)
+		sort_by_ts(r->slices, idx + off[i], off[i + 1] - off[i]);
 	wv = xmalloc(r->nwakeups * sizeof(*wv));
 	sv = xmalloc(r->nwakeups * sizeof(*sv));
 	sl_estimate_ticks(r, &ticks);
@@ -457,105 +487,13 @@ static size_t tick_ends(const struct sl_run_data *rec, uint64_t *ends, int *cpu)
 
 int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t)
 {
-	static const int cand[] = { 100, 250, 300, 1000 };
-	double r[SL_ARRAY_SIZE(cand)], best = 0, *sx, *sy;
-	uint64_t *ends;
-	int *cpu, maxcpu = 0, c, *cnt;
-	size_t n, i, j, k;
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < rec->nslices; i++)
-		if (rec->slices[i].cpu > maxcpu)
-			maxcpu = rec->slices[i].cpu;
-	ends = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*ends));
-	cpu = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*cpu));
-	n = tick_ends(rec, ends, cpu);
-	sx = xcalloc((size_t)maxcpu + 1, sizeof(*sx));
-	sy = xcalloc((size_t)maxcpu + 1, sizeof(*sy));
-	cnt = xcalloc((size_t)maxcpu + 1, sizeof(*cnt));
-	for (k = 0; k < SL_ARRAY_SIZE(cand); k++) {
-		/* per CPU (each CPU's tick has its own phase), the resultant length */
-		double period = 1e9 / cand[k], tot = 0;
-		memset(sx, 0, ((size_t)maxcpu + 1) * sizeof(*sx));
-		memset(sy, 0, ((size_t)maxcpu + 1) * sizeof(*sy));
-		for (j = 0; j < n; j++) {
-			double ph = 2 * M_PI * fmod((double)ends[j], period) / period;
-			sx[cpu[j]] += cos(ph);
-			sy[cpu[j]] += sin(ph);
-		}
-		for (c = 0; c <= maxcpu; c++)
-			tot += hypot(sx[c], sy[c]);
-		r[k] = n ? tot / (double)n : 0;
-		if (r[k] > best)
-			best = r[k];
-	}
-	t->samples = n;
-	t->conc = best;
-	if (n >= 30 && best >= 0.2)
-		for (k = 0; k < SL_ARRAY_SIZE(cand) && !t->hz; k++)
-			if (r[k] >= 0.6 * best) {
-				t->hz = cand[k];
-				t->conc = r[k];
-			}
-	if (t->hz) {
-		/* each CPU's phase at that HZ: the peak of its tick preemptions'
-		 * phases (the 3 adjacent bins of 64 holding the most), refined to
-		 * the circular mean of those in the peak, kept where it holds at
-		 * least 10 and 4 times a uniform spread's share (3/64). The mean
-		 * over all of them would be pulled off the peak by the
-		 * preemptions that are not the tick's (a resultant of 0.59 on
-		 * traces/rec-build-mix.dat: 63 us off on CPU 0). */
-		double period = 1e9 / t->hz;
-		int *bin = xcalloc(64 * ((size_t)maxcpu + 1), sizeof(*bin));
-		t->ncpu = maxcpu + 1;
-		t->phase_ns = xcalloc((size_t)t->ncpu, sizeof(*t->phase_ns));
-		for (j = 0; j < n; j++) {
-			int b = (int)(fmod((double)ends[j], period) / period * 64);
-			bin[64 * cpu[j] + (b > 63 ? 63 : b)]++;
-			cnt[cpu[j]]++;
-		}
-		for (c = 0; c <= maxcpu; c++) {
-			int b, top = 0, in = 0;
-			double x = 0, y = 0, a;
-			for (b = 0; b < 64; b++) {
-				int w = bin[64 * c + (b + 63) % 64] + bin[64 * c + b] + bin[64 * c + (b + 1) % 64];
-				if (w > in) {
-					in = w;
-					top = b;
-				}
-			}
-			t->phase_ns[c] = -1;
-			if (in < 10 || in * 64 < 4 * 3 * cnt[c])
-				continue;
-			for (j = 0; j < n; j++) {
-				double f = fmod((double)ends[j], period) / period, ph = 2 * M_PI * f;
-				int fb = (int)(f * 64), d;
-				if (cpu[j] != c)
-					continue;
-				d = ((fb > 63 ? 63 : fb) - top + 64) % 64;
-				if (d <= 1 || d == 63) {
-					x += cos(ph);
-					y += sin(ph);
-				}
-			}
-			a = atan2(y, x);
-			if (a < 0)
-				a += 2 * M_PI;
-			t->phase_ns[c] = a / (2 * M_PI) * period;
-		}
-		free(bin);
-	}
-	free(sx);
-	free(sy);
-	free(cnt);
+	uint64_t *ends = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*ends));
+	int *cpu = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*cpu));
+	size_t n = tick_ends(rec, ends, cpu);
+	int rc = sl_ticks_from_ends(ends, cpu, n, t);
 	free(ends);
 	free(cpu);
-	return t->hz ? 0 : -1;
-}
-
-void sl_ticks_release(struct sl_ticks *t)
-{
-	free(t->phase_ns);
-	t->phase_ns = NULL;
+	return rc;
 }
 
 int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "store.h"
+#include "../common/ticks.h"
 #include "../replay/engine.h"
 
 /* Kernel overheads measured on a recorded run. */
@@ -101,13 +102,6 @@ int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, doub
  * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'
  * ends (-1 where fewer than 10 or not bunched: resultant length < 0.5).
  * 0 or -1 as sl_estimate_hz; release with sl_ticks_release either way. */
-struct sl_ticks {
-	int hz, ncpu;
-	double *phase_ns;
-	size_t samples;
-	double conc;
-};
 int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t);
-void sl_ticks_release(struct sl_ticks *t);
 
 #endif

@@ -260,7 +260,7 @@ void sl_metrics_add_slices(struct sl_metrics_acc *m, const struct sl_slice_row *
 			a[t].born = s->ts;
 		if (s->ts + s->dur > a[t].gone)
 			a[t].gone = s->ts + s->dur;
-		a[t].ready_since = s->end_state == 'R' ? s->ts + s->dur : UINT64_MAX;
+		a[t].ready_since = s->end_state == 'R' || s->end_state == 'Y' ? s->ts + s->dur : UINT64_MAX;
 		a[t].runtime += s->dur;
 		a[t].switches++;
 		if (s->ts < m->first)

@@ -286,8 +286,8 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		if (!strcmp(ops->name, "eevdf"))
 			printf("model options: %s\n",
 			       o.policy_opts ? o.policy_opts
-					     : "the defaults (v6.15 and later: 0.70 ms normalized slice, "
-					       "DELAY_DEQUEUE, PLACE_REL_DEADLINE)");
+					     : "the defaults (v6.18 and later: 0.70 ms normalized slice, "
+					       "DELAY_DEQUEUE, PLACE_REL_DEADLINE, yield forfeits)");
 		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
 			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
 			       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",

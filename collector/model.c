@@ -14,6 +14,8 @@
  *   waker kind is IRQ; from the idle task, IDLE.
  */
 #include "model.h"
+#include "yields.h"
+#include "kthread.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,7 @@ struct mcpu {
 	int fresh;         /* no evidence of curr since that switch */
 	int guessed;       /* the open slice began at a placed (not seen) switch */
 	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
+	uint64_t wake_to;  /* last wakeup or move aimed at this CPU, + 1 (0: none) */
 };
 
 /* A CPU seen idle this long proves that no task allowed there was waiting
@@ -93,6 +96,8 @@ struct sl_model {
 	size_t hcap, hused;
 	struct sl_model_stats st;
 	int have_first;
+	int seen_wake;     /* a wakeup event seen: the trace has them */
+	struct sl_yields y;
 };
 
 #define MAX_CPUS 4096
@@ -121,6 +126,7 @@ void sl_model_free(struct sl_model *m)
 	free(m->lost);
 	free(m->hkey);
 	free(m->hval);
+	sl_yields_free(&m->y);
 	free(m);
 }
 
@@ -315,7 +321,8 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 		t->pend_dur = dur;
 		t->pend_cpu = cpu;
 		t->pend_prio = t->prio;
-	} else if (m->rec.slice(m->rec.ctx, c->since, dur, cpu, c->curr, st, t->prio)) {
+	} else if (st != SL_END_YIELD &&
+		   m->rec.slice(m->rec.ctx, c->since, dur, cpu, c->curr, st, t->prio)) {
 		return -1;
 	}
 	m->st.slices++;
@@ -323,6 +330,8 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 	if (t->started)
 		t->burst_ns += dur > t->burst_cut ? dur - t->burst_cut : 0;
 	t->burst_cut = 0;
+	if (st == SL_END_YIELD) /* a yield candidate: its row waits for the verdict */
+		sl_yields_add(&m->y, c->curr, cpu, t->prio, c->since, dur, t->nph, t->burst_ns);
 	return 0;
 }
 
@@ -456,13 +465,11 @@ static int evidence(struct sl_model *m, int cpu, int32_t x, uint64_t t, uint64_t
 
 /* Task n (-1: idle) starts running on cpu at ts; hi (>= ts) is when it
  * was certainly running (its evidence elsewhere stops there). */
-static uint64_t kthread_mask(const char *comm);
-
 /* Whether a CPU task idx may run on was seen idle for IDLE_PROOF_NS or
  * more within [lo, hi]: then idx was not waiting to run all along. */
 static int idle_meanwhile(const struct sl_model *m, int32_t idx, uint64_t lo, uint64_t hi)
 {
-	uint64_t mask = kthread_mask(m->t[idx].comm);
+	uint64_t mask = sl_kthread_mask(m->t[idx].comm);
 	size_t c;
 	for (c = 0; c < m->ncpu; c++) {
 		const struct mcpu *x = &m->cpu[c];
@@ -543,22 +550,66 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 	return 0;
 }
 
+/* A runnable switch-out is a yield candidate (docs/model.md, "Yields")
+ * when nothing else can have preempted it: its slice (begun at a switch we
+ * saw) ran under 100 us, no wakeup or move aimed at its CPU and no wakeup
+ * of the next task came in the 100 us before, the next task is neither idle
+ * nor the CPU's stopper, and the trace has wakeups at all. Else, with no
+ * wakeup aimed at its CPU, it is a quiet preemption: the tick's, as a rule,
+ * which tells the tick (collector/yields.c). */
+#define YIELD_NS 100000ULL
+
+static int yield_candidate(struct sl_model *m, const struct mcpu *c, int32_t p,
+			   const struct sl_event *ev)
+{
+	size_t i;
+	int quiet = c->mode == C_SLICE && (!c->wake_to || c->wake_to - 1 + YIELD_NS < ev->ts);
+	if (!m->seen_wake || !quiet || c->guessed || c->curr != p || p < 0 || !m->t[p].started ||
+	    ev->pid2 <= 0 || ev->ts >= c->since + YIELD_NS || !strncmp(ev->comm2, "migration/", 10)) {
+		if (quiet)
+			sl_yields_quiet(&m->y, ev->cpu, ev->ts);
+		return 0;
+	}
+	i = hslot(m, ev->pid2);
+	return m->hkey[i] != ev->pid2 || !m->t[m->hval[i]].wake_pending ||
+	       m->t[m->hval[i]].wake_ts + YIELD_NS < ev->ts;
+}
+
+/* A wakeup or a move aimed at a CPU (target_cpu; every CPU when unknown)
+ * may preempt its task: no yield there for a while. (A CPU no event came
+ * from is not made known: its wake_to is 0 when it first shows.) */
+static void aimed_at(struct sl_model *m, const struct sl_event *ev)
+{
+	size_t i;
+	m->seen_wake |= ev->type != SL_EV_MIGRATE;
+	if (ev->target_cpu >= 0 && (size_t)ev->target_cpu < m->ncpu)
+		m->cpu[ev->target_cpu].wake_to = ev->ts + 1;
+	else if (ev->target_cpu >= 0)
+		return;
+	else
+		for (i = 0; i < m->ncpu; i++)
+			m->cpu[i].wake_to = ev->ts + 1;
+}
+
 static int on_switch(struct sl_model *m, const struct sl_event *ev)
 {
 	struct mcpu *c;
 	int32_t p = task_of(m, ev->pid, ev->ts), n;
-	char st = slice_state(ev->state);
+	char st = slice_state(ev->state), end;
 
 	/* the switch itself says prev was running here */
 	if (evidence(m, ev->cpu, p, ev->ts, UINT64_MAX))
 		return -1;
 	c = &m->cpu[ev->cpu];
+	end = st == 'R' && yield_candidate(m, c, p, ev) ? SL_END_YIELD : st;
+	if (st == 'R')
+		sl_yields_runnable(&m->y, p);
 	if (p >= 0) {
 		struct mtask *t = &m->t[p];
 		set_comm(t, ev->comm);
 		set_prio(t, ev->prio);
 		if (c->mode == C_SLICE) {
-			if (close_slice(m, c, ev->cpu, ev->ts, st))
+			if (close_slice(m, c, ev->cpu, ev->ts, end))
 				return -1;
 		} else {
 			t->spec.flags |= t->started ? SL_TASK_LOST : SL_TASK_AT_START;
@@ -808,6 +859,9 @@ int sl_model_event(void *model, const struct sl_event *ev)
 		return on_lost(m, ev);
 	if (ev->type == SL_EV_RUNTIME)
 		pin = runtime_pin(m, ev);
+	if (ev->type == SL_EV_WAKEUP || ev->type == SL_EV_WAKING || ev->type == SL_EV_WAKEUP_NEW ||
+	    ev->type == SL_EV_MIGRATE)
+		aimed_at(m, ev);
 	if (ev->cur_pid > 0) {
 		cur = task_of(m, ev->cur_pid, ev->ts);
 		set_comm(&m->t[cur], ev->cur_comm);
@@ -848,50 +902,15 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	}
 }
 
-/* per-CPU kernel threads are pinned to the CPU in their name */
-static uint64_t kthread_mask(const char *comm)
-{
-	static const char *const pinned[] = { "ksoftirqd/", "migration/", "cpuhp/", "watchdog/",
-					      "idle_inject/", "rcuc/", "kworker/" };
-	size_t i, l;
-	for (i = 0; i < SL_ARRAY_SIZE(pinned); i++) {
-		l = strlen(pinned[i]);
-		if (!strncmp(comm, pinned[i], l) && comm[l] >= '0' && comm[l] <= '9') {
-			long cpu = strtol(comm + l, NULL, 10);
-			if (cpu < 64 && (i != 6 || strchr(comm + l, ':')))
-				return 1ULL << cpu;
-		}
-	}
-	return 0;
-}
-
-/* A kernel thread: forked by kthreadd (every kthread_create() is carried
- * out by kthreadd, tid 2: kernel/kthread.c, kthreadd()), or, for a thread
- * whose fork the trace did not see, named as the kernel names its threads:
- * a '/' (per-CPU and per-device threads: ksoftirqd/0, jbd2/sda1-8, irq/9-acpi)
- * or one of the fixed names of mm/, kernel/ and block/ (kswapd0,
- * kcompactd0, kdamond.0, khugepaged, ...). */
-static int is_kthread(const struct mtask *t)
-{
-	static const char *const names[] = { "kworker", "rcu_", "kthreadd", "kswapd", "kcompactd",
-					     "kdamond", "khugepaged", "ksmd", "kauditd", "khungtaskd",
-					     "oom_reaper", "kthrotld", "kdevtmpfs", "kintegrityd",
-					     "kblockd", "kstrp", "watchdogd", "psimon", "hwrng",
-					     "kpsmoused", "writeback", "ecryptfs-kthread", "scsi_eh_",
-					     "scsi_tmf_", "card0-crtc" };
-	size_t i;
-	if (t->tid == 2 || t->kthread || strchr(t->comm, '/'))
-		return 1;
-	for (i = 0; i < SL_ARRAY_SIZE(names); i++)
-		if (!strncmp(t->comm, names[i], strlen(names[i])))
-			return 1;
-	return 0;
-}
-
 int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
 		    uint64_t **last_ts, struct sl_model_stats *st)
 {
 	size_t i;
+	/* the yield candidates' verdicts (a switch-out within 100 us of its
+	 * CPU's tick is the tick's) and their rows */
+	m->st.yields = sl_yields_resolve(&m->y, m->nt, 100000.0);
+	if (sl_yields_emit(&m->y, &m->rec))
+		return -1;
 	memset(b, 0, sizeof(*b));
 	b->ntasks = m->nt;
 	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
@@ -943,10 +962,11 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 			s->policy = SL_SCHED_FIFO;
 			s->rt_prio = 99 - t->prio;
 		}
-		if (is_kthread(t)) {
+		if (sl_is_kthread(t->tid, t->kthread, t->comm)) {
 			s->flags |= SL_TASK_KTHREAD;
-			s->cpumask = kthread_mask(t->comm);
+			s->cpumask = sl_kthread_mask(t->comm);
 		}
+		sl_yields_split(&m->y, (int32_t)i, &t->ph, &t->nph, &t->cap);
 		s->phases = t->ph;
 		s->nphases = t->nph;
 		t->ph = NULL;

@@ -23,6 +23,7 @@ struct sl_model_stats {
 	uint64_t cut_at;          /* ... at this byte offset or line */
 	uint64_t slices, wakeups;
 	uint64_t execs;            /* exec points (SL_END_EXEC phases) */
+	uint64_t yields;           /* switch-outs taken for sched_yield (SL_END_YIELD) */
 	uint64_t *uncertain_ns;   /* [ntasks]: per task, time in the windows where a
 				   * missed switch or lost events leave it open whether
 				   * it ran (malloc'd; caller frees) */

@@ -205,9 +205,12 @@ const char *sl_release_eevdf_opts(const char *r)
 	 * slice 0.75 -> 0.70 ms (kernel/sched/fair.c,
 	 * normalized_sysctl_sched_base_slice; docs/eevdf.md) */
 	if (min < 12)
-		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0";
+		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0";
 	if (min < 15)
-		return "slice_norm_us=750";
+		return "slice_norm_us=750,yield_forfeit=0";
+	/* v6.18: yield_task_fair forfeits the rest of the request */
+	if (min < 18)
+		return "yield_forfeit=0";
 	return NULL;
 }
 

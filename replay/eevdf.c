@@ -46,6 +46,9 @@ static const struct sl_policy_param eevdf_params[] = {
 	{ "slice_norm_us", 700, 1, 100000,
 	  "normalized_sysctl_sched_base_slice in us before the CPU scaling: 700 (v6.15 and later, "
 	  "the default); 750 for v6.6 to v6.14 (validate sets it from the trace's release)" },
+	{ "yield_forfeit", 1, 0, 1,
+	  "sched_yield of an eligible task forfeits the rest of its request: vruntime = deadline, "
+	  "then deadline += slice (v6.18, the default); 0: only the deadline moves (v6.6 to v6.17)" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -208,6 +211,7 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.deadline_initial = (int)sl_engine_param(e, EV_P_DEADLINE_INITIAL);
 		rq->cfs.delay_dequeue = (int)sl_engine_param(e, EV_P_DELAY_DEQUEUE);
 		rq->cfs.rel_deadline = (int)sl_engine_param(e, EV_P_REL_DEADLINE);
+		rq->cfs.yield_forfeit = (int)sl_engine_param(e, EV_P_YIELD_FORFEIT);
 		sl_prio_init(&rq->rtq);
 	}
 	e->pol = r;

@@ -51,6 +51,7 @@ struct sl_eevdf_rq {
 	int run_to_parity;      /* sched_feat(RUN_TO_PARITY) */
 	int delay_dequeue;      /* sched_feat(DELAY_DEQUEUE), v6.12 (with DELAY_ZERO) */
 	int rel_deadline;       /* sched_feat(PLACE_REL_DEADLINE), v6.12 */
+	int yield_forfeit;      /* v6.18 yield_task_fair: vruntime = deadline */
 };
 
 /* sysctl_sched_base_slice for ncpus CPUs: normalized_ns * (1 + ilog2(min(ncpus,
@@ -116,7 +117,10 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);
 /* set_next_entity() / put_prev_entity(). */
 void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
 void sl_eevdf_put_prev(struct sl_eevdf_rq *rq);
-/* yield_task_fair(): deadline += calc_delta_fair(slice) (update_curr first). */
+/* yield_task_fair() of curr (update_curr first): deadline +=
+ * calc_delta_fair(slice); from v6.18 (rq->yield_forfeit) only when curr is
+ * eligible, after vruntime = deadline (it forfeits the rest of its request)
+ * and with min_vruntime updated. */
 void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
 /* A nice change of se while not queued: the lag w * vlag is kept, so vlag
  * scales by old / new weight (reweight_entity). */

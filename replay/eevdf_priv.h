@@ -21,6 +21,7 @@ enum {
 	EV_P_SELECT_IDLE,
 	EV_P_BALANCE,
 	EV_P_SLICE_NORM_US,
+	EV_P_YIELD_FORFEIT,
 };
 
 struct ev_task {

@@ -363,8 +363,19 @@ void sl_eevdf_put_prev(struct sl_eevdf_rq *rq)
 
 void sl_eevdf_yield(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 {
-	(void)rq;
+	/* kernel/sched/fair.c yield_task_fair, v6.18 ("sched/fair: Forfeit
+	 * vruntime on yield"): only an eligible entity, which moves to its
+	 * deadline; v6.6 to v6.17 pushed the deadline alone, so a yield loop
+	 * ran its deadline away from its vruntime */
+	if (!rq->yield_forfeit) {
+		se->deadline += sl_eevdf_calc_delta_fair(se->slice, se);
+		return;
+	}
+	if (!sl_eevdf_vruntime_eligible(rq, se->vruntime))
+		return;
+	se->vruntime = se->deadline;
 	se->deadline += sl_eevdf_calc_delta_fair(se->slice, se);
+	update_min_vruntime(rq);
 }
 
 void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice)

@@ -556,6 +556,7 @@ static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
 			e->ops->yield(e, cpu, p);
 			CHECK_AFTER(e, "yield");
 		}
+		p->eng->yielded = 1;
 		e->cpus[cpu].need_resched = 1;
 		sl_eng_arm(e, cpu);
 		return;
@@ -602,8 +603,11 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 {
 	struct sl_cpu *cpu = &e->cpus[c];
 	struct sl_task *prev = cpu->curr, *next;
+	char yielded = prev && prev->eng->yielded ? 'Y' : 'R';
 
 	account(e, c);
+	if (prev)
+		prev->eng->yielded = 0;
 	cpu->need_resched = 0;
 	cpu->resched_pending = 0;
 	cpu->resched_gen++;
@@ -632,7 +636,7 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 	if (next == prev && !(prev && prev->eng->blocked))
 		return;
 	if (prev) {
-		emit_slice(e, c, prev, prev->eng->blocked ? prev->eng->end_state : 'R');
+		emit_slice(e, c, prev, prev->eng->blocked ? prev->eng->end_state : yielded);
 		prev->eng->blocked = 0;
 		prev->last_ran_ns = e->now;
 		if (prev->on_rq)

@@ -83,6 +83,7 @@ struct sl_task_eng {
 	int wake_waker;              /* pending wakeup row: waker (-1) */
 	int blocked;                 /* left its runqueue while still curr */
 	char end_state;              /* why it left: 'S','D','X','E' */
+	char yielded;                /* sched_yield: its switch-out ends 'Y' */
 	uint64_t wake_ts;            /* pending wakeup row: became runnable */
 	size_t phase;                /* index of the current phase */
 	struct sl_phase ph;          /* current phase */

@@ -113,11 +113,15 @@ SL_TEST(import_release_model_and_eevdf_options)
 	CHECK_STR(sl_release_model("7.1.0"), "eevdf");
 	CHECK(sl_release_model("unknown") == NULL);
 	CHECK(sl_release_model("6") == NULL);
-	CHECK_STR(sl_release_eevdf_opts("6.8.0-45-generic"), "slice_norm_us=750,delay_dequeue=0,rel_deadline=0");
-	CHECK_STR(sl_release_eevdf_opts("6.11.9"), "slice_norm_us=750,delay_dequeue=0,rel_deadline=0");
-	CHECK_STR(sl_release_eevdf_opts("6.12.0"), "slice_norm_us=750");
-	CHECK_STR(sl_release_eevdf_opts("6.14.11"), "slice_norm_us=750");
-	CHECK(sl_release_eevdf_opts("6.15.0") == NULL);
+	/* yield_forfeit=0 before v6.18 ("sched/fair: Forfeit vruntime on yield") */
+	CHECK_STR(sl_release_eevdf_opts("6.8.0-45-generic"),
+		  "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0");
+	CHECK_STR(sl_release_eevdf_opts("6.11.9"), "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0");
+	CHECK_STR(sl_release_eevdf_opts("6.12.0"), "slice_norm_us=750,yield_forfeit=0");
+	CHECK_STR(sl_release_eevdf_opts("6.14.11"), "slice_norm_us=750,yield_forfeit=0");
+	CHECK_STR(sl_release_eevdf_opts("6.15.0"), "yield_forfeit=0");
+	CHECK_STR(sl_release_eevdf_opts("6.17.9"), "yield_forfeit=0");
+	CHECK(sl_release_eevdf_opts("6.18.0") == NULL);
 	CHECK(sl_release_eevdf_opts("6.18.44-fc-v1252") == NULL);
 	CHECK(sl_release_eevdf_opts("7.0") == NULL);
 	CHECK(sl_release_eevdf_opts("6.5.0") == NULL);

@@ -132,11 +132,12 @@ uint64_t o1t_max_wait(const struct o1t_run *r, int task, uint64_t from, uint64_t
 {
 	uint64_t best = 0;
 	size_t i, j;
-	/* waits after a preemption: slice ended 'R' -> next slice of task */
+	/* waits after a preemption or a yield: slice ended 'R' or 'Y' -> next
+	 * slice of task */
 	for (i = 0; i < r->nsl; i++) {
 		const struct o1t_slice *s = &r->sl[i];
 		uint64_t end = s->ts + s->dur;
-		if (s->task != task || s->end != 'R' || end < from || end >= to)
+		if (s->task != task || (s->end != 'R' && s->end != 'Y') || end < from || end >= to)
 			continue;
 		for (j = i + 1; j < r->nsl; j++)
 			if (r->sl[j].task == task)

@@ -1,0 +1,143 @@
+/* collector/yields.c - see yields.h. */
+#include "yields.h"
+#include "../common/ticks.h"
+#include "../common/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sl_yields_add(struct sl_yields *y, int32_t task, int cpu, int prio, uint64_t ts, uint64_t dur,
+		   size_t phase, uint64_t burst)
+{
+	struct sl_yield_cand *c;
+	SL_GROW(y->c, y->cap, y->n + 1);
+	c = &y->c[y->n++];
+	c->task = task;
+	c->cpu = cpu;
+	c->prio = prio;
+	c->ts = ts;
+	c->dur = dur;
+	c->phase = phase;
+	c->burst = burst;
+	c->yield = 0;
+}
+
+int sl_yields_emit(const struct sl_yields *y, const struct sl_run_sink *rec)
+{
+	size_t i;
+	for (i = 0; i < y->n; i++) {
+		const struct sl_yield_cand *c = &y->c[i];
+		if (rec->slice(rec->ctx, c->ts, c->dur, c->cpu, c->task, c->yield ? 'Y' : 'R', c->prio))
+			return -1;
+	}
+	return 0;
+}
+
+void sl_yields_runnable(struct sl_yields *y, int32_t task)
+{
+	if (task < 0)
+		return;
+	if ((size_t)task >= y->nrun) {
+		size_t n = y->nrun;
+		SL_GROW(y->run, y->runcap, (size_t)task + 1);
+		memset(y->run + n, 0, ((size_t)task + 1 - n) * sizeof(*y->run));
+		y->nrun = (size_t)task + 1;
+	}
+	y->run[task]++;
+}
+
+void sl_yields_quiet(struct sl_yields *y, int cpu, uint64_t end)
+{
+	SL_GROW(y->qend, y->qcap, y->nq + 1);
+	SL_GROW(y->qcpu, y->qcap2, y->nq + 1);
+	y->qend[y->nq] = end;
+	y->qcpu[y->nq++] = cpu;
+}
+
+size_t sl_yields_resolve(struct sl_yields *y, size_t ntasks, double tick_ns)
+{
+	struct sl_ticks tk;
+	size_t i, n = 0, *fill;
+	y->ntasks = ntasks;
+	y->off = xcalloc(ntasks + 1, sizeof(*y->off));
+	sl_ticks_from_ends(y->qend, y->qcpu, y->nq, &tk);
+	for (i = 0; i < y->n; i++) {
+		struct sl_yield_cand *c = &y->c[i];
+		c->yield = (size_t)c->task < ntasks && !sl_ticks_near(&tk, c->cpu, c->ts + c->dur, tick_ns);
+		if (c->yield)
+			y->off[c->task + 1]++;
+	}
+	sl_ticks_release(&tk);
+	/* a task that yields, yields again and again: fewer than SL_YIELDS_MIN,
+	 * or not most of its runnable switch-outs, are other preemptions (a
+	 * wakeup or an interrupt not traced, a tick off its phase) */
+	for (i = 0; i < y->n; i++) {
+		struct sl_yield_cand *c = &y->c[i];
+		size_t k = y->off[c->task + 1];
+		if (c->yield && (k < SL_YIELDS_MIN || (size_t)c->task >= y->nrun || 2 * k < y->run[c->task]))
+			c->yield = 0;
+		n += (size_t)c->yield;
+	}
+	memset(y->off, 0, (ntasks + 1) * sizeof(*y->off));
+	/* the yields by task, in time order within each (a counting sort) */
+	y->ord = xcalloc(n ? n : 1, sizeof(*y->ord));
+	fill = xcalloc(ntasks + 1, sizeof(*fill));
+	for (i = 0; i < y->n; i++)
+		if (y->c[i].yield && (size_t)y->c[i].task < ntasks)
+			y->off[y->c[i].task + 1]++;
+	for (i = 0; i < ntasks; i++)
+		y->off[i + 1] += y->off[i];
+	for (i = 0; i < y->n; i++) {
+		size_t t = (size_t)y->c[i].task;
+		if (y->c[i].yield && t < ntasks)
+			y->ord[y->off[t] + fill[t]++] = i;
+	}
+	free(fill);
+	return n;
+}
+
+void sl_yields_split(const struct sl_yields *y, int32_t task, struct sl_phase **ph, size_t *nph,
+		     size_t *cap)
+{
+	size_t lo, hi, add, i, j, k, n;
+	struct sl_phase *out;
+	if (!y->off || task < 0 || (size_t)task >= y->ntasks)
+		return;
+	lo = y->off[task];
+	hi = y->off[task + 1];
+	add = hi - lo;
+	if (!add)
+		return;
+	n = *nph;
+	out = xcalloc(n + add, sizeof(*out));
+	for (i = 0, j = lo, k = 0; i < n; i++) {
+		uint64_t used = 0;
+		for (; j < hi && y->c[y->ord[j]].phase == i; j++) {
+			const struct sl_yield_cand *c = &y->c[y->ord[j]];
+			struct sl_phase *p = &out[k++];
+			p->run_ns = c->burst > used ? c->burst - used : 0;
+			p->end = SL_END_YIELD;
+			p->waker = -1;
+			used = c->burst > used ? c->burst : used;
+		}
+		out[k] = (*ph)[i];
+		if (out[k].run_ns != SL_INF)
+			out[k].run_ns = out[k].run_ns > used ? out[k].run_ns - used : 0;
+		k++;
+	}
+	free(*ph);
+	*ph = out;
+	*nph = k;
+	*cap = n + add;
+}
+
+void sl_yields_free(struct sl_yields *y)
+{
+	free(y->c);
+	free(y->qend);
+	free(y->qcpu);
+	free(y->ord);
+	free(y->run);
+	free(y->off);
+	memset(y, 0, sizeof(*y));
+}
