@@ -51,6 +51,7 @@ struct acc {
 	uint64_t ready_since; /* preempted at (UINT64_MAX: not waiting) */
 	uint64_t wait_sum;    /* runnable but not running: wakeup delays and preemption waits */
 	uint64_t born, gone;  /* first slice or wakeup, last slice end */
+	uint64_t open_since;  /* latest wakeup that never ran (UINT64_MAX: none) */
 };
 
 static void class_delays(struct sl_class_delays *c, uint64_t *v, size_t n)
@@ -221,6 +222,7 @@ struct sl_metrics_acc {
 	size_t nthreads;
 	struct acc *a;
 	uint64_t first, last;
+	uint64_t open_last; /* latest wakeup that never ran */
 	struct sl_delay_figs dl; /* the run's delays (sl_metrics_delays) */
 };
 
@@ -237,6 +239,7 @@ struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
 	for (i = 0; i < nthreads; i++) {
 		m->a[i].ready_since = UINT64_MAX;
 		m->a[i].born = UINT64_MAX;
+		m->a[i].open_since = UINT64_MAX;
 	}
 	return m;
 }
@@ -281,7 +284,14 @@ void sl_metrics_add_wakeups(struct sl_metrics_acc *m, const struct sl_wakeup_row
 		if (t >= m->nthreads || m->threads[t].utid != w->utid)
 			continue;
 		a[t].wakeups++;
-		if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
+		if (w->ts_run == UINT64_MAX) {
+			if (a[t].open_since == UINT64_MAX || w->ts > a[t].open_since)
+				a[t].open_since = w->ts;
+			if (w->ts < a[t].born)
+				a[t].born = w->ts;
+			if (w->ts > m->open_last)
+				m->open_last = w->ts;
+		} else if (w->ts_run >= w->ts) {
 			uint64_t dl = w->ts_run - w->ts;
 			a[t].wait_sum += dl;
 			if (w->ts < a[t].born)
@@ -322,6 +332,34 @@ void sl_metrics_delays(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 			 with_ref, &acc->dl);
 }
 
+/* A task still waiting when the run ends waited until its end (the last
+ * slice's end): preempted (its last slice ended runnable) or woken and never
+ * run after its last slice (a wakeup row whose ts_run is NULL later than
+ * its last slice: a task that never ran at all has only that row). A
+ * wakeup that never ran but is followed by slices of the task is a lost
+ * switch-in of a recording, not a wait: it is left out. (issue 25) */
+static void close_open_waits(struct sl_metrics_acc *acc)
+{
+	size_t i;
+	uint64_t end = acc->last;
+	if (acc->open_last != 0 && (acc->first == UINT64_MAX || acc->open_last > end))
+		end = acc->open_last;
+	for (i = 0; i < acc->nthreads; i++) {
+		struct acc *t = &acc->a[i];
+		uint64_t since = t->ready_since;
+		if (t->open_since != UINT64_MAX && (!t->switches || t->open_since >= t->gone) &&
+		    (since == UINT64_MAX || t->open_since < since))
+			since = t->open_since;
+		if (since == UINT64_MAX || since > end)
+			continue;
+		t->wait_sum += end - since;
+		if (end - since > t->max_wait)
+			t->max_wait = end - since;
+		if (t->gone < end && t->born != UINT64_MAX)
+			t->gone = end; /* on a runqueue until the end */
+	}
+}
+
 void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 		       struct sl_run_metrics *m)
 {
@@ -336,6 +374,7 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 
 	memset(m, 0, sizeof(*m));
 	m->run = acc->run;
+	close_open_waits(acc);
 	m->span_ns = first == UINT64_MAX ? 0 : last - first;
 	m->tasks = xcalloc(nthreads ? nthreads : 1, sizeof(*m->tasks));
 	for (i = 0; i < nthreads; i++) {

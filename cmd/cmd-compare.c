@@ -18,7 +18,9 @@ static const char synopsis[] =
 static const char about[] =
 	"Side-by-side metrics of runs of one trace (the first run is the baseline;\n"
 	"each other run shows its difference from it), then per task the runtime and\n"
-	"the longest delay in every run, busiest tasks of the baseline first.\n";
+	"the longest runnable wait in every run, busiest tasks of the baseline\n"
+	"first, and past --top the task with each run's longest wait (a task that\n"
+	"never ran waited from its start to the run's end).\n";
 
 struct row {
 	const char *name;
@@ -71,6 +73,19 @@ static const struct sl_task_metrics *find_task(const struct sl_run_metrics *m, i
 		if (m->tasks[i].utid == utid)
 			return &m->tasks[i];
 	return NULL;
+}
+
+/* Whether utid has the longest wait of one of the n runs: shown past --top
+ * (a starved task has no runtime to rank it among the busiest). */
+static int longest_waiter(const struct sl_run_metrics *m, size_t n, int64_t utid)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const struct sl_task_metrics *t = find_task(&m[i], utid);
+		if (t && m[i].max_wait_ns && t->max_wait_ns == m[i].max_wait_ns)
+			return 1;
+	}
+	return 0;
 }
 
 static void print_num(double v, int prec)
@@ -182,23 +197,25 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 	for (i = 0; i < ids.n; i++)
 		if (same) {
 			char h[40];
-			snprintf(h, sizeof(h), "run%" PRId64 " maxdly_us", m[i].run.id);
+			snprintf(h, sizeof(h), "run%" PRId64 " maxwait_us", m[i].run.id);
 			printf("  %13s", h);
 		} else
-			printf("  run%-4" PRId64 "ms  maxdly_us", m[i].run.id);
+			printf("  run%-4" PRId64 "ms maxwait_us", m[i].run.id);
 	printf("\n");
-	for (k = 0; k < m[0].ntasks && (top == 0 || k < (size_t)top); k++) {
+	for (k = 0; k < m[0].ntasks; k++) {
 		const struct sl_task_metrics *t0 = &m[0].tasks[k];
+		if (top != 0 && k >= (size_t)top && !longest_waiter(m, ids.n, t0->utid))
+			continue;
 		printf("%7d %-16.16s %4d", t0->tid, t0->comm, t0->nice);
 		if (same)
 			printf(" %11.3f", (double)t0->runtime_ns / 1e6);
 		for (i = 0; i < ids.n; i++) {
 			const struct sl_task_metrics *t = find_task(&m[i], t0->utid);
 			if (same)
-				printf("  %13.1f", t ? (double)t->delay_max_ns / 1e3 : NAN);
+				printf("  %13.1f", t ? (double)t->max_wait_ns / 1e3 : NAN);
 			else if (t)
 				printf("  %9.3f %10.1f", (double)t->runtime_ns / 1e6,
-				       (double)t->delay_max_ns / 1e3);
+				       (double)t->max_wait_ns / 1e3);
 			else
 				printf("  %9s %10s", "-", "-");
 		}

@@ -145,8 +145,12 @@ static void run_section(FILE *f, const struct sl_run_metrics *m, const char *par
 	      "<th>switches</th><th>wakeups</th><th>delay mean us</th><th>p95 us</th>"
 	      "<th>max us</th><th>longest wait us</th><th>CPU share %</th></tr>\n",
 	      f);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < m->ntasks; i++) {
 		const struct sl_task_metrics *t = &m->tasks[i];
+		/* past the busiest, the task with the longest wait (a starved
+		 * task has no runtime to rank it) */
+		if (i >= n && !(m->max_wait_ns && t->max_wait_ns == m->max_wait_ns))
+			continue;
 		fprintf(f, "<tr><td>%d</td><td class=l>", t->tid);
 		esc(f, t->comm);
 		fprintf(f, "</td><td>%d</td><td>%.3f</td><td>%" PRIu64 "</td><td>%" PRIu64
@@ -157,7 +161,8 @@ static void run_section(FILE *f, const struct sl_run_metrics *m, const char *par
 	}
 	fputs("</table>\n", f);
 	if (n < m->ntasks)
-		fprintf(f, "<p class=note>the %zu busiest of %zu tasks</p>\n", n, m->ntasks);
+		fprintf(f, "<p class=note>the %zu busiest of %zu tasks, and the one with the longest wait</p>\n",
+			n, m->ntasks);
 }
 
 static const char css[] =

@@ -522,6 +522,11 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		w.waker_cpu = -1;
 		w.src_cpu = -1;
 		cpu = sl_smp_fork_cpu(e, p, -1);
+		if (!p->eng->wake_pending) {
+			p->eng->start_unrun = 1; /* finalize: a row if it never runs */
+			p->eng->wake_ts = e->now;
+			p->eng->wake_waker = -1;
+		}
 		sl_eng_enqueue(e, p, cpu, &w);
 	}
 }
@@ -649,6 +654,7 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 		next->exec_start_ns = e->now;
 		next->eng->slice_prio = next->prio;
 		e->priv->st.switches++;
+		next->eng->start_unrun = 0;
 		if (next->eng->wake_pending) {
 			const struct sl_run_sink *k = e->priv->sink;
 			next->eng->wake_pending = 0;
@@ -947,6 +953,13 @@ static void finalize(struct sl_engine *e)
 	}
 	for (i = 0; i < e->ntasks; i++) {
 		struct sl_task *p = &e->tasks[i];
+		/* a task that started runnable (no wakeup row: it was running
+		 * or queued at the trace's start, or a workload's task) and
+		 * never ran wanted to run from its start to the end: its row
+		 * is a wakeup that never ran (ts_run NULL), so that the
+		 * metrics and every view show it and its wait (issue 25) */
+		if (p->eng->start_unrun && !sl_eng_hidden(e, p) && p->state != SL_TS_DONE)
+			p->eng->wake_pending = 1;
 		if (p->eng->wake_pending && k && k->wakeup && !e->priv->failed &&
 		    k->wakeup(k->ctx, p->idx, p->eng->wake_ts, UINT64_MAX, p->eng->wake_waker, p->cpu))
 			sl_eng_error(e, "writing a wakeup row failed");

@@ -80,6 +80,7 @@ struct sl_task_eng {
 	int slice_prio;              /* prio at switch-in (slice row) */
 	int rec_level, rec_array;    /* last staircase row (dedup) */
 	int wake_pending;            /* a wakeup row waits for its ts_run */
+	int start_unrun;             /* started (no wakeup row), not yet run: wake_ts */
 	int wake_waker;              /* pending wakeup row: waker (-1) */
 	int blocked;                 /* left its runqueue while still curr */
 	char end_state;              /* why it left: 'S','D','X','E' */
