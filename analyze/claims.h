@@ -28,6 +28,9 @@ struct sl_scen_task {
 	uint64_t max_wait_ns;    /* longest runnable wait: start, wakeup or
 				  * preemption until it ran (open waits count to
 				  * the end of the run) */
+	uint64_t later_wait_ns;  /* the same counting only waits that began
+				  * after its first slice (start-up placement
+				  * left out: cfs's START_DEBIT) */
 	uint64_t bound_ns;       /* replay/bound.h bound of this task, every
 				  * task of the scenario counted as CPU-bound */
 	uint64_t *delays;        /* wakeup delays (ts_run - ts), in row order */
@@ -77,11 +80,12 @@ void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const ch
 /* Sweep: for s = 0, step, 2*step, ... <= max_s, run `first` (one or more
  * task lines) with every line of `second` given start=s, for s + tail ns;
  * return in *worst the largest max_wait_ns of task 0 over all runs and in
- * *at the s where it was first reached. Every run is added to sv (may be
- * NULL) under label. Returns 0 or -1 (d set). */
+ * *at the s where it was first reached, in *later (may be NULL) the
+ * largest later_wait_ns (waits after task 0's first slice). Every run is
+ * added to sv (may be NULL) under label. Returns 0 or -1 (d set). */
 int sl_scenario_sweep(const char *first, const char *second, const char *pol,
 		      uint64_t max_s, uint64_t step, uint64_t tail, int debug,
-		      uint64_t *worst, uint64_t *at, struct sl_starve *sv,
+		      uint64_t *worst, uint64_t *at, uint64_t *later, struct sl_starve *sv,
 		      const char *label, struct sl_diag *d);
 
 /* Percentile p (0..100, nearest rank) of task's wakeup delays; 0 if none. */

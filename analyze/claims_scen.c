@@ -36,6 +36,9 @@ static void waited(struct sl_scen_task *t, uint64_t from, uint64_t to)
 {
 	if (to > from && to - from > t->max_wait_ns)
 		t->max_wait_ns = to - from;
+	/* after its first slice: not the start-up placement */
+	if (t->first_run_ns != NONE && from >= t->first_run_ns && to > from && to - from > t->later_wait_ns)
+		t->later_wait_ns = to - from;
 }
 
 static int on_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
@@ -260,12 +263,14 @@ static char *sweep_text(const char *first, const char *second, uint64_t s)
 
 int sl_scenario_sweep(const char *first, const char *second, const char *pol,
 		      uint64_t max_s, uint64_t step, uint64_t tail, int debug,
-		      uint64_t *worst, uint64_t *at, struct sl_starve *sv,
+		      uint64_t *worst, uint64_t *at, uint64_t *later, struct sl_starve *sv,
 		      const char *label, struct sl_diag *d)
 {
 	uint64_t s;
 	*worst = 0;
 	*at = 0;
+	if (later)
+		*later = 0;
 	if (!step)
 		return sl_fail(d, "claims: sweep step 0");
 	for (s = 0; s <= max_s; s += step) {
@@ -279,6 +284,8 @@ int sl_scenario_sweep(const char *first, const char *second, const char *pol,
 			*worst = r.t[0].max_wait_ns;
 			*at = s;
 		}
+		if (later && r.ntasks && r.t[0].later_wait_ns > *later)
+			*later = r.t[0].later_wait_ns;
 		if (sv)
 			sl_starve_add(sv, &r, label);
 		sl_scen_result_release(&r);

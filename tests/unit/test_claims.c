@@ -174,7 +174,7 @@ SL_TEST(claims_sweep_finds_the_120ms_worst_case)
 	struct sl_diag d;
 	memset(&d, 0, sizeof(d));
 	sl_starve_init(&sv);
-	CHECK_EQ_INT(sl_scenario_sweep("a 0 run=inf", "b 0 run=inf", "rsdl", 240 * MS, MS, 800 * MS, 0, &worst, &at,
+	CHECK_EQ_INT(sl_scenario_sweep("a 0 run=inf", "b 0 run=inf", "rsdl", 240 * MS, MS, 800 * MS, 0, &worst, &at, NULL,
 				       &sv, "sweep", &d),
 		     0);
 	CHECK_EQ_INT(worst, 120 * MS);
@@ -218,6 +218,30 @@ static const struct sl_claim *find(const char *id)
 #define R SL_CLAIM_RSDL
 #define O1 sl_claim_model_index("o1")
 #define SD sl_claim_model_index("sd")
+
+SL_TEST(claims_cfs_3c_worst_wait_is_start_debit)
+{
+	/* Claim 3c's pair under cfs, both starting at 0 (issue 25): c (nice 10,
+	 * weight 110) joins the empty runqueue first, START_DEBIT places it
+	 * one sched_vslice_add behind min_vruntime 0: period(1) * 1024 / 110
+	 * = 20 ms * 1024 / 110 = 186.18 ms (2.6.24 sched_fair.c,
+	 * sched_vslice_add). a (nice 0) joins it: 20 ms * 1024 / (110 + 1024)
+	 * = 18.06 ms. a's ideal_runtime (sched_slice) is 20 ms * 1024 / 1134
+	 * = 18.06 ms, so check_preempt_tick (1000 HZ) reschedules it every
+	 * 19 ms; pick_next_entity keeps a while its vruntime 18.06 + 19 k ms
+	 * is left of c's 186.18: k = 9, c first runs at 9 x 19 = 171 ms.
+	 * After that c waits one of a's 19 ms slices each time: the steady
+	 * worst wait is 19 ms, the 171 ms is the start-up placement. */
+	uint64_t worst, at, later;
+	struct sl_diag d;
+	memset(&d, 0, sizeof(d));
+	CHECK_EQ_INT(sl_scenario_sweep("c 10 run=inf", "a 0 run=inf", "cfs", 0, MS, 800 * MS, 0, &worst, &at, &later,
+				       NULL, "3c", &d),
+		     0);
+	CHECK_EQ_INT(worst, 171 * MS);
+	CHECK_EQ_INT(at, 0);
+	CHECK_EQ_INT(later, 19 * MS);
+}
 
 SL_TEST(claims_all_present_with_verdicts)
 {
