@@ -103,6 +103,7 @@ void sl_run_ref_begin(struct sl_run_ref *ref, int64_t run_id, const struct sl_th
 	ref->ntasks = nthreads;
 	ref->utid = xmalloc((nthreads ? nthreads : 1) * sizeof(*ref->utid));
 	ref->runtime = xcalloc(nthreads ? nthreads : 1, sizeof(*ref->runtime));
+	ref->cls = xcalloc(nthreads ? nthreads : 1, 1);
 	for (i = 0; i < nthreads; i++)
 		ref->utid[i] = threads[i].utid; /* sorted by utid (sl_run_thread_index) */
 }
@@ -124,12 +125,38 @@ void sl_run_ref_add_slices(struct sl_run_ref *ref, const struct sl_slice_row *v,
 	}
 }
 
+static size_t ref_index(const struct sl_run_ref *ref, int64_t utid)
+{
+	size_t lo = 0, hi = ref->ntasks;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ref->utid[mid] < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ref->ntasks && ref->utid[lo] == utid ? lo : SIZE_MAX;
+}
+
+void sl_run_ref_set_classes(const struct sl_run_ref *ref, const struct sl_run_metrics *m)
+{
+	size_t i, k;
+	if (!ref->cls || ref->run_id != m->run.id)
+		return;
+	for (i = 0; i < m->ntasks; i++)
+		if ((k = ref_index(ref, m->tasks[i].utid)) != SIZE_MAX)
+			ref->cls[k] = m->tasks[i].cls;
+}
+
 void sl_run_ref_of(const struct sl_run_data *r, struct sl_run_ref *ref)
 {
 	size_t nd;
 	uint64_t *dl = sl_run_delays(r, &nd);
+	struct sl_run_metrics m;
 	sl_run_ref_begin(ref, r->run.id, r->threads, r->nthreads, dl, nd);
 	sl_run_ref_add_slices(ref, r->slices, r->nslices);
+	sl_metrics_compute(r, ref, &m); /* its classes (kept in ref by finish) */
+	sl_run_metrics_release(&m);
 }
 
 int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d)
@@ -148,20 +175,14 @@ void sl_run_ref_release(struct sl_run_ref *ref)
 	free(ref->delays);
 	free(ref->utid);
 	free(ref->runtime);
+	free(ref->cls);
 	memset(ref, 0, sizeof(*ref));
 }
 
 static uint64_t runtime_of(const struct sl_run_ref *ref, int64_t utid)
 {
-	size_t lo = 0, hi = ref->ntasks;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (ref->utid[mid] < utid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ref->ntasks && ref->utid[lo] == utid ? ref->runtime[lo] : 0;
+	size_t k = ref_index(ref, utid);
+	return k != SIZE_MAX ? ref->runtime[k] : 0;
 }
 
 struct cls_acc {
@@ -419,6 +440,13 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 			tm->on_rq_share = life ? fmin(1.0, (double)(a[i].runtime + a[i].wait_sum) / (double)life) : 0;
 			tm->cls = tm->on_rq_share >= 0.9 && 2 * life >= m->span_ns ? SL_CLASS_CPU :
 				  tm->on_rq_share < 0.5 ? SL_CLASS_SLEEPER : SL_CLASS_MIXED;
+			/* another run of a recorded trace: the task's class is
+			 * its behaviour's, the recorded run's (issue 25) */
+			if (ref && ref->cls && ref->run_id != acc->run.id) {
+				size_t rk = ref_index(ref, tm->utid);
+				if (rk != SIZE_MAX && ref->cls[rk])
+					tm->cls = ref->cls[rk];
+			}
 			ca = tm->cls == SL_CLASS_CPU ? &cpu : tm->cls == SL_CLASS_SLEEPER ? &slp : NULL;
 			if (ca) {
 				ca->tasks++;
@@ -446,6 +474,8 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 	jain_comparable(m, rate);
 	free(rate);
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
+	if (ref && ref->run_id == m->run.id)
+		sl_run_ref_set_classes(ref, m);
 	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
 	m->delay_mean_ns = acc->dl.mean_ns;
 	m->delay_p50_ns = acc->dl.p50_ns;

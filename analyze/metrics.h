@@ -21,7 +21,9 @@ struct sl_task_metrics {
 	double share;            /* runtime / (span * cpus) */
 	uint64_t uncertain_ns;   /* recorded run: time that may or may not be its (docs/model.md) */
 	double on_rq_share;      /* (runtime + runnable waits) / its lifetime in the run */
-	char cls;                /* SL_CLASS_*: by on_rq_share (docs/metrics, analyze -h) */
+	char cls;                /* SL_CLASS_*: by on_rq_share in the recorded run when there
+				  * is one (the behaviour: the same in every run of the trace),
+				  * else in this run (docs/schema.md, analyze -h) */
 };
 
 /* Classes of task by how much of its lifetime (first slice or wakeup to
@@ -70,8 +72,13 @@ struct sl_run_ref {
 	size_t ndelays;
 	int64_t *utid;
 	uint64_t *runtime;
+	char *cls;          /* each task's class in the recorded run (0: not known yet) */
 	size_t ntasks;
 };
+/* The classes (SL_CLASS_*) of the recorded run's metrics m kept in
+ * ref->cls (ref of the same run; sl_metrics_finish of that run does it):
+ * every other run of the trace is classed by them. */
+void sl_run_ref_set_classes(const struct sl_run_ref *ref, const struct sl_run_metrics *m);
 /* Load run_id and keep its summary. 0, or -1 with d set. */
 int sl_run_ref_load(struct sl_store *s, int64_t run_id, struct sl_run_ref *ref, struct sl_diag *d);
 void sl_run_ref_release(struct sl_run_ref *ref);

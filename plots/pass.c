@@ -359,34 +359,12 @@ fail:
 }
 
 /* The recorded run's CPU time per task (the reference of the metrics'
- * runtime error), read as a stream when it is not the first run of the
- * pass (the pre-pass took its delays). */
-struct ref_acc {
-	struct sl_run_ref *ref;
-};
-
-static int ref_slice(void *ctx, const struct sl_slice_row *sl)
-{
-	struct ref_acc *a = ctx;
-	sl_run_ref_add_slices(a->ref, sl, 1);
-	return 0;
-}
-
+ * runtime error) and its tasks' classes (every run of the trace is classed
+ * by them, as analyze does: sl_run_ref_of on the run loaded whole, before
+ * the pass loads any other). */
 static int ref_stream(struct sl_store *s, int64_t id, struct sl_run_ref *ref, struct sl_diag *d)
 {
-	struct ref_acc a = { ref };
-	struct sl_thread_row *th;
-	size_t nth;
-	if (sl_store_run_threads(s, id, &th, &nth, d))
-		return -1;
-	/* (its delays: the pre-pass took their KS distances) */
-	sl_run_ref_begin(ref, id, th, nth, NULL, 0);
-	free(th);
-	if (sl_store_each_slice(s, id, ref_slice, &a, d)) {
-		sl_run_ref_release(ref);
-		return -1;
-	}
-	return 0;
+	return sl_run_ref_load(s, id, ref, d);
 }
 
 /* Move part (SL_LOAD_SLICES or SL_LOAD_WAKEUPS) of run pr into pr->r. */
