@@ -36,6 +36,7 @@ static const char synopsis[] =
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
+	"                [--preempt none|voluntary|full|lazy]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -169,6 +170,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz, seed = 0;
 	const char *mode = "timed", *sync = "block", *wake_cpu = "running", *irq_cpu = "auto";
+	const char *preempt = "none";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
 	int rc;
@@ -212,6 +214,13 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "recorded: the CPU it fired on in the trace;\n"
 			      "sleeper: the sleeper's own CPU; auto (default):\n"
 			      "relative for rsdl, o1, sd and cfs, remote for eevdf"),
+		SL_OPT_CHOICE(0, "preempt", &preempt, "none|voluntary|full|lazy",
+			      "the kernel's preemption model, for the time a wakeup\n"
+			      "onto a busy CPU takes to switch (docs/replay.md):\n"
+			      "none (default) and voluntary: the switch latencies of\n"
+			      "--overhead as they are (a recording's embody its\n"
+			      "kernel's); full: their least; lazy: a fair wakee's no\n"
+			      "later than the next tick, a real-time one's the least"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -243,6 +252,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			    : !strcmp(irq_cpu, "relative") ? SL_IRQ_CPU_RELATIVE
 			    : !strcmp(irq_cpu, "sleeper")  ? SL_IRQ_CPU_SLEEPER
 							   : SL_IRQ_CPU_AUTO;
+	r->o.preempt = !strcmp(preempt, "voluntary") ? SL_PREEMPT_VOLUNTARY
+		       : !strcmp(preempt, "full")    ? SL_PREEMPT_FULL
+		       : !strcmp(preempt, "lazy")    ? SL_PREEMPT_LAZY
+						     : SL_PREEMPT_NONE;
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "

@@ -249,6 +249,35 @@ static uint64_t draw_lat(struct sl_engine *e, const uint64_t *q)
 	return q[z % (uint64_t)n];
 }
 
+const char *sl_preempt_name(int model)
+{
+	static const char *const names[] = { "none", "voluntary", "full", "lazy" };
+	return model >= 0 && model < 4 ? names[model] : "none";
+}
+
+/* How long a wakeup of p onto a busy CPU takes to reach it and preempt
+ * under the preemption model (docs/replay.md "Preemption model"): with
+ * none or voluntary a draw from the switch latencies (the recording's wait
+ * for the running task's preemption point); full: their least (no wait
+ * for a return to user space); lazy: a real-time wakee as full, a fair one
+ * as none but no later than the next tick (which turns a lazy
+ * need_resched into a real one: kernel/sched/core.c, sched_tick). */
+static uint64_t switch_lat(struct sl_engine *e, const struct sl_task *p)
+{
+	const struct sl_replay_opts *o = e->priv->o;
+	int rt = p->sched_policy == SL_SCHED_FIFO || p->sched_policy == SL_SCHED_RR;
+	uint64_t lat;
+	if (o->nq <= 0)
+		return 0;
+	if (o->preempt == SL_PREEMPT_FULL || (o->preempt == SL_PREEMPT_LAZY && rt))
+		return o->switch_lat_ns[0];
+	lat = draw_lat(e, o->switch_lat_ns);
+	if (o->preempt == SL_PREEMPT_LAZY && e->priv->next_tick > e->now &&
+	    e->priv->next_tick - e->now < lat)
+		lat = e->priv->next_tick - e->now;
+	return lat;
+}
+
 /* Reschedule cpu c lat ns from now: the kernel's own cost between a
  * wakeup and the switch to the woken task (docs/replay.md "Kernel
  * overheads"). lat 0 is an ordinary need_resched. An earlier pending one
@@ -295,7 +324,7 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struc
 	if (!c->curr)
 		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->wake_lat_ns) : 0);
 	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
-		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->switch_lat_ns) : 0);
+		resched_after(e, cpu, over ? switch_lat(e, p) : 0);
 	CHECK_AFTER(e, "check_preempt");
 }
 
@@ -445,7 +474,7 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		 * latency of an idle or a busy target; everything the model
 		 * does then (preemption, a resched from update_curr) is at once */
 		const struct sl_replay_opts *o = e->priv->o;
-		uint64_t lat = draw_lat(e, e->cpus[cpu].curr ? o->switch_lat_ns : o->wake_lat_ns);
+		uint64_t lat = e->cpus[cpu].curr ? switch_lat(e, p) : draw_lat(e, o->wake_lat_ns);
 		if (lat) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
 			k->w = w;
@@ -886,14 +915,15 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	n = snprintf(buf, len,
 		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
 		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
-		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\"",
+		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\","
+		     "\"preempt\":\"%s\"",
 		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
 		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
 		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
 		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
 		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
 		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
-		     sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)));
+		     sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)), sl_preempt_name(o->preempt));
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;

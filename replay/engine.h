@@ -143,7 +143,25 @@ struct sl_replay_opts {
 	int nq;
 	uint64_t wake_lat_ns[SL_OVERHEAD_Q], switch_lat_ns[SL_OVERHEAD_Q];
 	const char *overhead;
+	/* The kernel's preemption model (docs/replay.md "Preemption model"):
+	 * enum sl_preempt_model, how long a wakeup onto a busy CPU takes to
+	 * switch */
+	int preempt;
 };
+
+/* CONFIG_PREEMPT_NONE / _VOLUNTARY (the switch latencies as given: a
+ * recorded run's embody its kernel's model), full preemption (the least of
+ * them: the running task is preempted at once, in the kernel too), and
+ * PREEMPT_LAZY (a fair wakee waits for the running task's return to user
+ * space as with none, but no longer than the next tick; a real-time wakee
+ * as full). */
+enum sl_preempt_model {
+	SL_PREEMPT_NONE = 0,
+	SL_PREEMPT_VOLUNTARY = 1,
+	SL_PREEMPT_FULL = 2,
+	SL_PREEMPT_LAZY = 3,
+};
+const char *sl_preempt_name(int model);
 /* Fill o with the defaults above. */
 void sl_replay_opts_init(struct sl_replay_opts *o);
 
