@@ -102,8 +102,71 @@ static int sha_wait(struct shajob *j, int abandon)
 	return j->rc;
 }
 
+/* Messages about a spooled input (named /proc/self/fd/N by the readers)
+ * name what the user gave instead. */
+struct renamer {
+	const char *from, *to;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+static void rename_msg(const struct renamer *r, char *msg, size_t len)
+{
+	size_t n = strlen(r->from);
+	char buf[sizeof(((struct sl_diag *)0)->msg)];
+	if (strncmp(msg, r->from, n))
+		return;
+	snprintf(buf, sizeof(buf), "%s%s", r->to, msg + n);
+	snprintf(msg, len, "%s", buf);
+}
+
+static void renamed_warn(void *ctx, const char *msg)
+{
+	const struct renamer *r = ctx;
+	char buf[sizeof(((struct sl_diag *)0)->msg)];
+	snprintf(buf, sizeof(buf), "%s", msg);
+	rename_msg(r, buf, sizeof(buf));
+	r->warn(r->warn_ctx, buf);
+}
+
+static int import_path(struct sl_store *st, const char *path, const char *shown, const char *force,
+		       sl_progress_fn progress, void *pctx, struct sl_import_info *out,
+		       struct sl_diag *d);
+
 int sl_import(struct sl_store *st, const char *path, const char *force, sl_progress_fn progress,
 	      void *pctx, struct sl_import_info *out, struct sl_diag *d)
+{
+	char spath[4200];
+	int fd, rc;
+	struct renamer r;
+	memset(out, 0, sizeof(*out));
+	fd = sl_input_open(path, spath, sizeof(spath), d);
+	if (fd == -1)
+		return -1;
+	if (fd == -2)
+		return import_path(st, path, path, force, progress, pctx, out, d);
+	/* read once into a temporary file: import that, under the user's name */
+	r.from = spath;
+	r.to = sl_input_name(path);
+	r.warn = d->warn;
+	r.warn_ctx = d->warn_ctx;
+	if (r.warn) {
+		d->warn = renamed_warn;
+		d->warn_ctx = &r;
+	}
+	rc = import_path(st, spath, r.to, force, progress, pctx, out, d);
+	d->warn = r.warn;
+	d->warn_ctx = r.warn_ctx;
+	if (rc)
+		rename_msg(&r, d->msg, sizeof(d->msg));
+	close(fd);
+	return rc;
+}
+
+/* Import path (a file that can be read again), stored as shown. */
+static int import_path(struct sl_store *st, const char *path, const char *shown, const char *force,
+		       sl_progress_fn progress, void *pctx, struct sl_import_info *out,
+		       struct sl_diag *d)
 {
 	struct shajob sha;
 	const struct sl_reader *rd;
@@ -125,7 +188,7 @@ int sl_import(struct sl_store *st, const char *path, const char *force, sl_progr
 	/* a placeholder until the hash is known (the column is UNIQUE; one
 	 * import is in its transaction at a time) */
 	snprintf(tr.sha256, sizeof(tr.sha256), "pending");
-	snprintf(tr.path, sizeof(tr.path), "%s", path);
+	snprintf(tr.path, sizeof(tr.path), "%s", shown);
 	snprintf(tr.format, sizeof(tr.format), "%s", rd->name);
 	/* the recording kernel, from the file's header */
 	sl_trace_release(path, rd->name, tr.kernel_release, sizeof(tr.kernel_release));

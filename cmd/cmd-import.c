@@ -16,7 +16,8 @@ static const char about[] =
 	"perf.data, perf script text, systrace HTML, Perfetto protobuf. The format is\n"
 	"detected by content. Each file becomes a trace with its tasks,\n"
 	"their behaviour model and the recorded run (scheduler 'recorded').\n"
-	"A file already imported (same sha256) is not imported again.\n";
+	"A file already imported (same sha256) is not imported again. FILE - is\n"
+	"standard input; a pipe or FIFO is read once into a temporary file.\n";
 
 static void print_warning(void *ctx, const char *msg)
 {
@@ -61,7 +62,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	printf("trace %" PRId64 ": %s (%s), %zu tasks (%zu with work), %" PRIu64
 	       " events, %d CPU%s, span %.6f s, %" PRIu64 " lost events, %" PRIu64
 	       " missed switches (%.3f ms uncertain)%s; recorded run %" PRId64 "\n",
-	       in.trace_id, path, in.format, in.ntasks, in.nwork, in.ms.events, in.ms.cpus,
+	       in.trace_id, sl_input_name(path), in.format, in.ntasks, in.nwork, in.ms.events, in.ms.cpus,
 	       in.ms.cpus == 1 ? "" : "s", (double)(in.ms.last_ts - in.ms.first_ts) / 1e9,
 	       in.ms.lost_events, in.ms.missed_switches, (double)in.uncertain_ns / 1e6, cut,
 	       in.run_id);

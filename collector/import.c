@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct counter {
@@ -94,6 +96,82 @@ int sl_import_model_mem(const struct sl_reader *r, const void *buf, size_t n,
 	rc = sl_import_model(r, path, rec, NULL, NULL, out, d);
 	close(fd);
 	return rc;
+}
+
+const char *sl_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
+/* copy everything from in to out; 0, or -1 with d set */
+static int spool_copy(int in, int out, const char *name, struct sl_diag *d)
+{
+	static char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf)), off = 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sl_fail(d, "%s: %s", name, strerror(errno));
+		if (n == 0)
+			return 0;
+		while (off < n) {
+			ssize_t k = write(out, buf + off, (size_t)(n - off));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return sl_fail(d, "%s: copying it to a temporary file: %s", name,
+					       k < 0 ? strerror(errno) : "short write");
+			off += k;
+		}
+	}
+}
+
+int sl_input_open(const char *path, char *spath, size_t len, struct sl_diag *d)
+{
+	const char *tmp = getenv("TMPDIR"), *name = sl_input_name(path);
+	char tpl[300];
+	struct stat sb;
+	int in, out;
+	if (strcmp(path, "-")) {
+		if (stat(path, &sb))
+			return sl_fail(d, "%s: %s", path, strerror(errno));
+		if (S_ISREG(sb.st_mode)) {
+			snprintf(spath, len, "%s", path);
+			return -2;
+		}
+		if (S_ISDIR(sb.st_mode) || S_ISBLK(sb.st_mode)) {
+			/* a directory is a perf record --threads recording */
+			snprintf(spath, len, "%s", path);
+			return -2;
+		}
+		in = open(path, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			return sl_fail(d, "%s: %s", path, strerror(errno));
+	} else {
+		in = 0;
+	}
+	snprintf(tpl, sizeof(tpl), "%s/schedlab-input.XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+	out = mkostemp(tpl, O_CLOEXEC);
+	if (out < 0) {
+		sl_fail(d, "%s: a temporary file in %s: %s", name, tmp && *tmp ? tmp : "/tmp",
+			strerror(errno));
+		goto fail;
+	}
+	unlink(tpl);
+	if (spool_copy(in, out, name, d) || lseek(out, 0, SEEK_SET) < 0) {
+		close(out);
+		goto fail;
+	}
+	if (in)
+		close(in);
+	snprintf(spath, len, "/proc/self/fd/%d", out);
+	return out;
+fail:
+	if (in)
+		close(in);
+	return -1;
 }
 
 void sl_imported_release(struct sl_imported *im)

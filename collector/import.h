@@ -40,4 +40,16 @@ void sl_imported_release(struct sl_imported *im);
 int sl_read_mem(const struct sl_reader *r, const void *buf, size_t n, sl_event_fn fn, void *ctx,
 		struct sl_diag *d);
 
+/* An input that cannot be read more than once (standard input as "-", a
+ * pipe, a FIFO, /dev/stdin, a process substitution) is read to its end,
+ * once, into an unlinked temporary file in $TMPDIR (default /tmp); every
+ * later pass (the format probe, the hash, the reader, the release) reads
+ * that. sl_input_open: if path needs it, spools it and returns the spool's
+ * fd with its name (/proc/self/fd/N) in spath; returns -2 when path is a
+ * regular file to be read in place (spath = path); -1 with d->msg set
+ * ("PATH: what") on a read or write error. Close the fd when done. */
+int sl_input_open(const char *path, char *spath, size_t len, struct sl_diag *d);
+/* The name a user gave for path: "standard input" for "-". */
+const char *sl_input_name(const char *path);
+
 #endif
