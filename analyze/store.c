@@ -214,6 +214,13 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 		sl_store_close(s);
 		return -1;
 	}
+	if (v < 0) {
+		sl_fail(d, "%s: database schema version %d is not one schedlab writes (damaged "
+			   "user_version)",
+			path, v);
+		sl_store_close(s);
+		return -1;
+	}
 	if (v > SL_SCHEMA_VERSION) {
 		sl_fail(d, "%s: database schema version %d is newer than this schedlab's (%d); "
 			   "use a newer schedlab",

@@ -231,10 +231,13 @@ int st_pack_read(struct sl_store *s, int64_t run_id, int kind, int64_t *nrows,
 		 struct sl_diag *d)
 {
 	sqlite3_stmt *q;
-	int64_t want = -1, have = 0;
+	int64_t want = -1, have = 0, bytes = 0, bad = 0;
 	int rc;
 	q = st_prep(s, "SELECT (SELECT rows FROM run_rows WHERE run_id = ?1 AND tbl = ?2),"
-		       " (SELECT COALESCE(SUM(rows), 0) FROM run_pack WHERE run_id = ?1 AND tbl = ?2)",
+		       " (SELECT COALESCE(SUM(rows), 0) FROM run_pack WHERE run_id = ?1 AND tbl = ?2),"
+		       " (SELECT COALESCE(SUM(length(data)), 0) FROM run_pack WHERE run_id = ?1 AND tbl = ?2),"
+		       " (SELECT COUNT(*) FROM run_pack WHERE run_id = ?1 AND tbl = ?2"
+		       "  AND (rows < 0 OR rows > length(data) OR typeof(data) != 'blob'))",
 		    d);
 	if (!q)
 		return -1;
@@ -247,7 +250,16 @@ int st_pack_read(struct sl_store *s, int64_t run_id, int kind, int64_t *nrows,
 	if (sqlite3_column_type(q, 0) != SQLITE_NULL)
 		want = sqlite3_column_int64(q, 0);
 	have = sqlite3_column_int64(q, 1);
+	bytes = sqlite3_column_int64(q, 2);
+	bad = sqlite3_column_int64(q, 3);
 	sqlite3_finalize(q);
+	/* every packed row takes at least one byte (its null mask): a count
+	 * the blobs cannot hold is damage, refused before anything is
+	 * allocated for it */
+	if (bad || (want >= 0 && have == want && want > bytes))
+		return sl_fail(d, "%s: run %" PRId64 ": its packed %s rows claim more rows than their "
+			       "%" PRId64 " bytes can hold (damaged run_pack)",
+			       s->path, run_id, pk[kind].table, bytes);
 	/* a run written before version 7, or copied by merge: no pack */
 	if (want < 0 || have != want)
 		return 0;

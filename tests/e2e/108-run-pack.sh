@@ -71,6 +71,31 @@ expect_eq "$(wc -l < "$T/err")" 1 "error lines on a damaged pack"
 grep -q "^schedlab: error: .*bad.db: run 2: its packed sched_slice rows do not decode" "$T/err" ||
 	fail "error: $(cat "$T/err")"
 
+# 3b. row counts that the blobs cannot hold (every packed row takes at least
+# one byte, its null mask) are refused before anything is allocated for
+# them: before, run_rows and run_pack saying 2 000 000 000 rows made analyze
+# ask for 48 GB and abort (exit 134)
+cp "$DB" "$T/huge.db"
+sq "$T/huge.db" "UPDATE run_rows SET rows = rows - (SELECT rows FROM run_pack WHERE run_id = 2
+		 AND tbl = 'sched_slice' AND seq = 0) + 2000000000 WHERE run_id = 2 AND tbl = 'sched_slice';
+	UPDATE run_pack SET rows = 2000000000 WHERE run_id = 2 AND tbl = 'sched_slice' AND seq = 0"
+"$SCHEDLAB" --db "$T/huge.db" analyze --run 2 > /dev/null 2> "$T/err"; rc=$?
+expect_eq "$rc" 1 "exit status on an absurd row count"
+expect_eq "$(wc -l < "$T/err")" 1 "error lines on an absurd row count"
+grep -q "^schedlab: error: .*huge.db: run 2: its packed sched_slice rows claim more rows than" "$T/err" ||
+	fail "absurd row count: $(cat "$T/err")"
+# a negative count in one chunk, the total unchanged elsewhere: refused too
+cp "$DB" "$T/neg.db"
+sq "$T/neg.db" "UPDATE run_pack SET rows = -5 WHERE run_id = 2 AND tbl = 'wakeup' AND seq = 0"
+"$SCHEDLAB" --db "$T/neg.db" analyze --run 2 > /dev/null 2> "$T/err"; rc=$?
+expect_eq "$rc" 1 "exit status on a negative row count"
+# a user_version that no schedlab writes is refused, not taken as current
+cp "$DB" "$T/uv.db"
+sq "$T/uv.db" "PRAGMA user_version = -1"
+"$SCHEDLAB" --db "$T/uv.db" analyze --run 2 > /dev/null 2> "$T/err"; rc=$?
+expect_eq "$rc" 1 "exit status on user_version -1"
+grep -q "uv.db: database schema version -1 is not one schedlab writes" "$T/err" || fail "user_version -1: $(cat "$T/err")"
+
 # 4. a version 6 database (no run_pack) is upgraded on open: the table
 # appears empty, the old runs are read from their rows (same analysis), a
 # new run is packed
