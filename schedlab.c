@@ -3,8 +3,11 @@
 #include "common/util.h"
 #include "plots/plot.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -69,6 +72,33 @@ static void memory_policy(void)
 #endif
 }
 
+/* What a command printed must have reached standard output: a full disk
+ * or a closed descriptor is an error (exit 1), as git's run_builtin has
+ * it; a pipe's reader that went away is not (SIGPIPE, or EPIPE when it is
+ * ignored, as `schedlab analyze | head` wants). */
+static int check_stdout(int rc)
+{
+	struct stat sb;
+	if (fstat(fileno(stdout), &sb))
+		return rc; /* no standard output at all: nothing was expected */
+	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
+		return rc;
+	errno = 0;
+	if (fflush(stdout)) {
+		sl_err("standard output: %s", strerror(errno));
+		return 1;
+	}
+	if (ferror(stdout)) {
+		sl_err("standard output: write error");
+		return 1;
+	}
+	if (fclose(stdout)) {
+		sl_err("standard output: %s", strerror(errno));
+		return 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_globals g = { "schedlab.db", 0 };
@@ -85,10 +115,10 @@ int main(int argc, char **argv)
 
 	memory_policy();
 	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
-		return rc;
+		return check_stdout(rc);
 	if (version) {
 		printf("schedlab 0.1\n");
-		return 0;
+		return check_stdout(0);
 	}
 	if (!nops) {
 		sl_opts_usage(&spec, stderr);
@@ -96,7 +126,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < SL_ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, argv[1]))
-			return commands[i].fn(nops, argv + 1, &g);
+			return check_stdout(commands[i].fn(nops, argv + 1, &g));
 	sl_err("unknown command '%s' (see 'schedlab -h')", argv[1]);
 	return 2;
 }

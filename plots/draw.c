@@ -8,29 +8,61 @@
 #include <string.h>
 #include <unistd.h>
 
+/* cairo's output stream: the temporary file, its first error kept */
+static cairo_status_t canvas_write(void *ctx, const unsigned char *data, unsigned int n)
+{
+	struct sl_canvas *c = ctx;
+	errno = 0;
+	if (fwrite(data, 1, n, c->f) != n) {
+		if (!c->err)
+			c->err = errno ? errno : EIO;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static void canvas_drop(struct sl_canvas *c)
+{
+	if (c->f)
+		fclose(c->f);
+	c->f = NULL;
+	unlink(c->tmp);
+}
+
 int sl_canvas_open(struct sl_canvas *c, const char *out, int w, int h, struct sl_diag *d)
 {
+	int fd;
 	memset(c, 0, sizeof(*c));
 	if (sl_plot_fmt_of(out, &c->fmt, d))
 		return -1;
 	c->out = out;
 	c->w = w;
 	c->h = h;
+	fd = sl_out_begin(out, c->tmp, sizeof(c->tmp), d);
+	if (fd < 0)
+		return -1;
+	c->f = fdopen(fd, "wb");
+	if (!c->f) {
+		close(fd);
+		unlink(c->tmp);
+		return sl_fail(d, "%s: %s", out, strerror(errno));
+	}
 	switch (c->fmt) {
 	case SL_PLOT_PNG:
 		c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
 		break;
 	case SL_PLOT_SVG:
-		c->surf = cairo_svg_surface_create(out, w, h);
+		c->surf = cairo_svg_surface_create_for_stream(canvas_write, c, w, h);
 		break;
 	case SL_PLOT_PDF:
-		c->surf = cairo_pdf_surface_create(out, w * 0.75, h * 0.75);
+		c->surf = cairo_pdf_surface_create_for_stream(canvas_write, c, w * 0.75, h * 0.75);
 		break;
 	}
 	if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
 		sl_fail(d, "%s: %s", out, cairo_status_to_string(cairo_surface_status(c->surf)));
 		cairo_surface_destroy(c->surf);
 		c->surf = NULL;
+		canvas_drop(c);
 		return -1;
 	}
 	c->cr = cairo_create(c->surf);
@@ -45,19 +77,35 @@ int sl_canvas_open(struct sl_canvas *c, const char *out, int w, int h, struct sl
 int sl_canvas_close(struct sl_canvas *c, struct sl_diag *d)
 {
 	cairo_status_t st = cairo_status(c->cr);
-	int rc = 0;
+	const char *why;
 	cairo_destroy(c->cr);
 	if (st == CAIRO_STATUS_SUCCESS && c->fmt == SL_PLOT_PNG)
-		st = cairo_surface_write_to_png(c->surf, c->out);
+		st = cairo_surface_write_to_png_stream(c->surf, canvas_write, c);
 	cairo_surface_finish(c->surf);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(c->surf);
 	cairo_surface_destroy(c->surf);
-	if (st != CAIRO_STATUS_SUCCESS) {
-		rc = sl_fail(d, "%s: %s", c->out, cairo_status_to_string(st));
-		unlink(c->out);
+	errno = 0;
+	if (fflush(c->f) && !c->err)
+		c->err = errno ? errno : EIO;
+	if (fclose(c->f) && !c->err)
+		c->err = errno ? errno : EIO;
+	c->f = NULL;
+	if (st != CAIRO_STATUS_SUCCESS || c->err) {
+		why = sl_out_why(c->out, c->err);
+		unlink(c->tmp);
+		return sl_fail(d, "%s: %s", c->out, why ? why : cairo_status_to_string(st));
 	}
-	return rc;
+	return sl_out_commit(c->tmp, c->out, d);
+}
+
+void sl_canvas_abort(struct sl_canvas *c)
+{
+	cairo_destroy(c->cr);
+	cairo_surface_destroy(c->surf);
+	c->cr = NULL;
+	c->surf = NULL;
+	canvas_drop(c);
 }
 
 void sl_text(cairo_t *cr, double x, double y, int align, double size, const char *s)

@@ -11,11 +11,16 @@ struct sl_canvas {
 	enum sl_plot_fmt fmt;
 	const char *out;
 	int w, h;
+	FILE *f;                 /* the file written: out's temporary name */
+	char tmp[1100];          /* that name (renamed to out when whole) */
+	int err;                 /* errno of a failed write */
 };
 /* Open a w x h canvas writing to out (format by extension), white. */
 int sl_canvas_open(struct sl_canvas *c, const char *out, int w, int h, struct sl_diag *d);
 /* Finish the file (PNG written here) and free; returns -1 on a cairo error. */
 int sl_canvas_close(struct sl_canvas *c, struct sl_diag *d);
+/* Free without writing: the chart failed (nothing is left at out). */
+void sl_canvas_abort(struct sl_canvas *c);
 /* Text at (x, y) baseline; align 0 left, 1 centre, 2 right. s is cleaned. */
 void sl_text(cairo_t *cr, double x, double y, int align, double size, const char *s);
 /* Width of text s at size. */

@@ -111,9 +111,11 @@ int sl_gp_begin(struct sl_gp *g, const char *out, int keep, int w, int h, struct
 			w / 96.0, h / 96.0);
 		break;
 	}
-	fputs("set output ", g->script);
+	/* schedlab runs the script with schedlab_out set to a temporary name
+	 * (renamed to the chart's when whole); run by hand, it writes out */
+	fputs("if (!exists('schedlab_out')) schedlab_out = ", g->script);
 	sl_gp_path(g->script, out);
-	fputs("\nset encoding utf8\nset datafile separator '\\t'\nset termoption noenhanced\n"
+	fputs("\nset output schedlab_out\nset encoding utf8\nset datafile separator '\\t'\nset termoption noenhanced\n"
 	      "set style fill solid 0.85 border -1\nset grid ytics lc rgb '#dddddd'\n",
 	      g->script);
 	return 0;
@@ -148,7 +150,7 @@ FILE *sl_gp_data_runs(struct sl_gp *g, const char *name, char *path, size_t len,
 
 int sl_gp_start(struct sl_gp *g, struct sl_diag *d)
 {
-	char script[1100], log[1100];
+	char script[1100], log[1100], setout[2300];
 	pid_t pid;
 	int fd;
 	snprintf(script, sizeof(script), "%s.gp", g->base);
@@ -163,10 +165,33 @@ int sl_gp_start(struct sl_gp *g, struct sl_diag *d)
 	if (fd < 0)
 		return sl_fail(d, "%s: %s", log, strerror(errno));
 	add_file(g, log);
-	unlink(g->out);
+	{
+		int tfd = sl_out_begin(g->out, g->tmp, sizeof(g->tmp), d);
+		if (tfd < 0) {
+			g->tmp[0] = 0;
+			close(fd);
+			return -1;
+		}
+		close(tfd);
+	}
+	/* -e schedlab_out='TMP' (apostrophes doubled) */
+	{
+		size_t i, k = 0;
+		snprintf(setout, sizeof(setout), "schedlab_out='");
+		k = strlen(setout);
+		for (i = 0; g->tmp[i] && k + 4 < sizeof(setout); i++) {
+			if (g->tmp[i] == '\'')
+				setout[k++] = '\'';
+			setout[k++] = g->tmp[i];
+		}
+		setout[k++] = '\'';
+		setout[k] = 0;
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
+		unlink(g->tmp);
+		g->tmp[0] = 0;
 		return sl_fail(d, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -175,11 +200,38 @@ int sl_gp_start(struct sl_gp *g, struct sl_diag *d)
 			dup2(nul, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		execlp("gnuplot", "gnuplot", "-e", setout, script, (char *)NULL);
 		_exit(127);
 	}
 	close(fd);
 	g->pid = pid;
+	return 0;
+}
+
+/* Does the file end as a whole chart of its format does? A write that
+ * failed half way (a full disk) leaves a file cut short, which gnuplot
+ * does not always report. PNG: the IEND chunk and its CRC last; SVG: the
+ * closing </svg>; PDF: the %%EOF marker. */
+static int whole(const char *path, enum sl_plot_fmt fmt)
+{
+	static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[64];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	if (fseek(f, -(long)sizeof(tail), SEEK_END))
+		rewind(f);
+	n = fread(tail, 1, sizeof(tail), f);
+	fclose(f);
+	switch (fmt) {
+	case SL_PLOT_PNG:
+		return n >= 12 && !memcmp(tail + n - 12, iend, 12);
+	case SL_PLOT_SVG:
+		return memmem(tail, n, "</svg>", 6) != NULL;
+	case SL_PLOT_PDF:
+		return memmem(tail, n, "%%EOF", 5) != NULL;
+	}
 	return 0;
 }
 
@@ -188,7 +240,7 @@ int sl_gp_wait(struct sl_gp *g, struct sl_diag *d)
 	char script[1100], log[1100], line[256];
 	struct stat st;
 	pid_t pid = g->pid;
-	int status;
+	int status, rc;
 	FILE *lf;
 	if (!pid)
 		return 0;
@@ -198,9 +250,18 @@ int sl_gp_wait(struct sl_gp *g, struct sl_diag *d)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return sl_fail(d, "waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		unlink(g->tmp);
+		g->tmp[0] = 0;
 		return sl_fail(d, "gnuplot: not found (install gnuplot-nox)");
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(g->out, &st) || !st.st_size) {
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(g->tmp, &st) || !st.st_size ||
+	    !whole(g->tmp, g->fmt)) {
+		const char *why = sl_out_why(g->out, 0);
+		unlink(g->tmp);
+		g->tmp[0] = 0;
+		if (why) /* a full disk: say so, not what gnuplot made of it */
+			return sl_fail(d, "%s: %s", g->out, why);
 		line[0] = 0;
 		lf = fopen(log, "r");
 		if (lf) {
@@ -218,7 +279,9 @@ int sl_gp_wait(struct sl_gp *g, struct sl_diag *d)
 		return sl_fail(d, "%s: gnuplot failed (%s; script %s)", g->out,
 			       line[0] ? line : "no output", script);
 	}
-	return 0;
+	rc = sl_out_commit(g->tmp, g->out, d);
+	g->tmp[0] = 0;
+	return rc;
 }
 
 int sl_gp_run(struct sl_gp *g, struct sl_diag *d)
@@ -235,6 +298,9 @@ void sl_gp_end(struct sl_gp *g)
 	sl_gp_wait(g, &d); /* a gnuplot started and not waited for */
 	if (g->script)
 		fclose(g->script);
+	if (g->tmp[0]) /* a chart not finished */
+		unlink(g->tmp);
+	g->tmp[0] = 0;
 	for (i = 0; i < g->nfiles; i++) {
 		if (!g->keep)
 			unlink(g->files[i]);

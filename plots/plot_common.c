@@ -2,10 +2,14 @@
 #include "plot_int.h"
 #include "../analyze/metrics.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 const struct sl_plot_kind sl_plot_kinds[] = {
 	{ "staircase", "each task's dynamic level over time (RSDL, O(1), SD); CFS: vruntime - min_vruntime", sl_plot_staircase },
@@ -39,6 +43,45 @@ int sl_plot_fmt_of(const char *path, enum sl_plot_fmt *fmt, struct sl_diag *d)
 			return *fmt = SL_PLOT_PDF, 0;
 	}
 	return sl_fail(d, "%s: unknown chart format (the name must end in .png, .svg or .pdf)", path);
+}
+
+int sl_out_begin(const char *path, char *tmp, size_t len, struct sl_diag *d)
+{
+	int fd;
+	if ((size_t)snprintf(tmp, len, "%s.tmp-XXXXXX", path) >= len)
+		return sl_fail(d, "%s: name too long", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	return fd;
+}
+
+const char *sl_out_why(const char *path, int err)
+{
+	char dir[1100];
+	const char *slash = strrchr(path, '/');
+	struct statvfs vs;
+	if (err)
+		return strerror(err);
+	/* nothing said why: a full disk is the usual cause (gnuplot and
+	 * cairo do not tell) */
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + 1, path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (statvfs(dir, &vs) == 0 && (vs.f_bavail == 0 || (vs.f_favail == 0 && vs.f_files)))
+		return strerror(ENOSPC);
+	return NULL;
+}
+
+int sl_out_commit(const char *tmp, const char *path, struct sl_diag *d)
+{
+	if (rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		return sl_fail(d, "%s: %s", path, strerror(e));
+	}
+	return 0;
 }
 
 void sl_label_clean(char *dst, size_t len, const char *s)

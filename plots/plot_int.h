@@ -71,6 +71,17 @@ const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t 
  * of gnuplot data files (tab-separated; a double quote there would start
  * a quoted field). Not for a gnuplot script: that is sl_gp_str. */
 void sl_label_clean(char *dst, size_t len, const char *s);
+
+/* A chart or page is written under a temporary name beside its path and
+ * renamed when whole, so a failure (a full disk) leaves no partial file.
+ * sl_out_begin makes PATH.tmp-XXXXXX (its name in tmp) and returns its fd,
+ * or -1 with d set. sl_out_commit renames it to path (or removes it and
+ * fails). sl_out_why: why writing path failed, from err (an errno) or,
+ * when 0, "No space left on device" if its file system is full; NULL if
+ * nothing can be said. */
+int sl_out_begin(const char *path, char *tmp, size_t len, struct sl_diag *d);
+int sl_out_commit(const char *tmp, const char *path, struct sl_diag *d);
+const char *sl_out_why(const char *path, int err);
 /* Runtime of each thread of r (indexed like r->threads), malloc'd. */
 uint64_t *sl_prun_runtimes(const struct sl_run_data *r);
 
@@ -148,6 +159,7 @@ struct sl_gp {
 	size_t nfiles, cap;
 	FILE *script;
 	int pid; /* gnuplot started by sl_gp_start, not yet waited for */
+	char tmp[1100]; /* what gnuplot writes, renamed to out when whole ("" none) */
 };
 /* Start: pick the format, open the script and write the terminal lines
  * (w x h pixels; PDF gets the same size in points). */

@@ -182,7 +182,8 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	int64_t *runs = NULL;
 	size_t n = 0, i, k, nc = 0;
 	int rc = -1;
-	char path[1200], tmp[1200];
+	char path[1200], tmp[1200] = "";
+	int fd;
 	FILE *f = NULL;
 
 	if (!trace_id && sl_store_latest_trace(s, &trace_id, d))
@@ -219,10 +220,16 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	m = xcalloc(n, sizeof(*m));
 	if (sl_charts_run(s, &o, cs, nc, m, d))
 		goto out;
-	snprintf(tmp, sizeof(tmp), "%s/index.html.tmp", dir);
-	f = fopen(tmp, "w");
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	fd = sl_out_begin(path, tmp, sizeof(tmp), d);
+	if (fd < 0) {
+		tmp[0] = 0;
+		goto out;
+	}
+	f = fdopen(fd, "w");
 	if (!f) {
-		sl_fail(d, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		sl_fail(d, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	fprintf(f, "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">\n"
@@ -308,23 +315,22 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	}
 	fputs("<p class=note>Written by schedlab report. Times are from the trace's database rows; "
 	      "delay = first run after a wakeup minus the wakeup.</p>\n</body></html>\n", f);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	errno = 0;
 	if (ferror(f) | fclose(f)) {
+		const char *why = sl_out_why(path, errno);
 		f = NULL;
-		sl_fail(d, "%s: write error", tmp);
+		sl_fail(d, "%s: %s", path, why ? why : "write error");
 		goto out;
 	}
 	f = NULL;
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	if (rename(tmp, path)) {
-		sl_fail(d, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	rc = 0;
+	rc = sl_out_commit(tmp, path, d);
+	tmp[0] = 0;
 out:
-	if (f) {
+	if (f)
 		fclose(f);
+	if (tmp[0]) /* the page not finished: nothing of it is left */
 		remove(tmp);
-	}
 	for (k = 0; k < nc; k++)
 		free((char *)cs[k].out);
 	for (i = 0; i < n; i++)

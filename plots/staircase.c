@@ -1058,9 +1058,8 @@ static int stc_end(struct sl_chart *ch, struct sl_pruns *p, struct sl_diag *d)
 static void stc_release(struct sl_chart *ch)
 {
 	struct stc *x = ch->ctx;
-	struct sl_diag dd;
 	if (x->canvas)
-		sl_canvas_close(&x->c, &dd);
+		sl_canvas_abort(&x->c);
 	if (x->keep)
 		fclose(x->keep);
 	free_trows(x);

@@ -402,7 +402,7 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 			g.rmax = rmax;
 			if (sl_store_each_wakeup(ch->s, pr->r.run.id, wk_get_row, &g, d)) {
 				free(g.v);
-				sl_canvas_close(&c, d);
+				sl_canvas_abort(&c);
 				goto out;
 			}
 			if (g.n > 1)
