@@ -332,6 +332,7 @@ void sl_delay_figs_of(const uint64_t *all, size_t nall, const uint64_t *ref, siz
 	size_t k;
 	for (k = 0; k < nall; k++)
 		sum += (double)all[k];
+	f->n = nall;
 	f->mean_ns = nall ? sum / (double)nall : 0;
 	f->p50_ns = sl_percentile(all, nall, 50);
 	f->p95_ns = sl_percentile(all, nall, 95);
@@ -477,6 +478,7 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 	if (ref && ref->run_id == m->run.id)
 		sl_run_ref_set_classes(ref, m);
 	m->jain = sumsq > 0 ? sum * sum / ((double)m->ntasks * sumsq) : 1.0;
+	m->ndelays = acc->dl.n;
 	m->delay_mean_ns = acc->dl.mean_ns;
 	m->delay_p50_ns = acc->dl.p50_ns;
 	m->delay_p95_ns = acc->dl.p95_ns;
@@ -521,6 +523,9 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 {
 	int64_t id = m->run.id;
 	size_t i;
+	/* no delay (no wakeup ran): the figures are not 0 but absent */
+	const double nd = m->ndelays ? 1 : NAN, ns = m->sleepers.delays ? 1 : NAN,
+		     nc = m->cpu_bound.delays ? 1 : NAN;
 	const struct {
 		const char *name;
 		double v;
@@ -529,25 +534,25 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 		{ "span_ns", (double)m->span_ns },
 		{ "tasks", (double)m->ntasks },
 		{ "wakeups", (double)m->wakeups },
-		{ "delay_mean_ns", m->delay_mean_ns },
-		{ "delay_p50_ns", (double)m->delay_p50_ns },
-		{ "delay_p95_ns", (double)m->delay_p95_ns },
-		{ "delay_p99_ns", (double)m->delay_p99_ns },
-		{ "delay_max_ns", (double)m->delay_max_ns },
+		{ "delay_mean_ns", nd * m->delay_mean_ns },
+		{ "delay_p50_ns", nd * (double)m->delay_p50_ns },
+		{ "delay_p95_ns", nd * (double)m->delay_p95_ns },
+		{ "delay_p99_ns", nd * (double)m->delay_p99_ns },
+		{ "delay_max_ns", nd * (double)m->delay_max_ns },
 		{ "max_wait_ns", (double)m->max_wait_ns },
 		{ "jain_index", m->jain },
 		{ "jain_cpu_bound", m->jain_cpu },
 		{ "jain_cpu_bound_tasks", (double)m->jain_cpu_tasks },
 		{ "sleeper_tasks", (double)m->sleepers.tasks },
-		{ "sleeper_delay_p50_ns", (double)m->sleepers.p50_ns },
-		{ "sleeper_delay_p95_ns", (double)m->sleepers.p95_ns },
-		{ "sleeper_delay_p99_ns", (double)m->sleepers.p99_ns },
-		{ "sleeper_delay_max_ns", (double)m->sleepers.max_ns },
+		{ "sleeper_delay_p50_ns", ns * (double)m->sleepers.p50_ns },
+		{ "sleeper_delay_p95_ns", ns * (double)m->sleepers.p95_ns },
+		{ "sleeper_delay_p99_ns", ns * (double)m->sleepers.p99_ns },
+		{ "sleeper_delay_max_ns", ns * (double)m->sleepers.max_ns },
 		{ "cpu_bound_tasks", (double)m->cpu_bound.tasks },
-		{ "cpu_bound_delay_p50_ns", (double)m->cpu_bound.p50_ns },
-		{ "cpu_bound_delay_p95_ns", (double)m->cpu_bound.p95_ns },
-		{ "cpu_bound_delay_p99_ns", (double)m->cpu_bound.p99_ns },
-		{ "cpu_bound_delay_max_ns", (double)m->cpu_bound.max_ns },
+		{ "cpu_bound_delay_p50_ns", nc * (double)m->cpu_bound.p50_ns },
+		{ "cpu_bound_delay_p95_ns", nc * (double)m->cpu_bound.p95_ns },
+		{ "cpu_bound_delay_p99_ns", nc * (double)m->cpu_bound.p99_ns },
+		{ "cpu_bound_delay_max_ns", nc * (double)m->cpu_bound.max_ns },
 		{ "conservation_max_err_ns", m->conservation_max_err_ns },
 		{ "delay_ks_distance", m->delay_ks },
 	};

@@ -48,6 +48,7 @@ struct sl_run_metrics {
 	size_t ntasks;           /* tasks with runtime or wakeups */
 	struct sl_task_metrics *tasks; /* ntasks, ordered by runtime desc then utid */
 	uint64_t wakeups;
+	size_t ndelays;          /* wakeups that ran: 0, the delay figures are n/a (NAN/"-") */
 	double delay_mean_ns;
 	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
 	uint64_t max_wait_ns;
@@ -109,6 +110,7 @@ void sl_metrics_delays(struct sl_metrics_acc *a, const struct sl_run_ref *ref, c
  * before it reads the run again, and give them with sl_metrics_set_delays
  * instead. */
 struct sl_delay_figs {
+	size_t n;
 	double mean_ns, ks;
 	uint64_t p50_ns, p95_ns, p99_ns, max_ns;
 };

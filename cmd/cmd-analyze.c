@@ -42,6 +42,15 @@ static double us(double ns)
 	return ns / 1e3;
 }
 
+static void print_class(const struct sl_class_delays *c)
+{
+	if (c->delays)
+		printf("p50 %.1f p95 %.1f p99 %.1f max %.1f", us((double)c->p50_ns), us((double)c->p95_ns),
+		       us((double)c->p99_ns), us((double)c->max_ns));
+	else
+		printf("n/a");
+}
+
 static void print_table(const struct sl_run_metrics *m, size_t top)
 {
 	size_t i, n = top && top < m->ntasks ? top : m->ntasks;
@@ -50,20 +59,20 @@ static void print_table(const struct sl_run_metrics *m, size_t top)
 	       m->run.id, m->run.trace_id, m->run.scheduler, m->run.mode, m->run.cpus,
 	       m->run.cpus == 1 ? "" : "s", m->ntasks,
 	       ms(m->span_ns), ms(m->runtime_ns), m->wakeups);
-	printf("  delay us: mean %.1f p50 %.1f p95 %.1f p99 %.1f max %.1f; longest wait %.1f us; "
-	       "Jain %.3f",
-	       us(m->delay_mean_ns), us((double)m->delay_p50_ns), us((double)m->delay_p95_ns),
-	       us((double)m->delay_p99_ns), us((double)m->delay_max_ns),
-	       us((double)m->max_wait_ns), m->jain);
+	if (m->ndelays)
+		printf("  delay us: mean %.1f p50 %.1f p95 %.1f p99 %.1f max %.1f",
+		       us(m->delay_mean_ns), us((double)m->delay_p50_ns), us((double)m->delay_p95_ns),
+		       us((double)m->delay_p99_ns), us((double)m->delay_max_ns));
+	else /* not 0: there is no delay to measure */
+		printf("  delay us: n/a (no wakeup ran)");
+	printf("; longest wait %.1f us; Jain %.3f", us((double)m->max_wait_ns), m->jain);
 	if (!isnan(m->conservation_max_err_ns))
 		printf("; vs recorded: runtime err max %.1f us, delay KS %.3f",
 		       us(m->conservation_max_err_ns), m->delay_ks);
-	printf("\n  by class: %zu sleepers, delay us p50 %.1f p95 %.1f p99 %.1f max %.1f; "
-	       "%zu CPU-bound, p50 %.1f p95 %.1f p99 %.1f max %.1f",
-	       m->sleepers.tasks, us((double)m->sleepers.p50_ns), us((double)m->sleepers.p95_ns),
-	       us((double)m->sleepers.p99_ns), us((double)m->sleepers.max_ns), m->cpu_bound.tasks,
-	       us((double)m->cpu_bound.p50_ns), us((double)m->cpu_bound.p95_ns),
-	       us((double)m->cpu_bound.p99_ns), us((double)m->cpu_bound.max_ns));
+	printf("\n  by class: %zu sleepers, delay us ", m->sleepers.tasks);
+	print_class(&m->sleepers);
+	printf("; %zu CPU-bound, ", m->cpu_bound.tasks);
+	print_class(&m->cpu_bound);
 	if (!isnan(m->jain_cpu))
 		printf("; Jain of %zu CPU-bound nice %d %.3f", m->jain_cpu_tasks,
 		       m->jain_cpu_nice, m->jain_cpu);
@@ -128,6 +137,19 @@ static void json_real(const char *key, double v, int dec, int comma)
 		printf("\"%s\":%.*f%s", key, dec, v, comma ? "," : "");
 }
 
+/* a class's delay quantiles (null without delays), each followed by a comma */
+static void json_class(const char *name, const struct sl_class_delays *c)
+{
+	const char *q[] = { "p50", "p95", "p99", "max" };
+	const uint64_t v[] = { c->p50_ns, c->p95_ns, c->p99_ns, c->max_ns };
+	size_t i;
+	for (i = 0; i < 4; i++)
+		if (c->delays)
+			printf("\"%s_delay_%s_ns\":%" PRIu64 ",", name, q[i], v[i]);
+		else
+			printf("\"%s_delay_%s_ns\":null,", name, q[i]);
+}
+
 /* the delay quantiles and the longest wait, each followed by a comma */
 static void json_delays(uint64_t p50, uint64_t p95, uint64_t p99, uint64_t max, uint64_t max_wait)
 {
@@ -150,21 +172,21 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	json_u64("span_ns", m->span_ns, 1);
 	json_u64("runtime_ns", m->runtime_ns, 1);
 	json_u64("wakeups", m->wakeups, 1);
-	json_real("delay_mean_ns", m->delay_mean_ns, 3, 1);
-	json_delays(m->delay_p50_ns, m->delay_p95_ns, m->delay_p99_ns, m->delay_max_ns, m->max_wait_ns);
+	if (m->ndelays) {
+		json_real("delay_mean_ns", m->delay_mean_ns, 3, 1);
+		json_delays(m->delay_p50_ns, m->delay_p95_ns, m->delay_p99_ns, m->delay_max_ns, m->max_wait_ns);
+	} else { /* no wakeup ran: no delay figures */
+		printf("\"delay_mean_ns\":null,\"delay_p50_ns\":null,\"delay_p95_ns\":null,"
+		       "\"delay_p99_ns\":null,\"delay_max_ns\":null,");
+		json_u64("max_wait_ns", m->max_wait_ns, 1);
+	}
 	json_real("jain_index", m->jain, 6, 1);
 	json_real("jain_cpu_bound", m->jain_cpu, 6, 1);
 	json_u64("jain_cpu_bound_tasks", m->jain_cpu_tasks, 1);
 	json_u64("sleeper_tasks", m->sleepers.tasks, 1);
-	json_u64("sleeper_delay_p50_ns", m->sleepers.p50_ns, 1);
-	json_u64("sleeper_delay_p95_ns", m->sleepers.p95_ns, 1);
-	json_u64("sleeper_delay_p99_ns", m->sleepers.p99_ns, 1);
-	json_u64("sleeper_delay_max_ns", m->sleepers.max_ns, 1);
+	json_class("sleeper", &m->sleepers);
 	json_u64("cpu_bound_tasks", m->cpu_bound.tasks, 1);
-	json_u64("cpu_bound_delay_p50_ns", m->cpu_bound.p50_ns, 1);
-	json_u64("cpu_bound_delay_p95_ns", m->cpu_bound.p95_ns, 1);
-	json_u64("cpu_bound_delay_p99_ns", m->cpu_bound.p99_ns, 1);
-	json_u64("cpu_bound_delay_max_ns", m->cpu_bound.max_ns, 1);
+	json_class("cpu_bound", &m->cpu_bound);
 	json_real("conservation_max_err_ns", m->conservation_max_err_ns, 0, 1); /* whole ns */
 	json_real("delay_ks_distance", m->delay_ks, 6, 1);
 	json_u64("uncertain_ns", m->uncertain_ns, 1);

@@ -31,18 +31,21 @@ struct row {
 static double g_runtime(const struct sl_run_metrics *m) { return (double)m->runtime_ns / 1e6; }
 static double g_span(const struct sl_run_metrics *m) { return (double)m->span_ns / 1e6; }
 static double g_wakeups(const struct sl_run_metrics *m) { return (double)m->wakeups; }
-static double g_dmean(const struct sl_run_metrics *m) { return m->delay_mean_ns / 1e3; }
-static double g_d50(const struct sl_run_metrics *m) { return (double)m->delay_p50_ns / 1e3; }
-static double g_d95(const struct sl_run_metrics *m) { return (double)m->delay_p95_ns / 1e3; }
-static double g_d99(const struct sl_run_metrics *m) { return (double)m->delay_p99_ns / 1e3; }
-static double g_dmax(const struct sl_run_metrics *m) { return (double)m->delay_max_ns / 1e3; }
+/* no wakeup ran: the delays are n/a ("-"), not 0 */
+#define DL(m, v) ((m)->ndelays ? (double)(v) / 1e3 : NAN)
+#define CL(c, v) ((c).delays ? (double)(v) / 1e3 : NAN)
+static double g_dmean(const struct sl_run_metrics *m) { return DL(m, m->delay_mean_ns); }
+static double g_d50(const struct sl_run_metrics *m) { return DL(m, m->delay_p50_ns); }
+static double g_d95(const struct sl_run_metrics *m) { return DL(m, m->delay_p95_ns); }
+static double g_d99(const struct sl_run_metrics *m) { return DL(m, m->delay_p99_ns); }
+static double g_dmax(const struct sl_run_metrics *m) { return DL(m, m->delay_max_ns); }
 static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
 static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
 static double g_jainc(const struct sl_run_metrics *m) { return m->jain_cpu; }
-static double g_s99(const struct sl_run_metrics *m) { return (double)m->sleepers.p99_ns / 1e3; }
-static double g_smax(const struct sl_run_metrics *m) { return (double)m->sleepers.max_ns / 1e3; }
-static double g_c99(const struct sl_run_metrics *m) { return (double)m->cpu_bound.p99_ns / 1e3; }
-static double g_cmax(const struct sl_run_metrics *m) { return (double)m->cpu_bound.max_ns / 1e3; }
+static double g_s99(const struct sl_run_metrics *m) { return CL(m->sleepers, m->sleepers.p99_ns); }
+static double g_smax(const struct sl_run_metrics *m) { return CL(m->sleepers, m->sleepers.max_ns); }
+static double g_c99(const struct sl_run_metrics *m) { return CL(m->cpu_bound, m->cpu_bound.p99_ns); }
+static double g_cmax(const struct sl_run_metrics *m) { return CL(m->cpu_bound, m->cpu_bound.max_ns); }
 static double g_cons(const struct sl_run_metrics *m) { return m->conservation_max_err_ns / 1e3; }
 static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
 

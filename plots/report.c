@@ -105,11 +105,13 @@ static double g_span(const struct sl_run_metrics *m) { return (double)m->span_ns
 static double g_rt(const struct sl_run_metrics *m) { return (double)m->runtime_ns / 1e6; }
 static double g_tasks(const struct sl_run_metrics *m) { return (double)m->ntasks; }
 static double g_wk(const struct sl_run_metrics *m) { return (double)m->wakeups; }
-static double g_mean(const struct sl_run_metrics *m) { return m->delay_mean_ns / 1e3; }
-static double g_p50(const struct sl_run_metrics *m) { return (double)m->delay_p50_ns / 1e3; }
-static double g_p95(const struct sl_run_metrics *m) { return (double)m->delay_p95_ns / 1e3; }
-static double g_p99(const struct sl_run_metrics *m) { return (double)m->delay_p99_ns / 1e3; }
-static double g_max(const struct sl_run_metrics *m) { return (double)m->delay_max_ns / 1e3; }
+/* no wakeup ran: the delays are n/a, not 0 */
+#define DL(m, v) ((m)->ndelays ? (double)(v) / 1e3 : NAN)
+static double g_mean(const struct sl_run_metrics *m) { return DL(m, m->delay_mean_ns); }
+static double g_p50(const struct sl_run_metrics *m) { return DL(m, m->delay_p50_ns); }
+static double g_p95(const struct sl_run_metrics *m) { return DL(m, m->delay_p95_ns); }
+static double g_p99(const struct sl_run_metrics *m) { return DL(m, m->delay_p99_ns); }
+static double g_max(const struct sl_run_metrics *m) { return DL(m, m->delay_max_ns); }
 static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
 static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
 static double g_cons(const struct sl_run_metrics *m) { return m->conservation_max_err_ns / 1e3; }
