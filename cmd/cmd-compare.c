@@ -91,6 +91,24 @@ static int longest_waiter(const struct sl_run_metrics *m, size_t n, int64_t utid
 	return 0;
 }
 
+/* A figure built on uncertain time says so (issue 25): the longest wait of
+ * a run whose task has time that may or may not be its own (the recorded
+ * run of a file with missed switches; docs/model.md). */
+static void uncertain_notes(const struct sl_run_metrics *m, size_t n)
+{
+	size_t i, k;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < m[i].ntasks; k++) {
+			const struct sl_task_metrics *t = &m[i].tasks[k];
+			if (!m[i].max_wait_ns || t->max_wait_ns != m[i].max_wait_ns || !t->uncertain_ns)
+				continue;
+			printf("note: run %" PRId64 "'s longest wait is %d %s's, who has %.3f ms of uncertain "
+			       "time (around missed switches): it may not be a wait\n",
+			       m[i].run.id, t->tid, t->comm, (double)t->uncertain_ns / 1e6);
+			break;
+		}
+}
+
 static void print_num(double v, int prec)
 {
 	if (isnan(v))
@@ -193,6 +211,7 @@ int cmd_compare(int argc, char **argv, const struct sl_globals *g)
 		}
 		printf("\n");
 	}
+	uncertain_notes(m, ids.n);
 	same = same_runtimes(m, ids.n);
 	printf("\n%7s %-16s %4s", "TID", "COMM", "NICE");
 	if (same)

@@ -167,6 +167,35 @@ static void run_section(FILE *f, const struct sl_run_metrics *m, const char *par
 			n, m->ntasks);
 }
 
+/* What the trace lacks and what the replays assumed (issue 25): the
+ * recording kernel's release, the HZ of the replays (a trace does not
+ * record its kernel's HZ), the switches the importer placed and the time
+ * around them that may or may not be each task's (docs/model.md). */
+static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const struct sl_run_metrics *m,
+			      size_t n)
+{
+	size_t i;
+	int hz_seen = 0;
+	fputs("<tr><th class=l>kernel release</th><td class=l>", f);
+	esc(f, ti->kernel_release[0] ? ti->kernel_release : "not in the file");
+	fputs("</td></tr>\n<tr><th class=l>HZ</th><td class=l>not in the file; replays:", f);
+	for (i = 0; i < n; i++) {
+		const char *h = strstr(m[i].run.params, "\"hz\":");
+		if (!h)
+			continue;
+		fprintf(f, "%s run %" PRId64 " %ld", hz_seen ? "," : "", m[i].run.id, strtol(h + 5, NULL, 10));
+		hz_seen = 1;
+	}
+	fprintf(f, "%s</td></tr>\n<tr><th class=l>missed switches</th><td class=l>%" PRIu64 "</td></tr>\n",
+		hz_seen ? "" : " none", ti->missed_switches);
+	for (i = 0; i < n; i++)
+		if (!strcmp(m[i].run.scheduler, "recorded"))
+			fprintf(f, "<tr><th class=l>uncertain time</th><td class=l>%.3f ms in run %" PRId64
+				   " (time around missed switches and lost events that may or may not be "
+				   "each task's, summed over tasks)</td></tr>\n",
+				(double)m[i].uncertain_ns / 1e6, m[i].run.id);
+}
+
 static const char css[] =
 	"body{font-family:sans-serif;margin:2em;max-width:1250px;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0 1.5em}"
@@ -256,7 +285,9 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		esc(f, m[i].run.scheduler);
 		fputs("</a>", f);
 	}
-	fputs("</td></tr>\n</table>\n", f);
+	fputs("</td></tr>\n", f);
+	completeness_rows(f, &ti, m, n);
+	fputs("</table>\n", f);
 
 	fputs("<h2>Compare</h2>\n<p class=note>Each run's figures; diff = run minus the first "
 	      "run.</p>\n<table><tr><th class=l>metric</th>", f);
