@@ -328,6 +328,23 @@ static void default_of(const struct sl_opt *o, char *buf, size_t len)
 	}
 }
 
+/* Whether help already states the default def gives: "(default V" with
+ * the same V (up to ';' or ')'). */
+static int help_states(const char *help, const char *def)
+{
+	char want[128];
+	const char *v = strstr(def, "(default ");
+	size_t n;
+	if (!v)
+		return 0;
+	n = strcspn(v, ";)");
+	if (n >= sizeof(want))
+		return 0;
+	memcpy(want, v, n);
+	want[n] = 0;
+	return strstr(help, want) != NULL;
+}
+
 enum { HELP_COL = 22 };
 
 void sl_opts_usage(const struct sl_opts_spec *s, FILE *f)
@@ -353,6 +370,8 @@ void sl_opts_usage(const struct sl_opts_spec *s, FILE *f)
 				fprintf(f, "%*s", HELP_COL, "");
 		}
 		default_of(o, def, sizeof(def));
+		if (help_states(o->help, def))
+			def[0] = 0; /* said once, not twice */
 		fprintf(f, "%s\n", def);
 	}
 	if (s->more)
