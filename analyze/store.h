@@ -197,6 +197,18 @@ int sl_wakeup_row_cmp(const void *a, const void *b);
 int sl_store_run_threads(struct sl_store *s, int64_t run_id, struct sl_thread_row **threads,
 			 size_t *n, struct sl_diag *d);
 
+/* CPUs of trace_id's recording with no event until late, likely offline
+ * until then (a phone's cores brought up on demand): those whose first
+ * slice or wakeup in the recorded run comes after a tenth of the span and
+ * 100 ms (first_ns since the trace's start, UINT64_MAX: none at all).
+ * *out malloc'd (NULL when none). A replay uses every CPU from 0. */
+struct sl_late_cpu {
+	int cpu;
+	uint64_t first_ns, span_ns;
+};
+int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
+		       struct sl_diag *d);
+
 /* The newest trace's id (the largest), 0 in an empty database. */
 int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d);
 /* The utids of a trace's threads, ascending (*utids malloc'd). */

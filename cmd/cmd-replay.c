@@ -360,59 +360,25 @@ static int dry_run(struct ropts *r, const struct sl_policy_ops **pols, size_t np
 
 /* A CPU of the recording with no event until late was likely offline (a
  * phone's cores brought up on demand: the Android systrace's CPU 1 has no
- * slice until 3.9 s of 5.0 s, the HMP trace's CPUs 4, 6 and 7 none for the
- * first 0.78 s). The replay uses every CPU from 0, so it says so (issue 25):
- * a CPU whose first slice or wakeup comes after a tenth of the span and
- * 100 ms. */
-struct late_cpus {
-	uint64_t first[SL_ENGINE_MAX_CPUS];
-};
-
-static int late_slice(void *ctx, const struct sl_slice_row *v)
-{
-	struct late_cpus *l = ctx;
-	if (v->cpu >= 0 && v->cpu < SL_ENGINE_MAX_CPUS && v->ts < l->first[v->cpu])
-		l->first[v->cpu] = v->ts;
-	return 0;
-}
-
-static int late_wakeup(void *ctx, const struct sl_wakeup_row *v)
-{
-	struct late_cpus *l = ctx;
-	if (v->cpu >= 0 && v->cpu < SL_ENGINE_MAX_CPUS && v->ts < l->first[v->cpu])
-		l->first[v->cpu] = v->ts;
-	return 0;
-}
-
+ * slice until 3.9 s of 5.0 s); the replay uses every CPU from 0, so it
+ * says so (issue 25; sl_store_late_cpus). */
 static int warn_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_diag *d)
 {
-	struct sl_trace_info ti;
-	struct late_cpus l;
-	int64_t rec = 0;
-	uint64_t span, late;
-	int c, n;
-	if (sl_store_get_trace(st, trace_id, &ti, d) || sl_store_recorded_run(st, trace_id, &rec, d))
+	struct sl_late_cpu *v;
+	size_t n, i;
+	if (sl_store_late_cpus(st, trace_id, &v, &n, d))
 		return -1;
-	if (!rec || ti.last_ts <= ti.first_ts)
-		return 0;
-	for (c = 0; c < SL_ENGINE_MAX_CPUS; c++)
-		l.first[c] = UINT64_MAX;
-	if (sl_store_each_slice(st, rec, late_slice, &l, d) || sl_store_each_wakeup(st, rec, late_wakeup, &l, d))
-		return -1;
-	span = ti.last_ts - ti.first_ts;
-	late = span / 10 > 100 * SL_NS_PER_MS ? span / 10 : 100 * SL_NS_PER_MS;
-	n = ti.cpus < SL_ENGINE_MAX_CPUS ? ti.cpus : SL_ENGINE_MAX_CPUS;
-	for (c = 0; c < n; c++)
-		if (l.first[c] == UINT64_MAX || l.first[c] - ti.first_ts > late) {
-			if (l.first[c] == UINT64_MAX)
-				sl_warnx("trace %" PRId64 ": CPU %d has no event in the recording: it was "
-					 "likely offline, and the replay uses it from 0",
-					 trace_id, c);
-			else
-				sl_warnx("trace %" PRId64 ": CPU %d has no event until %.3f s of %.3f s: it "
-					 "was likely offline until then, and the replay uses it from 0",
-					 trace_id, c, (double)(l.first[c] - ti.first_ts) / 1e9, (double)span / 1e9);
-		}
+	for (i = 0; i < n; i++) {
+		if (v[i].first_ns == UINT64_MAX)
+			sl_warnx("trace %" PRId64 ": CPU %d has no event in the recording: it was "
+				 "likely offline, and the replay uses it from 0",
+				 trace_id, v[i].cpu);
+		else
+			sl_warnx("trace %" PRId64 ": CPU %d has no event until %.3f s of %.3f s: it "
+				 "was likely offline until then, and the replay uses it from 0",
+				 trace_id, v[i].cpu, (double)v[i].first_ns / 1e9, (double)v[i].span_ns / 1e9);
+	}
+	free(v);
 	return 0;
 }
 

@@ -172,7 +172,7 @@ static void run_section(FILE *f, const struct sl_run_metrics *m, const char *par
  * record its kernel's HZ), the switches the importer placed and the time
  * around them that may or may not be each task's (docs/model.md). */
 static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const struct sl_run_metrics *m,
-			      size_t n)
+			      size_t n, const struct sl_late_cpu *late, size_t nlate)
 {
 	size_t i;
 	int hz_seen = 0;
@@ -188,6 +188,14 @@ static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const str
 	}
 	fprintf(f, "%s</td></tr>\n<tr><th class=l>missed switches</th><td class=l>%" PRIu64 "</td></tr>\n",
 		hz_seen ? "" : " none", ti->missed_switches);
+	for (i = 0; i < nlate; i++) {
+		fprintf(f, "<tr><th class=l>CPU %d</th><td class=l>", late[i].cpu);
+		if (late[i].first_ns == UINT64_MAX)
+			fputs("no event in the recording: likely offline", f);
+		else
+			fprintf(f, "no event until %.3f s: likely offline until then", (double)late[i].first_ns / 1e9);
+		fputs(" (the replays use it from 0)</td></tr>\n", f);
+	}
 	for (i = 0; i < n; i++)
 		if (!strcmp(m[i].run.scheduler, "recorded"))
 			fprintf(f, "<tr><th class=l>uncertain time</th><td class=l>%.3f ms in run %" PRId64
@@ -210,8 +218,9 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	struct sl_plot_opts o;
 	struct sl_run_metrics *m = NULL;
 	struct sl_chart cs[SL_ARRAY_SIZE(charts)];
+	struct sl_late_cpu *late = NULL;
 	int64_t *runs = NULL;
-	size_t n = 0, i, k, nc = 0;
+	size_t n = 0, i, k, nc = 0, nlate = 0;
 	int rc = -1;
 	char path[1200], tmp[1200] = "";
 	int fd;
@@ -230,6 +239,10 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		free(runs);
 		return sl_fail(d, "%s: %s", dir, strerror(errno));
+	}
+	if (sl_store_late_cpus(s, trace_id, &late, &nlate, d)) {
+		free(runs);
+		return -1;
 	}
 	/* the metrics (as analyze computes them, fidelity against the recorded
 	 * run) and the charts (files in dir), in one pass over the runs: each
@@ -286,7 +299,7 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		fputs("</a>", f);
 	}
 	fputs("</td></tr>\n", f);
-	completeness_rows(f, &ti, m, n);
+	completeness_rows(f, &ti, m, n, late, nlate);
 	fputs("</table>\n", f);
 
 	fputs("<h2>Compare</h2>\n<p class=note>Each run's figures; diff = run minus the first "
@@ -370,5 +383,6 @@ out:
 		sl_run_metrics_release(&m[i]);
 	free(m);
 	free(runs);
+	free(late);
 	return rc;
 }

@@ -5,7 +5,7 @@
 # after a tenth of the span (and 100 ms), with that time, worked out here
 # from the tables: on the Android systrace CPU 1 (3.9 s of 5.0 s), on the
 # HMP trace.dat CPUs 4, 6 and 7 (about 0.78 s of 4.5 s); none on the 22-CPU
-# Perfetto trace.
+# Perfetto trace. The report's header has a row for each.
 . "$TOP/tests/e2e/lib.sh"
 late() { # DB: "cpu seconds" of each late CPU, from SQL
 	sq "$1" "WITH ev AS (SELECT cpu, ts FROM sched_slice WHERE run_id = 1 UNION ALL SELECT cpu, ts FROM wakeup WHERE run_id = 1),
@@ -22,6 +22,11 @@ check() { # TRACE EXPECTED-CPUS
 	expect_eq "$(echo "$want" | awk 'NF { printf "%s%s", s, $1; s = "," }')" "$2" "late CPUs of $1 (SQL)"
 	got=$(sed -n 's/.*CPU \([0-9]*\) has no event until \([0-9.]*\) s of.*/\1 \2/p' "$T/err")
 	expect_eq "$got" "$want" "warnings of $1"
+	# the report's header: a row per late CPU, with the same time
+	"$SCHEDLAB" --db "$T/db" report --trace 1 -o "$T/rep" > /dev/null 2>&1 || fail "report $1"
+	rows=$(sed -n 's/.*<tr><th class=l>CPU \([0-9]*\)<\/th><td class=l>no event until \([0-9.]*\) s.*/\1 \2/p' "$T/rep/index.html")
+	expect_eq "$rows" "$want" "report rows of $1"
+	rm -rf "$T/rep"
 }
 check "$SHARED/traces/catapult-android-systrace/android_systrace.html" 1
 check "$SHARED/traces/trappy-hmp-8cpu-dat/trace.dat" 4,6,7

@@ -1,0 +1,65 @@
+/* analyze/late_cpus.c - see store.h (sl_store_late_cpus): CPUs of a
+ * recording with no event until late, likely offline until then. */
+#include "store.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+struct late_acc {
+	uint64_t *first;
+	int n;
+};
+
+static void seen(struct late_acc *l, int cpu, uint64_t ts)
+{
+	if (cpu >= 0 && cpu < l->n && ts < l->first[cpu])
+		l->first[cpu] = ts;
+}
+
+static int late_slice(void *ctx, const struct sl_slice_row *v)
+{
+	seen(ctx, v->cpu, v->ts);
+	return 0;
+}
+
+static int late_wakeup(void *ctx, const struct sl_wakeup_row *v)
+{
+	seen(ctx, v->cpu, v->ts);
+	return 0;
+}
+
+int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
+		       struct sl_diag *d)
+{
+	struct sl_trace_info ti;
+	struct late_acc l;
+	int64_t rec = 0;
+	uint64_t span, late;
+	int c;
+	*out = NULL;
+	*nout = 0;
+	if (sl_store_get_trace(st, trace_id, &ti, d) || sl_store_recorded_run(st, trace_id, &rec, d))
+		return -1;
+	if (!rec || ti.last_ts <= ti.first_ts || ti.cpus <= 0)
+		return 0;
+	l.n = ti.cpus;
+	l.first = xmalloc((size_t)l.n * sizeof(*l.first));
+	for (c = 0; c < l.n; c++)
+		l.first[c] = UINT64_MAX;
+	if (sl_store_each_slice(st, rec, late_slice, &l, d) || sl_store_each_wakeup(st, rec, late_wakeup, &l, d)) {
+		free(l.first);
+		return -1;
+	}
+	span = ti.last_ts - ti.first_ts;
+	late = span / 10 > 100 * SL_NS_PER_MS ? span / 10 : 100 * SL_NS_PER_MS;
+	for (c = 0; c < l.n; c++)
+		if (l.first[c] == UINT64_MAX || l.first[c] - ti.first_ts > late) {
+			*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+			(*out)[*nout].cpu = c;
+			(*out)[*nout].first_ns = l.first[c] == UINT64_MAX ? UINT64_MAX : l.first[c] - ti.first_ts;
+			(*out)[*nout].span_ns = span;
+			(*nout)++;
+		}
+	free(l.first);
+	return 0;
+}
