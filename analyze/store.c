@@ -45,6 +45,10 @@ int st_exec(struct sl_store *s, const char *sql, struct sl_diag *d)
 	return 0;
 }
 
+/* How long a command waits for another's write transaction: 10 minutes,
+ * longer than any import of a bundled or benchmarked trace takes. */
+#define SL_BUSY_MS 600000
+
 static int user_version(struct sl_store *s, int *v, struct sl_diag *d)
 {
 	sqlite3_stmt *q;
@@ -209,7 +213,10 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 		sl_store_close(s);
 		return -1;
 	}
-	sqlite3_busy_timeout(s->db, 5000);
+	/* one writer at a time (an import or a replay is one transaction, begun
+	 * IMMEDIATE): another waits for it, up to SL_BUSY_MS, rather than fail
+	 * while a long import holds the database (README "Concurrent use") */
+	sqlite3_busy_timeout(s->db, SL_BUSY_MS);
 	if (table_count(s, &ntab, d) || user_version(s, &v, d)) {
 		sl_store_close(s);
 		return -1;

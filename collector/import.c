@@ -20,10 +20,33 @@ struct counter {
 static int count_event(void *ctx, const struct sl_event *ev)
 {
 	struct counter *c = ctx;
+	if (ev->type == SL_EV_CUT) /* where the file ends, not an event */
+		return sl_model_event(c->m, ev);
 	c->n++;
 	if (c->progress && (c->n & 0xfffff) == 0)
 		c->progress(c->pctx, c->n);
 	return sl_model_event(c->m, ev);
+}
+
+/* One rule for every reader: an event far from all the others at either
+ * end (more than 10 s, and 90 % of the span, before the next or after the
+ * one before) is a clock step or a damaged timestamp that stretches the
+ * trace; and the same event twice in a row on a CPU is kept once. */
+static void stamp_warnings(const char *path, const struct sl_model_stats *ms, struct sl_diag *d)
+{
+	uint64_t span = ms->last_ts - ms->first_ts;
+	if (ms->lead_gap_ns > 10 * SL_NS_PER_SEC && ms->lead_gap_ns / 9 >= span / 10)
+		sl_warn(d, "%s: the first event is %.3f s before the next (clock step or a damaged "
+			   "timestamp): the trace's span of %.3f s counts from it",
+			path, (double)ms->lead_gap_ns / 1e9, (double)span / 1e9);
+	if (ms->tail_gap_ns > 10 * SL_NS_PER_SEC && ms->tail_gap_ns / 9 >= span / 10)
+		sl_warn(d, "%s: the last event is %.3f s after the one before (clock step or a damaged "
+			   "timestamp): the trace's span of %.3f s runs to it",
+			path, (double)ms->tail_gap_ns / 1e9, (double)span / 1e9);
+	if (ms->duplicates)
+		sl_warn(d, "%s: %llu events were the event before them on their CPU again (exact "
+			   "duplicates); counted once",
+			path, (unsigned long long)ms->duplicates);
 }
 
 int sl_import_model(const struct sl_reader *r, const char *path, const struct sl_run_sink *rec,
@@ -33,8 +56,15 @@ int sl_import_model(const struct sl_reader *r, const char *path, const struct sl
 	int rc = -1;
 	memset(out, 0, sizeof(*out));
 	c.m = sl_model_new(rec, d);
-	if (r->read(path, count_event, &c, d))
+	if (r->read(path, count_event, &c, d)) {
+		/* the model's messages start at the position: name the file */
+		if (d && strncmp(d->msg, path, strlen(path))) {
+			char msg[sizeof(d->msg)];
+			snprintf(msg, sizeof(msg), "%.200s:%.300s", path, d->msg);
+			snprintf(d->msg, sizeof(d->msg), "%s", msg);
+		}
 		goto out;
+	}
 	out->events = c.n;
 	if (!c.n) {
 		sl_fail(d, "%s: no scheduler events found", path);
@@ -42,6 +72,7 @@ int sl_import_model(const struct sl_reader *r, const char *path, const struct sl
 	}
 	if (sl_model_finish(c.m, &out->b, &out->first, &out->last, &out->ms))
 		goto out;
+	stamp_warnings(path, &out->ms, d);
 	rc = 0;
 out:
 	sl_model_free(c.m);

@@ -75,6 +75,8 @@ struct mcpu {
 	int guessed;       /* the open slice began at a placed (not seen) switch */
 	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
 	uint64_t wake_to;  /* last wakeup or move aimed at this CPU, + 1 (0: none) */
+	struct sl_event last;      /* the last event of this CPU (exact duplicates) */
+	int have_last;
 };
 
 /* A CPU seen idle this long proves that no task allowed there was waiting
@@ -98,6 +100,7 @@ struct sl_model {
 	int have_first;
 	int seen_wake;     /* a wakeup event seen: the trace has them */
 	struct sl_yields y;
+	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
 };
 
 #define MAX_CPUS 4096
@@ -831,6 +834,21 @@ static uint64_t runtime_pin(struct sl_model *m, const struct sl_event *ev)
 	return UINT64_MAX;
 }
 
+/* The same event twice: every field but its place in the file. */
+static int same_event(const struct sl_event *a, const struct sl_event *b)
+{
+	return a->ts == b->ts && a->type == b->type && a->cpu == b->cpu && a->state == b->state &&
+	       a->ctx == b->ctx && a->cur_pid == b->cur_pid && a->pid == b->pid &&
+	       a->pid2 == b->pid2 && a->prio == b->prio && a->prio2 == b->prio2 &&
+	       a->target_cpu == b->target_cpu && a->orig_cpu == b->orig_cpu && a->count == b->count &&
+	       !strcmp(a->comm, b->comm) && !strcmp(a->comm2, b->comm2);
+}
+
+/* Timestamps are ns of a boot clock: 2^62 ns is 146 years. A larger one is
+ * a damaged file (a flipped high bit), and past 2^63 it would not even fit
+ * the database's signed integers. */
+#define MAX_TS (1ULL << 62)
+
 int sl_model_event(void *model, const struct sl_event *ev)
 {
 	struct sl_model *m = model;
@@ -844,17 +862,35 @@ int sl_model_event(void *model, const struct sl_event *ev)
 		return 0;
 	}
 	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
-		return sl_fail(m->d, "event at %llu: CPU %d out of range",
-			       (unsigned long long)ev->pos, ev->cpu);
+		return sl_fail(m->d, "%llu: CPU %d out of range", (unsigned long long)ev->pos, ev->cpu);
+	if (ev->ts >= MAX_TS)
+		return sl_fail(m->d, "%llu: timestamp %llu ns is past any clock (damaged)",
+			       (unsigned long long)ev->pos, (unsigned long long)ev->ts);
+	if (ev->pid < -1 || ev->pid2 < -1 || ev->cur_pid < -1)
+		return sl_fail(m->d, "%llu: negative pid %d", (unsigned long long)ev->pos,
+			       ev->pid < -1 ? ev->pid : ev->pid2 < -1 ? ev->pid2 : ev->cur_pid);
 	if (!m->have_first) {
 		m->st.first_ts = ev->ts;
+		m->second_ts = UINT64_MAX;
 		m->have_first = 1;
+	} else if (m->second_ts == UINT64_MAX) {
+		m->second_ts = ev->ts;
 	}
 	if (ev->ts < m->st.last_ts)
-		return sl_fail(m->d, "event at %llu goes back in time", (unsigned long long)ev->pos);
+		return sl_fail(m->d, "%llu: event goes back in time", (unsigned long long)ev->pos);
+	{
+		struct mcpu *c = cpu_of(m, ev->cpu);
+		if (c->have_last && same_event(&c->last, ev)) {
+			m->st.duplicates++; /* the same event twice: counted once */
+			return 0;
+		}
+		c->last = *ev;
+		c->have_last = 1;
+	}
+	if (m->st.events)
+		m->prev_ts = m->st.last_ts;
 	m->st.last_ts = ev->ts;
 	m->st.events++;
-	cpu_of(m, ev->cpu);
 	if (ev->type == SL_EV_LOST)
 		return on_lost(m, ev);
 	if (ev->type == SL_EV_RUNTIME)
@@ -912,6 +948,10 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	if (sl_yields_emit(&m->y, &m->rec))
 		return -1;
 	memset(b, 0, sizeof(*b));
+	if (m->have_first && m->second_ts != UINT64_MAX) {
+		m->st.lead_gap_ns = m->second_ts - m->st.first_ts;
+		m->st.tail_gap_ns = m->st.last_ts - m->prev_ts;
+	}
 	b->ntasks = m->nt;
 	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
 	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));

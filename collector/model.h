@@ -24,6 +24,9 @@ struct sl_model_stats {
 	uint64_t slices, wakeups;
 	uint64_t execs;            /* exec points (SL_END_EXEC phases) */
 	uint64_t yields;           /* switch-outs taken for sched_yield (SL_END_YIELD) */
+	uint64_t duplicates;       /* events seen twice in a row on a CPU (counted once) */
+	uint64_t lead_gap_ns;      /* from the first event to the second */
+	uint64_t tail_gap_ns;      /* from the last event but one to the last */
 	uint64_t *uncertain_ns;   /* [ntasks]: per task, time in the windows where a
 				   * missed switch or lost events leave it open whether
 				   * it ran (malloc'd; caller frees) */

@@ -207,13 +207,31 @@ void sl_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A plain decimal number ("-5", "+1.5e3"): written as it is. */
+static int csv_number(const char *s)
+{
+	char *end;
+	if (!*s)
+		return 0;
+	errno = 0;
+	(void)strtod(s, &end);
+	return *end == 0 && !errno && strspn(s, "+-0123456789.eE") == strlen(s);
+}
+
 void sl_csv_str(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	/* a spreadsheet takes a field that starts with = + - @ (or a tab or a
+	 * CR) as a formula (=cmd|' /C calc'!A0 runs a program): such a field,
+	 * unless it is a plain number, is written quoted with a leading
+	 * apostrophe, as OWASP's CSV-injection advice has it */
+	int formula = strchr("=+-@\t\r", s[0]) && s[0] && !csv_number(s);
+	if (!formula && !strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);

@@ -61,6 +61,8 @@ _Noreturn void sl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 #include <stdio.h>
 /* Write s as a JSON string literal (quotes and escapes included). */
 void sl_json_str(FILE *f, const char *s);
-/* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
+/* Write s as a CSV field (quoted when it holds a comma, quote or newline;
+ * quoted with a leading apostrophe when a spreadsheet would take it for a
+ * formula: it starts with = + - @ or a tab or CR and is not a number). */
 void sl_csv_str(FILE *f, const char *s);
 #endif
