@@ -6,6 +6,11 @@
 # -- perf bench sched messaging -g 4 -l 200 (44 compressed records, ratio
 # 13.8, and 1955 events lost on CPU 1).
 #
+# The file holds one switch twice, exactly (ksoftirqd/0 -> rcu_preempt on
+# CPU 0 at 9801.345744189, perf script shows both): it is counted once
+# (docs/formats.md), so rcu_preempt (tid 15) has 96 slices, not 97 with a
+# zero-length one; its runtime is the same.
+#
 # Reference: perf itself. tests/golden/perf-zstd-runtimes.txt is each tid's
 # recorded runtime (switch intervals, the 151 missed switches placed as
 # docs/model.md says) and slice count from `perf script --ns -F +pid`
