@@ -9,20 +9,31 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 struct write_cmd {
 	const char *name, *synopsis, *about;
 	const char *id_name, *id_help;
-	int id_required;     /* also: the message names the id ("FILE: run 3") */
+	int id_required;     /* also: the message names the ids ("FILE: run 3"), and
+			      * several may be given (--run 1 2, 1,2 or repeated) */
 	const char *out_arg, *out_help;
 	const char *out_file; /* the message names OUT/out_file, or OUT */
-	int (*write)(struct sl_store *st, int64_t id, const char *out, struct sl_diag *d);
+	int (*write)(struct sl_store *st, const int64_t *ids, size_t n, const char *out, struct sl_diag *d);
 };
 
+static int report_write(struct sl_store *st, const int64_t *ids, size_t n, const char *out,
+			struct sl_diag *d)
+{
+	return sl_report_write(st, n ? ids[0] : 0, out, d);
+}
+
 static const char export_about[] =
-	"Write the run's slices as a Chrome/Perfetto JSON trace (one complete \"X\"\n"
+	"Write the runs' slices as a Chrome/Perfetto JSON trace (one complete \"X\"\n"
 	"event per slice; pid = the task's tgid, tid = its tid; times in us after\n"
-	"the trace's start) to open in ui.perfetto.dev or chrome://tracing.\n";
+	"the trace's start) to open in ui.perfetto.dev or chrome://tracing.\n"
+	"Several runs of one trace (--run 1 2, --run 1,2 or repeated) go in one\n"
+	"file, each with pids of its own (run index * 10000000 + tgid) and process\n"
+	"names starting \"run N SCHED: \".\n";
 
 static const char report_about[] =
 	"Write DIR/index.html, one self-contained page (charts embedded) with the\n"
@@ -30,10 +41,10 @@ static const char report_about[] =
 	"each run's per-task table; the charts are also left in DIR as PNG files.\n";
 
 static const struct write_cmd writers[] = {
-	{ "export", "schedlab [--db FILE] export --run ID -o FILE.json", export_about, "run", "the run", 1,
-	  "FILE", "the JSON file to write", NULL, sl_export_chrome },
+	{ "export", "schedlab [--db FILE] export --run ID... -o FILE.json", export_about, "run",
+	  "the runs (repeat, or 1,2)", 1, "FILE", "the JSON file to write", NULL, sl_export_chrome },
 	{ "report", "schedlab [--db FILE] report [--trace ID] -o DIR", report_about, "trace",
-	  "the trace (default: the newest)", 0, "DIR", "the folder to write", "index.html", sl_report_write },
+	  "the trace (default: the newest)", 0, "DIR", "the folder to write", "index.html", report_write },
 };
 
 static void print_warning(void *ctx, const char *msg)
@@ -48,33 +59,42 @@ static int write_out(const struct write_cmd *w, int argc, char **argv, const str
 	struct sl_store *st = NULL;
 	const char *out = NULL;
 	int64_t id = 0;
+	struct sl_idlist ids = { 0 };
 	int rc;
+	size_t i;
+	const struct sl_opt one = SL_OPT_ID(0, w->id_name, &id, w->id_help),
+			    many = SL_OPT_IDS(0, w->id_name, &ids, w->id_help);
 	const struct sl_opt opts[] = {
-		SL_OPT_ID(0, w->id_name, &id, w->id_help),
+		w->id_required ? many : one,
 		SL_OPT_STRING('o', NULL, &out, w->out_arg, w->out_help),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { w->name, w->synopsis, w->about, opts, 0, NULL };
 
-	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO) {
+		free(ids.v);
 		return rc;
-	if ((w->id_required && !id) || !out) {
+	}
+	if ((w->id_required && !ids.n) || !out) {
+		free(ids.v);
 		sl_opts_usage(&spec, stderr);
 		return 2;
 	}
 	rc = 1;
-	if (sl_store_open(g->db, 0, &st, &d) || w->write(st, id, out, &d)) {
+	if (sl_store_open(g->db, 0, &st, &d) ||
+	    w->write(st, w->id_required ? ids.v : &id, w->id_required ? ids.n : id != 0, out, &d)) {
 		sl_err("%s", d.msg);
 	} else {
 		if (!g->quiet) {
 			printf("%s%s%s", out, w->out_file ? "/" : "", w->out_file ? w->out_file : "");
-			if (w->id_required)
-				printf(": %s %" PRId64, w->id_name, id);
+			for (i = 0; w->id_required && i < ids.n; i++)
+				printf("%s %" PRId64, i ? "," : (ids.n > 1 ? ": runs" : ": run"), ids.v[i]);
 			printf("\n");
 		}
 		rc = 0;
 	}
 	sl_store_close(st);
+	free(ids.v);
 	return rc;
 }
 

@@ -23,52 +23,27 @@ static int pid_of(const struct sl_thread_row *t)
 	return t->tgid > 0 ? t->tgid : t->tid;
 }
 
-int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struct sl_diag *d)
+/* Several runs in one file: each run's thread groups get pids of their own
+ * (run index * PID_STRIDE + tgid, above Linux's PID_MAX_LIMIT 4194304) and
+ * process names that start with the run, so a replay and its recording sit
+ * one above the other in the viewer. One run keeps the tgid itself. */
+#define PID_STRIDE 10000000
+
+static void sep(FILE *f, int *first)
 {
-	struct sl_pruns p;
-	struct sl_plot_opts o;
-	const struct sl_run_data *r;
-	char *used;
+	fputs(*first ? "" : ",\n", f);
+	*first = 0;
+}
+
+static void write_names(FILE *f, const struct sl_run_data *r, const char *used, int base, const char *pfx,
+			int *first)
+{
 	size_t i, k;
-	FILE *f;
-	int first = 1, err;
-	memset(&o, 0, sizeof(o));
-	o.runs = &run_id;
-	o.nruns = 1;
-	if (sl_pruns_load(s, &o, SL_LOAD_ALL, &p, d))
-		return -1;
-	r = &p.v[0].r;
-	f = fopen(path, "w");
-	if (!f) {
-		sl_pruns_release(&p);
-		return sl_fail(d, "%s: %s", path, strerror(errno));
-	}
-	used = xcalloc(r->nthreads ? r->nthreads : 1, 1);
-	for (k = 0; k < r->nslices; k++) {
-		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
-		if (t)
-			used[t - r->threads] = 1;
-	}
-	for (k = 0; k < r->nwakeups; k++) {
-		const struct sl_thread_row *t = sl_prun_thread(r, r->wakeups[k].utid);
-		if (t)
-			used[t - r->threads] = 1;
-	}
-	fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"schedlab export\",\"trace\":",
-	      f);
-	sl_json_str(f, p.trace.path);
-	fprintf(f, ",\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"scheduler\":", p.trace.id,
-		r->run.id);
-	sl_json_str(f, r->run.scheduler);
-	fputs(",\"mode\":", f);
-	sl_json_str(f, r->run.mode);
-	fprintf(f, ",\"cpus\":%d,\"first_ts_ns\":%" PRIu64 "},\n\"traceEvents\":[\n", r->run.cpus,
-		p.trace.first_ts);
 	/* names: each thread group once (its leader's comm), each thread */
 	for (i = 0; i < r->nthreads; i++) {
 		const struct sl_thread_row *t = &r->threads[i];
 		int pid = pid_of(t), seen = 0;
-		char name[48];
+		char name[96];
 		if (!used[i])
 			continue;
 		for (k = 0; k < i && !seen; k++)
@@ -79,35 +54,39 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 				if (r->threads[k].tid == pid)
 					leader = r->threads[k].comm;
 			if (leader)
-				snprintf(name, sizeof(name), "%s", leader);
+				snprintf(name, sizeof(name), "%s%s", pfx, leader);
 			else
-				snprintf(name, sizeof(name), "tgid %d", pid);
-			fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,"
-				   "\"args\":{\"name\":",
-				first ? "" : ",\n", pid);
+				snprintf(name, sizeof(name), "%stgid %d", pfx, pid);
+			sep(f, first);
+			fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+				base + pid);
 			sl_json_str(f, name);
 			fputs("}}", f);
-			first = 0;
 		}
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
 			   "\"args\":{\"name\":",
-			pid, t->tid);
+			base + pid, t->tid);
 		sl_json_str(f, t->comm);
 		fputs("}}", f);
 	}
+}
+
+static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int base, int *first)
+{
+	size_t k;
 	for (k = 0; k < r->nslices; k++) {
 		const struct sl_slice_row *sl = &r->slices[k];
 		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
 		char st[2] = { sl->end_state ? sl->end_state : '?', 0 };
-		fputs(first ? "{\"name\":" : ",\n{\"name\":", f);
-		first = 0;
+		sep(f, first);
+		fputs("{\"name\":", f);
 		sl_json_str(f, t ? t->comm : "?");
 		fputs(",\"cat\":\"sched\",\"ph\":\"X\",\"ts\":", f);
-		put_us(f, sl->ts >= p.trace.first_ts ? sl->ts - p.trace.first_ts : 0);
+		put_us(f, sl->ts >= t0 ? sl->ts - t0 : 0);
 		fputs(",\"dur\":", f);
 		put_us(f, sl->dur);
 		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"end_state\":",
-			t ? pid_of(t) : 0, t ? t->tid : 0, sl->cpu);
+			t ? base + pid_of(t) : 0, t ? t->tid : 0, sl->cpu);
 		sl_json_str(f, st);
 		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, (int64_t)sl->utid);
 	}
@@ -116,28 +95,93 @@ int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struc
 		const struct sl_wakeup_row *w = &r->wakeups[k];
 		const struct sl_thread_row *t = sl_prun_thread(r, w->utid);
 		const struct sl_thread_row *wk = sl_prun_thread(r, w->waker_utid);
-		fputs(first ? "{\"name\":\"wakeup\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":"
-			    : ",\n{\"name\":\"wakeup\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":",
-		      f);
-		first = 0;
-		put_us(f, w->ts >= p.trace.first_ts ? w->ts - p.trace.first_ts : 0);
+		sep(f, first);
+		fputs("{\"name\":\"wakeup\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", f);
+		put_us(f, w->ts >= t0 ? w->ts - t0 : 0);
 		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"delay_us\":",
-			t ? pid_of(t) : 0, t ? t->tid : 0, w->cpu);
+			t ? base + pid_of(t) : 0, t ? t->tid : 0, w->cpu);
 		if (w->ts_run != UINT64_MAX && w->ts_run >= w->ts)
 			put_us(f, w->ts_run - w->ts);
 		else
 			fputs("null", f);
 		fprintf(f, ",\"waker_tid\":%d}}", wk ? wk->tid : -1);
 	}
+}
+
+static char *used_threads(const struct sl_run_data *r)
+{
+	char *used = xcalloc(r->nthreads ? r->nthreads : 1, 1);
+	size_t k;
+	for (k = 0; k < r->nslices; k++) {
+		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
+		if (t)
+			used[t - r->threads] = 1;
+	}
+	for (k = 0; k < r->nwakeups; k++) {
+		const struct sl_thread_row *t = sl_prun_thread(r, r->wakeups[k].utid);
+		if (t)
+			used[t - r->threads] = 1;
+	}
+	return used;
+}
+
+int sl_export_chrome(struct sl_store *s, const int64_t *runs, size_t nruns, const char *path,
+		     struct sl_diag *d)
+{
+	struct sl_pruns p;
+	struct sl_plot_opts o;
+	const struct sl_run_data *r;
+	size_t i;
+	FILE *f;
+	int first = 1, err;
+	memset(&o, 0, sizeof(o));
+	o.runs = runs;
+	o.nruns = nruns;
+	if (sl_pruns_load(s, &o, SL_LOAD_ALL, &p, d))
+		return -1;
+	r = &p.v[0].r;
+	f = fopen(path, "w");
+	if (!f) {
+		sl_pruns_release(&p);
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	}
+	fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"schedlab export\",\"trace\":",
+	      f);
+	sl_json_str(f, p.trace.path);
+	fprintf(f, ",\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"scheduler\":", p.trace.id,
+		r->run.id);
+	sl_json_str(f, r->run.scheduler);
+	fputs(",\"mode\":", f);
+	sl_json_str(f, r->run.mode);
+	fprintf(f, ",\"cpus\":%d,\"first_ts_ns\":%" PRIu64, r->run.cpus, p.trace.first_ts);
+	if (p.n > 1) {
+		fputs(",\"runs\":[", f);
+		for (i = 0; i < p.n; i++) {
+			fprintf(f, "%s{\"run_id\":%" PRId64 ",\"pid_base\":%d,\"scheduler\":", i ? "," : "",
+				p.v[i].r.run.id, (int)i * PID_STRIDE);
+			sl_json_str(f, p.v[i].r.run.scheduler);
+			fputs("}", f);
+		}
+		fputs("]", f);
+	}
+	fputs("},\n\"traceEvents\":[\n", f);
+	for (i = 0; i < p.n; i++) {
+		char *used = used_threads(&p.v[i].r);
+		char pfx[64] = "";
+		if (p.n > 1)
+			snprintf(pfx, sizeof(pfx), "run %" PRId64 " %s: ", p.v[i].r.run.id, p.v[i].r.run.scheduler);
+		write_names(f, &p.v[i].r, used, p.n > 1 ? (int)i * PID_STRIDE : 0, pfx, &first);
+		free(used);
+	}
+	for (i = 0; i < p.n; i++)
+		write_rows(f, &p.v[i].r, p.trace.first_ts, p.n > 1 ? (int)i * PID_STRIDE : 0, &first);
 	fputs("\n]}\n", f);
 	err = ferror(f);
 	if (fclose(f) || err) {
 		unlink(path);
-		free(used);
 		sl_pruns_release(&p);
 		return sl_fail(d, "%s: write error", path);
 	}
-	free(used);
 	sl_pruns_release(&p);
 	return 0;
 }

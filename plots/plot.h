@@ -106,8 +106,12 @@ double sl_nice_step(double span, int want);
  * the charts as PNG files in DIR for every run of trace_id (0: the newest trace). */
 int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struct sl_diag *d);
 
-/* Write run_id as a Chrome/Perfetto JSON trace to path. */
-int sl_export_chrome(struct sl_store *s, int64_t run_id, const char *path, struct sl_diag *d);
+/* Write runs as a Chrome/Perfetto JSON trace to path. */
+/* (runs: one or more runs of one trace, in one file; several: each run's
+ * thread groups get pids run index * 10000000 + tgid and process names
+ * "run N sched: comm") */
+int sl_export_chrome(struct sl_store *s, const int64_t *runs, size_t nruns, const char *path,
+		     struct sl_diag *d);
 
 /* --- claims (claims_chart.c) --- */
 struct sl_claim;

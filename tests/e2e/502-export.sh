@@ -60,6 +60,22 @@ PY
 	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "run $run: wakeup events differ from the wakeup table"; }
 done
 grep -q '"scheduler":"rsdl"' "$T/run2.json" || fail "run 2 scheduler in otherData"
+# several runs in one file (issue 25: --run 1 --run 2 wrote only run 2):
+# repeated and comma forms give the same file; run k's events have pids
+# (k - 1) * 10000000 + tgid, and each run has as many X and i events as its
+# sched_slice and wakeup rows
+"$SCHEDLAB" --db "$DB" export --run 1 --run 3 -o "$T/m1.json" > /dev/null || fail "export two runs"
+"$SCHEDLAB" --db "$DB" export --run 1,3 -o "$T/m2.json" > /dev/null || fail "export 1,3"
+cmp -s "$T/m1.json" "$T/m2.json" || fail "--run 1 --run 3 and --run 1,3 differ"
+python3 - "$T/m1.json" > "$T/mgot" << 'PY' || fail "reading the two-run JSON"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+c = collections.Counter((e["pid"] // 10000000, e["ph"]) for e in d["traceEvents"] if e["ph"] in "Xi")
+for k, run in enumerate((1, 3)):
+    print(run, c[(k, "X")], c[(k, "i")])
+PY
+want=$(for r in 1 3; do echo "$r $(sq "$DB" "SELECT count(*) FROM sched_slice WHERE run_id = $r") $(sq "$DB" "SELECT count(*) FROM wakeup WHERE run_id = $r")"; done)
+expect_eq "$(cat "$T/mgot")" "$want" "events per run of the two-run file"
 "$SCHEDLAB" --db "$DB" export --run 9 -o "$T/x.json" 2> "$T/err"; expect_eq $? 1 "missing run exit"
 [ ! -e "$T/x.json" ] || fail "file written for a missing run"
 "$SCHEDLAB" --db "$DB" export --run 1 -o "$T/nodir/x.json" 2> "$T/err"; expect_eq $? 1 "bad path exit"
