@@ -933,6 +933,29 @@ int sl_claims_run(const struct sl_claims_opts *o, struct sl_claim **out, size_t 
 	return 0;
 }
 
+/* On a user's trace the claims about a named desktop ("Gene's desktop",
+ * "Ed's desktop": the bundled recordings) are about that trace: the
+ * statement names it instead (issue 25). */
+static void relabel(struct sl_claims_cx *x, const char *name)
+{
+	static const char *const who[] = { "Gene's desktop", "Ed's desktop" };
+	/* the statements outlive the claims' array, which is sorted (moved)
+	 * after: they are kept here, one per claim so named (a process runs
+	 * the claims of one trace) */
+	static char text[8][192];
+	size_t i, k, used = 0;
+	for (i = 0; i < x->n; i++)
+		for (k = 0; k < SL_ARRAY_SIZE(who) && used < SL_ARRAY_SIZE(text); k++) {
+			const char *at = strstr(x->c[i].claim, who[k]);
+			if (!at)
+				continue;
+			snprintf(text[used], sizeof(text[used]), "%.*s%s%s", (int)(at - x->c[i].claim),
+				 x->c[i].claim, name, at + strlen(who[k]));
+			x->c[i].claim = text[used++];
+			break;
+		}
+}
+
 int sl_claims_trace(const struct sl_claims_opts *o, const struct sl_behaviour *b, const char *name,
 		    struct sl_claim **out, size_t *n, struct sl_diag *d)
 {
@@ -947,6 +970,7 @@ int sl_claims_trace(const struct sl_claims_opts *o, const struct sl_behaviour *b
 	}
 	if (x.svr_any)
 		claim2(&x, "2r", x.svr);
+	relabel(&x, name);
 	cx_finish(&x, out, n);
 	return 0;
 }

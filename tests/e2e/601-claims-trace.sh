@@ -38,6 +38,11 @@ expect_eq "$(sq "$T/c.db" "SELECT measured_on LIKE 'trace 2 (ed-desktop-2cpu.dat
 	"20 measured on trace 2"
 expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE 'p99 %' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 "p99 of the reader"
 expect_eq "$(sq "$T/c.db" "SELECT verdict FROM e WHERE id = '19' AND model = 'rsdl'")" untestable "no glxgears on Ed's desktop"
+# the statements name the trace claimed on, not the bundled desktops (issue 25)
+expect_eq "$(sq "$T/c.db" "SELECT count(*) FROM e WHERE claim LIKE '%Gene''s desktop%' OR claim LIKE '%Ed''s desktop%'")" 0 \
+	"claims on trace 2 named after a bundled desktop"
+expect_eq "$(sq "$T/c.db" "SELECT claim LIKE 'trace 2 (ed-desktop-2cpu.dat) %' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 \
+	"claim 20 names trace 2"
 
 # a trace recorded here
 tracefs_setup
