@@ -44,6 +44,18 @@ expect_eq "$(sq "$T/c.db" "SELECT count(*) FROM e WHERE claim LIKE '%Gene''s des
 expect_eq "$(sq "$T/c.db" "SELECT claim LIKE 'trace 2 (ed-desktop-2cpu.dat) %' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 \
 	"claim 20 names trace 2"
 
+# claim 20 on a trace whose 2.6.20 replay delays the interactive tasks
+# under a tick (lisa rt-app trace.dat: no wakeup events, every model's p99
+# 0.00 ms, which gave "x0.00, holds"): untestable for every model
+RT="$SHARED/traces/lisa-juno-rtapp-dat/trace.dat"
+if [ -f "$RT" ]; then
+	"$SCHEDLAB" --db "$T/rt.db" import "$RT" > /dev/null 2>&1 || fail "import $RT"
+	"$SCHEDLAB" --db "$T/rt.db" claims --trace 1 --format csv > "$T/rt.csv" 2> "$T/err" || fail "claims on $RT"
+	sqlite3 "$T/c2.db" ".import --csv $T/rt.csv e" || fail "rt CSV"
+	expect_eq "$(sq "$T/c2.db" "SELECT count(*) FROM e WHERE id = '20' AND verdict <> 'untestable'")" 0 "claim 20 on rt-app"
+	sq "$T/c2.db" "SELECT reason FROM e WHERE id = '20' AND model = 'rsdl'" | grep -q "under one tick" || fail "claim 20's reason"
+fi
+
 # a trace recorded here
 tracefs_setup
 if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ] && [ -x "$B/tools/desktop" ]; then
