@@ -22,6 +22,8 @@
 
 struct sl_scen_task {
 	int nice;
+	int tid;                 /* the behaviour's tid (0: a workload's task) */
+	char comm[24];
 	uint64_t start_ns;
 	uint64_t runtime_ns;     /* CPU time in the run */
 	uint64_t max_slice_ns;   /* longest on-CPU interval */
@@ -69,7 +71,8 @@ int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, 
 struct sl_starve {
 	int64_t excess_ns;       /* max over tasks of max_wait - bound (INT64_MIN: none yet) */
 	double ratio;            /* max over tasks of max_wait / bound */
-	char where[64];          /* scenario label and task of the excess */
+	char where[128];         /* scenario label and task of the excess (its tid and
+				  * name, or a workload's task by name) */
 	size_t tasks;            /* tasks counted */
 };
 /* Empty tally. */

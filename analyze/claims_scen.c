@@ -136,6 +136,9 @@ int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, 
 	bound = xcalloc(n1, sizeof(*bound));
 	for (i = 0; i < b->ntasks; i++) {
 		r->t[i].nice = b->tasks[i].nice;
+		r->t[i].tid = b->tasks[i].tid;
+		memcpy(r->t[i].comm, b->tasks[i].comm, sizeof(r->t[i].comm));
+		r->t[i].comm[sizeof(r->t[i].comm) - 1] = 0;
 		r->t[i].start_ns = b->tasks[i].start_ns;
 		r->t[i].first_run_ns = NONE;
 		nice[i] = b->tasks[i].nice < -20 ? -20 : b->tasks[i].nice > 19 ? 19 : b->tasks[i].nice;
@@ -235,7 +238,10 @@ void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const ch
 			s->ratio = ratio;
 		if (ex > s->excess_ns) {
 			s->excess_ns = ex;
-			snprintf(s->where, sizeof(s->where), "%s, task %zu", label, i);
+			if (t->tid > 0)
+				snprintf(s->where, sizeof(s->where), "%s, tid %d (%s)", label, t->tid, t->comm);
+			else
+				snprintf(s->where, sizeof(s->where), "%s, task %s", label, t->comm[0] ? t->comm : "?");
 		}
 	}
 }

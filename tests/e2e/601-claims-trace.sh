@@ -44,6 +44,12 @@ expect_eq "$(sq "$T/c.db" "SELECT count(*) FROM e WHERE claim LIKE '%Gene''s des
 expect_eq "$(sq "$T/c.db" "SELECT claim LIKE 'trace 2 (ed-desktop-2cpu.dat) %' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 \
 	"claim 20 names trace 2"
 
+# claim 2r names the task of its largest excess by tid and name, a thread
+# of trace 2 (was "task 112", an index of the replay)
+who=$(sq "$T/c.db" "SELECT measured_text FROM e WHERE id = '2r' AND model = 'rsdl'" | sed -n 's/.*tid \([0-9]*\) (\([^)]*\)).*/\1|\2/p')
+[ -n "$who" ] || fail "claim 2r names no tid: $(sq "$T/c.db" "SELECT measured_text FROM e WHERE id = '2r' AND model = 'rsdl'")"
+expect_eq "$(sq "$DB" "SELECT count(*) FROM thread WHERE trace_id = 2 AND tid || '|' || comm = '$who'")" 1 "2r's task $who in trace 2"
+
 # claim 20 on a trace whose 2.6.20 replay delays the interactive tasks
 # under a tick (lisa rt-app trace.dat: no wakeup events, every model's p99
 # 0.00 ms, which gave "x0.00, holds"): untestable for every model
