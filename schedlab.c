@@ -22,6 +22,7 @@ struct cmd_entry {
 static const struct cmd_entry commands[] = {
 	{ "import", cmd_import, "import trace files (ftrace text, trace.dat, perf.data, perf script, systrace)" },
 	{ "record", cmd_record, "record a live trace of this machine or of a command" },
+	{ "ledger", cmd_ledger, "the kernel's per-thread accounting around another recorder" },
 	{ "replay", cmd_replay, "re-schedule a trace or a workload through scheduler models" },
 	{ "analyze", cmd_analyze, "compute metrics; per-run and per-task tables" },
 	{ "compare", cmd_compare, "side-by-side metrics of runs of the same trace" },

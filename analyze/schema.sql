@@ -1,4 +1,4 @@
--- schedlab database schema, version 7 (PRAGMA user_version).
+-- schedlab database schema, version 10 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -13,13 +13,30 @@ CREATE TABLE IF NOT EXISTS trace (
 	imported_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
 	kernel_release TEXT,
 	missed_switches INTEGER NOT NULL DEFAULT 0,
-	cut_at INTEGER
+	cut_at INTEGER,
+	-- version 10: the recording's ledger (docs/ledger.md) and the share of
+	-- the kernel's CPU time and run_delay the trace accounts for
+	ledger TEXT,
+	completeness_cpu REAL,
+	completeness_wait REAL
 );
 CREATE TABLE IF NOT EXISTS trace_cpu (
 	trace_id INTEGER NOT NULL REFERENCES trace(id),
 	cpu INTEGER NOT NULL,
 	lost_events INTEGER NOT NULL,
 	PRIMARY KEY (trace_id, cpu)
+);
+-- version 10: each thread of the ledger alive across its window, the
+-- kernel's accounting beside the trace's (docs/ledger.md)
+CREATE TABLE IF NOT EXISTS ledger_thread (
+	trace_id INTEGER NOT NULL REFERENCES trace(id),
+	tid INTEGER NOT NULL,
+	comm TEXT NOT NULL,
+	kernel_exec_ns INTEGER NOT NULL,
+	kernel_delay_ns INTEGER NOT NULL,
+	trace_exec_ns INTEGER NOT NULL,
+	trace_wait_ns INTEGER NOT NULL,
+	PRIMARY KEY (trace_id, tid)
 );
 CREATE TABLE IF NOT EXISTS thread (
 	utid INTEGER PRIMARY KEY,

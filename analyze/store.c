@@ -5,6 +5,7 @@
 #include "store_int.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,20 @@ static int has_column(struct sl_store *s, const char *tbl, const char *col)
  * one). A database upgraded from version 2 already has task_stat in its
  * version 6 form (made by the schema in the 2 -> 3 step). Older imports
  * read 0 and NULL: their runs were built without placing missed switches. */
+/* Schema 9 -> 10: the trace's ledger columns (table ledger_thread comes
+ * with the schema); traces imported before have none (NULL). A trace table
+ * made by the current schema (a database whose user_version was set back)
+ * has them already. */
+static int migrate_v9(struct sl_store *s, struct sl_diag *d)
+{
+	return migrate(s, 9, "",
+		       has_column(s, "trace", "ledger") ? ""
+							: "ALTER TABLE trace ADD COLUMN ledger TEXT;"
+							  "ALTER TABLE trace ADD COLUMN completeness_cpu REAL;"
+							  "ALTER TABLE trace ADD COLUMN completeness_wait REAL;",
+		       d);
+}
+
 static int migrate_v5(struct sl_store *s, struct sl_diag *d)
 {
 	char pre[512];
@@ -257,7 +272,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 5 && migrate_v5(s, d)) ||
 	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d)) ||
 	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
-	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d))) {
+	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d)) ||
+	    (v >= 1 && v <= 9 && migrate_v9(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -484,7 +500,8 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 {
 	sqlite3_stmt *q = st_row_by_id(s,
 				    "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
-				    " lost_events, kernel_release, missed_switches, cut_at FROM trace"
+				    " lost_events, kernel_release, missed_switches, cut_at, ledger,"
+				    " completeness_cpu, completeness_wait FROM trace"
 				    " WHERE id = ?",
 				    id, "trace", d);
 	if (!q)
@@ -503,6 +520,51 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 	t->missed_switches = (uint64_t)sqlite3_column_int64(q, 10);
 	t->cut = sqlite3_column_type(q, 11) != SQLITE_NULL;
 	t->cut_at = (uint64_t)sqlite3_column_int64(q, 11);
+	st_col_text(q, 12, t->ledger, sizeof(t->ledger));
+	t->completeness_cpu = sqlite3_column_type(q, 13) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 13);
+	t->completeness_wait = sqlite3_column_type(q, 14) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 14);
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int sl_store_add_ledger(struct sl_store *s, int64_t trace_id, const char *path, double cpu_share,
+			double wait_share, const struct sl_ledger_row *rows, size_t n, struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(s, "UPDATE trace SET ledger = ?, completeness_cpu = ?,"
+				     " completeness_wait = ? WHERE id = ?", d);
+	size_t i;
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, path, -1, SQLITE_TRANSIENT);
+	if (isnan(cpu_share))
+		sqlite3_bind_null(q, 2);
+	else
+		sqlite3_bind_double(q, 2, cpu_share);
+	if (isnan(wait_share))
+		sqlite3_bind_null(q, 3);
+	else
+		sqlite3_bind_double(q, 3, wait_share);
+	sqlite3_bind_int64(q, 4, trace_id);
+	if (st_step_done(s, q, d, "storing the ledger"))
+		return -1;
+	q = st_prep(s, "INSERT OR REPLACE INTO ledger_thread(trace_id, tid, comm, kernel_exec_ns,"
+		       " kernel_delay_ns, trace_exec_ns, trace_wait_ns) VALUES (?, ?, ?, ?, ?, ?, ?)", d);
+	if (!q)
+		return -1;
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, trace_id);
+		sqlite3_bind_int(q, 2, rows[i].tid);
+		sqlite3_bind_text(q, 3, rows[i].comm, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(q, 4, (int64_t)rows[i].kernel_exec_ns);
+		sqlite3_bind_int64(q, 5, (int64_t)rows[i].kernel_delay_ns);
+		sqlite3_bind_int64(q, 6, (int64_t)rows[i].trace_exec_ns);
+		sqlite3_bind_int64(q, 7, (int64_t)rows[i].trace_wait_ns);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			sqlite3_finalize(q);
+			return st_dberr(s, d, "storing the ledger's threads");
+		}
+	}
 	sqlite3_finalize(q);
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 9
+#define SL_SCHEMA_VERSION 10
 
 struct sl_store;
 
@@ -48,7 +48,23 @@ struct sl_trace_info {
 	uint64_t missed_switches; /* switches the importer placed (docs/model.md) */
 	int cut;                  /* the file was cut short, at cut_at */
 	uint64_t cut_at;          /* byte offset (binary formats) or line (text) */
+	char ledger[1024];        /* the ledger the trace was held to, "" none (version 10) */
+	double completeness_cpu;  /* trace / kernel CPU time over its threads, NAN unknown */
+	double completeness_wait; /* trace / kernel run_delay, NAN unknown */
 };
+
+/* A thread of the ledger alive across its window (analyze/completeness.h). */
+struct sl_ledger_row {
+	int tid;
+	char comm[24];
+	uint64_t kernel_exec_ns, kernel_delay_ns; /* the snapshots' deltas */
+	uint64_t trace_exec_ns, trace_wait_ns;    /* the recorded run, in the window */
+};
+/* Store what holding trace_id to its ledger found (table ledger_thread and
+ * the trace's ledger, completeness_cpu, completeness_wait). In the caller's
+ * transaction. */
+int sl_store_add_ledger(struct sl_store *s, int64_t trace_id, const char *path, double cpu_share,
+			double wait_share, const struct sl_ledger_row *rows, size_t n, struct sl_diag *d);
 
 /* 1 and *id if a trace with this sha256 exists, 0 if not. */
 int sl_store_trace_by_sha(struct sl_store *s, const char *sha, int64_t *id, struct sl_diag *d);

@@ -2,6 +2,11 @@
  * each file, and what it did, printed. */
 #include "cmd.h"
 #include "../analyze/import.h"
+#include "../analyze/completeness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,15 +36,67 @@ static void progress(void *ctx, uint64_t n)
 	fprintf(stderr, "\rschedlab: %" PRIu64 " events...", n);
 }
 
-static int import_one(struct sl_store *st, const char *path, const char *force, int quiet)
+/* The ledger of path: lpath if given, else PATH.ledger when it exists
+ * (schedlab record writes it there). 1 with *l read, 0 none, -1 error. */
+static int find_ledger(const char *path, const char *lpath, char *buf, size_t len, struct sl_ledger *l,
+		       struct sl_diag *d)
+{
+	struct stat sb;
+	if (!lpath) {
+		if ((size_t)snprintf(buf, len, "%s.ledger", path) >= len || stat(buf, &sb) ||
+		    !S_ISREG(sb.st_mode))
+			return 0;
+		lpath = buf;
+	} else {
+		snprintf(buf, len, "%s", lpath);
+	}
+	return sl_ledger_read(lpath, l, d) ? -1 : 1;
+}
+
+/* The import summary's ledger line, and the warning below 98 %. */
+static void print_ledger(const char *path, const char *lpath, const struct sl_completeness *c, int quiet)
+{
+	printf("ledger %s: the trace accounts for %.1f %% of the kernel's CPU time and %.1f %% of its "
+	       "run_delay over %zu threads with >= 10 ms (%s window; ledger read in %.1f ms; "
+	       "interrupts %.1f ms, steal %.1f ms)\n",
+	       lpath, 100 * c->cpu_share, 100 * c->wait_share, c->ncounted,
+	       c->mapped ? "the snapshots'" : "the whole trace's", c->read_ns / 1e6, c->irq_ns / 1e6,
+	       c->steal_ns / 1e6);
+	if (c->nmissing)
+		sl_warnx("%s: %zu threads the kernel ran are missing from the trace: %s", path, c->nmissing,
+			 c->missing);
+	if (!quiet && c->nshort)
+		sl_warnx("%s: %zu threads have under 98 %% of their CPU time in the trace: %s", path,
+			 c->nshort, c->shortl);
+	if (c->coverage < SL_LEDGER_COMPLETE)
+		sl_warnx("%s: the trace spans %.1f %% of the ledger's window (%.3f s): the recorder started "
+			 "late or stopped early, and the shares above count the whole window",
+			 path, 100 * c->coverage, (c->win_hi - c->win_lo) / 1e9);
+	else if (!isnan(c->cpu_share) && c->cpu_share < SL_LEDGER_COMPLETE)
+		sl_warnx("%s: incomplete: the trace accounts for %.1f %% of the CPU time the kernel "
+			 "charged its threads (under 98 %%)",
+			 path, 100 * c->cpu_share);
+}
+
+static int import_one(struct sl_store *st, const char *path, const char *force, const char *lpath,
+		      int quiet)
 {
 	struct sl_diag d = { { 0 }, print_warning, NULL };
 	struct sl_import_info in;
-	int tty = !quiet && isatty(2);
+	struct sl_ledger led;
+	struct sl_completeness comp;
+	int tty = !quiet && isatty(2), have_ledger;
 	size_t i;
-	char cut[64] = "";
+	char cut[64] = "", lbuf[4200];
 
+	have_ledger = find_ledger(path, lpath, lbuf, sizeof(lbuf), &led, &d);
+	if (have_ledger < 0) {
+		sl_err("%s", d.msg);
+		return 1;
+	}
 	if (sl_import(st, path, force, tty ? progress : NULL, NULL, &in, &d)) {
+		if (have_ledger)
+			sl_ledger_release(&led);
 		if (tty && in.events > 0xfffff)
 			fprintf(stderr, "\r\033[K");
 		sl_err("%s", d.msg);
@@ -50,6 +107,8 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	if (in.existing > 0) {
 		printf("%s: already imported as trace %" PRId64 " (same sha256); nothing added\n",
 		       path, in.existing);
+		if (have_ledger)
+			sl_ledger_release(&led);
 		return 0;
 	}
 	if (in.ms.cut) /* the text formats count lines, the binary ones bytes */
@@ -80,6 +139,17 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	if (in.ms.inconsistencies && !quiet)
 		sl_warnx("%s: %" PRIu64 " threads forked again under a tid whose exit was not seen",
 			 path, in.ms.inconsistencies);
+	if (have_ledger) {
+		int rc = sl_completeness_store(st, in.trace_id, in.run_id, &led, lbuf, &comp, &d);
+		sl_ledger_release(&led);
+		if (rc) {
+			sl_err("%s", d.msg);
+			sl_import_info_release(&in);
+			return 1;
+		}
+		print_ledger(path, lbuf, &comp, quiet);
+		free(comp.rows);
+	}
 	sl_import_info_release(&in);
 	return 0;
 }
@@ -88,10 +158,12 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 {
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st;
-	const char *force = NULL;
+	const char *force = NULL, *lpath = NULL;
 	int i, rc = 0, nfiles, existed, imported = 0;
 	const struct sl_opt opts[] = {
 		SL_OPT_STRING(0, "format", &force, "NAME", "force a format: ftrace, tracedat, perfdata,\nperfscript, systrace, perfetto"),
+		SL_OPT_STRING(0, "ledger", &lpath, "FILE", "hold the trace to this ledger (default FILE.ledger\n"
+			      "when it exists; docs/ledger.md)"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "import", synopsis, about, opts, SL_OPTS_OPERANDS, NULL };
@@ -115,7 +187,7 @@ int cmd_import(int argc, char **argv, const struct sl_globals *g)
 		return 1;
 	}
 	for (i = 1; i <= nfiles; i++) {
-		if (import_one(st, argv[i], force, g->quiet))
+		if (import_one(st, argv[i], force, lpath, g->quiet))
 			rc = 1;
 		else
 			imported++;

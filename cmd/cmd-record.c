@@ -37,11 +37,14 @@ int cmd_record(int argc, char **argv, const struct sl_globals *g)
 	struct sigaction sa, old_int, old_term;
 	uint64_t total = 0, lost = 0;
 	long long kb = 0;
-	int c, rc, nops;
+	int c, rc, nops, no_ledger = 0;
+	char ledger[4200];
 	const struct sl_opt opts[] = {
 		SL_OPT_STRING('o', "output", &o.out, "FILE", "the trace.dat to write"),
 		SL_OPT_DURATION('d', "duration", &o.duration, 1, LLONG_MAX, SL_NS_PER_SEC, "how long"),
 		SL_OPT_INT(0, "buffer-kb", &kb, 64, 4 * 1024 * 1024, "N", "ring buffer per CPU, KiB"),
+		SL_OPT_FLAG(0, "no-ledger", &no_ledger, "do not write FILE.ledger (the kernel's per-thread\n"
+			    "accounting at the start and the end, docs/ledger.md)"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "record", synopsis, about, opts,
@@ -55,6 +58,13 @@ int cmd_record(int argc, char **argv, const struct sl_globals *g)
 	if (nops)
 		o.argv = argv + 1;
 	o.buffer_kb = (size_t)kb;
+	if (!no_ledger) {
+		if ((size_t)snprintf(ledger, sizeof(ledger), "%s.ledger", o.out) >= sizeof(ledger)) {
+			sl_err("%s: name too long", o.out);
+			return 2;
+		}
+		o.ledger = ledger;
+	}
 	stop_flag = 0;
 	o.stop = &stop_flag;
 	memset(&sa, 0, sizeof(sa));

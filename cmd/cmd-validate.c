@@ -191,6 +191,11 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	    sl_trace_release(tr.path, tr.format, tr.kernel_release, sizeof(tr.kernel_release)) &&
 	    sl_store_set_trace_release(st, tr.id, tr.kernel_release, &d))
 		goto fail;
+	/* a trace its ledger found incomplete: said again (docs/ledger.md) */
+	if (tr.ledger[0] && !isnan(tr.completeness_cpu) && tr.completeness_cpu < 0.98)
+		sl_warnx("trace %" PRId64 " is incomplete: it accounts for %.1f %% of the CPU time the "
+			 "kernel charged its threads (its ledger, %s); the recorded run misses work",
+			 tr.id, 100 * tr.completeness_cpu, tr.ledger);
 	model = v.sched;
 	why = "--sched";
 	if (!model) {

@@ -20,6 +20,7 @@ typedef int (*sl_cmd_fn)(int argc, char **argv, const struct sl_globals *g);
 
 int cmd_import(int argc, char **argv, const struct sl_globals *g);
 int cmd_record(int argc, char **argv, const struct sl_globals *g);
+int cmd_ledger(int argc, char **argv, const struct sl_globals *g);
 int cmd_replay(int argc, char **argv, const struct sl_globals *g);
 int cmd_analyze(int argc, char **argv, const struct sl_globals *g);
 int cmd_compare(int argc, char **argv, const struct sl_globals *g);

@@ -7,6 +7,7 @@
  * page / event descriptions, the "sched" event formats, saved cmdlines, the
  * per-CPU stats (overruns) and trace clock as options, then the CPU data. */
 #include "record.h"
+#include "ledger.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -332,6 +333,10 @@ static int setup(struct rec *r, const struct sl_record_opts *o)
 		return sl_fail(r->d, "cannot create tracing instance %s: %s", name, strerror(errno));
 	r->dir = tracefs_instance_get_dir(r->inst);
 	tracefs_trace_off(r->inst);
+	/* CLOCK_MONOTONIC timestamps: the ledger's snapshot times (taken with
+	 * clock_gettime) are then trace times */
+	if (tracefs_instance_file_write(r->inst, "trace_clock", "mono") < 0)
+		return sl_fail(r->d, "cannot set the trace clock to mono: %s", strerror(errno));
 	if (tracefs_instance_set_buffer_size(r->inst, o->buffer_kb ? o->buffer_kb : 8192, -1) < 0)
 		return sl_fail(r->d, "cannot set the trace buffer size: %s", strerror(errno));
 	r->subbuf = (size_t)(pagesz > 0 ? pagesz : 4096);
@@ -409,10 +414,50 @@ static pid_t start_cmd(char *const *argv, int *err)
 	return pid;
 }
 
+/* The ledger, written under a temporary name and renamed when whole. */
+struct ledger_out {
+	FILE *f;
+	char tmp[4200];
+};
+
+static int ledger_begin(struct ledger_out *lg, const char *path, struct sl_diag *d)
+{
+	int fd;
+	snprintf(lg->tmp, sizeof(lg->tmp), "%s.tmp-XXXXXX", path);
+	fd = mkostemp(lg->tmp, O_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	lg->f = fdopen(fd, "w");
+	if (!lg->f) {
+		close(fd);
+		unlink(lg->tmp);
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	}
+	sl_ledger_write_header(lg->f, "mono");
+	return sl_ledger_write_snapshot(lg->f, "start", d);
+}
+
+static int ledger_end(struct ledger_out *lg, const char *path, struct sl_diag *d)
+{
+	FILE *f = lg->f;
+	lg->f = NULL;
+	errno = 0;
+	if (ferror(f) | fclose(f)) {
+		unlink(lg->tmp);
+		return sl_fail(d, "%s: %s", path, errno ? strerror(errno) : "write error");
+	}
+	if (rename(lg->tmp, path)) {
+		unlink(lg->tmp);
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
 int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 		  struct sl_diag *d)
 {
 	struct rec r;
+	struct ledger_out lg = { NULL, "" };
 	pid_t child = -1;
 	uint64_t t0, deadline;
 	char **stats = NULL;
@@ -429,6 +474,8 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 		sl_fail(d, "cannot turn tracing on: %s", strerror(errno));
 		goto out;
 	}
+	if (o->ledger && ledger_begin(&lg, o->ledger, d))
+		goto out;
 	t0 = now_ns();
 	deadline = o->duration ? t0 + o->duration : UINT64_MAX;
 	if (o->argv && o->argv[0]) {
@@ -454,6 +501,8 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 		}
 		nanosleep(&nap, NULL);
 	}
+	if (lg.f && sl_ledger_write_snapshot(lg.f, "end", d))
+		goto out;
 	tracefs_trace_off(r.inst);
 	res->elapsed = now_ns() - t0;
 	if (drain(&r) < 0)
@@ -473,7 +522,13 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 		res->cpu[c].bytes = r.cpu[c].size;
 	}
 	rc = write_tracedat(&r, (const char **)stats);
+	if (rc == 0 && lg.f)
+		rc = ledger_end(&lg, o->ledger, d);
 out:
+	if (lg.f) { /* not finished: nothing of it is left */
+		fclose(lg.f);
+		unlink(lg.tmp);
+	}
 	if (child > 0) { /* stopped by the user or an error: end the command too */
 		kill(child, SIGTERM);
 		if (waitpid(child, &status, 0) == child)

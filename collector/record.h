@@ -18,6 +18,7 @@ struct sl_record_opts {
 	char *const *argv;             /* command to start and trace until it exits; NULL = none */
 	volatile sig_atomic_t *stop;   /* set by the caller (signal handler) to stop; may be NULL */
 	size_t buffer_kb;              /* per-CPU ring buffer; 0 = 8192 */
+	const char *ledger;            /* the ledger to write (docs/ledger.md); NULL = none */
 };
 
 struct sl_record_cpu {

@@ -188,6 +188,16 @@ static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const str
 	}
 	fprintf(f, "%s</td></tr>\n<tr><th class=l>missed switches</th><td class=l>%" PRIu64 "</td></tr>\n",
 		hz_seen ? "" : " none", ti->missed_switches);
+	/* the kernel's own accounting (docs/ledger.md) */
+	fputs("<tr><th class=l>ledger</th><td class=l>", f);
+	if (!ti->ledger[0] || isnan(ti->completeness_cpu))
+		fputs("none (the trace was not held to the kernel's per-thread accounting)", f);
+	else
+		fprintf(f, "the trace accounts for %.1f %% of the kernel's CPU time and %.1f %% of its "
+			   "run_delay%s",
+			100 * ti->completeness_cpu, 100 * ti->completeness_wait,
+			ti->completeness_cpu < 0.98 ? ": incomplete (under 98 %)" : "");
+	fputs("</td></tr>\n", f);
 	for (i = 0; i < nlate; i++) {
 		fprintf(f, "<tr><th class=l>CPU %d</th><td class=l>", late[i].cpu);
 		if (late[i].first_ns == UINT64_MAX)

@@ -77,6 +77,6 @@ expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines"
 "$SCHEDLAB" --db "$T/v4.db" import "$TOP/traces/rec-sleep.dat" > /dev/null 2>&1 || fail "import v4"
 sq "$T/v4.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 4"
 "$SCHEDLAB" --db "$T/v4.db" validate --trace 1 > "$T/out" 2> "$T/err" || fail "validate v4: $(cat "$T/err")"
-expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 9 "upgraded (to the current version, 9)"
+expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 10 "upgraded (to the current version, 10)"
 expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
 exit 0

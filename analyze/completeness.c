@@ -1,0 +1,178 @@
+/* analyze/completeness.c - see completeness.h. */
+#include "completeness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The part of [a, b) inside [lo, hi). */
+static uint64_t clip(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
+{
+	if (a < lo)
+		a = lo;
+	if (b > hi)
+		b = hi;
+	return b > a ? b - a : 0;
+}
+
+/* The index of utid in r->threads (ordered by utid), or -1. */
+static long thread_index(const struct sl_run_data *r, int64_t utid)
+{
+	size_t lo = 0, hi = r->nthreads;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->threads[mid].utid < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nthreads && r->threads[lo].utid == utid ? (long)lo : -1;
+}
+
+/* Each recorded thread's CPU time and wait in the window: its slices
+ * clipped to it; its wakeup delays (wakeup to first run) and preempted
+ * waits (a slice that ended runnable, R or Y, to its next slice, or to the
+ * window's end). */
+static void trace_sums(const struct sl_run_data *r, const uint64_t *wlo, const uint64_t *whi,
+		       uint64_t *exec, uint64_t *wait)
+{
+	uint64_t *pend = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*pend));
+	size_t i;
+	for (i = 0; i < r->nslices; i++) {
+		const struct sl_slice_row *s = &r->slices[i];
+		long k = thread_index(r, s->utid);
+		if (k < 0)
+			continue;
+		if (pend[k]) {
+			wait[k] += clip(pend[k] - 1, s->ts, wlo[k], whi[k]);
+			pend[k] = 0;
+		}
+		exec[k] += clip(s->ts, s->ts + s->dur, wlo[k], whi[k]);
+		if (s->end_state == 'R' || s->end_state == 'Y')
+			pend[k] = s->ts + s->dur + 1;
+	}
+	for (i = 0; i < r->nthreads; i++)
+		if (pend[i])
+			wait[i] += clip(pend[i] - 1, whi[i], wlo[i], whi[i]);
+	for (i = 0; i < r->nwakeups; i++) {
+		const struct sl_wakeup_row *w = &r->wakeups[i];
+		long k = thread_index(r, w->utid);
+		if (k >= 0 && w->ts_run > w->ts)
+			wait[k] += clip(w->ts, w->ts_run, wlo[k], whi[k]);
+	}
+	free(pend);
+}
+
+int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
+			  const struct sl_ledger *l, const char *path, struct sl_completeness *c,
+			  struct sl_diag *d)
+{
+	struct sl_run_data r;
+	struct sl_trace_info tr;
+	memset(c, 0, sizeof(*c));
+	if (sl_store_get_trace(st, trace_id, &tr, d) || sl_store_load_run(st, run_id, &r, d))
+		return -1;
+	sl_completeness_compute(l, &r, tr.first_ts, tr.last_ts, c);
+	sl_run_data_release(&r);
+	if (sl_store_begin(st, d))
+		return -1;
+	if (sl_store_add_ledger(st, trace_id, path, c->cpu_share, c->wait_share, c->rows, c->nrows, d) ||
+	    sl_store_commit(st, d)) {
+		sl_store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+static void note(char *buf, size_t len, const struct sl_ledger_row *row)
+{
+	size_t n = strlen(buf);
+	if (n + 40 >= len) {
+		if (n + 4 < len && strcmp(buf + n - 3, "..."))
+			snprintf(buf + n, len - n, "...");
+		return;
+	}
+	snprintf(buf + n, len - n, "%s%s %d (%.1f of %.1f ms)", n ? ", " : "", row->comm, row->tid,
+		 row->trace_exec_ns / 1e6, row->kernel_exec_ns / 1e6);
+}
+
+void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
+			     uint64_t first_ts, uint64_t last_ts, struct sl_completeness *c)
+{
+	size_t i, j, n = rec->nthreads ? rec->nthreads : 1;
+	uint64_t *exec = xcalloc(n, sizeof(*exec)), *wait = xcalloc(n, sizeof(*wait));
+	uint64_t *wlo = xcalloc(n, sizeof(*wlo)), *whi = xcalloc(n, sizeof(*whi));
+	memset(c, 0, sizeof(*c));
+	c->mapped = !strcmp(l->clock, "mono");
+	c->win_lo = c->mapped ? l->start.mono_ns : first_ts;
+	c->win_hi = c->mapped ? l->end.mono_ns : last_ts;
+	c->read_ns = l->start.read_ns + l->end.read_ns;
+	c->coverage = 1;
+	if (c->mapped && c->win_hi > c->win_lo) {
+		uint64_t a = first_ts > c->win_lo ? first_ts : c->win_lo;
+		uint64_t b = last_ts < c->win_hi ? last_ts : c->win_hi;
+		c->coverage = b > a ? (double)(b - a) / (double)(c->win_hi - c->win_lo) : 0;
+	}
+	/* each thread's own window: from when its counters were read at the
+	 * start (or the window's start, for a thread born in it) to when they
+	 * were read at the end; the snapshots take tens of ms to read */
+	for (j = 0; j < rec->nthreads; j++) {
+		const struct sl_ledger_thread *s = sl_ledger_find(&l->start, rec->threads[j].tid);
+		const struct sl_ledger_thread *e = sl_ledger_find(&l->end, rec->threads[j].tid);
+		wlo[j] = c->win_lo;
+		whi[j] = c->win_hi;
+		if (c->mapped && s && s->at_ns >= c->win_lo)
+			wlo[j] = s->at_ns;
+		if (c->mapped && e && e->at_ns >= c->win_lo)
+			whi[j] = e->at_ns;
+	}
+	trace_sums(rec, wlo, whi, exec, wait);
+	c->rows = xcalloc(l->end.nt ? l->end.nt : 1, sizeof(*c->rows));
+	for (i = 0; i < l->end.nt; i++) {
+		const struct sl_ledger_thread *e = &l->end.t[i], *s = sl_ledger_find(&l->start, e->tid);
+		struct sl_ledger_row *row = &c->rows[c->nrows];
+		/* alive at the end: in the start snapshot too (the same thread: its
+		 * counters did not restart under a reused tid), or born in the
+		 * window (all its time is the window's). A thread that ended in
+		 * the window is in neither count. */
+		if (s && (e->exec_ns < s->exec_ns || e->delay_ns < s->delay_ns))
+			continue;
+		row->tid = e->tid;
+		snprintf(row->comm, sizeof(row->comm), "%s", e->comm);
+		row->kernel_exec_ns = e->exec_ns - (s ? s->exec_ns : 0);
+		row->kernel_delay_ns = e->delay_ns - (s ? s->delay_ns : 0);
+		for (j = 0; j < rec->nthreads; j++)
+			if (rec->threads[j].tid == e->tid) {
+				row->trace_exec_ns += exec[j];
+				row->trace_wait_ns += wait[j];
+			}
+		c->nrows++;
+		if (row->kernel_exec_ns < SL_LEDGER_MIN_EXEC_NS)
+			continue;
+		c->ncounted++;
+		c->kernel_exec_ns += row->kernel_exec_ns;
+		c->trace_exec_ns += row->trace_exec_ns;
+		c->kernel_delay_ns += row->kernel_delay_ns;
+		c->trace_wait_ns += row->trace_wait_ns;
+		if (!row->trace_exec_ns) {
+			c->nmissing++;
+			note(c->missing, sizeof(c->missing), row);
+		} else if ((double)row->trace_exec_ns < SL_LEDGER_COMPLETE * (double)row->kernel_exec_ns) {
+			c->nshort++;
+			note(c->shortl, sizeof(c->shortl), row);
+		}
+	}
+	c->cpu_share = c->kernel_exec_ns ? (double)c->trace_exec_ns / (double)c->kernel_exec_ns : NAN;
+	c->wait_share = c->kernel_delay_ns ? (double)c->trace_wait_ns / (double)c->kernel_delay_ns : NAN;
+	for (i = 0; i < l->end.ncpu && i < l->start.ncpu; i++) {
+		const struct sl_ledger_cpu *a = &l->start.cpu[i], *b = &l->end.cpu[i];
+		if (b->irq_ns >= a->irq_ns && b->softirq_ns >= a->softirq_ns)
+			c->irq_ns += b->irq_ns - a->irq_ns + b->softirq_ns - a->softirq_ns;
+		if (b->steal_ns >= a->steal_ns)
+			c->steal_ns += b->steal_ns - a->steal_ns;
+	}
+	free(exec);
+	free(wait);
+	free(wlo);
+	free(whi);
+}

@@ -1,0 +1,47 @@
+/* analyze/completeness.h - a recorded run held to the kernel's own
+ * accounting (the recording's ledger, collector/ledger.h): how much of each
+ * thread's CPU time (schedstat sum_exec_runtime) and run queue wait
+ * (run_delay) between the ledger's two snapshots the trace accounts for,
+ * and which threads it is missing or short of. docs/ledger.md. */
+#ifndef SL_COMPLETENESS_H
+#define SL_COMPLETENESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "store.h"
+#include "../collector/ledger.h"
+
+/* Threads with less CPU time than this between the snapshots are left out
+ * of the figures (a few ticks of accounting error would dominate them). */
+#define SL_LEDGER_MIN_EXEC_NS (10 * SL_NS_PER_MS)
+/* Below this share of the kernel's CPU time a trace is incomplete. */
+#define SL_LEDGER_COMPLETE 0.98
+
+struct sl_completeness {
+	uint64_t win_lo, win_hi;     /* the window in trace time */
+	int mapped;                  /* 1: the ledger's times are trace times (clock mono) */
+	double coverage;             /* share of the window the trace spans (1 unmapped) */
+	uint64_t kernel_exec_ns, trace_exec_ns, kernel_delay_ns, trace_wait_ns; /* over the threads counted */
+	size_t ncounted;             /* threads with >= SL_LEDGER_MIN_EXEC_NS */
+	double cpu_share, wait_share; /* trace / kernel (NAN when nothing counted) */
+	struct sl_ledger_row *rows;  /* every thread alive in both snapshots */
+	size_t nrows;
+	char missing[400], shortl[400]; /* "comm tid, ..." counted threads absent / under 98 % */
+	size_t nmissing, nshort;
+	uint64_t irq_ns, steal_ns;   /* interrupts (hard + soft) and steal, all CPUs */
+	uint64_t read_ns;            /* the ledger's own reading time (both snapshots) */
+};
+
+/* Hold rec (the recorded run, its slices and wakeups loaded) of a trace
+ * spanning first_ts..last_ts to the ledger l. Release c->rows with free(). */
+void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
+			     uint64_t first_ts, uint64_t last_ts, struct sl_completeness *c);
+
+/* Hold the recorded run run_id of trace_id to the ledger l (read from
+ * path) and store the result (sl_store_add_ledger), in a transaction of its
+ * own. 0 with *c filled (free c->rows), or -1 with d set. */
+int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
+			  const struct sl_ledger *l, const char *path, struct sl_completeness *c,
+			  struct sl_diag *d);
+
+#endif

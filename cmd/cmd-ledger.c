@@ -1,0 +1,116 @@
+/* cmd/cmd-ledger.c - `schedlab ledger -o FILE -- COMMAND...`: the kernel's
+ * per-thread accounting before and after any recorder (perf sched record,
+ * trace-cmd record), the same ledger `schedlab record` writes beside its
+ * trace (collector/ledger.h, docs/ledger.md). */
+#include "cmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../collector/ledger.h"
+#include "../common/util.h"
+
+static const char synopsis[] = "schedlab ledger -o FILE [--clock NAME] -- COMMAND [ARG...]";
+
+static const char about[] =
+	"Take the recording's ledger (each thread's schedstat, nice, policy,\n"
+	"affinity, autogroup and cgroup; per-CPU interrupt and steal time; the\n"
+	"kernel's release, HZ and preemption model) before COMMAND starts and after\n"
+	"it exits, into FILE: for a trace made by another recorder, e.g.\n"
+	"  schedlab ledger -o perf.data.ledger --clock mono -- perf sched record -k mono CMD\n"
+	"  schedlab ledger -o trace.dat.ledger --clock mono -- trace-cmd record -C mono ...\n"
+	"Import finds TRACE.ledger beside TRACE. With --clock mono (the recorder's\n"
+	"clock is CLOCK_MONOTONIC, as above) the ledger's window is mapped onto the\n"
+	"trace; otherwise the whole trace is taken as the window. Exits with\n"
+	"COMMAND's status.\n";
+
+int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
+{
+	struct sl_diag d;
+	const char *out = NULL, *clock = NULL;
+	char tmp[4200];
+	FILE *f;
+	pid_t pid;
+	int nops, rc, status = 0, fd;
+	const struct sl_opt opts[] = {
+		SL_OPT_STRING('o', "output", &out, "FILE", "the ledger to write"),
+		SL_OPT_STRING(0, "clock", &clock, "NAME", "the recorder's trace clock (mono: the ledger's\n"
+			      "times are trace times)"),
+		SL_OPT_END
+	};
+	const struct sl_opts_spec spec = { "ledger", synopsis, about, opts,
+					   SL_OPTS_OPERANDS | SL_OPTS_STOP, NULL };
+	memset(&d, 0, sizeof(d));
+	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
+		return rc;
+	if (!out || !nops) {
+		sl_err("ledger: -o FILE and a COMMAND are needed (see 'schedlab ledger -h')");
+		return 2;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", out) >= sizeof(tmp)) {
+		sl_err("%s: name too long", out);
+		return 2;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		sl_err("%s: %s", out, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return 1;
+	}
+	sl_ledger_write_header(f, clock && !strcmp(clock, "mono") ? "mono" : "");
+	if (sl_ledger_write_snapshot(f, "start", &d))
+		goto fail;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[1], argv + 1);
+		fprintf(stderr, "schedlab: error: cannot run %s: %s\n", argv[1], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		sl_fail(&d, "fork: %s", strerror(errno));
+		goto fail;
+	}
+	{ /* the command is the one to stop: Ctrl-C reaches it, the ledger waits */
+		struct sigaction ign, oi, oq;
+		memset(&ign, 0, sizeof(ign));
+		ign.sa_handler = SIG_IGN;
+		sigaction(SIGINT, &ign, &oi);
+		sigaction(SIGQUIT, &ign, &oq);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		sigaction(SIGINT, &oi, NULL);
+		sigaction(SIGQUIT, &oq, NULL);
+	}
+	if (sl_ledger_write_snapshot(f, "end", &d))
+		goto fail;
+	errno = 0;
+	if (ferror(f) | fclose(f)) {
+		f = NULL;
+		sl_fail(&d, "%s: %s", out, errno ? strerror(errno) : "write error");
+		goto fail;
+	}
+	f = NULL;
+	if (rename(tmp, out)) {
+		sl_fail(&d, "%s: %s", out, strerror(errno));
+		goto fail;
+	}
+	if (!g->quiet)
+		fprintf(stderr, "schedlab: ledger written to %s\n", out);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+fail:
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	sl_err("%s", d.msg);
+	return 1;
+}

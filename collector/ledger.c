@@ -1,0 +1,430 @@
+/* collector/ledger.c - see ledger.h; the format is docs/ledger.md. */
+#include "ledger.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * SL_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* The whole of a small /proc file into buf (NUL-terminated); its length or -1. */
+static ssize_t slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, off = 0;
+	if (fd < 0)
+		return -1;
+	while ((size_t)off + 1 < len && (n = read(fd, buf + off, len - 1 - (size_t)off)) > 0)
+		off += n;
+	close(fd);
+	buf[off] = 0;
+	return off;
+}
+
+/* A field for a tab-separated line: tabs, newlines and other control
+ * bytes become '?', an empty one "-". */
+static void put_field(FILE *f, const char *s)
+{
+	if (!*s) {
+		fputc('-', f);
+		return;
+	}
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+/* ---- the header: release, CONFIG_HZ, preemption model ---- */
+
+static void kernel_config(int *hz, char *preempt, size_t len)
+{
+	char line[256];
+	gzFile z = gzopen("/proc/config.gz", "rb");
+	int none = 0, vol = 0, full = 0, dyn = 0, lazy = 0;
+	*hz = 0;
+	preempt[0] = 0;
+	if (!z)
+		return;
+	while (gzgets(z, line, sizeof(line))) {
+		if (!strncmp(line, "CONFIG_HZ=", 10))
+			*hz = atoi(line + 10);
+		else if (!strcmp(line, "CONFIG_PREEMPT_NONE=y\n"))
+			none = 1;
+		else if (!strcmp(line, "CONFIG_PREEMPT_VOLUNTARY=y\n"))
+			vol = 1;
+		else if (!strcmp(line, "CONFIG_PREEMPT=y\n"))
+			full = 1;
+		else if (!strcmp(line, "CONFIG_PREEMPT_LAZY=y\n"))
+			lazy = 1;
+		else if (!strcmp(line, "CONFIG_PREEMPT_DYNAMIC=y\n"))
+			dyn = 1;
+	}
+	gzclose(z);
+	snprintf(preempt, len, "%s", none ? "none" : vol ? "voluntary" : lazy ? "lazy" : full ? "full" : "");
+	if (dyn) { /* the boot's preempt= chooses among them */
+		char cmd[4096], *p;
+		if (slurp("/proc/cmdline", cmd, sizeof(cmd)) > 0 && (p = strstr(cmd, "preempt="))) {
+			size_t n = strcspn(p + 8, " \n");
+			snprintf(preempt, len, "%.*s", (int)(n < 20 ? n : 20), p + 8);
+		}
+	}
+}
+
+void sl_ledger_write_header(FILE *f, const char *clock)
+{
+	struct utsname u;
+	char preempt[32];
+	int hz;
+	kernel_config(&hz, preempt, sizeof(preempt));
+	fprintf(f, "schedlab-ledger\t%d\n", SL_LEDGER_VERSION);
+	fputs("release\t", f);
+	put_field(f, uname(&u) == 0 ? u.release : "");
+	fprintf(f, "\nhz\t%d\npreempt\t", hz);
+	put_field(f, preempt);
+	fputs("\nclock\t", f);
+	put_field(f, clock ? clock : "");
+	fputc('\n', f);
+}
+
+/* ---- a snapshot ---- */
+
+/* "cpuN user nice system idle iowait irq softirq steal" in USER_HZ ticks */
+static void write_cpus(FILE *f)
+{
+	char buf[65536], *line, *save = NULL;
+	long tck = sysconf(_SC_CLK_TCK);
+	unsigned long long per = SL_NS_PER_SEC / (unsigned long long)(tck > 0 ? tck : 100);
+	if (slurp("/proc/stat", buf, sizeof(buf)) <= 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v[8] = { 0 };
+		int cpu;
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) < 9)
+			continue;
+		fprintf(f, "cpu\t%d\t%llu\t%llu\t%llu\n", cpu, v[5] * per, v[6] * per, v[7] * per);
+	}
+}
+
+struct proc_info {
+	long long autogroup;
+	int autogroup_nice;
+	char cgroup[128];
+	uint64_t weight;
+};
+
+/* The process's autogroup and its cpu controller's cgroup and weight. */
+static void proc_info(const char *pid, struct proc_info *pi)
+{
+	char path[128], buf[4096], *line, *save = NULL;
+	pi->autogroup = -1;
+	pi->autogroup_nice = 0;
+	snprintf(pi->cgroup, sizeof(pi->cgroup), "/");
+	pi->weight = 0;
+	snprintf(path, sizeof(path), "/proc/%s/autogroup", pid);
+	if (slurp(path, buf, sizeof(buf)) > 0)
+		sscanf(buf, "/autogroup-%lld nice %d", &pi->autogroup, &pi->autogroup_nice);
+	snprintf(path, sizeof(path), "/proc/%s/cgroup", pid);
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* v1 "N:cpu,cpuacct:/path" (or "N:cpu:/path"); v2 "0::/path" */
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		int v2;
+		char wpath[512], w[64];
+		if (!c2)
+			continue;
+		v2 = c2 == c1 + 1;
+		if (!v2 && strncmp(c1 + 1, "cpu,", 4) && strncmp(c1 + 1, "cpu:", 4))
+			continue;
+		snprintf(pi->cgroup, sizeof(pi->cgroup), "%s", c2 + 1);
+		if (v2)
+			snprintf(wpath, sizeof(wpath), "/sys/fs/cgroup%s/cpu.weight", c2 + 1);
+		else
+			snprintf(wpath, sizeof(wpath), "/sys/fs/cgroup/cpu%s/cpu.shares", c2 + 1);
+		if (slurp(wpath, w, sizeof(w)) > 0) {
+			unsigned long long x = strtoull(w, NULL, 10);
+			pi->weight = v2 ? x : x * 100 / 1024;
+		}
+		if (!v2)
+			break; /* v1's cpu controller wins over a v2 line */
+	}
+}
+
+static void write_thread(FILE *f, const char *pid, const char *tid, const struct proc_info *pi)
+{
+	char path[600], buf[4096], comm[64] = "";
+	unsigned long long exec = 0, delay = 0, pcount = 0, aff = 0;
+	char *p, *tok, *save = NULL;
+	int i, nice = 0, policy = 0, rtprio = 0;
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid, tid);
+	uint64_t at = mono_now();
+	if (slurp(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu %llu %llu", &exec, &delay, &pcount) != 3)
+		return; /* gone, or no schedstat */
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
+	if (slurp(path, buf, sizeof(buf)) > 0 && (p = strrchr(buf, ')'))) {
+		/* fields 3.. after the comm: nice is 19, rt_priority 40, policy 41 */
+		for (i = 3, tok = strtok_r(p + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save), i++) {
+			if (i == 19)
+				nice = atoi(tok);
+			else if (i == 40)
+				rtprio = atoi(tok);
+			else if (i == 41)
+				policy = atoi(tok);
+		}
+	}
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/status", pid, tid);
+	if (slurp(path, buf, sizeof(buf)) > 0 && (p = strstr(buf, "\nCpus_allowed:"))) {
+		/* comma-separated 32-bit words, highest first: keep the low 64 bits */
+		char hex[64];
+		size_t k = 0;
+		for (p += 14; *p && *p != '\n'; p++)
+			if (isxdigit((unsigned char)*p) && k + 1 < sizeof(hex))
+				hex[k++] = *p;
+		hex[k] = 0;
+		aff = strtoull(k > 16 ? hex + k - 16 : hex, NULL, 16);
+	}
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, tid);
+	if (slurp(path, comm, sizeof(comm)) > 0)
+		comm[strcspn(comm, "\n")] = 0;
+	fprintf(f, "thread\t%s\t%s\t%d\t%d\t%d\t%llx\t%llu\t%llu\t%llu\t%lld\t%d\t", tid, pid, nice, policy,
+		rtprio, aff, exec, delay, pcount, pi->autogroup, pi->autogroup_nice);
+	put_field(f, pi->cgroup);
+	fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t", pi->weight, at);
+	put_field(f, comm);
+	fputc('\n', f);
+}
+
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+int sl_ledger_write_snapshot(FILE *f, const char *label, struct sl_diag *d)
+{
+	DIR *proc = opendir("/proc"), *task;
+	struct dirent *e, *te;
+	uint64_t t0 = mono_now();
+	if (!proc)
+		return sl_fail(d, "/proc: %s", strerror(errno));
+	fprintf(f, "snapshot\t%s\t%" PRIu64 "\n", label, t0);
+	write_cpus(f);
+	while ((e = readdir(proc))) {
+		char path[300];
+		struct proc_info pi;
+		if (!all_digits(e->d_name))
+			continue;
+		proc_info(e->d_name, &pi);
+		snprintf(path, sizeof(path), "/proc/%s/task", e->d_name);
+		task = opendir(path);
+		if (!task)
+			continue; /* the process ended meanwhile */
+		while ((te = readdir(task)))
+			if (all_digits(te->d_name))
+				write_thread(f, e->d_name, te->d_name, &pi);
+		closedir(task);
+	}
+	closedir(proc);
+	fprintf(f, "end\t%s\t%" PRIu64 "\n", label, mono_now() - t0);
+	return ferror(f) ? sl_fail(d, "writing the ledger: %s", strerror(errno)) : 0;
+}
+
+/* ---- reading ---- */
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct sl_ledger_thread *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+const struct sl_ledger_thread *sl_ledger_find(const struct sl_ledger_snap *s, int tid)
+{
+	struct sl_ledger_thread key;
+	key.tid = tid;
+	return s->nt ? bsearch(&key, s->t, s->nt, sizeof(*s->t), cmp_tid) : NULL;
+}
+
+/* Split line (modified) at tabs into at most max fields; their count. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line;
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = 0;
+	}
+	return p ? -1 : n; /* -1: more fields than max */
+}
+
+static int num(const char *s, long long lo, long long hi, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return errno || end == s || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
+static int unum(const char *s, int base, uint64_t *v)
+{
+	char *end;
+	if (!isxdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+static int parse_thread(char **f, struct sl_ledger_thread *t)
+{
+	long long v[7];
+	if (num(f[1], 1, INT32_MAX, &v[0]) || num(f[2], 1, INT32_MAX, &v[1]) || num(f[3], -20, 19, &v[2]) ||
+	    num(f[4], 0, 7, &v[3]) || num(f[5], 0, 99, &v[4]) || unum(f[6], 16, &t->affinity) ||
+	    unum(f[7], 10, &t->exec_ns) || unum(f[8], 10, &t->delay_ns) || unum(f[9], 10, &t->pcount) ||
+	    num(f[10], -1, INT64_MAX, &v[5]) || num(f[11], -20, 19, &v[6]) || unum(f[13], 10, &t->cgroup_weight) ||
+	    unum(f[14], 10, &t->at_ns))
+		return -1;
+	t->tid = (int)v[0];
+	t->tgid = (int)v[1];
+	t->nice = (int)v[2];
+	t->policy = (int)v[3];
+	t->rt_prio = (int)v[4];
+	t->autogroup = v[5];
+	t->autogroup_nice = (int)v[6];
+	snprintf(t->cgroup, sizeof(t->cgroup), "%s", f[12]);
+	snprintf(t->comm, sizeof(t->comm), "%s", f[15]);
+	return 0;
+}
+
+int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
+{
+	FILE *in = fopen(path, "r");
+	char line[2048], *f[17];
+	size_t ln = 0, tcap = 0, ccap = 0;
+	struct sl_ledger_snap *cur = NULL;
+	int n;
+	memset(l, 0, sizeof(*l));
+	if (!in)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+		ln++;
+		if (!len || line[len - 1] != '\n')
+			goto bad_line; /* too long, or cut */
+		line[len - 1] = 0;
+		n = split(line, f, 17);
+		if (n < 1)
+			goto bad_line;
+		if (ln == 1) {
+			long long v;
+			if (strcmp(f[0], "schedlab-ledger") || n != 2 || num(f[1], 1, 1000, &v)) {
+				fclose(in);
+				return sl_fail(d, "%s:1: not a schedlab ledger", path);
+			}
+			if (v > SL_LEDGER_VERSION) {
+				fclose(in);
+				return sl_fail(d, "%s:1: ledger version %lld is newer than this schedlab's (%d)",
+					       path, v, SL_LEDGER_VERSION);
+			}
+			l->version = (int)v;
+		} else if (!strcmp(f[0], "release") && n == 2) {
+			snprintf(l->release, sizeof(l->release), "%s", f[1]);
+		} else if (!strcmp(f[0], "hz") && n == 2) {
+			long long v;
+			if (num(f[1], 0, 100000, &v))
+				goto bad_line;
+			l->hz = (int)v;
+		} else if (!strcmp(f[0], "preempt") && n == 2) {
+			snprintf(l->preempt, sizeof(l->preempt), "%s", strcmp(f[1], "-") ? f[1] : "");
+		} else if (!strcmp(f[0], "clock") && n == 2) {
+			snprintf(l->clock, sizeof(l->clock), "%s", strcmp(f[1], "-") ? f[1] : "");
+		} else if (!strcmp(f[0], "snapshot") && n == 3) {
+			uint64_t t;
+			int is_start = !strcmp(f[1], "start");
+			if ((!is_start && strcmp(f[1], "end")) || unum(f[2], 10, &t) ||
+			    (is_start ? l->have_start : l->have_end))
+				goto bad_line;
+			cur = is_start ? &l->start : &l->end;
+			*(is_start ? &l->have_start : &l->have_end) = 1;
+			cur->mono_ns = t;
+			tcap = ccap = 0;
+		} else if (!strcmp(f[0], "end") && n == 3 && cur) {
+			if (unum(f[2], 10, &cur->read_ns))
+				goto bad_line;
+			if (cur->nt > 1)
+				qsort(cur->t, cur->nt, sizeof(*cur->t), cmp_tid);
+			cur = NULL;
+		} else if (!strcmp(f[0], "cpu") && n == 5 && cur) {
+			long long c;
+			struct sl_ledger_cpu *x;
+			if (num(f[1], 0, 4095, &c))
+				goto bad_line;
+			if ((size_t)c >= cur->ncpu) {
+				SL_GROW(cur->cpu, ccap, (size_t)c + 1);
+				memset(cur->cpu + cur->ncpu, 0, ((size_t)c + 1 - cur->ncpu) * sizeof(*cur->cpu));
+				cur->ncpu = (size_t)c + 1;
+			}
+			x = &cur->cpu[c];
+			if (unum(f[2], 10, &x->irq_ns) || unum(f[3], 10, &x->softirq_ns) ||
+			    unum(f[4], 10, &x->steal_ns))
+				goto bad_line;
+		} else if (!strcmp(f[0], "thread") && n == 16 && cur) {
+			SL_GROW(cur->t, tcap, cur->nt + 1);
+			if (parse_thread(f, &cur->t[cur->nt]))
+				goto bad_line;
+			cur->nt++;
+		} else {
+			goto bad_line;
+		}
+	}
+	if (ferror(in)) {
+		fclose(in);
+		sl_ledger_release(l);
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	}
+	fclose(in);
+	if (!l->version) {
+		sl_ledger_release(l);
+		return sl_fail(d, "%s:1: empty ledger", path);
+	}
+	if (cur || !l->have_start || !l->have_end) {
+		sl_ledger_release(l);
+		return sl_fail(d, "%s:%zu: ledger cut short (no %s snapshot)", path, ln,
+			       cur || !l->have_start ? "whole" : "end");
+	}
+	return 0;
+bad_line:
+	fclose(in);
+	sl_ledger_release(l);
+	return sl_fail(d, "%s:%zu: not a line of a ledger", path, ln);
+}
+
+void sl_ledger_release(struct sl_ledger *l)
+{
+	free(l->start.t);
+	free(l->start.cpu);
+	free(l->end.t);
+	free(l->end.cpu);
+	memset(l, 0, sizeof(*l));
+}
