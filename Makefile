@@ -4,15 +4,18 @@
 #   make demo       deps + build + import a bundled real trace + table
 #   make test       deps + unit tests, end-to-end tests, fuzz corpus replay
 #   make bench      speed ratios against perf sched / trace-cmd on the same input
+#   make validate   the corpus table: validate on every traces/corpus recording
 #   make install PREFIX=/usr/local DESTDIR=
 #   make fuzz       libFuzzer binaries (clang) in build/fuzz/
 
 CC ?= cc
+CORPUS ?= traces/corpus
 PREFIX ?= /usr/local
 PKGS := libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto libzstd zlib
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracecmd-dev \
 	libtracefs-dev libsqlite3-dev libcairo2-dev libssl-dev libzstd-dev zlib1g-dev sqlite3 gnuplot-nox \
-	trace-cmd linux-perf clang libclang-rt-14-dev gawk xvfb mesa-utils chromium parallel
+	trace-cmd linux-perf clang libclang-rt-14-dev gawk xvfb mesa-utils chromium parallel \
+	rt-tests sysbench
 
 ifeq ($(SANITIZE),)
 VARIANT := default
@@ -50,7 +53,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 TOOLS := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-.PHONY: all deps demo test unit fuzz bench install clean schedlab
+.PHONY: all deps demo test unit fuzz bench validate install clean schedlab
 all: schedlab
 
 schedlab: $(B)/schedlab
@@ -102,6 +105,10 @@ unit: schedlab $(B)/unit_tests
 bench: deps
 	$(Q)$(MAKE) --no-print-directory schedlab $(B)/unit_tests $(TOOLS)
 	$(Q)B=$(B) SL_LDLIBS="$(LDLIBS)" sh tests/bench/run.sh
+	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/validate-corpus.sh $(CORPUS)
+
+validate: schedlab
+	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/validate-corpus.sh $(CORPUS)
 
 fuzz:
 	$(Q)mkdir -p build/fuzz

@@ -1,0 +1,53 @@
+#!/bin/sh
+# tests/tools/validate-corpus.sh [DIR...] - one table for a corpus of
+# recordings (issue 22): each trace file of each DIR (default traces/corpus)
+# is imported into a database of its own (its ledger, FILE.ledger, with it)
+# and validated with `schedlab validate` (the recording kernel's model, its
+# defaults: causal, overheads auto, HZ estimated); one line per trace gives
+# the 7 gating checks (CPU time exact, switches, migrations, delay KS, p50,
+# p95, p99: the error, and '*' where it is past its threshold,
+# docs/validate.md) and the verdict, then the pass rate.
+# `make validate` runs it; `make bench` too.
+set -u
+TOP=$(pwd)
+SCHEDLAB=${SCHEDLAB:-$TOP/schedlab}
+[ $# -gt 0 ] || set -- "$TOP/traces/corpus"
+W=$(mktemp -d /tmp/validate-corpus.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+printf '%-22s %7s %9s %9s %6s %8s %8s %8s  %s\n' trace cpu switches migrat. KS p50 p95 p99 verdict
+n=0 pass=0
+for dir in "$@"; do
+	for f in "$dir"/*; do
+		case $f in *.ledger|*.md|*.txt.ledger) continue ;; esac
+		[ -f "$f" ] || continue
+		name=$(basename "$f")
+		db="$W/$n.db"
+		if ! "$SCHEDLAB" -q --db "$db" import "$f" > /dev/null 2> "$W/err"; then
+			printf '%-22s import failed: %s\n' "$name" "$(tail -1 "$W/err")"
+			n=$((n + 1))
+			continue
+		fi
+		"$SCHEDLAB" --db "$db" validate --trace 1 --format csv > "$W/v.csv" 2> "$W/err"
+		if ! grep -q ',verdict,' "$W/v.csv"; then
+			printf '%-22s validate failed: %s\n' "$name" "$(tail -1 "$W/err")"
+			n=$((n + 1))
+			continue
+		fi
+		awk -F, -v name="$name" '
+			function cell(k,   e) {
+				if (!(k in err)) return "n/a"
+				e = (k == "runtime_exact") ? sprintf("%d/%d", rep[k], rec[k]) :
+				    (k == "delay_ks_all") ? sprintf("%.3f", err[k]) : sprintf("%+.1f%%", 100 * err[k])
+				return e (ok[k] == "0" ? "*" : "")
+			}
+			$5 != "metric" { rec[$5] = $6; rep[$5] = $7; err[$5] = $8; ok[$5] = $11 }
+			END {
+				printf "%-22s %7s %9s %9s %6s %8s %8s %8s  %s\n", name, cell("runtime_exact"),
+				       cell("switches"), cell("migrations"), cell("delay_ks_all"), cell("delay_p50_all"),
+				       cell("delay_p95_all"), cell("delay_p99_all"), ok["verdict"] == "1" ? "PASS" : "FAIL"
+			}' "$W/v.csv"
+		grep -q ',verdict,,,,,1,1$' "$W/v.csv" && pass=$((pass + 1))
+		n=$((n + 1))
+	done
+done
+echo "validate: $pass of $n traces pass"
