@@ -58,6 +58,8 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 		return 2;
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0)
+		sl_fix_mode(fd);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		sl_err("%s: %s", out, strerror(errno));
 		if (fd >= 0) {

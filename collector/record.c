@@ -427,6 +427,7 @@ static int ledger_begin(struct ledger_out *lg, const char *path, struct sl_diag 
 	fd = mkostemp(lg->tmp, O_CLOEXEC);
 	if (fd < 0)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
+	sl_fix_mode(fd);
 	lg->f = fdopen(fd, "w");
 	if (!lg->f) {
 		close(fd);

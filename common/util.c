@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static _Noreturn void oom(size_t n)
 {
@@ -205,6 +206,24 @@ void sl_json_str(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+void sl_fix_mode(int fd)
+{
+	static int um = -1;
+	if (um < 0) {
+		char buf[2048], *p;
+		FILE *f = fopen("/proc/self/status", "r");
+		um = 022;
+		if (f) {
+			size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+			buf[n] = 0;
+			fclose(f);
+			if ((p = strstr(buf, "\nUmask:")))
+				um = (int)strtol(p + 8, NULL, 8) & 0777;
+		}
+	}
+	(void)!fchmod(fd, (mode_t)(0666 & ~um));
 }
 
 /* A plain decimal number ("-5", "+1.5e3"): written as it is. */

@@ -65,4 +65,8 @@ void sl_json_str(FILE *f, const char *s);
  * quoted with a leading apostrophe when a spreadsheet would take it for a
  * formula: it starts with = + - @ or a tab or CR and is not a number). */
 void sl_csv_str(FILE *f, const char *s);
+/* Give a file made by mkstemp (0600) the mode a plain open(..., 0666)
+ * would have given it under the process's umask (read from /proc, not
+ * set and reset: threads may be making files). */
+void sl_fix_mode(int fd);
 #endif

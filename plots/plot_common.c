@@ -53,6 +53,7 @@ int sl_out_begin(const char *path, char *tmp, size_t len, struct sl_diag *d)
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
+	sl_fix_mode(fd);
 	return fd;
 }
 

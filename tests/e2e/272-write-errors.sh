@@ -57,4 +57,8 @@ rm -f "$M/fill"
 "$SCHEDLAB" --db "$DB" plot staircase --trace 1 -o "$M/staircase.svg" > /dev/null || fail "staircase with room"
 [ -s "$M/latency.png" ] && [ -s "$M/staircase.svg" ] || fail "charts with room"
 expect_eq "$(cd "$M" && find . -name '*.tmp*' | wc -l)" 0 "temporary files after a good plot"
+# written under a temporary name (mkstemp makes it 0600), the chart still
+# gets the mode the umask gives a new file
+expect_eq "$(umask 022; "$SCHEDLAB" --db "$DB" plot latency --trace 1 -o "$M/mode.png" > /dev/null && stat -c %a "$M/mode.png")" 644 \
+	"a chart's mode under umask 022"
 echo "write errors: $n cases (stdout on /dev/full, charts and report on a full disk) fail cleanly"

@@ -7,7 +7,7 @@
 #
 #   tests/tools/record-corpus.sh [DIR]      (default corpus/; as root, after make)
 #
-# Before each recording it waits (up to 60 s) for the 1-minute load to fall
+# Before each recording it waits (up to QUIET_MAX s, default 60) for the 1-minute load to fall
 # under 1.0 and prints the load it started at. A workload whose tool is not
 # installed (rt-tests, sysbench, Xvfb, mesa-utils: make deps installs them)
 # is skipped with a line saying so. Then run tests/tools/validate-corpus.sh DIR.
@@ -42,7 +42,7 @@ mkproj
 have() { command -v "$1" > /dev/null 2>&1; }
 quiet() { # wait for the machine to calm down
 	i=0
-	while [ $i -lt 60 ] && awk '{ exit !($1 >= 1.0) }' /proc/loadavg; do sleep 1; i=$((i + 1)); done
+	while [ $i -lt "${QUIET_MAX:-60}" ] && awk '{ exit !($1 >= 1.0) }' /proc/loadavg; do sleep 1; i=$((i + 1)); done
 }
 n=0
 rec() { # rec NAME CMD: record CMD (sh -c) into OUT/NAME.dat
