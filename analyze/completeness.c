@@ -15,18 +15,11 @@ static uint64_t clip(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
 	return b > a ? b - a : 0;
 }
 
-/* The index of utid in r->threads (ordered by utid), or -1. */
+/* The index of utid in r->threads, or -1. */
 static long thread_index(const struct sl_run_data *r, int64_t utid)
 {
-	size_t lo = 0, hi = r->nthreads;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->threads[mid].utid < utid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->nthreads && r->threads[lo].utid == utid ? (long)lo : -1;
+	const struct sl_thread_row *t = sl_run_thread(r, utid);
+	return t ? (long)(t - r->threads) : -1;
 }
 
 /* Each recorded thread's CPU time and wait in the window: its slices

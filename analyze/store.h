@@ -179,6 +179,8 @@ enum { SL_LOAD_SLICES = 1, SL_LOAD_WAKEUPS = 2, SL_LOAD_ALL = 3 };
 int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struct sl_run_data *out,
 			    struct sl_diag *d);
 void sl_run_data_release(struct sl_run_data *r);
+/* The thread row of utid in r (its threads are ordered by utid), or NULL. */
+const struct sl_thread_row *sl_run_thread(const struct sl_run_data *r, int64_t utid);
 
 /* A run's staircase rows (rsdl, o1, sd: a task's level over time), its
  * rotations, its vlag rows (cfs: vruntime - min_vruntime), in the order the

@@ -653,6 +653,26 @@ int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d)
 	return rc;
 }
 
+const struct sl_thread_row *sl_run_thread(const struct sl_run_data *r, int64_t utid)
+{
+	size_t lo = 0, hi = r->nthreads;
+	/* utids are mostly dense: the place utid - first is the one at once */
+	if (hi && utid >= r->threads[0].utid && (uint64_t)(utid - r->threads[0].utid) < hi &&
+	    r->threads[utid - r->threads[0].utid].utid == utid)
+		return &r->threads[utid - r->threads[0].utid];
+	/* threads are ordered by utid */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->threads[mid].utid < utid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nthreads && r->threads[lo].utid == utid)
+		return &r->threads[lo];
+	return NULL;
+}
+
 int sl_store_recorded_run(struct sl_store *s, int64_t trace_id, int64_t *run_id, struct sl_diag *d)
 {
 	int64_t *ids;

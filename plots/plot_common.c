@@ -97,26 +97,6 @@ void sl_label_clean(char *dst, size_t len, const char *s)
 	dst[i] = 0;
 }
 
-const struct sl_thread_row *sl_prun_thread(const struct sl_run_data *r, int64_t utid)
-{
-	size_t lo = 0, hi = r->nthreads;
-	/* utids are mostly dense: the place utid - first is the one at once */
-	if (hi && utid >= r->threads[0].utid && (uint64_t)(utid - r->threads[0].utid) < hi &&
-	    r->threads[utid - r->threads[0].utid].utid == utid)
-		return &r->threads[utid - r->threads[0].utid];
-	/* threads are ordered by utid */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->threads[mid].utid < utid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->nthreads && r->threads[lo].utid == utid)
-		return &r->threads[lo];
-	return NULL;
-}
-
 uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 {
 	uint64_t *rt = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*rt));
