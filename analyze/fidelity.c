@@ -426,6 +426,7 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 		r->limit = g == SL_FID_ALL ? LIM_KS : NAN;
 		r->gating = g == SL_FID_ALL;
 		r->unit = 2;
+		r->na = G->nrec == 0 || G->nrep == 0;
 		for (k = 0; k < 4; k++) {
 			r = &rows[n++];
 			snprintf(r->key, sizeof(r->key), "delay_%s_%s", pname[k], gname[g]);
@@ -436,12 +437,15 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 			r->limit = g == SL_FID_ALL && k < 3 ? LIM_PCT : NAN;
 			r->gating = g == SL_FID_ALL && k < 3;
 			r->unit = 1;
+			r->na = G->nrec == 0 || G->nrep == 0;
 		}
 	}
 	*verdict = 1;
 	for (i = 0; i < n; i++) {
 		struct sl_fid_row *r = &rows[i];
-		if (isnan(r->limit))
+		if (r->na && !isnan(r->limit))
+			r->pass = -2;   /* not measurable: never a pass (issue 22) */
+		else if (isnan(r->limit))
 			r->pass = -1;
 		else if (r->unit == 3)
 			r->pass = r->rec == r->rep;

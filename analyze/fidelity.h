@@ -78,7 +78,9 @@ struct sl_fid_row {
 	double err;                /* relative error, KS, or max abs ns error */
 	double limit;              /* |err| <= limit passes; NAN: no threshold */
 	int gating;                /* counts for the verdict */
-	int pass;                  /* 1, 0; -1 without threshold */
+	int pass;                  /* 1, 0; -1 without threshold; -2 not measurable (n/a:
+				    * no wakeups in a run), never a pass */
+	int na;                    /* the check cannot be measured */
 	int unit;                  /* 0 count, 1 ns, 2 ratio (KS), 3 tasks */
 };
 #define SL_FID_MAXROWS 24

@@ -112,7 +112,7 @@ static void limit_cell(char *buf, size_t n, const struct sl_fid_row *r)
 
 static const char *pass_word(int pass)
 {
-	return pass < 0 ? "-" : pass ? "yes" : "NO";
+	return pass == -2 ? "n/a" : pass < 0 ? "-" : pass ? "yes" : "NO";
 }
 
 static void print_table(const struct sl_fid_row *rows, size_t n, int verdict)

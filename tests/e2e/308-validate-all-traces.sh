@@ -80,4 +80,14 @@ sq "$T/v4.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version
 "$SCHEDLAB" --db "$T/v4.db" validate --trace 1 > "$T/out" 2> "$T/err" || fail "validate v4: $(cat "$T/err")"
 expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 10 "upgraded (to the current version, 10)"
 expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
+# issue 22: a check that cannot be measured says n/a and never passes. Two
+# hogs on one CPU switching every 4 ms with no wakeup event: there is no
+# wakeup delay in either run, so the 4 gating delay checks (KS, p50, p95,
+# p99 over all wakeups) are n/a (they were "yes", 0 us against 0 us), and
+# the verdict is FAIL with 3 of the 7 (CPU time, switches, migrations).
+awk 'BEGIN { t = 100.0; for (i = 0; i < 40; i++) { a = i % 2; printf "hog%d-%d ( %d) [000] d..2. %.6f: sched_switch: prev_comm=hog%d prev_pid=%d prev_prio=120 prev_state=R ==> next_comm=hog%d next_pid=%d next_prio=120\n", a, 101 + a, 101 + a, t, a, 101 + a, 1 - a, 102 - a; t += 0.004 } }' > "$T/nw.ftrace.txt"
+"$SCHEDLAB" -q --db "$T/nw.db" import "$T/nw.ftrace.txt" > /dev/null 2>&1 || fail "import no-wakeup trace"
+"$SCHEDLAB" --db "$T/nw.db" validate --trace 1 --sched eevdf > "$T/nw" 2> "$T/err" || fail "validate no-wakeup: $(cat "$T/err")"
+expect_eq "$(grep -c 'all wakeups .* n/a$' "$T/nw")" 4 "4 gating delay checks n/a"
+grep -q '^verdict: FAIL (3 of 7 checks' "$T/nw" || fail "n/a passed: $(tail -1 "$T/nw")"
 exit 0
