@@ -174,6 +174,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		return rc == 1 ? 0 : rc;
 	sl_replay_opts_init(&o);
 	o.mode = strcmp(v.mode, "timed") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
+	o.origin = "validate";
 	o.hz = v.hz ? (int)v.hz : 1000;
 	if (v.overhead && sl_overhead_parse(v.overhead, &o)) {
 		sl_err("validate: --overhead '%s': expected auto, none or WAKE[,SWITCH]", v.overhead);

@@ -194,8 +194,10 @@ int sl_pruns_label_run(struct sl_pruns *p, size_t i, struct sl_diag *d)
 		return sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
 				  " of trace %" PRId64 ": chart runs of one trace",
 			       pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id, p->v[0].r.run.trace_id);
-	snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s)", pr->r.run.id,
-		 pr->r.run.scheduler, pr->r.run.mode);
+	/* a replay made by validate says so (its params' origin, issue 22) */
+	snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s%s)", pr->r.run.id,
+		 pr->r.run.scheduler, pr->r.run.mode,
+		 strstr(pr->r.run.params, "\"origin\":\"validate\"") ? ", validate" : "");
 	return 0;
 }
 

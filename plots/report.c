@@ -140,6 +140,8 @@ static void run_section(FILE *f, const struct sl_run_metrics *m, const char *par
 	esc(f, m->run.scheduler);
 	fputs(" (", f);
 	esc(f, m->run.mode);
+	if (params && strstr(params, "\"origin\":\"validate\""))
+		fputs(", validate", f);   /* validate's replay (issue 22) */
 	fprintf(f, "), %d CPU%s</h3>\n<p class=params>params: <code>", m->run.cpus,
 		m->run.cpus == 1 ? "" : "s");
 	esc(f, params);

@@ -121,6 +121,8 @@ struct sl_replay_opts {
 				      * call (also env SCHEDLAB_DEBUG=1) */
 	const char *policy_opts;     /* "name=value,name=value" for ops->params */
 	const char *exclude;         /* replay --exclude patterns, comma-joined (params only) */
+	const char *origin;          /* the command that made the run, when not replay
+				      * ("validate"; params only, issue 22) */
 	/* Sync wakeups inferred from the behaviour (replay/sync.h, docs/replay.md
 	 * "Sync wakeups"): enum sl_sync_mode (default block) and its window of
 	 * the waker's CPU time (default 50 us) */

@@ -90,4 +90,9 @@ awk 'BEGIN { t = 100.0; for (i = 0; i < 40; i++) { a = i % 2; printf "hog%d-%d (
 "$SCHEDLAB" --db "$T/nw.db" validate --trace 1 --sched eevdf > "$T/nw" 2> "$T/err" || fail "validate no-wakeup: $(cat "$T/err")"
 expect_eq "$(grep -c 'all wakeups .* n/a$' "$T/nw")" 4 "4 gating delay checks n/a"
 grep -q '^verdict: FAIL (3 of 7 checks' "$T/nw" || fail "n/a passed: $(tail -1 "$T/nw")"
+# issue 22: validate's replay says so in its params (origin)
+expect_eq "$(sq "$T/nw.db" "SELECT json_extract(params, '\$.origin') FROM run WHERE id = 2")" validate "validate's run marked"
+# and a report of that run shows the mark in its title (report.c run_section; charts: sl_pruns_label_run)
+"$SCHEDLAB" --db "$T/nw.db" report --trace 1 -o "$T/nwr" > /dev/null 2>&1 || fail "report of validate's run"
+grep -q "run 2: eevdf (causal, validate), 1 CPU" "$T/nwr/index.html" || fail "report does not show validate's mark"
 exit 0
