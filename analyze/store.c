@@ -545,8 +545,11 @@ int sl_store_add_ledger(struct sl_store *s, int64_t trace_id, const char *path, 
 	else
 		sqlite3_bind_double(q, 3, wait_share);
 	sqlite3_bind_int64(q, 4, trace_id);
-	if (st_step_done(s, q, d, "storing the ledger"))
+	if (st_step_done(s, q, d, "storing the ledger")) {
+		sqlite3_finalize(q);
 		return -1;
+	}
+	sqlite3_finalize(q);
 	q = st_prep(s, "INSERT OR REPLACE INTO ledger_thread(trace_id, tid, comm, kernel_exec_ns,"
 		       " kernel_delay_ns, trace_exec_ns, trace_wait_ns) VALUES (?, ?, ?, ?, ?, ?, ?)", d);
 	if (!q)
