@@ -96,6 +96,7 @@ static void subset(const struct sl_behaviour *in, const char *const *roots, stru
 	out->cpus = in->cpus;
 	out->t0 = in->t0;
 	out->span_ns = in->span_ns;
+	sl_behaviour_copy_groups(out, in);
 	for (i = 0; i < in->ntasks; i++) {
 		struct sl_task_spec *t;
 		size_t k;
@@ -128,6 +129,7 @@ static void copy_behaviour(const struct sl_behaviour *in, struct sl_behaviour *o
 {
 	size_t i;
 	*out = *in;
+	sl_behaviour_copy_groups(out, in);
 	out->tasks = xcalloc(in->ntasks ? in->ntasks : 1, sizeof(*out->tasks));
 	for (i = 0; i < in->ntasks; i++) {
 		out->tasks[i] = in->tasks[i];

@@ -38,6 +38,10 @@ CREATE TABLE IF NOT EXISTS ledger_thread (
 	trace_wait_ns INTEGER NOT NULL,
 	PRIMARY KEY (trace_id, tid)
 );
+-- thread.autogroup ... cgroup_weight: its task group, from the recording's
+-- ledger (version 11; NULL: not in the ledger): the autogroup id (-1 none)
+-- and its nice, the cpu controller's cgroup path and weight (cpu.weight
+-- scale, 100 = 1024); docs/groups.md
 CREATE TABLE IF NOT EXISTS thread (
 	utid INTEGER PRIMARY KEY,
 	trace_id INTEGER NOT NULL REFERENCES trace(id),
@@ -48,7 +52,11 @@ CREATE TABLE IF NOT EXISTS thread (
 	policy TEXT NOT NULL DEFAULT 'normal',
 	rt_priority INTEGER NOT NULL DEFAULT 0,
 	first_ts INTEGER,
-	last_ts INTEGER
+	last_ts INTEGER,
+	autogroup INTEGER,
+	autogroup_nice INTEGER,
+	cgroup TEXT,
+	cgroup_weight INTEGER
 );
 CREATE INDEX IF NOT EXISTS thread_trace ON thread(trace_id, utid);
 -- behaviour model: how each task starts, and its bursts and sleeps

@@ -189,6 +189,19 @@ static int migrate_v9(struct sl_store *s, struct sl_diag *d)
 		       d);
 }
 
+/* Schema 10 -> 11: each thread's task group from the ledger (NULL for
+ * threads imported before: groups unknown, a replay assumes one group). */
+static int migrate_v10(struct sl_store *s, struct sl_diag *d)
+{
+	return migrate(s, 10, "",
+		       has_column(s, "thread", "autogroup") ? ""
+							    : "ALTER TABLE thread ADD COLUMN autogroup INTEGER;"
+							      "ALTER TABLE thread ADD COLUMN autogroup_nice INTEGER;"
+							      "ALTER TABLE thread ADD COLUMN cgroup TEXT;"
+							      "ALTER TABLE thread ADD COLUMN cgroup_weight INTEGER;",
+		       d);
+}
+
 static int migrate_v5(struct sl_store *s, struct sl_diag *d)
 {
 	char pre[512];
@@ -273,7 +286,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d)) ||
 	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d)) ||
-	    (v >= 1 && v <= 9 && migrate_v9(s, d))) {
+	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}

@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 10
+#define SL_SCHEMA_VERSION 11
 
 struct sl_store;
 
@@ -63,6 +63,21 @@ struct sl_ledger_row {
 /* Store what holding trace_id to its ledger found (table ledger_thread and
  * the trace's ledger, completeness_cpu, completeness_wait). In the caller's
  * transaction. */
+struct sl_ledger;
+/* Each thread's task group from the ledger l into the thread rows of
+ * trace_id (schema 11; inside the caller's transaction). */
+int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
+			   struct sl_diag *d);
+/* A thread's group as stored (thread.autogroup ... cgroup_weight). */
+struct sl_group_raw {
+	int known;          /* the ledger held the thread */
+	int64_t autogroup;  /* -1 none */
+	int autogroup_nice;
+	char cgroup[128];
+	int64_t weight;     /* cpu.weight scale, 0 unknown */
+};
+/* The groups of b from raw[0..b->ntasks) (docs/groups.md). */
+void sl_behaviour_set_groups(struct sl_behaviour *b, const struct sl_group_raw *raw);
 int sl_store_add_ledger(struct sl_store *s, int64_t trace_id, const char *path, double cpu_share,
 			double wait_share, const struct sl_ledger_row *rows, size_t n, struct sl_diag *d);
 

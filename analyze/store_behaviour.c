@@ -353,6 +353,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	struct sl_trace_info tr;
 	sqlite3_stmt *q;
 	int64_t *utids = NULL, *parents = NULL;
+	struct sl_group_raw *graw = NULL;
 	char **phases = NULL;
 	size_t n = 0, cap = 0, i, off;
 	int rc;
@@ -363,7 +364,8 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	q = st_prep(s,
 		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
 		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
-		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count, m.phases"
+		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count, m.phases,"
+		 " t.autogroup, t.autogroup_nice, t.cgroup, t.cgroup_weight"
 		 " FROM thread t JOIN task_model m ON m.utid = t.utid"
 		 " WHERE t.trace_id = ? ORDER BY t.utid",
 		 d);
@@ -378,6 +380,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		utids = xrealloc(utids, cap * sizeof(*utids));
 		parents = xrealloc(parents, cap * sizeof(*parents));
 		phases = xrealloc(phases, cap * sizeof(*phases));
+		graw = xrealloc(graw, cap * sizeof(*graw));
 		t = &b->tasks[n];
 		memset(t, 0, sizeof(*t));
 		t->idx = (int32_t)n;
@@ -402,6 +405,12 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		t->count = (uint64_t)sqlite3_column_int64(q, 15);
 		ph = sqlite3_column_text(q, 16);
 		phases[n] = xstrdup(ph ? (const char *)ph : "[]");
+		memset(&graw[n], 0, sizeof(graw[n]));
+		graw[n].known = sqlite3_column_type(q, 17) != SQLITE_NULL;
+		graw[n].autogroup = sqlite3_column_int64(q, 17);
+		graw[n].autogroup_nice = sqlite3_column_int(q, 18);
+		st_col_text(q, 19, graw[n].cgroup, sizeof(graw[n].cgroup));
+		graw[n].weight = sqlite3_column_int64(q, 20);
 		n++;
 	}
 	sqlite3_finalize(q);
@@ -419,11 +428,13 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 			goto fail;
 		}
 	}
+	sl_behaviour_set_groups(b, graw);
 	for (i = 0; i < n; i++)
 		free(phases[i]);
 	free(phases);
 	free(parents);
 	free(utids);
+	free(graw);
 	b->cpus = tr.cpus;
 	b->t0 = tr.first_ts;
 	b->span_ns = tr.last_ts - tr.first_ts;
@@ -434,6 +445,7 @@ fail:
 	free(phases);
 	free(parents);
 	free(utids);
+	free(graw);
 	sl_behaviour_release(b);
 	return -1;
 }

@@ -36,7 +36,7 @@ static const char synopsis[] =
 	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
-	"                [--preempt none|voluntary|full|lazy]\n"
+	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -170,7 +170,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz, seed = 0;
 	const char *mode = "timed", *sync = "block", *wake_cpu = "running", *irq_cpu = "auto";
-	const char *preempt = "none";
+	const char *preempt = "none", *groups = "ledger";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
 	int rc;
@@ -221,6 +221,11 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			      "--overhead as they are (a recording's embody its\n"
 			      "kernel's); full: their least; lazy: a fair wakee's no\n"
 			      "later than the next tick, a real-time one's the least"),
+		SL_OPT_CHOICE(0, "groups", &groups, "ledger|none",
+			      "task groups, for a model that schedules them (eevdf;\n"
+			      "docs/groups.md): ledger (default): each thread's\n"
+			      "autogroup or cgroup from the recording's ledger; none:\n"
+			      "every task in the root group"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -256,6 +261,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		       : !strcmp(preempt, "full")    ? SL_PREEMPT_FULL
 		       : !strcmp(preempt, "lazy")    ? SL_PREEMPT_LAZY
 						     : SL_PREEMPT_NONE;
+	r->o.no_groups = !strcmp(groups, "none");
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "
@@ -390,10 +396,18 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	struct sl_replay_opts o = *opts;
 	struct sl_store_bind bind;
 	struct sl_run_sink sink;
-	char popts[512], params[2048];
+	char popts[512], params[2048], groups[160];
 
 	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
 	o.policy_opts = popts;
+	if (b->groups_from == SL_GROUPS_LEDGER)
+		snprintf(groups, sizeof(groups),
+			 "ledger: %zu groups below the root; %zu tasks not in the ledger took their "
+			 "parent's or thread group's",
+			 b->ngroups, b->groups_assumed);
+	else
+		snprintf(groups, sizeof(groups), "none (no ledger: every task assumed in the root group)");
+	o.groups_desc = groups;
 	if (sl_replay_params_json(ops, &o, o.cpus, params, sizeof(params), d))
 		return -1;
 	if (sl_store_begin(st, d))

@@ -1,5 +1,6 @@
 /* common/behaviour.c - see behaviour.h */
 #include "behaviour.h"
+#include "util.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -15,6 +16,21 @@ void sl_behaviour_release(struct sl_behaviour *b)
 	free(b->tasks);
 	b->tasks = NULL;
 	b->ntasks = 0;
+	free(b->groups);
+	b->groups = NULL;
+	b->ngroups = 0;
+}
+
+void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviour *in)
+{
+	out->groups = NULL;
+	out->ngroups = in->ngroups;
+	out->groups_from = in->groups_from;
+	out->groups_assumed = in->groups_assumed;
+	if (in->ngroups) {
+		out->groups = xmalloc(in->ngroups * sizeof(*out->groups));
+		memcpy(out->groups, in->groups, in->ngroups * sizeof(*out->groups));
+	}
 }
 
 size_t sl_behaviour_exclude(struct sl_behaviour *b, const char *const *globs, size_t n)

@@ -90,6 +90,8 @@ struct sl_task_spec {
 	int32_t parent;          /* forking task index, -1 none */
 	uint64_t parent_progress_ns; /* parent's CPU time at the fork (causal start) */
 	int initially_runnable;  /* at start: 1 runnable, 0 asleep until its first wakeup */
+	uint32_t group1;         /* its task group: groups[group1 - 1] of the
+				  * behaviour, 0 the root group (docs/groups.md) */
 
 	/* Either explicit phases ... */
 	struct sl_phase *phases;
@@ -137,15 +139,33 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 	return 0;
 }
 
+/* A task group below the root (an autogroup or a cgroup of the cpu
+ * controller): its weight on the machine, tg->shares. */
+struct sl_task_group {
+	char name[64];           /* "autogroup-N" or the cgroup's path */
+	unsigned long shares;    /* 1024 = a nice-0 task's weight */
+};
+
+/* Where a behaviour's groups come from. */
+enum { SL_GROUPS_NONE = 0, SL_GROUPS_LEDGER = 1 };
+
 /* A set of tasks to replay: the whole behaviour model of one trace or
  * workload. */
 struct sl_behaviour {
 	struct sl_task_spec *tasks;
 	size_t ntasks;
+	struct sl_task_group *groups; /* tasks[i].group1 - 1 indexes it */
+	size_t ngroups;
+	int groups_from;         /* SL_GROUPS_*: NONE = every task in the root group */
+	size_t groups_assumed;   /* tasks not in the ledger whose group was
+				  * inherited (parent, then thread group) */
 	int cpus;                /* CPUs in the recording (1 for workloads) */
 	uint64_t t0;             /* absolute ts of time 0 (trace first_ts) */
 	uint64_t span_ns;        /* recorded span */
 };
+
+/* out's groups: a copy of in's (tasks' group1 keep indexing them). */
+void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviour *in);
 
 /* Free every task's phases and the task array (b itself is not freed). */
 void sl_behaviour_release(struct sl_behaviour *b);

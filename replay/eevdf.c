@@ -149,6 +149,7 @@ static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 		sl_engine_resched(r->e, cpu);
 	ev_pelt_update(r, cpu, T(r, task_of(r, se)));
 	sl_eevdf_finish_delayed(cfs, se);
+	ev_group_sync(r, T(r, task_of(r, se)));
 }
 
 static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initial)
@@ -163,6 +164,7 @@ static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initi
 	sl_eevdf_enqueue(cfs, &p->se, initial);
 	p->se.mru = ++r->mru;
 	rec_lag(r, cpu, &p->se);
+	ev_group_sync(r, p);
 }
 
 /* check_preempt_wakeup_fair / wakeup_preempt: does p, queued on busy cpu,
@@ -216,6 +218,7 @@ static int eevdf_init(struct sl_engine *e)
 	}
 	e->pol = r;
 	ev_smp_init(r);
+	ev_groups_init(r);
 	return 0;
 }
 
@@ -227,6 +230,7 @@ static void eevdf_release(struct sl_engine *e)
 		return;
 	for (c = 0; c < e->ncpus; c++)
 		sl_eevdf_rq_release(&r->rq[c].cfs);
+	ev_groups_release(r);
 	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
@@ -255,6 +259,7 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	p->se.pos = -1;
 	p->se.exec_seen = 0;
 	et->pol = p;
+	ev_group_add(r, p, et->idx);
 	/* the SMP layer balances by this: the task's nice weight (also for
 	 * RT tasks, whose se.load the kernel sets from static_prio too) */
 	et->load_weight = p->se.weight;
@@ -275,6 +280,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 			sl_eevdf_requeue_delayed(&r->rq[cpu].cfs, &p->se);
 			p->se.mru = ++r->mru;
 			rec_lag(r, cpu, &p->se);
+			ev_group_sync(r, p);
 			return;
 		}
 		finish_delayed(r, p->cpu, &p->se);
@@ -310,6 +316,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 		sl_eevdf_dequeue(&r->rq[cpu].cfs, &p->se);
 		ev_pelt_detach(r, p);
 	}
+	ev_group_sync(r, p);
 }
 
 static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
@@ -371,6 +378,7 @@ static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 	 * slice is used up and others wait */
 	if (rq->cfs.curr == &p->se && ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
+	ev_group_sync(r, p); /* entity_tick: update_cfs_group */
 }
 
 static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task *child, int cpu)
@@ -410,6 +418,28 @@ static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 	sl_eevdf_yield(&rq->cfs, &p->se);
 }
 
+void ev_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
+{
+	int cpu = p->cpu, running;
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	/* reweight_entity (v6.12+): update_curr, the entity out of the
+	 * tree, its lag (and relative deadline) scaled by old / new weight,
+	 * placed back with it */
+	running = cfs->curr == &p->se;
+	if (ev_rq_update_curr(r, cpu))
+		sl_engine_resched(r->e, cpu);
+	ev_pelt_reweight(r, p, w);
+	sl_eevdf_dequeue_move(cfs, &p->se);
+	if (running)
+		sl_eevdf_put_prev(cfs);
+	if (p->se.rel_deadline)
+		p->se.deadline = (uint64_t)((int64_t)p->se.deadline * (int64_t)p->se.weight / (int64_t)w);
+	sl_eevdf_reweight_w(&p->se, w);
+	sl_eevdf_enqueue(cfs, &p->se, 0);
+	if (running)
+		set_next(r, cpu, &p->se);
+}
+
 static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
 {
 	struct ev_run *r = R(e);
@@ -417,6 +447,7 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	struct sl_eevdf_rq *cfs = &r->rq[p->cpu].cfs;
 	int running, cpu = p->cpu;
 	(void)old_nice;
+	p->nice_w = sl_fair_weight(et->nice);
 	if (p->se.delayed)
 		finish_delayed(r, cpu, &p->se);
 	if (!p->rt)
@@ -452,6 +483,7 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	} else if (e->cpus[cpu].curr && preempts(r, cpu, p)) {
 		sl_engine_resched(e, cpu);
 	}
+	ev_group_sync(r, p);
 }
 
 struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after)
@@ -561,6 +593,7 @@ const struct sl_policy_ops sl_policy_eevdf = {
 	.name = "eevdf",
 	.doc = "Linux EEVDF fair class (6.6+): lag, virtual deadlines, eligibility, RUN_TO_PARITY; FIFO/RR above",
 	.params = eevdf_params,
+	.group_sched = 1,
 	.init = eevdf_init,
 	.release = eevdf_release,
 	.task_init = eevdf_task_init,

@@ -75,6 +75,12 @@ uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se);
 void sl_eevdf_se_init(struct sl_eevdf_se *se, int idx, int nice);
 /* Set its weight to that of nice (the table values only). */
 void sl_eevdf_se_set_nice(struct sl_eevdf_se *se, int nice);
+/* Set its weight to w (a group's share: any weight >= 2); the inverse as
+ * __update_inv_weight computes it, WMULT_CONST / w. */
+void sl_eevdf_se_set_weight(struct sl_eevdf_se *se, unsigned long w);
+/* reweight_entity of an entity that is not queued: weight w, its vlag
+ * scaled by old / new weight (w * vlag is kept). */
+void sl_eevdf_reweight_w(struct sl_eevdf_se *se, unsigned long w);
 /* An empty runqueue with the given configuration; free with _rq_release. */
 void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick_ns);
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq);

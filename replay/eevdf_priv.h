@@ -40,6 +40,16 @@ struct ev_task {
 	unsigned wakee_flips;   /* record_wakee() */
 	uint64_t wakee_flip_decay; /* jiffies of the last halving */
 	int last_wakee;         /* task index, -1 */
+	/* eevdf_group.c */
+	int grp;                /* its task group (r->grp), -1 the root group */
+	unsigned long nice_w;   /* its weight inside the group (its nice's) */
+};
+
+/* A task group below the root (eevdf_group.c, docs/groups.md). */
+struct ev_group {
+	unsigned long shares;   /* tg->shares */
+	int *member;            /* task indexes */
+	size_t n, cap;
 };
 
 struct ev_rq {
@@ -60,6 +70,11 @@ struct ev_run {
 	uint64_t mru;
 	int rr_ticks;           /* sched_rr_timeslice: 100 ms in ticks */
 	int wakeup_preemption;
+	/* eevdf_group.c */
+	struct ev_group *grp;
+	size_t ngrp;
+	unsigned long *gw;      /* scratch, per CPU: the group's queued weight */
+	uint64_t *gl;           /* scratch, per CPU: the group's load average */
 };
 
 static inline struct ev_run *ev_R(struct sl_engine *e)
@@ -101,6 +116,21 @@ int ev_rq_update_curr(struct ev_run *r, int cpu);
 struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after);
 /* eevdf.c: detach_task's dequeue of se (queued, not running) from src */
 void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se);
+
+/* eevdf.c: reweight_entity of p, queued on its CPU (not delayed), to
+ * weight w: its lag and (PLACE_REL_DEADLINE) its deadline kept in
+ * proportion, its load average with the new weight */
+void ev_reweight(struct ev_run *r, struct ev_task *p, unsigned long w);
+
+/* eevdf_group.c: group scheduling, flattened (docs/groups.md) */
+/* the groups of the run, from the engine's (e->groups) */
+void ev_groups_init(struct ev_run *r);
+void ev_groups_release(struct ev_run *r);
+/* p joins its group (eevdf_task_init) */
+void ev_group_add(struct ev_run *r, struct ev_task *p, int idx);
+/* update_cfs_group for p's group after p's queue or weight changed: every
+ * queued task of the group gets its share of the group's weight on its CPU */
+void ev_group_sync(struct ev_run *r, const struct ev_task *p);
 
 /* the ops hooks of eevdf_smp.c */
 int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int sync);

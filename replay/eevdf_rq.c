@@ -385,3 +385,16 @@ void sl_eevdf_reweight_sleeping(struct sl_eevdf_se *se, int nice)
 	se->vlag = se->vlag * (int64_t)old / (int64_t)se->weight;
 }
 
+void sl_eevdf_se_set_weight(struct sl_eevdf_se *se, unsigned long w)
+{
+	se->weight = w < 2 ? 2 : w;
+	se->wmult = (uint32_t)(0xffffffffUL / se->weight);
+}
+
+void sl_eevdf_reweight_w(struct sl_eevdf_se *se, unsigned long w)
+{
+	unsigned long old = se->weight;
+	sl_eevdf_se_set_weight(se, w);
+	se->vlag = se->vlag * (int64_t)old / (int64_t)se->weight;
+}
+

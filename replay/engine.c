@@ -927,6 +927,15 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	if (n < 0 || (size_t)n >= len)
 		return sl_fail(d, "params too long");
 	off = (size_t)n;
+	if (ops->group_sched) {
+		/* the groups' source (docs/groups.md): a plain description */
+		n = snprintf(buf + off, len - off, ",\"groups\":\"%s\"",
+			     o->no_groups ? "none (--groups none: every task in the root group)"
+			     : o->groups_desc ? o->groups_desc : "none");
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
 	if (o->exclude && o->exclude[0]) {
 		/* the patterns of replay --exclude (comm globs: no quote or
 		 * backslash reaches here, see cmd-replay.c) */
@@ -1054,6 +1063,10 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	e->tick_ns = SL_NS_PER_SEC / (uint64_t)o->hz;
 	e->rr_interval_ns = o->rr_interval_ns;
 	e->mode = o->mode;
+	if (ops->group_sched && !o->no_groups) {
+		e->groups = b->groups;
+		e->ngroups = b->ngroups;
+	}
 	priv.o = o;
 	priv.irq_mode = sl_irq_cpu_mode_of(ops, o->irq_cpu_mode);
 	priv.lat_state = o->seed;

@@ -149,6 +149,12 @@ struct sl_replay_opts {
 	 * enum sl_preempt_model, how long a wakeup onto a busy CPU takes to
 	 * switch */
 	int preempt;
+	/* Task groups (docs/groups.md): 1 = every task in the root group
+	 * (--groups none), 0 = the behaviour's groups (from the ledger) for a
+	 * model that schedules groups */
+	int no_groups;
+	/* the groups' source and counts for the run's params, or NULL */
+	const char *groups_desc;
 };
 
 /* CONFIG_PREEMPT_NONE / _VOLUNTARY (the switch latencies as given: a
@@ -211,6 +217,10 @@ struct sl_engine {
 	uint64_t rr_interval_ns;
 	int mode;
 	long long param[SL_ENGINE_MAX_PARAMS]; /* values of ops->params[i] */
+	/* the behaviour's task groups (tasks[i].spec->group1 - 1 indexes them),
+	 * for a model with group_sched; none under --groups none */
+	const struct sl_task_group *groups;
+	size_t ngroups;
 	/* ---- engine private below ---- */
 	struct sl_engine_priv *priv;
 };

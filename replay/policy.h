@@ -78,6 +78,7 @@ struct sl_policy_ops {
 	const char *name;       /* "rsdl", "o1", "sd": --sched NAME */
 	const char *doc;        /* one line */
 	const struct sl_policy_param *params; /* (optional) NULL or table */
+	int group_sched;      /* 1: schedules task groups (e->groups, docs/groups.md) */
 
 	/* Run state: allocate the policy's per-run data (per-CPU runqueues for
 	 * e->ncpus CPUs), store it in e->pol. Called once before any other

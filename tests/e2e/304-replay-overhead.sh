@@ -87,7 +87,7 @@ done
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w.txt" --sched rsdl --duration 1s --overhead auto 2> "$T/err" && fail "auto on a workload"
 
 # the tick rate the calibration took is validate's estimate: 250 Hz
-"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched rsdl > "$T/val" || fail validate
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched rsdl > "$T/val"; [ $? -le 1 ] || fail validate
 grep -q ', 250 Hz (estimated' "$T/val" || fail "tick rate: $(head -1 "$T/val")"
 left=$(sed -n 's/.*; \([0-9]*\) tick preemptions left out.*/\1/p' "$T/val")
 [ "${left:-0}" -gt 0 ] || fail "no tick preemption left out: $(sed -n 2p "$T/val")"

@@ -19,7 +19,7 @@
 . "$TOP/tests/e2e/lib.sh"
 "$SCHEDLAB" replay -h | grep -q eevdf || skip "no eevdf model"
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-mix.dat" > /dev/null 2>&1 || fail import
-"$SCHEDLAB" --db "$T/db" validate --trace 1 --hz 250 --format csv > "$T/csv" 2> "$T/err" || fail "validate: $(cat "$T/err")"
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --hz 250 --format csv > "$T/csv" 2> "$T/err"; [ $? -le 1 ] || fail "validate: $(cat "$T/err")"
 grep -q ',eevdf,' "$T/csv" || fail "model: $(head -2 "$T/csv")"
 for m in runtime_exact switches delay_ks_all delay_p50_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv")" 1 "$m within its threshold ($(grep ",$m," "$T/csv"))"
@@ -34,7 +34,7 @@ mig=$(awk -F, '$5 == "migrations" { print $7 }' "$T/csv")
 # the 254 recorded CPU changes at least (254 - 27) * 0.65 = 148 are asked
 # (171 when written, 186 with exec points; 51 by the 2.6.20 layer).
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-mix-2.dat" > /dev/null 2>&1 || fail "import 2"
-"$SCHEDLAB" --db "$T/db" validate --trace 2 --format csv > "$T/csv2" 2> "$T/err" || fail "validate 2: $(cat "$T/err")"
+"$SCHEDLAB" --db "$T/db" validate --trace 2 --format csv > "$T/csv2" 2> "$T/err"; [ $? -le 1 ] || fail "validate 2: $(cat "$T/err")"
 for m in runtime_exact switches delay_ks_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv2")" 1 "rec-build-mix-2 $m ($(grep ",$m," "$T/csv2"))"
 done
@@ -51,7 +51,8 @@ awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-mix-2 %s: reco
 # of older releases and the sleeper's CPU, p99 +38.1 % and migrations
 # -38.2 %).
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > /dev/null 2>&1 || fail "import quiet"
-"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3" 2> "$T/err" || fail "validate quiet: $(cat "$T/err")"
+# the quiet recording passes every check: exit status 0 (1 would be FAIL)
+"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3" 2> "$T/err" || fail "validate quiet: exit $?: $(cat "$T/err")"
 for m in runtime_exact switches migrations delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet $m ($(grep ",$m," "$T/csv3"))"
 done

@@ -35,15 +35,17 @@ for f in "$TOP"/traces/*; do
 		fi ;;
 	esac
 	if [ -n "$rel" ]; then
-		"$SCHEDLAB" --db "$T/db" validate --trace "$id" > "$T/out" 2> "$T/err" ||
-			fail "validate $f: $(cat "$T/err")"
+		"$SCHEDLAB" --db "$T/db" validate --trace "$id" > "$T/out" 2> "$T/err"
+		[ $? -le 1 ] || fail "validate $f: $(cat "$T/err")"
 		grep -q "eevdf (from the kernel release)" "$T/out" || fail "model of $f: $(head -1 "$T/out")"
 	else
-		"$SCHEDLAB" --db "$T/db" validate --trace "$id" > "$T/out" 2> "$T/err" && fail "validate $f without a release"
+		rc=0
+		"$SCHEDLAB" --db "$T/db" validate --trace "$id" > "$T/out" 2> "$T/err" || rc=$?
+		expect_eq "$rc" 2 "exit status of validate $f without a release"
 		expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines for $f"
 		grep -q "the kernel that recorded it is unknown.*give --sched" "$T/err" || fail "message: $(cat "$T/err")"
-		"$SCHEDLAB" --db "$T/db" validate --trace "$id" --sched eevdf > "$T/out" 2> "$T/err" ||
-			fail "validate --sched eevdf $f: $(cat "$T/err")"
+		"$SCHEDLAB" --db "$T/db" validate --trace "$id" --sched eevdf > "$T/out" 2> "$T/err"
+		[ $? -le 1 ] || fail "validate --sched eevdf $f: $(cat "$T/err")"
 	fi
 	expect_eq "$(grep -c -E '^(tasks with|switches|migrations|delay )' "$T/out")" 18 "rows of $f"
 	grep -q '^verdict: \(PASS\|FAIL\)' "$T/out" || fail "verdict of $f"
@@ -57,14 +59,14 @@ done
 
 # the switches row counts slices, as SQL does; migrations are a task's slice
 # on another CPU than its previous one (window function over the rows)
-"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format csv > "$T/csv" || fail csv
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format csv > "$T/csv"; [ $? -le 1 ] || fail csv
 run=$(awk -F, 'NR == 2 { print $2 }' "$T/csv")
 expect_eq "$(awk -F, '$5 == "switches" { print $6 "," $7 }' "$T/csv")" \
 	"$(sq "$T/db" "SELECT (SELECT COUNT(*) FROM sched_slice WHERE run_id = 1) || ',' || (SELECT COUNT(*) FROM sched_slice WHERE run_id = $run)")" "switches"
 mig() { sq "$T/db" "SELECT COUNT(*) FROM (SELECT cpu, LAG(cpu) OVER (PARTITION BY utid ORDER BY ts, rowid) AS p FROM sched_slice WHERE run_id = $1) WHERE p IS NOT NULL AND p <> cpu"; }
 expect_eq "$(awk -F, '$5 == "migrations" { print $6 "," $7 }' "$T/csv")" "$(mig 1),$(mig "$run")" "migrations"
 expect_eq "$(grep -c . "$T/csv")" 20 "csv lines (header, 18 rows, verdict)"
-"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format json > "$T/json" || fail json
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format json > "$T/json"; [ $? -le 1 ] || fail json
 expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 18 "json rows"
 
 # bad input: one line, exit 1 or 2, nothing stored for a refused run
@@ -77,8 +79,8 @@ expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines"
 # release from the file and stores it
 "$SCHEDLAB" --db "$T/v4.db" import "$TOP/traces/rec-sleep.dat" > /dev/null 2>&1 || fail "import v4"
 sq "$T/v4.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 4"
-"$SCHEDLAB" --db "$T/v4.db" validate --trace 1 > "$T/out" 2> "$T/err" || fail "validate v4: $(cat "$T/err")"
-expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 10 "upgraded (to the current version, 10)"
+"$SCHEDLAB" --db "$T/v4.db" validate --trace 1 > "$T/out" 2> "$T/err"; [ $? -le 1 ] || fail "validate v4: $(cat "$T/err")"
+expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 11 "upgraded (to the current version, 11)"
 expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
 # issue 22: a check that cannot be measured says n/a and never passes. Two
 # hogs on one CPU switching every 4 ms with no wakeup event: there is no
@@ -87,7 +89,7 @@ expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(
 # the verdict is FAIL with 3 of the 7 (CPU time, switches, migrations).
 awk 'BEGIN { t = 100.0; for (i = 0; i < 40; i++) { a = i % 2; printf "hog%d-%d ( %d) [000] d..2. %.6f: sched_switch: prev_comm=hog%d prev_pid=%d prev_prio=120 prev_state=R ==> next_comm=hog%d next_pid=%d next_prio=120\n", a, 101 + a, 101 + a, t, a, 101 + a, 1 - a, 102 - a; t += 0.004 } }' > "$T/nw.ftrace.txt"
 "$SCHEDLAB" -q --db "$T/nw.db" import "$T/nw.ftrace.txt" > /dev/null 2>&1 || fail "import no-wakeup trace"
-"$SCHEDLAB" --db "$T/nw.db" validate --trace 1 --sched eevdf > "$T/nw" 2> "$T/err" || fail "validate no-wakeup: $(cat "$T/err")"
+"$SCHEDLAB" --db "$T/nw.db" validate --trace 1 --sched eevdf > "$T/nw" 2> "$T/err"; [ $? -le 1 ] || fail "validate no-wakeup: $(cat "$T/err")"
 expect_eq "$(grep -c 'all wakeups .* n/a$' "$T/nw")" 4 "4 gating delay checks n/a"
 grep -q '^verdict: FAIL (3 of 7 checks' "$T/nw" || fail "n/a passed: $(tail -1 "$T/nw")"
 # issue 22: validate's replay says so in its params (origin)
@@ -95,4 +97,14 @@ expect_eq "$(sq "$T/nw.db" "SELECT json_extract(params, '\$.origin') FROM run WH
 # and a report of that run shows the mark in its title (report.c run_section; charts: sl_pruns_label_run)
 "$SCHEDLAB" --db "$T/nw.db" report --trace 1 -o "$T/nwr" > /dev/null 2>&1 || fail "report of validate's run"
 grep -q "run 2: eevdf (causal, validate), 1 CPU" "$T/nwr/index.html" || fail "report does not show validate's mark"
+# the exit status is the verdict's (issue 22): 0 PASS, 1 FAIL, whichever
+# the csv's verdict line says (its last field: 1 pass, 0 fail); 2 on an error
+rc=0
+"$SCHEDLAB" --db "$T/nw.db" validate --trace 1 --sched rsdl --format csv > "$T/rc.csv" 2> /dev/null || rc=$?
+v=$(awk -F, '$5 == "verdict" { print $NF }' "$T/rc.csv")
+[ -n "$v" ] || fail "no verdict line: $(cat "$T/rc.csv")"
+expect_eq "$rc" "$((1 - v))" "exit status of verdict $v"
+rc=0
+"$SCHEDLAB" --db "$T/nw.db" validate --trace 99 > /dev/null 2>&1 || rc=$?
+expect_eq "$rc" 2 "exit status on an error (no such trace)"
 exit 0

@@ -1,0 +1,127 @@
+/* analyze/store_groups.c - each thread's task group, from the recording's
+ * ledger (docs/ledger.md), into the store (thread.autogroup ...,
+ * schema version 11), and back into a behaviour's groups (docs/groups.md).
+ *
+ * The kernel's group of a fair task (kernel/sched/autogroup.h,
+ * task_wants_autogroup / autogroup_task_group, v6.18): the task's cgroup of
+ * the cpu controller when that is not the root group, else its session's
+ * autogroup when autogroup is on and it has one (kernel threads have
+ * none), else the root group. A group's share of each CPU is tg->shares:
+ * a cgroup's cpu.weight (100 = 1024, scale_load of sched_weight_from_cgroup)
+ * or cpu.shares, an autogroup's sched_prio_to_weight[nice + 20]. */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../collector/ledger.h"
+#include "../replay/fair_weights.h"
+
+int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
+			   struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(s,
+				  "UPDATE thread SET autogroup = ?, autogroup_nice = ?, cgroup = ?,"
+				  " cgroup_weight = ? WHERE trace_id = ? AND tid = ?",
+				  d);
+	const struct sl_ledger_snap *snaps[2] = { &l->end, &l->start };
+	int have[2] = { l->have_end, l->have_start }, k;
+	size_t i;
+	if (!q)
+		return -1;
+	/* the end snapshot last, so that it wins for a thread in both */
+	for (k = 1; k >= 0; k--) {
+		if (!have[k])
+			continue;
+		for (i = 0; i < snaps[k]->nt; i++) {
+			const struct sl_ledger_thread *t = &snaps[k]->t[i];
+			sqlite3_reset(q);
+			sqlite3_bind_int64(q, 1, t->autogroup);
+			sqlite3_bind_int(q, 2, t->autogroup_nice);
+			sqlite3_bind_text(q, 3, t->cgroup, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int64(q, 4, (int64_t)t->cgroup_weight);
+			sqlite3_bind_int64(q, 5, trace_id);
+			sqlite3_bind_int(q, 6, t->tid);
+			if (sqlite3_step(q) != SQLITE_DONE) {
+				st_dberr(s, d, "storing the threads' groups");
+				sqlite3_finalize(q);
+				return -1;
+			}
+		}
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+/* the group named name, added with shares if new; its group1 */
+static uint32_t group_of(struct sl_behaviour *b, size_t *cap, const char *name, unsigned long shares)
+{
+	size_t i;
+	for (i = 0; i < b->ngroups; i++)
+		if (!strcmp(b->groups[i].name, name))
+			return (uint32_t)i + 1;
+	SL_GROW(b->groups, *cap, b->ngroups + 1);
+	snprintf(b->groups[b->ngroups].name, sizeof(b->groups[b->ngroups].name), "%s", name);
+	b->groups[b->ngroups].shares = shares ? shares : 1024;
+	return (uint32_t)++b->ngroups;
+}
+
+/* the group1 of a thread the ledger holds (autogroup_task_group) */
+static uint32_t ledger_group(struct sl_behaviour *b, size_t *cap, const struct sl_group_raw *g)
+{
+	char name[64];
+	if (g->cgroup[0] && strcmp(g->cgroup, "/")) {
+		/* cpu.weight 100 is tg->shares 1024 (sched_weight_from_cgroup) */
+		unsigned long shares = g->weight > 0 ? (unsigned long)(g->weight * 1024 / 100) : 1024;
+		return group_of(b, cap, g->cgroup, shares < 2 ? 2 : shares);
+	}
+	if (g->autogroup < 0)
+		return 0;
+	snprintf(name, sizeof(name), "autogroup-%lld", (long long)g->autogroup);
+	return group_of(b, cap, name, sl_fair_weight(g->autogroup_nice));
+}
+
+void sl_behaviour_set_groups(struct sl_behaviour *b, const struct sl_group_raw *raw)
+{
+	size_t i, j, cap = 0, known = 0;
+	uint8_t *done = xcalloc(b->ntasks ? b->ntasks : 1, 1);
+	for (i = 0; i < b->ntasks; i++)
+		if (raw[i].known) {
+			b->tasks[i].group1 = ledger_group(b, &cap, &raw[i]);
+			done[i] = 1;
+			known++;
+		}
+	b->groups_from = known ? SL_GROUPS_LEDGER : SL_GROUPS_NONE;
+	b->groups_assumed = 0;
+	if (!known) {
+		free(done);
+		return;
+	}
+	/* a thread the ledger does not hold (born and gone between its
+	 * snapshots): its parent's group (fork keeps the autogroup and the
+	 * cgroup; a setsid after the fork is not seen), else its thread
+	 * group's, else the root group; a kernel thread is in the root group */
+	for (i = 0; i < b->ntasks; i++) {
+		struct sl_task_spec *t = &b->tasks[i];
+		int32_t p = t->parent;
+		size_t hops = 0;
+		if (done[i])
+			continue;
+		b->groups_assumed++;
+		if (t->flags & SL_TASK_KTHREAD)
+			continue;
+		while (p >= 0 && (size_t)p < b->ntasks && !raw[p].known && hops++ < b->ntasks)
+			p = b->tasks[p].parent;
+		if (p >= 0 && (size_t)p < b->ntasks && raw[p].known) {
+			t->group1 = b->tasks[p].group1;
+			continue;
+		}
+		for (j = 0; j < b->ntasks; j++)
+			if (raw[j].known && b->tasks[j].tgid == t->tgid && t->tgid > 0) {
+				t->group1 = b->tasks[j].group1;
+				break;
+			}
+	}
+	free(done);
+}

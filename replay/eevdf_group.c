@@ -1,0 +1,129 @@
+/* replay/eevdf_group.c - group scheduling of the eevdf model, flattened
+ * (docs/groups.md).
+ *
+ * The kernel (CONFIG_FAIR_GROUP_SCHED, kernel/sched/fair.c, v6.18) gives
+ * each task group a group entity on every CPU, whose weight is the group's
+ * share of tg->shares (calc_group_shares):
+ *
+ *   load     = max(weight of the group's queued tasks on the CPU,
+ *                  the group's load average on the CPU)
+ *   tg_load  = the group's load averages summed over the CPUs, with this
+ *              CPU's counted as load
+ *   shares   = clamp(tg->shares * load / tg_load, MIN_SHARES = 2, tg->shares)
+ *
+ * recomputed (update_cfs_group) when the group's queue on the CPU changes
+ * and at every tick of a task of the group. The group entity competes in
+ * the CPU's root queue; the group's tasks share its time by their weights.
+ *
+ * The model keeps one queue per CPU: a task of a group is queued there with
+ * the weight it has at the root, shares * its weight / the group's queued
+ * weight on the CPU (the product of the weights down its path, the
+ * kernel's h_load), re-set with reweight_entity whenever that changes. Its
+ * CPU share, and the CPU's load average that wake_affine and the load
+ * balancer read, are the kernel's; the order of the picks inside a group
+ * follows the tasks' own deadlines at the root rather than the group
+ * entity's (one level, not two). */
+#include "eevdf_priv.h"
+
+#include <stdlib.h>
+
+#include "../common/util.h"
+
+#define EV_MIN_SHARES 2ul /* MIN_SHARES (scale_load_down of 2) */
+
+void ev_groups_init(struct ev_run *r)
+{
+	const struct sl_engine *e = r->e;
+	size_t g;
+	if (!e->ngroups)
+		return;
+	r->ngrp = e->ngroups;
+	r->grp = xcalloc(r->ngrp, sizeof(*r->grp));
+	for (g = 0; g < r->ngrp; g++)
+		r->grp[g].shares = e->groups[g].shares < EV_MIN_SHARES ? EV_MIN_SHARES : e->groups[g].shares;
+	r->gw = xcalloc((size_t)e->ncpus, sizeof(*r->gw));
+	r->gl = xcalloc((size_t)e->ncpus, sizeof(*r->gl));
+}
+
+void ev_groups_release(struct ev_run *r)
+{
+	size_t g;
+	for (g = 0; g < r->ngrp; g++)
+		free(r->grp[g].member);
+	free(r->grp);
+	free(r->gw);
+	free(r->gl);
+	r->grp = NULL;
+	r->ngrp = 0;
+}
+
+void ev_group_add(struct ev_run *r, struct ev_task *p, int idx)
+{
+	const struct sl_task *et = &r->e->tasks[idx];
+	struct ev_group *g;
+	p->grp = -1;
+	p->nice_w = p->se.weight;
+	if (!r->ngrp || !et->spec || !et->spec->group1 || et->spec->group1 > r->ngrp || p->rt)
+		return;
+	p->grp = (int)et->spec->group1 - 1;
+	g = &r->grp[p->grp];
+	SL_GROW(g->member, g->cap, g->n + 1);
+	g->member[g->n++] = idx;
+}
+
+/* The group's load average on its CPU, as the group's cfs_rq keeps it: the
+ * tasks attached there, each with its own weight (load_sum counts runnable
+ * time only; ___update_load_avg: weight * load_sum / divider) */
+static uint64_t task_group_load(const struct ev_task *t)
+{
+	uint32_t divider = SL_PELT_LOAD_AVG_MAX - 1024 + t->avg.period_contrib;
+	return (uint64_t)t->nice_w * t->avg.load_sum / divider;
+}
+
+/* calc_group_shares() of group g on cpu */
+static unsigned long group_shares(const struct ev_run *r, const struct ev_group *g, int cpu, uint64_t tg_load)
+{
+	uint64_t load = r->gw[cpu] > r->gl[cpu] ? r->gw[cpu] : r->gl[cpu];
+	uint64_t tg_weight = tg_load - r->gl[cpu] + load, shares = g->shares * load;
+	if (tg_weight)
+		shares /= tg_weight;
+	if (shares < EV_MIN_SHARES)
+		shares = EV_MIN_SHARES;
+	return shares > g->shares ? g->shares : (unsigned long)shares;
+}
+
+void ev_group_sync(struct ev_run *r, const struct ev_task *p)
+{
+	struct sl_engine *e = r->e;
+	struct ev_group *g;
+	uint64_t tg_load = 0;
+	size_t i;
+	int c;
+	if (p->grp < 0)
+		return;
+	g = &r->grp[p->grp];
+	for (c = 0; c < e->ncpus; c++)
+		r->gw[c] = r->gl[c] = 0;
+	for (i = 0; i < g->n; i++) {
+		const struct ev_task *t = &r->t[g->member[i]];
+		if (t->se.on_rq)
+			r->gw[t->cpu] += t->nice_w; /* delayed ones too: still queued */
+		if (t->pelt_cpu >= 0) {
+			uint64_t l = task_group_load(t);
+			r->gl[t->pelt_cpu] += l;
+			tg_load += l;
+		}
+	}
+	for (i = 0; i < g->n; i++) {
+		struct ev_task *t = &r->t[g->member[i]];
+		unsigned long w;
+		if (!t->se.on_rq || t->se.delayed || t->rt)
+			continue;
+		/* its part of the group entity's weight on its CPU */
+		w = (unsigned long)((uint64_t)group_shares(r, g, t->cpu, tg_load) * t->nice_w / r->gw[t->cpu]);
+		if (w < EV_MIN_SHARES)
+			w = EV_MIN_SHARES;
+		if (w != t->se.weight)
+			ev_reweight(r, t, w);
+	}
+}

@@ -1,0 +1,196 @@
+/* tests/unit/test_groups.c - task groups (docs/groups.md): the eevdf
+ * model's flattened group shares against CPU shares worked out by hand
+ * from calc_group_shares (kernel/sched/fair.c, v6.18), and the groups a
+ * behaviour takes from the ledger's rows (analyze/store_groups.c). */
+#include "harness.h"
+#include "test_engine_util.h"
+#include "../../analyze/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* groups[0..n) of b with the given shares */
+static void set_groups(struct sl_behaviour *b, const unsigned long *shares, size_t n)
+{
+	size_t i;
+	b->groups = xcalloc(n, sizeof(*b->groups));
+	b->ngroups = n;
+	b->groups_from = SL_GROUPS_LEDGER;
+	for (i = 0; i < n; i++) {
+		snprintf(b->groups[i].name, sizeof(b->groups[i].name), "g%zu", i);
+		b->groups[i].shares = shares[i];
+	}
+}
+
+static struct sl_task_spec *hog(struct sl_behaviour *b, const char *name, int nice, uint32_t group1)
+{
+	struct sl_task_spec *t = add_task(b, name, nice, 0);
+	add_phase(t, 10 * SL_NS_PER_SEC, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
+	t->group1 = group1;
+	return t;
+}
+
+static int run_groups(const struct sl_behaviour *b, int cpus, uint64_t dur, int no_groups, struct trec *r)
+{
+	struct sl_replay_opts o;
+	sl_replay_opts_init(&o);
+	o.cpus = cpus;
+	o.duration_ns = dur;
+	o.no_groups = no_groups;
+	return trun_opts(b, "eevdf", &o, r, NULL);
+}
+
+/* An autogroup makes nice relative to the group: a nice -10 task (weight
+ * 9548) alone in its autogroup (shares 1024) beside a nice-0 task of the
+ * root group on one CPU. The group's load on the CPU is max(9548, its load
+ * average) = 9548, the group's total the same, so shares = 1024 * 9548 /
+ * 9548 = 1024 (also the clamp's top): the two run at 1024 : 1024, 500 ms
+ * each of 1 s. Without groups, 9548 : 1024 gives 903 ms : 97 ms. Within a
+ * few slices (0.70 ms slice, 1 ms ticks): 5 ms. */
+SL_TEST(groups_autogroup_makes_nice_relative)
+{
+	struct sl_behaviour b;
+	struct trec r;
+	unsigned long sh[1] = { 1024 };
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	hog(&b, "niced", -10, 1);
+	hog(&b, "root", 0, 0);
+	set_groups(&b, sh, 1);
+	CHECK_EQ_INT(run_groups(&b, 1, SL_NS_PER_SEC, 0, &r), 0);
+	CHECK_NEAR((double)trun_runtime(&r, 0) / 1e6, 500.0, 5.0);
+	CHECK_NEAR((double)trun_runtime(&r, 1) / 1e6, 500.0, 5.0);
+	trec_free(&r);
+	CHECK_EQ_INT(run_groups(&b, 1, SL_NS_PER_SEC, 1, &r), 0);
+	/* 1 s * 9548 / (9548 + 1024) = 903.1 ms */
+	CHECK_NEAR((double)trun_runtime(&r, 0) / 1e6, 903.1, 5.0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+/* Two sessions of one CPU: one task in group A, three in group B, all
+ * nice 0, both groups' shares 1024. B's load is 3 * 1024 = 3072 on the one
+ * CPU, so its shares are 1024 * 3072 / 3072 = 1024, each of its tasks
+ * 1024 * 1024 / 3072 = 341 at the root (integer division); A's task 1024.
+ * Of 1.2 s: A's task 1.2 s * 1024 / (1024 + 3 * 341) = 600.3 ms, each of
+ * B's 200.0 ms. Without groups: 300 ms each. */
+SL_TEST(groups_sessions_share_equally)
+{
+	struct sl_behaviour b;
+	struct trec r;
+	unsigned long sh[2] = { 1024, 1024 };
+	int i;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	hog(&b, "a", 0, 1);
+	hog(&b, "b1", 0, 2);
+	hog(&b, "b2", 0, 2);
+	hog(&b, "b3", 0, 2);
+	set_groups(&b, sh, 2);
+	CHECK_EQ_INT(run_groups(&b, 1, 1200 * TMS, 0, &r), 0);
+	CHECK_NEAR((double)trun_runtime(&r, 0) / 1e6, 600.3, 5.0);
+	for (i = 1; i <= 3; i++)
+		CHECK_NEAR((double)trun_runtime(&r, i) / 1e6, 200.0, 5.0);
+	trec_free(&r);
+	CHECK_EQ_INT(run_groups(&b, 1, 1200 * TMS, 1, &r), 0);
+	CHECK_NEAR((double)trun_runtime(&r, 0) / 1e6, 300.0, 5.0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+/* A cgroup of cpu.weight 50 (shares 512) with one task beside a root
+ * nice-0 task: 512 : 1024, so 300 ms of 900 ms. */
+SL_TEST(groups_cgroup_weight)
+{
+	struct sl_behaviour b;
+	struct trec r;
+	unsigned long sh[1] = { 512 };
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	hog(&b, "half", 0, 1);
+	hog(&b, "root", 0, 0);
+	set_groups(&b, sh, 1);
+	CHECK_EQ_INT(run_groups(&b, 1, 900 * TMS, 0, &r), 0);
+	CHECK_NEAR((double)trun_runtime(&r, 0) / 1e6, 300.0, 5.0);
+	CHECK_NEAR((double)trun_runtime(&r, 1) / 1e6, 600.0, 5.0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
+/* Sleepers in groups on two CPUs: every task's work done exactly (the
+ * replay conserves CPU time), invariants hold after every call (debug),
+ * and two runs give the same rows. */
+SL_TEST(groups_conserve_and_repeat)
+{
+	struct sl_behaviour b;
+	struct trec r1, r2;
+	unsigned long sh[2] = { 1024, 2048 };
+	size_t i;
+	int k;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	for (k = 0; k < 6; k++) {
+		char name[8];
+		struct sl_task_spec *t;
+		int j;
+		snprintf(name, sizeof(name), "t%d", k);
+		t = add_task(&b, name, k % 3 - 1, (uint64_t)k * 100 * 1000ULL);
+		for (j = 0; j < 40; j++)
+			add_phase(t, (uint64_t)(300 + 170 * k) * 1000ULL, j == 39 ? SL_END_EXIT : SL_END_SLEEP_S,
+				  (uint64_t)(200 + 90 * k) * 1000ULL, SL_WAKER_IRQ, -1, 0);
+		t->group1 = (uint32_t)(k % 3);
+	}
+	set_groups(&b, sh, 2);
+	CHECK_EQ_INT(run_groups(&b, 2, 0, 0, &r1), 0);
+	CHECK_EQ_INT(run_groups(&b, 2, 0, 0, &r2), 0);
+	for (k = 0; k < 6; k++)
+		CHECK_EQ_INT(trun_runtime(&r1, k), 40 * (uint64_t)(300 + 170 * k) * 1000ULL);
+	CHECK_EQ_INT(r1.ns, r2.ns);
+	for (i = 0; i < r1.ns && i < r2.ns; i++)
+		CHECK(r1.s[i].ts == r2.s[i].ts && r1.s[i].dur == r2.s[i].dur && r1.s[i].cpu == r2.s[i].cpu &&
+		      r1.s[i].task == r2.s[i].task && r1.s[i].end == r2.s[i].end);
+	trec_free(&r1);
+	trec_free(&r2);
+	sl_behaviour_release(&b);
+}
+
+/* The groups of a behaviour from the ledger's rows: the cgroup wins over
+ * the autogroup (task_wants_autogroup); an autogroup's shares are its
+ * nice's weight (nice 5: 335); cpu.weight 200 is shares 2048; a thread
+ * the ledger lacks takes its parent's group, else its thread group's;
+ * a kernel thread stays in the root group. */
+SL_TEST(groups_from_ledger_rows)
+{
+	struct sl_behaviour b;
+	struct sl_group_raw raw[7];
+	memset(&b, 0, sizeof(b));
+	memset(raw, 0, sizeof(raw));
+	add_task(&b, "sess", 0, 0);   /* 0: autogroup 7 nice 5 */
+	add_task(&b, "cg", 0, 0);     /* 1: cgroup /work weight 200, autogroup 7 */
+	add_task(&b, "child", 0, 0);  /* 2: not in the ledger, parent 0 */
+	add_task(&b, "thread", 0, 0); /* 3: not in the ledger, tgid of 1 */
+	add_task(&b, "kthr", 0, 0);   /* 4: not in the ledger, kernel thread */
+	add_task(&b, "root", 0, 0);   /* 5: autogroup -1 (none) */
+	add_task(&b, "lost", 0, 0);   /* 6: not in the ledger, no relation */
+	raw[0] = (struct sl_group_raw){ 1, 7, 5, "/", 100 };
+	raw[1] = (struct sl_group_raw){ 1, 7, 0, "/work", 200 };
+	raw[5] = (struct sl_group_raw){ 1, -1, 0, "/", 100 };
+	b.tasks[2].parent = 0;
+	b.tasks[3].tgid = b.tasks[1].tgid;
+	b.tasks[4].flags = SL_TASK_KTHREAD;
+	b.tasks[4].parent = 0;
+	sl_behaviour_set_groups(&b, raw);
+	CHECK_EQ_INT(b.groups_from, SL_GROUPS_LEDGER);
+	CHECK_EQ_INT(b.ngroups, 2);
+	CHECK_EQ_INT(b.groups_assumed, 4);
+	CHECK_STR(b.groups[b.tasks[0].group1 - 1].name, "autogroup-7");
+	CHECK_EQ_INT(b.groups[b.tasks[0].group1 - 1].shares, 335);
+	CHECK_STR(b.groups[b.tasks[1].group1 - 1].name, "/work");
+	CHECK_EQ_INT(b.groups[b.tasks[1].group1 - 1].shares, 2048);
+	CHECK_EQ_INT(b.tasks[2].group1, b.tasks[0].group1);
+	CHECK_EQ_INT(b.tasks[3].group1, b.tasks[1].group1);
+	CHECK_EQ_INT(b.tasks[4].group1, 0);
+	CHECK_EQ_INT(b.tasks[5].group1, 0);
+	CHECK_EQ_INT(b.tasks[6].group1, 0);
+	sl_behaviour_release(&b);
+}
