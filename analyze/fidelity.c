@@ -320,6 +320,24 @@ static void map_sel(const struct sl_run_data *rec, const unsigned char *sel,
 		}
 }
 
+/* the run's span (first slice's start to last slice's end) and its CPU
+ * utilisation over it */
+static void span_util(const struct sl_run_data *r, uint64_t *span, double *util)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, busy = 0;
+	size_t i;
+	for (i = 0; i < r->nslices; i++) {
+		const struct sl_slice_row *s = &r->slices[i];
+		if (s->ts < lo)
+			lo = s->ts;
+		if (s->ts + s->dur > hi)
+			hi = s->ts + s->dur;
+		busy += s->dur;
+	}
+	*span = hi > lo ? hi - lo : 0;
+	*util = *span && r->run.cpus > 0 ? (double)busy / ((double)*span * r->run.cpus) : 0;
+}
+
 void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data *rep,
 			 struct sl_fidelity *f)
 {
@@ -356,6 +374,8 @@ void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data
 				f->runtime_max_err_ns = b[i].runtime;
 		}
 	}
+	span_util(rec, &f->rec_span, &f->rec_util);
+	span_util(rep, &f->rep_span, &f->rep_util);
 	fill_group(rec, rep, NULL, NULL, &f->g[SL_FID_ALL]);
 	f->g[SL_FID_ALL].ntasks = rec->nthreads;
 	for (k = 0; k < 2; k++) {
@@ -381,6 +401,7 @@ static double rel(double rec, double rep)
 #define LIM_COUNT 0.25 /* switches, migrations: within 25 % */
 #define LIM_KS 0.15    /* delay KS distance of all wakeups */
 #define LIM_PCT 0.25   /* p50, p95, p99 of all wakeups: within 25 % */
+#define LIM_SPAN 0.10  /* span and CPU utilisation: within 10 % (issue 22) */
 
 /* a count compared within LIM_COUNT (its label is its key) */
 static void count_row(struct sl_fid_row *r, const char *key, double rec, double rep)
@@ -414,6 +435,14 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 	n++;
 	count_row(&rows[n++], "switches", (double)f->rec_switches, (double)f->rep_switches);
 	count_row(&rows[n++], "migrations", (double)f->rec_migrations, (double)f->rep_migrations);
+	count_row(&rows[n], "span", (double)f->rec_span, (double)f->rep_span);
+	snprintf(rows[n].what, sizeof(rows[n].what), "span");
+	rows[n].limit = LIM_SPAN;
+	rows[n++].unit = 1;
+	count_row(&rows[n], "utilisation", f->rec_util, f->rep_util);
+	snprintf(rows[n].what, sizeof(rows[n].what), "CPU utilisation");
+	rows[n].limit = LIM_SPAN;
+	rows[n++].unit = 4;
 	for (i = 1; i < n; i++)
 		rows[i].err = rel(rows[i].rec, rows[i].rep);
 	for (g = 0; g < SL_FID_NGROUPS; g++) {

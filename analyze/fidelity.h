@@ -62,6 +62,8 @@ struct sl_fidelity {
 	uint64_t runtime_max_err_ns;
 	uint64_t rec_switches, rep_switches;     /* slices (switches in) */
 	uint64_t rec_migrations, rep_migrations; /* a task's slice on another CPU than its last */
+	uint64_t rec_span, rep_span;             /* first slice's start to last slice's end, ns */
+	double rec_util, rep_util;               /* Σ slice time / (span * CPUs) */
 	struct sl_fid_group g[SL_FID_NGROUPS];   /* all tasks; the SL_FID_TOP busiest and
 						  * most-woken in the recording */
 };
@@ -81,9 +83,9 @@ struct sl_fid_row {
 	int pass;                  /* 1, 0; -1 without threshold; -2 not measurable (n/a:
 				    * no wakeups in a run), never a pass */
 	int na;                    /* the check cannot be measured */
-	int unit;                  /* 0 count, 1 ns, 2 ratio (KS), 3 tasks */
+	int unit;                  /* 0 count, 1 ns, 2 ratio (KS), 3 tasks, 4 share (utilisation) */
 };
-#define SL_FID_MAXROWS 24
+#define SL_FID_MAXROWS 26
 /* The table's rows from f; returns their number. *verdict = 1 if every
  * gating row passes. */
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict);

@@ -82,6 +82,8 @@ static void cell(char *buf, size_t n, double v, int unit)
 		snprintf(buf, n, "-");
 	else if (unit == 1)
 		snprintf(buf, n, "%.1f", v / 1000.0);
+	else if (unit == 4)
+		snprintf(buf, n, "%.3f", v);
 	else
 		snprintf(buf, n, "%.0f", v);
 }
@@ -311,10 +313,10 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 			printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,", tr.id, run_id, rec_id, ops->name,
 			       rows[i].key);
 			if (!isnan(rows[i].rec))
-				printf("%.0f", rows[i].rec);
+				printf(rows[i].unit == 4 ? "%.6f" : "%.0f", rows[i].rec);
 			printf(",");
 			if (!isnan(rows[i].rep))
-				printf("%.0f", rows[i].rep);
+				printf(rows[i].unit == 4 ? "%.6f" : "%.0f", rows[i].rep);
 			printf(",");
 			if (!isnan(rows[i].err) && !isinf(rows[i].err))
 				printf(rows[i].unit == 3 ? "%.0f" : "%.6f", rows[i].err);
@@ -347,9 +349,9 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		printf(",\"verdict\":%s,\"metrics\":[", verdict ? "\"pass\"" : "\"fail\"");
 		for (i = 0; i < n; i++) {
 			printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", rows[i].key);
-			json_num(rows[i].rec, 0);
+			json_num(rows[i].rec, rows[i].unit == 4 ? 6 : 0);
 			printf(",\"replay\":");
-			json_num(rows[i].rep, 0);
+			json_num(rows[i].rep, rows[i].unit == 4 ? 6 : 0);
 			printf(",\"error\":");
 			json_num(rows[i].err, rows[i].unit == 3 ? 0 : 6);
 			printf(",\"limit\":");

@@ -7,7 +7,7 @@
 #   print for the same file (peer tools, when installed);
 # - the others (text formats, pipe-mode perf.data) say so in one line and
 #   exit 1, and run with --sched;
-# - every table has its 18 rows and a verdict; the CPU time row is exact
+# - every table has its 18 rows (and span, utilisation) and a verdict; the CPU time row is exact
 #   (conservation); the stored metrics equal the printed ones; csv and json
 #   carry the same rows; a version 3 database gets the release on validate.
 . "$TOP/tests/e2e/lib.sh"
@@ -65,9 +65,15 @@ expect_eq "$(awk -F, '$5 == "switches" { print $6 "," $7 }' "$T/csv")" \
 	"$(sq "$T/db" "SELECT (SELECT COUNT(*) FROM sched_slice WHERE run_id = 1) || ',' || (SELECT COUNT(*) FROM sched_slice WHERE run_id = $run)")" "switches"
 mig() { sq "$T/db" "SELECT COUNT(*) FROM (SELECT cpu, LAG(cpu) OVER (PARTITION BY utid ORDER BY ts, rowid) AS p FROM sched_slice WHERE run_id = $1) WHERE p IS NOT NULL AND p <> cpu"; }
 expect_eq "$(awk -F, '$5 == "migrations" { print $6 "," $7 }' "$T/csv")" "$(mig 1),$(mig "$run")" "migrations"
-expect_eq "$(grep -c . "$T/csv")" 20 "csv lines (header, 18 rows, verdict)"
+# span: first slice's start to last slice's end; utilisation: CPU time over
+# span * CPUs (the trace's 2 CPUs), both from the rows
+span() { sq "$T/db" "SELECT MAX(ts + dur) - MIN(ts) FROM sched_slice WHERE run_id = $1"; }
+expect_eq "$(awk -F, '$5 == "span" { print $6 "," $7 }' "$T/csv")" "$(span 1),$(span "$run")" "span"
+util() { sq "$T/db" "SELECT printf('%.6f', 1.0 * SUM(dur) / ((MAX(ts + dur) - MIN(ts)) * (SELECT cpus FROM run WHERE id = $1))) FROM sched_slice WHERE run_id = $1"; }
+expect_eq "$(awk -F, '$5 == "utilisation" { print $6 "," $7 "," $9 "," $10 }' "$T/csv")" "$(util 1),$(util "$run"),0.10,1" "utilisation"
+expect_eq "$(grep -c . "$T/csv")" 22 "csv lines (header, 20 rows, verdict)"
 "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format json > "$T/json"; [ $? -le 1 ] || fail json
-expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 18 "json rows"
+expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 20 "json rows"
 
 # bad input: one line, exit 1 or 2, nothing stored for a refused run
 "$SCHEDLAB" --db "$T/db" validate --trace 999 2> "$T/err" && fail "trace 999"
@@ -86,12 +92,12 @@ expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(
 # hogs on one CPU switching every 4 ms with no wakeup event: there is no
 # wakeup delay in either run, so the 4 gating delay checks (KS, p50, p95,
 # p99 over all wakeups) are n/a (they were "yes", 0 us against 0 us), and
-# the verdict is FAIL with 3 of the 7 (CPU time, switches, migrations).
+# the verdict is FAIL with 5 of the 9 (CPU time, switches, migrations, span, utilisation).
 awk 'BEGIN { t = 100.0; for (i = 0; i < 40; i++) { a = i % 2; printf "hog%d-%d ( %d) [000] d..2. %.6f: sched_switch: prev_comm=hog%d prev_pid=%d prev_prio=120 prev_state=R ==> next_comm=hog%d next_pid=%d next_prio=120\n", a, 101 + a, 101 + a, t, a, 101 + a, 1 - a, 102 - a; t += 0.004 } }' > "$T/nw.ftrace.txt"
 "$SCHEDLAB" -q --db "$T/nw.db" import "$T/nw.ftrace.txt" > /dev/null 2>&1 || fail "import no-wakeup trace"
 "$SCHEDLAB" --db "$T/nw.db" validate --trace 1 --sched eevdf > "$T/nw" 2> "$T/err"; [ $? -le 1 ] || fail "validate no-wakeup: $(cat "$T/err")"
 expect_eq "$(grep -c 'all wakeups .* n/a$' "$T/nw")" 4 "4 gating delay checks n/a"
-grep -q '^verdict: FAIL (3 of 7 checks' "$T/nw" || fail "n/a passed: $(tail -1 "$T/nw")"
+grep -q '^verdict: FAIL (5 of 9 checks' "$T/nw" || fail "n/a passed: $(tail -1 "$T/nw")"
 # issue 22: validate's replay says so in its params (origin)
 expect_eq "$(sq "$T/nw.db" "SELECT json_extract(params, '\$.origin') FROM run WHERE id = 2")" validate "validate's run marked"
 # and a report of that run shows the mark in its title (report.c run_section; charts: sl_pruns_label_run)

@@ -4,8 +4,8 @@
 # is imported into a database of its own (its ledger, FILE.ledger, with it)
 # and validated with `schedlab validate` (the recording kernel's model, its
 # defaults: causal, overheads auto, HZ estimated); one line per trace gives
-# the 7 gating checks (CPU time exact, switches, migrations, delay KS, p50,
-# p95, p99: the error, and '*' where it is past its threshold,
+# the 9 gating checks (CPU time exact, switches, migrations, span (its
+# utilisation the same), delay KS, p50, p95, p99: the error, and '*' where it is past its threshold,
 # docs/validate.md) and the verdict, then the pass rate.
 # `make validate` runs it; `make bench` too.
 set -u
@@ -14,7 +14,7 @@ SCHEDLAB=${SCHEDLAB:-$TOP/schedlab}
 [ $# -gt 0 ] || set -- "$TOP/traces/corpus"
 W=$(mktemp -d /tmp/validate-corpus.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-printf '%-22s %7s %9s %9s %6s %8s %8s %8s  %s\n' trace cpu switches migrat. KS p50 p95 p99 verdict
+printf '%-22s %7s %9s %9s %8s %6s %8s %8s %8s  %s\n' trace cpu switches migrat. span KS p50 p95 p99 verdict
 n=0 pass=0
 for dir in "$@"; do
 	for f in "$dir"/*; do
@@ -42,8 +42,8 @@ for dir in "$@"; do
 			}
 			$5 != "metric" { rec[$5] = $6; rep[$5] = $7; err[$5] = $8; ok[$5] = $11 }
 			END {
-				printf "%-22s %7s %9s %9s %6s %8s %8s %8s  %s\n", name, cell("runtime_exact"),
-				       cell("switches"), cell("migrations"), cell("delay_ks_all"), cell("delay_p50_all"),
+				printf "%-22s %7s %9s %9s %8s %6s %8s %8s %8s  %s\n", name, cell("runtime_exact"),
+				       cell("switches"), cell("migrations"), cell("span"), cell("delay_ks_all"), cell("delay_p50_all"),
 				       cell("delay_p95_all"), cell("delay_p99_all"), ok["verdict"] == "1" ? "PASS" : "FAIL"
 			}' "$W/v.csv"
 		grep -q ',verdict,,,,,1,1$' "$W/v.csv" && pass=$((pass + 1))
