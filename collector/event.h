@@ -33,6 +33,8 @@ enum {
 	SL_CTX_HARDIRQ = 1,
 	SL_CTX_SOFTIRQ = 2,
 	SL_CTX_NMI = 4,
+	SL_CTX_RAW_RUNNING = 0x40, /* switch: prev_state 0 or TASK_WAKING (0x200): no
+				    * sleeping __state and no "preempted" bit (Perfetto) */
 	SL_CTX_KNOWN = 0x80, /* the format told us the context at all */
 };
 

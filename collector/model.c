@@ -36,7 +36,7 @@ struct mtask {
 	uint64_t burst_cut; /* CPU time of the open slice already in a phase
 			     * (an exec point inside it) */
 	uint64_t sleep_ts;
-	int wake_pending;
+	int wake_pending;   /* 1: woken (2: by sched_waking), not run since */
 	uint64_t wake_ts;
 	int32_t waker;
 	int wake_cpu;
@@ -44,6 +44,7 @@ struct mtask {
 	uint64_t cpus_seen;
 	uint64_t uncertain_ns; /* time that could be this task's or another's */
 	int missed_out;     /* taken off its CPU by a switch we did not see */
+	int out_unsure;     /* switched out runnable by a raw __state 0 (SL_CTX_RAW_RUNNING) */
 	/* the slice that switch ended, its row held back until the task's next
 	 * event says how it ended: a wakeup (asleep: S) or running again (R) */
 	int pend;
@@ -545,6 +546,7 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 		}
 		t->state = T_RUNNING;
 		t->missed_out = 0;
+		t->out_unsure = 0;
 		t->cpu = cpu;
 		t->last_cpu = cpu;
 		if (cpu < 64)
@@ -605,6 +607,11 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 		return -1;
 	c = &m->cpu[ev->cpu];
 	end = st == 'R' && yield_candidate(m, c, p, ev) ? SL_END_YIELD : st;
+	/* prev_state 0 or TASK_WAKING, no "preempted" bit (Perfetto; systing
+	 * writes the raw __state, 0 for preemptions too): runnable, or asleep
+	 * if a wakeup of it comes before it runs; the row waits to be told */
+	if (end == 'R' && (ev->ctx & SL_CTX_RAW_RUNNING))
+		end = '?';
 	if (st == 'R')
 		sl_yields_runnable(&m->y, p);
 	if (p >= 0) {
@@ -617,9 +624,14 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 		} else {
 			t->spec.flags |= t->started ? SL_TASK_LOST : SL_TASK_AT_START;
 		}
+		t->out_unsure = 0;
 		if (st == 'R') {
 			t->state = T_RUNNABLE;
 			start_task(m, t, ev->ts, -1, 0);
+			if (end == '?') {
+				t->out_unsure = 1;
+				t->sleep_ts = ev->ts;
+			}
 		} else if (st == 'X') {
 			if (t->started) {
 				add_phase(t, t->burst_ns, SL_END_EXIT);
@@ -665,10 +677,27 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	t = &m->t[w];
 	set_comm(t, ev->comm);
 	set_prio(t, ev->prio);
+	if (t->wake_pending == 2 && ev->type == SL_EV_WAKING && t->state == T_RUNNABLE) {
+		/* sched_waking again, not run since the last: the kernel fires
+		 * it only for a sleeping __state, which the task sets itself
+		 * (ttwu_state_match, try_to_wake_up, kernel/sched/core.c, v6.6),
+		 * so it ran and slept unseen: that wakeup's run is lost (its
+		 * row has no ts_run, as at the trace's end); this one waits */
+		if (m->rec.wakeup(m->rec.ctx, w, t->wake_ts, UINT64_MAX, t->waker, -1))
+			return -1;
+		m->st.wakeups++;
+		t->wake_ts = ev->ts;
+		return 0;
+	}
 	if (t->state == T_RUNNING || t->wake_pending)
 		return 0; /* not asleep, or sched_wakeup after sched_waking */
-	if (t->state == T_RUNNABLE && t->missed_out && ev->type != SL_EV_WAKEUP_NEW) {
-		/* the switch we missed took it off to sleep */
+	/* the switch we missed took it off to sleep; or the switch said
+	 * __state 0 (raw, systing), yet the kernel fires sched_waking only for
+	 * a task whose __state is a sleeping one (ttwu_state_match in
+	 * try_to_wake_up, kernel/sched/core.c, v6.6), and it has not run since:
+	 * it went to sleep there (docs/model.md, "Raw switch states") */
+	if (t->state == T_RUNNABLE && (t->missed_out || t->out_unsure) &&
+	    ev->type != SL_EV_WAKEUP_NEW) {
 		if (flush_pending(m, w, 'S'))
 			return -1;
 		t = &m->t[w];
@@ -678,6 +707,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		}
 		t->state = T_SLEEPING;
 		t->missed_out = 0;
+		t->out_unsure = 0;
 	}
 	if (t->state == T_RUNNABLE && ev->type != SL_EV_WAKEUP_NEW)
 		return 0;
@@ -718,7 +748,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		ph->sleep_cpu1 = ph->wake_cpu1 && t->last_cpu >= 0 ? (uint32_t)t->last_cpu + 1 : 0;
 	}
 	t->state = T_RUNNABLE;
-	t->wake_pending = 1;
+	t->wake_pending = ev->type == SL_EV_WAKING ? 2 : 1;
 	t->wake_ts = ev->ts;
 	t->waker = waker;
 	return 0;

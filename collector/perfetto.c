@@ -275,7 +275,7 @@ static int full_event(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
 		} else if (num == 2 && wt == 0) {
 			ev.cur_pid = i32(v);
 		} else if (num == 5 && wt == 0) {
-			ev.ctx = ctx_of(v);
+			ev.ctx |= ctx_of(v);
 		} else if (wt == 2 && (num == 4 || num == 17 || num == 20 || num == 114 ||
 				       num == 237 || num == 238 || num == 239 || num == 491)) {
 			kind = num;
@@ -320,7 +320,10 @@ static int full_event(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
 			switch (num) {
 			case 2: ev.pid = i32(v); break;
 			case 3: ev.prio = i32(v); break;
-			case 4: ev.state = state_of((int64_t)v, f->report_max); break;
+			case 4:
+				ev.state = state_of((int64_t)v, f->report_max);
+				ev.ctx |= v == 0 || v == 0x200 ? SL_CTX_RAW_RUNNING : 0;
+				break;
 			case 6: ev.pid2 = i32(v); break;
 			case 7: ev.prio2 = i32(v); break;
 			}
@@ -402,6 +405,7 @@ static int compact(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
 		e->ev.type = SL_EV_SWITCH;
 		e->ev.ts = ts;
 		e->ev.state = state_of((int64_t)f->a[2].v[i], f->report_max);
+		e->ev.ctx |= f->a[2].v[i] == 0 || f->a[2].v[i] == 0x200 ? SL_CTX_RAW_RUNNING : 0;
 		e->ev.pid2 = i32(f->a[3].v[i]);
 		e->ev.prio2 = i32(f->a[4].v[i]);
 		str_to(e->ev.comm2, &f->intern[ci]);

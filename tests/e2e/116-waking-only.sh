@@ -1,0 +1,58 @@
+#!/bin/sh
+# Issue 25 item 3: wakeups of traces that record sched_waking and no
+# sched_wakeup (systing, Perfetto's Android configs). The kernel fires
+# sched_waking only for a task whose __state is a sleeping one
+# (ttwu_state_match in try_to_wake_up, kernel/sched/core.c, v6.6), and only
+# the task itself sets that state, while it runs. So:
+# (1) two sched_wakings of a task with no switch-in between: it ran and
+#     slept unseen; the first wakeup's run is lost (a row with no ts_run),
+#     the delay is the second's. Hand-made trace, task a on CPU 0:
+#       1000.002000 waking -> 1000.002050 runs: delay 50 us
+#       1000.004000 waking, 1000.005000 waking again -> 1000.005100 runs:
+#       a row with no run, then a delay of 100 us (not 1100 us)
+#     3 wakeups, 2 delays, the longest 100 us.
+# (2) the systing trace: ringbuf_stack_e (tid 1180476) has 26 sched_wakings
+#     in the file (the reader's events, tests/tools/perfdump) and switches
+#     out with __state 0 or TASK_WAKING (no sleeping state), so it showed 0
+#     wakeups. Each waking while it is not on a CPU is a wakeup: 26 minus
+#     those between its switch-in and the next switch of that CPU (awk over
+#     the same events; one, at 703770.884478386 on CPU 12 while it ran on
+#     CPU 19) = 25. Its first, at 703770.901214893, ran at .901231535:
+#     16642 ns.
+. "$TOP/tests/e2e/lib.sh"
+cat > "$T/w.txt" <<'TR'
+# tracer: nop
+#
+          <idle>-0     [000] d..3  1000.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=100 next_prio=120
+               a-100   [000] d..3  1000.001000: sched_switch: prev_comm=a prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+               b-200   [001] d..3  1000.002000: sched_waking: comm=a pid=100 prio=120 target_cpu=000
+          <idle>-0     [000] d..3  1000.002050: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=100 next_prio=120
+               a-100   [000] d..3  1000.003000: sched_switch: prev_comm=a prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+               b-200   [001] d..3  1000.004000: sched_waking: comm=a pid=100 prio=120 target_cpu=000
+               b-200   [001] d..3  1000.005000: sched_waking: comm=a pid=100 prio=120 target_cpu=000
+          <idle>-0     [000] d..3  1000.005100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=100 next_prio=120
+               a-100   [000] d..3  1000.006000: sched_switch: prev_comm=a prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+TR
+"$SCHEDLAB" --db "$T/db" import "$T/w.txt" > /dev/null || fail "import"
+expect_eq "$(sq "$T/db" "SELECT group_concat(COALESCE(w.ts_run - w.ts, 'none'), ' ') FROM (SELECT * FROM wakeup
+	WHERE run_id = 1 ORDER BY ts) w")" "50000 none 100000" "a's wakeups (delays, ns)"
+"$SCHEDLAB" --db "$T/db" analyze --format json > "$T/j" || fail "analyze"
+J() { sq "$T/db" "SELECT json_extract(readfile('$T/j'), '\$[0].$1')"; }
+expect_eq "$(J wakeups)" 3 "wakeups"
+expect_eq "$(J delay_max_ns)" 100000 "longest delay"
+F="$SHARED/traces/systing-perfetto-22cpu/trace.pb"
+[ -f "$F" ] || skip "no $F"
+"$B/tools/perfdump" -r perfetto "$F" > "$T/e" || fail "perfdump"
+want=$(awk -v P=1180476 '
+	{ cpu = $2; sub(/cpu=/, "", cpu); pid = ""; pid2 = ""
+	  for (i = 4; i <= NF; i++) { if ($i ~ /^pid=/) pid = substr($i, 5); if ($i ~ /^pid2=/) pid2 = substr($i, 6) } }
+	$3 == "switch" { if (pid == P) on = 0; if (pid2 == P) { on = 1 } }
+	$3 == "waking" && pid == P { all++; if (!on) n++ }
+	END { print all, n }' "$T/e")
+expect_eq "$want" "26 25" "ringbuf_stack_e's wakings, and those while off a CPU (awk)"
+"$SCHEDLAB" --db "$T/db2" import "$F" > /dev/null 2>&1 || fail "import $F"
+expect_eq "$(sq "$T/db2" "SELECT count(*) FROM wakeup w JOIN thread t USING (utid) WHERE w.run_id = 1 AND t.tid = 1180476")" 25 \
+	"ringbuf_stack_e's wakeups"
+expect_eq "$(sq "$T/db2" "SELECT w.ts_run - w.ts FROM wakeup w JOIN thread t USING (utid) WHERE w.run_id = 1 AND t.tid = 1180476
+	ORDER BY w.ts LIMIT 1")" 16642 "its first delay"
+echo "ok: waking-only: a's delays 50/none/100 us; ringbuf_stack_e 25 wakeups"
