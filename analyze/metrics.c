@@ -1,5 +1,6 @@
 /* analyze/metrics.c - see metrics.h. */
 #include "metrics.h"
+#include "fairwin.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -245,6 +246,7 @@ struct sl_metrics_acc {
 	uint64_t first, last;
 	uint64_t open_last; /* latest wakeup that never ran */
 	struct sl_delay_figs dl; /* the run's delays (sl_metrics_delays) */
+	struct sl_fairwin *fw;   /* on-runqueue time by window (jain_window) */
 };
 
 struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
@@ -256,6 +258,7 @@ struct sl_metrics_acc *sl_metrics_begin(const struct sl_run_info *run,
 	m->threads = threads;
 	m->nthreads = nthreads;
 	m->a = xcalloc(nthreads ? nthreads : 1, sizeof(*m->a));
+	m->fw = sl_fairwin_new(nthreads);
 	m->first = UINT64_MAX;
 	for (i = 0; i < nthreads; i++) {
 		m->a[i].ready_since = UINT64_MAX;
@@ -276,6 +279,7 @@ void sl_metrics_add_slices(struct sl_metrics_acc *m, const struct sl_slice_row *
 		if (t >= m->nthreads || m->threads[t].utid != s->utid)
 			continue;
 		if (a[t].ready_since != UINT64_MAX && s->ts >= a[t].ready_since) {
+			sl_fairwin_add(m->fw, t, a[t].ready_since, s->ts, 0);
 			a[t].wait_sum += s->ts - a[t].ready_since;
 			if (s->ts - a[t].ready_since > a[t].max_wait)
 				a[t].max_wait = s->ts - a[t].ready_since;
@@ -285,6 +289,7 @@ void sl_metrics_add_slices(struct sl_metrics_acc *m, const struct sl_slice_row *
 		if (s->ts + s->dur > a[t].gone)
 			a[t].gone = s->ts + s->dur;
 		a[t].ready_since = s->end_state == 'R' || s->end_state == 'Y' ? s->ts + s->dur : UINT64_MAX;
+		sl_fairwin_add(m->fw, t, s->ts, s->ts + s->dur, 1);
 		a[t].runtime += s->dur;
 		a[t].switches++;
 		if (s->ts < m->first)
@@ -314,6 +319,7 @@ void sl_metrics_add_wakeups(struct sl_metrics_acc *m, const struct sl_wakeup_row
 				m->open_last = w->ts;
 		} else if (w->ts_run >= w->ts) {
 			uint64_t dl = w->ts_run - w->ts;
+			sl_fairwin_add(m->fw, t, w->ts, w->ts_run, 0);
 			a[t].wait_sum += dl;
 			if (w->ts < a[t].born)
 				a[t].born = w->ts;
@@ -381,6 +387,7 @@ static void close_open_waits(struct sl_metrics_acc *acc)
 		if (since == UINT64_MAX || since > end)
 			continue;
 		t->wait_sum += end - since;
+		sl_fairwin_add(acc->fw, i, since, end, 0);
 		if (end - since > t->max_wait)
 			t->max_wait = end - since;
 		if (t->gone < end && t->born != UINT64_MAX)
@@ -480,6 +487,13 @@ void sl_metrics_finish(struct sl_metrics_acc *acc, const struct sl_run_ref *ref,
 	free(cpu.v);
 	jain_comparable(m, rate);
 	free(rate);
+	{
+		int *nice = xmalloc((nthreads ? nthreads : 1) * sizeof(*nice));
+		for (i = 0; i < nthreads; i++)
+			nice[i] = threads[i].nice;
+		m->jain_window = sl_fairwin_finish(acc->fw, nice, &m->jain_windows);
+		free(nice);
+	}
 	qsort(m->tasks, m->ntasks, sizeof(*m->tasks), cmp_task);
 	if (ref && ref->run_id == m->run.id)
 		sl_run_ref_set_classes(ref, m);
@@ -549,6 +563,8 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 		{ "jain_index", m->jain },
 		{ "jain_cpu_bound", m->jain_cpu },
 		{ "jain_cpu_bound_tasks", (double)m->jain_cpu_tasks },
+		{ "jain_window", m->jain_window },
+		{ "jain_windows", (double)m->jain_windows },
 		{ "sleeper_tasks", (double)m->sleepers.tasks },
 		{ "sleeper_delay_p50_ns", ns * (double)m->sleepers.p50_ns },
 		{ "sleeper_delay_p95_ns", ns * (double)m->sleepers.p95_ns },

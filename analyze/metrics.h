@@ -52,13 +52,18 @@ struct sl_run_metrics {
 	double delay_mean_ns;
 	uint64_t delay_p50_ns, delay_p95_ns, delay_p99_ns, delay_max_ns;
 	uint64_t max_wait_ns;
-	double jain;             /* Jain's fairness index of runtimes over tasks */
+	double jain;             /* Jain's index of runtimes over tasks (the same in every
+				  * replay of a trace: each task gets its recorded time) */
 	/* Jain's index over comparable tasks: the largest group of CPU-bound
 	 * tasks of one nice level (ties: the lower nice), of their CPU rates
 	 * (runtime / lifetime); NAN when no such group has 2 tasks */
 	double jain_cpu;
 	size_t jain_cpu_tasks;
 	int jain_cpu_nice;
+	/* Jain's index over the windows where tasks compete (analyze/fairwin.h):
+	 * the mean over jain_windows contended windows; NAN when none */
+	double jain_window;
+	size_t jain_windows;
 	struct sl_class_delays sleepers, cpu_bound;
 	/* fidelity against a reference run (the recorded one); NAN if none */
 	double conservation_max_err_ns; /* max |runtime - reference runtime| over tasks */

@@ -19,7 +19,10 @@ static const char about[] =
 	"Compute each run's metrics (stored in the metric table) and print them:\n"
 	"per run, delays (mean, p50, p95, p99, max), the longest runnable wait (a task\n"
 	"that never ran waited from its start to the end), Jain's index of runtimes\n"
-	"(the same in every replay of a trace: replays keep each task's CPU time) and,\n"
+	"(the same in every replay of a trace: replays keep each task's CPU time),\n"
+	"Jain's index where tasks compete (jain_window: in each 100 ms window with two\n"
+	"tasks or more on a runqueue all through it, over their CPU time / nice weight;\n"
+	"the mean over those windows) and,\n"
 	"for replays, fidelity against the recorded run (largest\n"
 	"per-task runtime difference, Kolmogorov-Smirnov distance of the delay\n"
 	"distributions); per task, runtime, switches, wakeups, delays and CPU share.\n"
@@ -78,6 +81,11 @@ static void print_table(const struct sl_run_metrics *m, size_t top)
 		       m->jain_cpu_nice, m->jain_cpu);
 	else
 		printf("; Jain of CPU-bound -");
+	if (m->jain_windows) /* analyze/fairwin.h */
+		printf("; Jain where tasks compete %.3f (%zu windows of 100 ms)", m->jain_window,
+		       m->jain_windows);
+	else
+		printf("; Jain where tasks compete -");
 	if (m->uncertain_ns) /* the recorded run of a file with missed switches or lost events */
 		printf("\n  uncertain %.3f ms: around switches missing from the file and lost events "
 		       "(UNCERT_MS: time that may or may not be the task's; docs/model.md)",
@@ -183,6 +191,8 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	json_real("jain_index", m->jain, 6, 1);
 	json_real("jain_cpu_bound", m->jain_cpu, 6, 1);
 	json_u64("jain_cpu_bound_tasks", m->jain_cpu_tasks, 1);
+	json_real("jain_window", m->jain_window, 6, 1);
+	json_u64("jain_windows", m->jain_windows, 1);
 	json_u64("sleeper_tasks", m->sleepers.tasks, 1);
 	json_class("sleeper", &m->sleepers);
 	json_u64("cpu_bound_tasks", m->cpu_bound.tasks, 1);

@@ -42,6 +42,7 @@ static double g_dmax(const struct sl_run_metrics *m) { return DL(m, m->delay_max
 static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
 static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
 static double g_jainc(const struct sl_run_metrics *m) { return m->jain_cpu; }
+static double g_jainw(const struct sl_run_metrics *m) { return m->jain_window; }
 static double g_s99(const struct sl_run_metrics *m) { return CL(m->sleepers, m->sleepers.p99_ns); }
 static double g_smax(const struct sl_run_metrics *m) { return CL(m->sleepers, m->sleepers.max_ns); }
 static double g_c99(const struct sl_run_metrics *m) { return CL(m->cpu_bound, m->cpu_bound.p99_ns); }
@@ -61,6 +62,7 @@ static const struct row rows[] = {
 	{ "longest_wait_us", g_wait, 3 },
 	{ "jain_index", g_jain, 3 },
 	{ "jain_cpu_bound", g_jainc, 3 },
+	{ "jain_window", g_jainw, 3 },
 	{ "sleeper_delay_p99_us", g_s99, 3 },
 	{ "sleeper_delay_max_us", g_smax, 3 },
 	{ "cpu_bound_delay_p99_us", g_c99, 3 },

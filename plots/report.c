@@ -113,7 +113,7 @@ static double g_p95(const struct sl_run_metrics *m) { return DL(m, m->delay_p95_
 static double g_p99(const struct sl_run_metrics *m) { return DL(m, m->delay_p99_ns); }
 static double g_max(const struct sl_run_metrics *m) { return DL(m, m->delay_max_ns); }
 static double g_wait(const struct sl_run_metrics *m) { return (double)m->max_wait_ns / 1e3; }
-static double g_jain(const struct sl_run_metrics *m) { return m->jain; }
+static double g_jain(const struct sl_run_metrics *m) { return m->jain_window; }
 static double g_cons(const struct sl_run_metrics *m) { return m->conservation_max_err_ns / 1e3; }
 static double g_ks(const struct sl_run_metrics *m) { return m->delay_ks; }
 
@@ -128,7 +128,7 @@ static const struct mrow mrows[] = {
 	{ "delay p99 (us)", 1, g_p99 },
 	{ "delay max (us)", 1, g_max },
 	{ "longest runnable wait (us)", 1, g_wait },
-	{ "Jain fairness index", 4, g_jain },
+	{ "Jain index where tasks compete (100 ms windows)", 4, g_jain },
 	{ "runtime error vs recorded, max (us)", 1, g_cons },
 	{ "delay KS distance vs recorded", 4, g_ks },
 };

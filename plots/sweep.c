@@ -59,8 +59,8 @@ static double metric_of(const struct sl_run_metrics *m, const char *metric, int 
 		return m->delay_mean_ns / 1e6;
 	if (!strcmp(metric, "wait"))
 		return (double)m->max_wait_ns / 1e6;
-	if (!strcmp(metric, "jain"))
-		return m->jain;
+	if (!strcmp(metric, "jain")) /* the index a run changes (analyze/fairwin.h) */
+		return m->jain_window;
 	if (!strncmp(metric, "share:", 6)) {
 		/* the CPU time of the tasks called COMM over the run's span x CPUs */
 		uint64_t rt = 0;
@@ -80,7 +80,7 @@ static const char *metric_label(const char *metric)
 		{ "p50", "p50 scheduling delay (ms)" }, { "p95", "p95 scheduling delay (ms)" },
 		{ "p99", "p99 scheduling delay (ms)" }, { "max", "longest scheduling delay (ms)" },
 		{ "mean", "mean scheduling delay (ms)" }, { "wait", "longest runnable wait (ms)" },
-		{ "jain", "Jain's index over every task" },
+		{ "jain", "Jain's index where tasks compete" },
 	};
 	size_t i;
 	for (i = 0; i < SL_ARRAY_SIZE(names); i++)
