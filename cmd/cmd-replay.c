@@ -367,13 +367,28 @@ static int dry_run(struct ropts *r, const struct sl_policy_ops **pols, size_t np
 /* A CPU of the recording with no event until late was likely offline (a
  * phone's cores brought up on demand: the Android systrace's CPU 1 has no
  * slice until 3.9 s of 5.0 s); the replay uses every CPU from 0, so it
- * says so (issue 25; sl_store_late_cpus). */
-static int warn_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_diag *d)
+ * says so (issue 25; sl_store_late_cpus), and each run's params keep it:
+ * json gets [[CPU, first event ns after the trace's start or null], ...]
+ * ("" when none; docs/replay.md "Offline CPUs"). */
+static int warn_late_cpus(struct sl_store *st, int64_t trace_id, char *json, size_t len,
+			  struct sl_diag *d)
 {
 	struct sl_late_cpu *v;
-	size_t n, i;
+	size_t n, i, off = 0;
 	if (sl_store_late_cpus(st, trace_id, &v, &n, d))
 		return -1;
+	json[0] = 0;
+	for (i = 0; i < n && off + 48 < len; i++) {
+		int k;
+		if (v[i].first_ns == UINT64_MAX)
+			k = snprintf(json + off, len - off, "%s[%d,null]", i ? "," : "[", v[i].cpu);
+		else
+			k = snprintf(json + off, len - off, "%s[%d,%" PRIu64 "]", i ? "," : "[", v[i].cpu,
+				     v[i].first_ns);
+		off += (size_t)k;
+	}
+	if (off)
+		snprintf(json + off, len - off, "]");
 	for (i = 0; i < n; i++) {
 		if (v[i].first_ns == UINT64_MAX)
 			sl_warnx("trace %" PRId64 ": CPU %d has no event in the recording: it was "
@@ -396,7 +411,7 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	struct sl_replay_opts o = *opts;
 	struct sl_store_bind bind;
 	struct sl_run_sink sink;
-	char popts[512], params[2048], groups[160];
+	char popts[512], params[4096], groups[160];
 
 	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
 	o.policy_opts = popts;
@@ -444,7 +459,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	int64_t trace_id = 0;
 	int rc, cpus, existed = 1;
 	size_t nruns = 0;
-	char names[256], *save = NULL, *tok;
+	char names[256], late[1536], *save = NULL, *tok;
 
 	memset(&r, 0, sizeof(r));
 	memset(&b, 0, sizeof(b));
@@ -514,8 +529,9 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		}
 	}
 	r.o.cpus = cpus;
-	if (!r.workload && warn_late_cpus(st, trace_id, &d))
+	if (!r.workload && warn_late_cpus(st, trace_id, late, sizeof(late), &d))
 		goto fail;
+	r.o.late_cpus = late;
 	if (r.excl_n) {
 		size_t nx = sl_behaviour_exclude(&b, r.excl_v, r.excl_n);
 		if (!nx)

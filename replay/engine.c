@@ -950,6 +950,12 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 			return sl_fail(d, "params too long");
 		off += (size_t)n;
 	}
+	if (o->late_cpus && o->late_cpus[0]) {
+		n = snprintf(buf + off, len - off, ",\"late_cpus\":%s", o->late_cpus);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
 	for (k = 0; k < 2 && o->nq > 0; k++) {
 		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
 		int j;

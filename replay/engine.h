@@ -123,6 +123,9 @@ struct sl_replay_opts {
 	const char *exclude;         /* replay --exclude patterns, comma-joined (params only) */
 	const char *origin;          /* the command that made the run, when not replay
 				      * ("validate"; params only, issue 22) */
+	const char *late_cpus;       /* JSON [[cpu, first event ns or null], ...] of the
+				      * recording's likely offline CPUs, which the replay
+				      * uses from 0 (params only; docs/replay.md) */
 	/* Sync wakeups inferred from the behaviour (replay/sync.h, docs/replay.md
 	 * "Sync wakeups"): enum sl_sync_mode (default block) and its window of
 	 * the waker's CPU time (default 50 us) */

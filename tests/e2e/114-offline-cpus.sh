@@ -5,7 +5,8 @@
 # after a tenth of the span (and 100 ms), with that time, worked out here
 # from the tables: on the Android systrace CPU 1 (3.9 s of 5.0 s), on the
 # HMP trace.dat CPUs 4, 6 and 7 (about 0.78 s of 4.5 s); none on the 22-CPU
-# Perfetto trace. The report's header has a row for each.
+# Perfetto trace. The report's header has a row for each, and the replay's
+# params keep the list (the replay uses them from 0: a stored assumption).
 . "$TOP/tests/e2e/lib.sh"
 late() { # DB: "cpu seconds" of each late CPU, from SQL
 	sq "$1" "WITH ev AS (SELECT cpu, ts FROM sched_slice WHERE run_id = 1 UNION ALL SELECT cpu, ts FROM wakeup WHERE run_id = 1),
@@ -22,6 +23,14 @@ check() { # TRACE EXPECTED-CPUS
 	expect_eq "$(echo "$want" | awk 'NF { printf "%s%s", s, $1; s = "," }')" "$2" "late CPUs of $1 (SQL)"
 	got=$(sed -n 's/.*CPU \([0-9]*\) has no event until \([0-9.]*\) s of.*/\1 \2/p' "$T/err")
 	expect_eq "$got" "$want" "warnings of $1"
+	# the run's params keep them: [[cpu, ns from the trace's start], ...]
+	# (docs/replay.md "CPUs that were offline"), the same list from SQL
+	wantj=$(sq "$T/db" "WITH ev AS (SELECT cpu, ts FROM sched_slice WHERE run_id = 1 UNION ALL SELECT cpu, ts FROM wakeup WHERE run_id = 1),
+		f AS (SELECT cpu, min(ts) AS t FROM ev WHERE cpu IS NOT NULL GROUP BY cpu), tr AS (SELECT first_ts, last_ts FROM trace WHERE id = 1)
+		SELECT json_group_array(json_array(f.cpu, f.t - tr.first_ts)) FROM (SELECT * FROM f ORDER BY cpu) f, tr
+		WHERE f.t - tr.first_ts > max((tr.last_ts - tr.first_ts) / 10, 100000000)")
+	[ "$wantj" = "[]" ] && wantj=""
+	expect_eq "$(sq "$T/db" "SELECT json_extract(params, '\$.late_cpus') FROM run WHERE id = 2")" "$wantj" "params late_cpus of $1"
 	# the report's header: a row per late CPU, with the same time
 	"$SCHEDLAB" --db "$T/db" report --trace 1 -o "$T/rep" > /dev/null 2>&1 || fail "report $1"
 	rows=$(sed -n 's/.*<tr><th class=l>CPU \([0-9]*\)<\/th><td class=l>no event until \([0-9.]*\) s.*/\1 \2/p' "$T/rep/index.html")
