@@ -19,21 +19,26 @@ static void title(FILE *f, const struct sl_claim *c)
 	fputc('\n', f);
 }
 
-/* A horizontal reference line at y with a label. */
+/* A horizontal reference line at y, named in the key (issue 25: labels
+ * on the chart ran into the bars' values and off its right edge): a plot
+ * term, after the others. */
 static void hline(FILE *f, int i, double y, const char *what)
 {
+	char lab[80];
 	if (isnan(y) || isinf(y))
 		return;
-	fprintf(f, "set arrow %d from graph 0, first %.9g to graph 1, first %.9g nohead dt 2 lw 2 lc rgb '%s'\n", i, y,
-		y, i == 1 ? "#c00000" : "#808080");
-	/* the first label at the left, the second at the right: they do not
-	 * overlap when the lines are close */
-	char lab[80];
-	snprintf(lab, sizeof(lab), "%s %.6g", what, y);
-	fprintf(f, "set label %d ", i);
+	snprintf(lab, sizeof(lab), "%s %.4g", what, y);
+	fprintf(f, ", %.9g with lines dt 2 lw 2 lc rgb '%s' title ", y, i == 1 ? "#c00000" : "#808080");
 	sl_gp_str(f, lab);
-	fprintf(f, " at graph %s, first %.9g %s offset 0,0.6 tc rgb '%s'\n", i == 1 ? "0.01" : "0.99", y,
-		i == 1 ? "left" : "right", i == 1 ? "#c00000" : "#606060");
+}
+
+/* The reference lines of claim c (published; consistent when it differs,
+ * named by what it is). */
+static void refs(FILE *f, const struct sl_claim *c, const char *second)
+{
+	hline(f, 1, c->published, "published");
+	if (!isnan(c->consistent) && c->consistent != c->published)
+		hline(f, 2, c->consistent, second);
 }
 
 int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
@@ -84,7 +89,9 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		}
 		fputs("set ylabel ", g.script);
 		sl_gp_str(g.script, ch->ylabel[0] ? ch->ylabel : c->unit);
-		fputs("\nunset key\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n", g.script);
+		fputs("\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n", g.script);
+		if (isnan(c->published) || isinf(c->published))
+			fputs("unset key\n", g.script);
 		if (!any) {
 			char why[140];
 			snprintf(why, sizeof(why), "untestable: %.110s", c->note);
@@ -94,9 +101,6 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 			      "set yrange [0:1]\nunset xtics\nunset ytics\nplot NaN notitle\n",
 			      g.script);
 		} else {
-			hline(g.script, 1, c->published, "published");
-			if (!isnan(c->consistent) && c->consistent != c->published)
-				hline(g.script, 2, c->consistent, c->rule == SL_RULE_NEAR ? "corrected" : "partly");
 			if (logy)
 				fprintf(g.script, "set logscale y\nset format y '%%g'\nset yrange [%.9g:%.9g]\n"
 					"set offsets 0.5, 0.5, 0, 0\n",
@@ -106,15 +110,12 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 					lo < 0 ? lo - 0.12 * (hi - lo) : 0, hi + 0.12 * (hi - lo));
 			fputs("plot ", g.script);
 			sl_gp_path(g.script, path);
-			fputs(" using 0:2:xtic(1) with boxes lc rgb '#4a7ebb', '' using 0:2:(sprintf('%.4g', $2)) with labels offset 0,0.8 notitle\n",
+			fputs(" using 0:2:xtic(1) with boxes lc rgb '#4a7ebb' notitle, '' using 0:2:(sprintf('%.4g', $2)) with labels offset 0,0.8 notitle",
 			      g.script);
+			refs(g.script, c, c->rule == SL_RULE_NEAR ? "corrected" : "partly");
+			fputs("\n", g.script);
 		}
 	} else if (ch->kind == SL_CHART_GROUPS) {
-		if (ch->ref) {
-			hline(g.script, 1, c->published, "published");
-			if (!isnan(c->consistent) && c->consistent != c->published)
-				hline(g.script, 2, c->consistent, "partly");
-		}
 		f = sl_gp_data(&g, "groups", path, sizeof(path), d);
 		if (!f)
 			goto out;
@@ -152,6 +153,10 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 			"set datafile missing '-'\nset xtics scale 0\nset ylabel ", g.script);
 		sl_gp_str(g.script, ch->ylabel);
 		fputs("\n", g.script);
+		/* many groups (a 22-CPU trace's tasks): names slanted, not run
+		 * into each other (issue 25) */
+		if (ch->nx > 4)
+			fputs("set xtics rotate by 30 right font ',9'\nset bmargin 6\n", g.script);
 		if (ch->logy)
 			fputs("set logscale y\nset format y '%g'\n", g.script);
 		else
@@ -168,6 +173,8 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 					sl_gp_path(g.script, path);
 					fprintf(g.script, " using %zu:xtic(1) title columnheader(%zu)", s + 2, s + 2);
 				}
+			if (ch->ref)
+				refs(g.script, c, "partly");
 			fputs("\n", g.script);
 		}
 	} else { /* SL_CHART_LINES */

@@ -33,7 +33,7 @@ struct lat {
 static int lat_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct lat *l = c->ctx;
-	if (sl_gp_begin(&l->g, c->out, c->o.keep, 1000, 620, d))
+	if (sl_gp_begin(&l->g, c->out, c->o.keep, 1000, 1000, d))
 		return -1;
 	l->gp = 1;
 	l->minpos = UINT64_MAX;
@@ -72,6 +72,32 @@ static int lat_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const u
 	return 0;
 }
 
+/* The plot command of the runs with delays: the CDF (cum / total), or the
+ * tail (total - cum) / total, undefined (not drawn) where it is 0. Returns
+ * how many runs it drew. */
+static size_t lat_plot(FILE *f, const struct sl_pruns *p, char (*paths)[1100], const size_t *counts,
+		       int tail)
+{
+	size_t i, plotted = 0;
+	fputs("plot ", f);
+	for (i = 0; i < p->n; i++) {
+		char t[200];
+		if (!counts[i])
+			continue;
+		snprintf(t, sizeof(t), "%s, %zu wakeups", p->v[i].title, counts[i]);
+		fprintf(f, "%s", plotted ? ", \\\n     " : "");
+		sl_gp_path(f, paths[i]);
+		fprintf(f, " using ($1 > 0 ? $1 / 1000.0 : X0):%s with steps lw 2 lt %zu title ",
+			tail ? "($3 > $2 ? ($3 - $2) / $3 : 1/0)" : "($2 / $3)", i + 1);
+		sl_gp_str(f, t);
+		plotted++;
+	}
+	if (!plotted)
+		fputs("NaN notitle", f);
+	fputs("\n", f);
+	return plotted;
+}
+
 static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct lat *l = c->ctx;
@@ -97,6 +123,9 @@ static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		if (xmax <= xmin)
 			xmax = xmin * 10;
 	}
+	/* two panels on one x axis: the distribution (linear y) and its tail,
+	 * 1 - CDF on a log y down to one wakeup in the largest run (issue 25) */
+	fputs("set multiplot layout 2,1\n", g.script);
 	gp_title(g.script, "set title", p->trace_title,
 		 "scheduling delay (wakeup to first run): cumulative distribution");
 	fprintf(g.script,
@@ -132,23 +161,19 @@ static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	}
 	fputs(")\n", g.script);
 	}
-	fputs("plot ", g.script);
-	for (i = 0; i < p->n; i++) {
-		char t[200];
-		if (!counts[i])
-			continue;
-		snprintf(t, sizeof(t), "%s, %zu wakeups", p->v[i].title, counts[i]);
-		fprintf(g.script, "%s", plotted ? ", \\\n     " : "");
-		sl_gp_path(g.script, paths[i]);
+	plotted = lat_plot(g.script, p, paths, counts, 0);
+	if (plotted) {
+		size_t most = 0;
+		for (i = 0; i < p->n; i++)
+			most = counts[i] > most ? counts[i] : most;
 		fprintf(g.script,
-			" using ($1 > 0 ? $1 / 1000.0 : X0):($2 / $3) with steps lw 2 lt %zu title ",
-			i + 1);
-		sl_gp_str(g.script, t);
-		plotted++;
+			"set title 'the tail: fraction of wakeups whose delay is greater (log scale)'\n"
+			"set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\n"
+			"set ylabel 'fraction of wakeups with delay > x'\nset key top right box opaque\n",
+			pow(10, floor(log10(1.0 / (double)most))));
+		lat_plot(g.script, p, paths, counts, 1);
 	}
-	if (!plotted)
-		fputs("NaN notitle", g.script);
-	fputs("\n", g.script);
+	fputs("unset multiplot\n", g.script);
 	rc = sl_gp_start(&l->g, d);
 	return rc;
 }

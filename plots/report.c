@@ -70,7 +70,8 @@ static const struct chart charts[] = {
 	{ "latency.png", "Scheduling delay: cumulative distribution", sl_chart_latency, 0,
 	  "For each run, the fraction of wakeups (y) whose delay was at most x, on a log scale; a "
 	  "curve further up and to the left is better, and where it reaches 1 is the worst delay. "
-	  "Delays of 0 are drawn at the left edge." },
+	  "Delays of 0 are drawn at the left edge. Below, the tail: the fraction of wakeups whose "
+	  "delay was greater than x (1 - CDF) on a log scale, where the worst 1 % and 0.1 % show." },
 	{ "histogram.png", "Scheduling delay: histogram", sl_chart_histogram, 0,
 	  "How many wakeups waited how long, per run, in 1-2-5 bins (1 us, 2 us, 5 us, 10 us...; counts on a log "
 	  "scale): the tail on the right is what users feel as stalls." },
@@ -88,9 +89,10 @@ static const struct chart charts[] = {
 	  "each task ran. A recorded run has no model levels." },
 	{ "timeline.png", "Per-CPU timeline", sl_chart_timeline, 0,
 	  "Which task ran on each CPU, and when: the featured tasks in their colours, the rest grey; "
-	  "a triangle over a row is a wakeup, a red bar the end of a preempted slice. Each run is "
-	  "drawn whole on its own time axis or, when that would be stripes, one readable window is "
-	  "drawn for every run (the title says which)." },
+	  "a triangle over a row is a wakeup, a red bar the end of a preempted slice, a black line "
+	  "ending in a dot a move to that CPU (on more than 8 CPUs, a stub of one row towards the "
+	  "CPU it came from). Every run is drawn on the same time axis: whole, or, when that would be "
+	  "stripes, one readable window (the title says which)." },
 	{ "timeline-zoom.png", "Per-CPU timeline, the first 100 ms", sl_chart_timeline, 1,
 	  "The same chart for the first 100 ms of every run, on one time axis for all: close enough "
 	  "to tell single slices and wakeups apart." },

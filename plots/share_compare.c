@@ -281,6 +281,7 @@ struct cmp {
 	FILE *f;
 	char path[1100];
 	double vmax[SL_ARRAY_SIZE(panels)]; /* per panel: the largest value over the runs */
+	int have_ks; /* a run has a KS distance (a recording to compare with) */
 };
 
 static int cmp_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
@@ -310,15 +311,23 @@ static int cmp_metrics(struct sl_chart *c, struct sl_pruns *p, size_t i,
 	v[3] = (double)m.delay_p99_ns;
 	v[4] = (double)m.delay_max_ns;
 	v[5] = (double)m.max_wait_ns;
-	v[6] = isnan(m.delay_ks) ? 0 : m.delay_ks;
+	/* the recorded run is its own distribution (0); a run with no
+	 * recording to compare with (a workload's) has none: NaN, no bar */
+	v[6] = !isnan(m.delay_ks) ? m.delay_ks : !strcmp(m.run.scheduler, "recorded") ? 0 : NAN;
+	x->have_ks |= !isnan(v[6]);
 	v[7] = (double)m.span_ns;
 	for (k = 0; k < SL_ARRAY_SIZE(panels); k++)
 		if (v[k] > x->vmax[k])
 			x->vmax[k] = v[k];
 	fprintf(x->f, "%" PRId64 " %s\t%.1f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		      "\t%" PRIu64 "\t%.6f\t%" PRIu64 "\n",
+		      "\t%" PRIu64 "\t",
 		m.run.id, m.run.scheduler, m.delay_mean_ns, m.delay_p50_ns, m.delay_p95_ns,
-		m.delay_p99_ns, m.delay_max_ns, m.max_wait_ns, v[6], m.span_ns);
+		m.delay_p99_ns, m.delay_max_ns, m.max_wait_ns);
+	if (isnan(v[6]))
+		fputs("NaN", x->f);
+	else
+		fprintf(x->f, "%.6f", v[6]);
+	fprintf(x->f, "\t%" PRIu64 "\n", m.span_ns);
 	return 0;
 }
 
@@ -364,6 +373,12 @@ static int cmp_end(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 		fputs("set title ", g->script);
 		sl_gp_str(g->script, tt);
 		fputc('\n', g->script);
+		if (k == 6 && !x->have_ks) { /* the KS panel of runs with no recording */
+			fputs("set label 1 'no recorded run to compare with' at graph 0.5, graph 0.5 center\n"
+			      "set yrange [0:1]\nplot NaN notitle\nset yrange [0:*]\nunset label 1\n",
+			      g->script);
+			continue;
+		}
 		fputs("plot ", g->script);
 		sl_gp_path(g->script, path);
 		fprintf(g->script, " using 0:($%zu / %s):($0 + 1):xtic(1) with boxes lc variable, \\\n"

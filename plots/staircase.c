@@ -150,11 +150,16 @@ static int cmp_lpt(const void *a, const void *b)
 	return key_lt(a, b) ? -1 : key_lt(b, a);
 }
 
+struct span;
+static size_t span_of(const struct span *sp, size_t nsp, size_t from, uint64_t ts);
+
 /* Task i's lag line: its columns in order, each column's kept points in
- * the order they came, through sl_thin as the rows themselves would go. */
-static void lag_line(struct sl_thin *th, struct lcols *c)
+ * the order they came, through sl_thin as the rows themselves would go;
+ * broken where the task slept (its points in different spans of sp, its
+ * times on a runqueue): a sleeping task has no lag to draw (issue 25). */
+static void lag_line(struct sl_thin *th, struct lcols *c, const struct span *sp, size_t nsp)
 {
-	size_t k, j, n;
+	size_t k, j, n, in = SIZE_MAX, at = 0;
 	if (c->n > 1)
 		qsort(c->v, c->n, sizeof(*c->v), cmp_lcol);
 	for (k = 0; k < c->n; k++) {
@@ -163,8 +168,18 @@ static void lag_line(struct sl_thin *th, struct lcols *c)
 		for (j = 0, n = 0; j < 4; j++)
 			if (!n || cmp_lpt(&p[j], &p[n - 1]))
 				p[n++] = p[j];
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
+			size_t now = span_of(sp, nsp, at, p[j].ts);
+			if (now != SIZE_MAX)
+				at = now;
+			if (in != SIZE_MAX && now != in) {
+				cairo_t *cr = th->cr;
+				sl_thin_end(th);
+				sl_thin_start(th, cr);
+			}
+			in = now;
 			sl_thin_to(th, p[j].x, p[j].y);
+		}
 	}
 }
 
@@ -442,6 +457,16 @@ static struct span *awake_spans(const struct trows *tr, size_t *n)
 	return v;
 }
 
+/* The span of sp (in time order) holding ts, looked for from index from
+ * on; SIZE_MAX when none (between a sleep and its wakeup). */
+static size_t span_of(const struct span *sp, size_t nsp, size_t from, uint64_t ts)
+{
+	size_t k;
+	for (k = from; k < nsp && sp[k].b < ts; k++)
+		;
+	return k < nsp && sp[k].a <= ts ? k : SIZE_MAX;
+}
+
 /* Height of the level area: short when the run has no rows of the tasks
  * drawn (shown). */
 static double area_h(int shown)
@@ -497,7 +522,7 @@ static void lag_scale(double *lo, double *hi, double *st)
 }
 
 static void draw_lag(cairo_t *cr, const struct rows *rw, const int *col, size_t nt, double x0,
-		     double top, double w, double ph)
+		     double top, double w, double ph, const struct trows *tr)
 {
 	double lo = rw->lo, hi = rw->hi, st, v;
 	size_t i;
@@ -529,9 +554,12 @@ static void draw_lag(cairo_t *cr, const struct rows *rw, const int *col, size_t 
 	for (i = 0; i < nt; i++) {
 		struct sl_thin th;
 		sl_color(cr, col[i]);
+		size_t nsp;
+		struct span *sp = awake_spans(&tr[i], &nsp);
 		sl_thin_start(&th, cr);
-		lag_line(&th, &rw->lc[i]);
+		lag_line(&th, &rw->lc[i], sp, nsp);
 		sl_thin_end(&th);
+		free(sp);
 		cairo_stroke(cr);
 	}
 	cairo_restore(cr);
@@ -631,7 +659,7 @@ static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows 
 	cairo_rectangle(cr, x0, top, w, ph);
 	cairo_fill(cr);
 	if (rw->lag && ph >= 100) {
-		draw_lag(cr, rw, col, nt, x0, top, w, ph);
+		draw_lag(cr, rw, col, nt, x0, top, w, ph, tr);
 		goto lanes;
 	}
 	if (!shown) {
@@ -846,6 +874,46 @@ static int run_shown(const struct sl_pruns *p, const struct sl_prun *pr, const i
 	return 0;
 }
 
+
+/* The legend: the tasks, wrapped to rows that fit the width (issue 25: it
+ * ran off the right edge), then the marks on a row of their own. Draws
+ * when draw, else only measures. Returns where the panels begin. */
+static double legend(cairo_t *cr, const struct sl_pruns *p, const int64_t *utids, const int *col,
+		     size_t nt, int draw)
+{
+	double xx = LEFT, y = 46;
+	size_t i;
+	char buf[200];
+	for (i = 0; i < nt; i++) {
+		const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, utids[i]);
+		char comm[40];
+		double w;
+		sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
+		snprintf(buf, sizeof(buf), "%s (tid %d, nice %d)", comm, t ? t->tid : 0, t ? t->nice : 0);
+		w = 22 + sl_text_w(cr, 12, buf);
+		if (i && xx + w > W - 10) {
+			xx = LEFT;
+			y += 17;
+		}
+		if (draw) {
+			sl_color(cr, col[i]);
+			cairo_rectangle(cr, xx, y - 9, 18, 4);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			sl_text(cr, xx + 22, y - 3, 0, 12, buf);
+		}
+		xx += w + 8;
+	}
+	if (!nt && draw)
+		sl_text(cr, xx, y - 3, 0, 12, "no task has staircase rows in these runs");
+	y += 16;
+	if (draw)
+		sl_text(cr, LEFT, y - 3, 0, 11,
+			"dashed: expired array   ticks on top: rotations, a row per CPU (red = major)   "
+			"black on a lane: moved to CPU n   cfs: vruntime lag");
+	return y + 14;
+}
+
 static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
@@ -855,8 +923,7 @@ static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d
 	int *col = x->col;
 	size_t i, nt, want = o->top > 0 ? (size_t)(o->top < MAXT ? o->top : MAXT) : 5;
 	uint64_t tmin = o->from, tmax = o->to;
-	double xx, y;
-	char buf[200];
+	double y;
 	if (!o->to)
 		for (i = 0; i < p->n; i++)
 			if (p->v[i].end - p->v[i].t0 > tmax)
@@ -886,7 +953,14 @@ static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d
 	}
 	if (o->task_tid && !nt)
 		return sl_fail(d, "no task with tid %d in trace %" PRId64, o->task_tid, p->trace.id);
-	y = 60;
+	{ /* the legend's height, measured on a scratch surface */
+		cairo_surface_t *ms = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+		cairo_t *mc = cairo_create(ms);
+		cairo_select_font_face(mc, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+		y = legend(mc, p, utids, col, nt, 0);
+		cairo_destroy(mc);
+		cairo_surface_destroy(ms);
+	}
 	for (i = 0; i < p->n; i++)
 		y += panel_h(run_shown(p, &p->v[i], utids, nt), nt);
 	if (o->keep) {
@@ -909,29 +983,7 @@ static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d
 	x->canvas = 1;
 	cairo_set_source_rgb(x->c.cr, 0, 0, 0);
 	sl_text(x->c.cr, LEFT, 22, 0, 15, p->trace_title);
-	/* legend: the tasks, then the rotation marks */
-	xx = LEFT;
-	y = 46;
-	for (i = 0; i < nt; i++) {
-		const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, utids[i]);
-		char comm[40];
-		sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
-		snprintf(buf, sizeof(buf), "%s (tid %d, nice %d)", comm, t ? t->tid : 0, t ? t->nice : 0);
-		sl_color(x->c.cr, col[i]);
-		cairo_rectangle(x->c.cr, xx, y - 9, 18, 4);
-		cairo_fill(x->c.cr);
-		cairo_set_source_rgb(x->c.cr, 0, 0, 0);
-		sl_text(x->c.cr, xx + 22, y - 3, 0, 12, buf);
-		xx += 30 + sl_text_w(x->c.cr, 12, buf);
-	}
-	if (!nt)
-		sl_text(x->c.cr, xx, y - 3, 0, 12, "no task has staircase rows in these runs");
-	else
-		xx += 10;
-	sl_text(x->c.cr, xx, y - 3, 0, 11,
-		"dashed: expired array   ticks on top: rotations, a row per CPU (red = major)   "
-		"black on a lane: moved to CPU n   cfs: vruntime lag");
-	x->y = 60;
+	x->y = legend(x->c.cr, p, utids, col, nt, 1);
 	return 0;
 }
 

@@ -278,6 +278,10 @@ static void migration_marks(cairo_t *cr, const struct sl_prun *pr, const int *fr
 		x = sl_tx(sl->ts - pr->t0, tmin, tmax, LEFT, w) + 0.5;
 		ya = y + from * ROW + (ROW - 4) / 2.0;
 		yb = y + sl->cpu * ROW + (ROW - 4) / 2.0;
+		/* on many CPUs, lines across the chart would bury it (issue 25):
+		 * a stub of a row towards the CPU it came from */
+		if (pr->r.run.cpus > 8 && (ya - yb > ROW || yb - ya > ROW))
+			ya = ya < yb ? yb - ROW : yb + ROW;
 		cairo_move_to(cr, x, ya);
 		cairo_line_to(cr, x, yb);
 		cairo_stroke(cr);
@@ -389,8 +393,9 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 		const struct sl_prun *pr = &run;
 		struct tl_run *tr = &x->v[i];
 		struct wk_get g = { pr, 0, 0, NULL, 0, 0 };
-		/* each run on its own axis: drawn whole, it ends where it ends */
-		uint64_t rmax = !win && !o->to && pr->end - pr->t0 > tmin ? pr->end - pr->t0 : tmax;
+		/* one axis for every run (drawn whole: to the longest run's end),
+		 * so runs side by side compare at a glance (issue 25) */
+		uint64_t rmax = tmax;
 		int cpu;
 		run.r.slices = tr->sl;
 		run.r.nslices = tr->nsl;

@@ -42,6 +42,17 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 	done
 	grep -q "run1.dat' using (\$1 > 0 ? \$1 / 1000.0 : X0):(\$2 / \$3) with steps" "$T/$tr-latency.png.gp" ||
 		fail "latency script does not plot delay/1000 against cum/total"
+	# its tail panel: 1 - CDF = (total - cum) / total on a log y (0 left
+	# undrawn), the fraction of delays greater than x; checked at each
+	# row of run 2 against SQL's count of delays > that delay
+	grep -q "set logscale y" "$T/$tr-latency.png.gp" || fail "latency: no log-y tail panel"
+	grep -q "run2.dat' using (\$1 > 0 ? \$1 / 1000.0 : X0):(\$3 > \$2 ? (\$3 - \$2) / \$3 : 1/0) with steps" \
+		"$T/$tr-latency.png.gp" || fail "latency script does not plot (total - cum) / total"
+	grep -v '^#' "$T/$tr-latency.png.run2.dat" | awk -F"$TAB" '{ printf "%s %.9f\n", $1, ($3 - $2) / $3 }' > "$T/got"
+	sqt "$DB" "WITH d AS (SELECT ts_run - ts AS d FROM wakeup WHERE run_id = 2 AND ts_run IS NOT NULL AND ts_run >= ts)
+		SELECT DISTINCT a.d || ' ' || printf('%.9f', (SELECT COUNT(*) FROM d b WHERE b.d > a.d) * 1.0 / (SELECT COUNT(*) FROM d))
+		FROM d a ORDER BY a.d" > "$T/want"
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "$tr run 2: tail differs from SQL"; }
 
 	# histogram: each bin [lo, hi) holds the SQL count of each run, and the
 	# bins hold every delay (only empty bins at the ends are left out)
@@ -124,8 +135,9 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 
 	# timeline (--keep: OUT.timeline.dat). A task keeps its colour: each
 	# task of the staircase has the same colour index in the timeline of the
-	# same runs. Each run on its own time axis: drawn whole, a run's axis
-	# runs from the first slice of any run to its own last slice end; when
+	# same runs. One time axis for every run (issue 25: runs side by side
+	# compare at a glance): drawn whole, from the first slice of any run to
+	# the last slice end of any run; when
 	# that would be stripes, one window for all runs in which no CPU row has
 	# more than 110 of the 1100 pixel columns holding two or more slice
 	# starts (counted here in SQL). Marks: one per wakeup in the window
@@ -142,14 +154,14 @@ for tr in massive-intr-20x-1cpu.perf.data local-2cpu-hogs.ftrace.txt; do
 	done
 	first=$(sq "$DB" "SELECT MIN(ts) - $t0 FROM sched_slice")
 	nwin=$(awk '$1 == "window" { print $3, $4 }' "$tl" | sort -u | wc -l)
+	expect_eq "$nwin" 1 "$tr timeline: windows (one axis for every run)"
+	end=$(sq "$DB" "SELECT MAX(ts + dur) - $t0 FROM sched_slice")
 	for run in 1 2 3; do
 		set -- $(awk -v r=$run '$1 == "window" && $2 == r { print $3, $4 }' "$tl")
 		[ $# -eq 2 ] || fail "$tr timeline: no window for run $run"
 		from=$1 to=$2
 		expect_eq "$from" "$first" "$tr timeline run $run: window start"
-		end=$(sq "$DB" "SELECT MAX(ts + dur) - $t0 FROM sched_slice WHERE run_id = $run")
 		if [ "$to" != "$end" ]; then
-			[ "$nwin" = 1 ] || fail "$tr timeline: a cut window differs between runs"
 			crowd=$(sq "$DB" "SELECT COALESCE(MAX(n), 0) FROM (SELECT cpu, COUNT(*) AS n FROM (SELECT cpu,
 				CAST((ts - $t0 - $from) * 1100.0 / ($to - $from) AS INTEGER) AS px FROM sched_slice
 				WHERE run_id = $run AND ts - $t0 >= $from AND ts - $t0 < $to GROUP BY cpu, px HAVING COUNT(*) >= 2)
@@ -214,6 +226,10 @@ for kind in staircase latency histogram timeline share compare; do
 	magic "$T/hogs-$kind.png" png
 done
 expect_eq "$(grep -vc '^#' "$T/hogs-latency.png.run1.dat")" 0 "hogs: CDF rows"
+# a workload has no recording: no KS distance (NaN, no bar), said on the
+# panel; a trace's recorded run is its own distribution (0, checked above)
+expect_eq "$(grep -v '^#' "$T/hogs-compare.png.metrics.dat" | cut -f8)" NaN "hogs: KS column"
+grep -q "no recorded run to compare with" "$T/hogs-compare.png.gp" || fail "hogs: KS panel not marked"
 
 # errors: one line, exit 1 (2 for usage)
 "$SCHEDLAB" --db "$DB" plot latency --run 1 -o "$T/x.jpg" 2> "$T/err"; expect_eq $? 1 "jpg exit"
