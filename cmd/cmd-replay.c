@@ -33,7 +33,7 @@ static void list_params(FILE *f)
 static const char synopsis[] =
 	"schedlab [--db FILE] replay (--trace ID | --workload FILE) --sched NAME[,NAME...]\n"
 	"                [--duration T] [--cpus N] [--hz N] [--rr-interval T]\n"
-	"                [--mode timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
+	"                [--mode auto|timed|causal] [--overhead auto|none|WAKE[,SWITCH]] [--seed N]\n"
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
@@ -59,9 +59,36 @@ struct ropts {
 	int64_t trace_id;
 	const char *workload, *sched, *overhead;
 	int dry;
+	int hz_auto;            /* no --hz: a trace's recorded HZ (estimated) */
 	char popts[512];
 	struct sl_replay_opts o;
 };
+
+/* No --hz for a trace: the recording kernel's CONFIG_HZ, estimated from the
+ * recorded run's tick preemptions as validate does (docs/validate.md, "Which
+ * model"); 1000 when it cannot tell. */
+static int trace_hz(struct sl_store *st, int64_t trace_id, struct sl_replay_opts *o, int quiet,
+		    struct sl_diag *d)
+{
+	struct sl_run_data rec;
+	int64_t rec_id = 0;
+	size_t samples = 0;
+	double conc = 0;
+	int est;
+	if (sl_store_recorded_run(st, trace_id, &rec_id, d))
+		return -1;
+	if (!rec_id)
+		return 0;
+	if (sl_store_load_run(st, rec_id, &rec, d))
+		return -1;
+	if (sl_estimate_hz(&rec, &est, &samples, &conc) == 0)
+		o->hz = est;
+	else if (!quiet)
+		printf("HZ: could not tell from %zu tick preemptions of the recording: %d (--hz N)\n",
+		       samples, o->hz);
+	sl_run_data_release(&rec);
+	return 0;
+}
 
 /* Keep the NAME=VALUE items of all that ops knows. */
 static void filter_opts(const struct sl_policy_ops *ops, const char *all, char *out, size_t len)
@@ -168,8 +195,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
-	long long cpus = 0, hz, seed = 0;
-	const char *mode = "timed", *sync = "block", *wake_cpu = "running", *irq_cpu = "auto";
+	long long cpus = 0, hz = 0, seed = 0;
+	const char *mode = "auto", *sync = "block", *wake_cpu = "running", *irq_cpu = "auto";
 	const char *preempt = "none", *groups = "ledger";
 	struct sl_strlist popts = { 0 };
 	size_t i, off = 0;
@@ -181,13 +208,18 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_DURATION(0, "duration", &r->o.duration_ns, 1, 1000000 * SL_NS_PER_SEC, SL_NS_PER_SEC,
 				"simulated time (required for a workload; limits a trace)"),
 		SL_OPT_INT(0, "cpus", &cpus, 1, SL_ENGINE_MAX_CPUS, "N", "CPUs (default: as recorded; 1 for a workload)"),
-		SL_OPT_INT(0, "hz", &hz, 10, 100000, "N", "scheduler ticks per second"),
+		SL_OPT_INT(0, "hz", &hz, 10, 100000, "N",
+			   "scheduler ticks per second (default: for a trace, the\n"
+			   "recording kernel's, estimated from its tick preemptions\n"
+			   "as validate does; for a workload 1000)"),
 		SL_OPT_DURATION(0, "rr-interval", &r->o.rr_interval_ns, 1000, 10 * SL_NS_PER_SEC, SL_NS_PER_MS,
 				"RSDL/SD RR_INTERVAL"),
-		SL_OPT_CHOICE(0, "mode", &mode, "timed|causal",
+		SL_OPT_CHOICE(0, "mode", &mode, "auto|timed|causal",
 			      "timed: sleeps last as recorded; causal: a task\n"
 			      "woken by a task wakes when that task reaches the recorded\n"
-			      "point of its own CPU work"),
+			      "point of its own CPU work; auto (default): causal for a\n"
+			      "trace (it validates best: docs/replay.md), timed for a\n"
+			      "workload"),
 		SL_OPT_STRING(0, "overhead", &r->overhead, "O",
 			      "the kernel's own costs (docs/replay.md): auto (default for a\n"
 			      "trace) measures them on the recorded run; none (default for\n"
@@ -243,12 +275,16 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	const struct sl_opts_spec spec = { "replay", synopsis, about, opts, 0, more_help };
 
 	sl_replay_opts_init(&r->o);
-	hz = r->o.hz;
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
 	r->o.cpus = (int)cpus;
-	r->o.hz = (int)hz;
-	r->o.mode = !strcmp(mode, "causal") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
+	r->hz_auto = !hz;
+	if (hz)
+		r->o.hz = (int)hz;
+	r->o.mode = !strcmp(mode, "causal")  ? SL_MODE_CAUSAL
+		    : !strcmp(mode, "timed") ? SL_MODE_TIMED
+		    : r->workload	     ? SL_MODE_TIMED
+					     : SL_MODE_CAUSAL;
 	r->o.seed = (uint64_t)seed;
 	r->o.sync_mode = sl_sync_mode_parse(sync);
 	r->o.wake_cpu_mode = strcmp(wake_cpu, "waker") ? SL_WAKE_CPU_RUNNING : SL_WAKE_CPU_WAKER;
@@ -542,6 +578,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	}
 	if (r.trace_id && (!r.overhead || !strcmp(r.overhead, "auto")) &&
 	    sl_overhead_auto(st, trace_id, &r.o, NULL, &d))
+		goto fail;
+	if (r.trace_id && r.hz_auto && trace_hz(st, trace_id, &r.o, g->quiet, &d))
 		goto fail;
 	if (r.dry) {
 		sl_store_close(st);

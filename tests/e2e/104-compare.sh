@@ -9,7 +9,7 @@ DB="$T/db"
 "$SCHEDLAB" --db "$DB" analyze > /dev/null || fail analyze
 "$SCHEDLAB" --db "$DB" compare --trace 1 > "$T/cmp" || fail compare
 cat "$T/cmp"
-head -1 "$T/cmp" | grep -q "run 1 = recorded (recorded), run 2 = rsdl (timed), run 3 = o1 (timed)" || fail header
+head -1 "$T/cmp" | grep -q "run 1 = recorded (recorded), run 2 = rsdl (causal), run 3 = o1 (causal)" || fail header
 # p95 delay (us) of each run as stored by analyze, to 3 decimals
 for r in 1 2 3; do
 	want=$(sq "$DB" "SELECT printf('%.3f', value / 1000.0) FROM metric WHERE run_id = $r AND utid IS NULL AND name = 'delay_p95_ns'")

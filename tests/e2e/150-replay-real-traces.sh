@@ -47,7 +47,7 @@ done
 
 # determinism: a second database, the same trace and options, the same rows
 "$SCHEDLAB" --db "$T/db2" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null
-"$SCHEDLAB" --db "$T/db2" replay --trace 1 --sched rsdl,o1 > /dev/null
+"$SCHEDLAB" --db "$T/db2" replay --trace 1 --sched rsdl,o1 --mode timed > /dev/null
 "$SCHEDLAB" --db "$T/db2" replay --trace 1 --sched rsdl,o1 --mode causal > /dev/null
 rows() {
 	sq "$1" "SELECT r.scheduler, r.mode, s.ts, s.dur, s.cpu, s.utid, s.end_state, s.priority

@@ -11,7 +11,7 @@
 . "$TOP/tests/e2e/lib.sh"
 DB="$T/db"
 "$SCHEDLAB" --db "$DB" import "$TOP/traces/massive-intr-20x-1cpu.perf.data" > /dev/null 2>&1 || fail import
-"$SCHEDLAB" --db "$DB" replay --trace 1 --sched o1,rsdl --cpus 1 > "$T/out" || fail replay
+"$SCHEDLAB" --db "$DB" replay --trace 1 --sched o1,rsdl --cpus 1 --mode timed > "$T/out" || fail replay
 o1=$(sed -n 's/^run \([0-9]*\) o1.*/\1/p' "$T/out")
 rs=$(sed -n 's/^run \([0-9]*\) rsdl.*/\1/p' "$T/out")
 # top-4 massive_intr CPU time (ms) in the 1 s window ending at W ms after the

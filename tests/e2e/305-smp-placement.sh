@@ -84,7 +84,7 @@ for path in "$TOP"/traces/*2cpu* "$TOP"/traces/rec-*.dat; do
 	f=${path##*/}
 	i=$((i + 1))
 	"$SCHEDLAB" --db "$T/db" import "$TOP/traces/$f" > /dev/null 2>&1 || fail "import $f"
-	"$SCHEDLAB" --db "$T/db" replay --trace $i --sched all > "$T/out" 2>&1 || fail "replay $f: $(cat "$T/out")"
+	"$SCHEDLAB" --db "$T/db" replay --trace $i --sched all --mode timed > "$T/out" 2>&1 || fail "replay $f: $(cat "$T/out")"
 	rec=$(sq "$T/db" "SELECT id FROM run WHERE trace_id = $i AND scheduler = 'recorded'")
 	set -- $(counts "$T/db" "$rec")
 	rc=$1 rq=$2

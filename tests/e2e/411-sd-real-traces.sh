@@ -27,7 +27,7 @@ n=$(sq "$T/db" "SELECT COUNT(DISTINCT s.cpu) FROM sched_slice s JOIN run r ON r.
 expect_eq "$n" 2 "CPUs used by sd on the 2-CPU trace"
 
 "$SCHEDLAB" --db "$T/db2" import "$TOP/traces/local-2cpu-hogs.ftrace.txt" > /dev/null 2>&1
-"$SCHEDLAB" --db "$T/db2" replay --trace 1 --sched sd > /dev/null
+"$SCHEDLAB" --db "$T/db2" replay --trace 1 --sched sd --mode timed > /dev/null
 "$SCHEDLAB" --db "$T/db2" replay --trace 1 --sched sd --mode causal > /dev/null
 rows() {
 	sq "$1" "SELECT r.mode, s.ts, s.dur, s.cpu, s.utid, s.end_state, s.priority

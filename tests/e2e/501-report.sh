@@ -17,7 +17,7 @@ for run in 1 2 3; do
 	grep -q "<h3 id=\"run$run\">run $run: " "$P" || fail "no section for run $run"
 done
 grep -q '<h3 id="run4">' "$P" && fail "a run that does not exist"
-grep -q 'run 2: rsdl (timed)' "$P" || fail "run title"
+grep -q 'run 2: rsdl (causal)' "$P" || fail "run title"
 # the compare table shows analyze's numbers: p95 of run 2 in us
 p95=$("$SCHEDLAB" --db "$DB" analyze --run 2 --format csv > /dev/null && \
 	sq "$DB" "SELECT printf('%.1f', value / 1e3) FROM metric WHERE run_id = 2 AND utid IS NULL AND name = 'delay_p95_ns'")
