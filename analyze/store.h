@@ -242,7 +242,8 @@ struct sl_late_cpu {
 int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
 		       struct sl_diag *d);
 
-/* The newest trace's id (the largest), 0 in an empty database. */
+/* The newest recording's id (the largest of the imported traces), else the
+ * newest workload's; 0 in an empty database. */
 int sl_store_latest_trace(struct sl_store *s, int64_t *id, struct sl_diag *d);
 /* The utids of a trace's threads, ascending (*utids malloc'd). */
 int sl_store_trace_utids(struct sl_store *s, int64_t trace_id, int64_t **utids, size_t *n,

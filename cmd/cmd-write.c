@@ -44,7 +44,7 @@ static const struct write_cmd writers[] = {
 	{ "export", "schedlab [--db FILE] export --run ID... -o FILE.json", export_about, "run",
 	  "the runs (repeat, or 1,2)", 1, "FILE", "the JSON file to write", NULL, sl_export_chrome },
 	{ "report", "schedlab [--db FILE] report [--trace ID] -o DIR", report_about, "trace",
-	  "the trace (default: the newest)", 0, "DIR", "the folder to write", "index.html", report_write },
+	  "the trace (default: the newest recording,\nelse the newest workload)", 0, "DIR", "the folder to write", "index.html", report_write },
 };
 
 static void print_warning(void *ctx, const char *msg)
