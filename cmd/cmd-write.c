@@ -33,7 +33,9 @@ static const char export_about[] =
 	"the trace's start) to open in ui.perfetto.dev or chrome://tracing.\n"
 	"Several runs of one trace (--run 1 2, --run 1,2 or repeated) go in one\n"
 	"file, each with pids of its own (run index * 10000000 + tgid) and process\n"
-	"names starting \"run N SCHED: \".\n";
+	"names starting \"run N SCHED: \". A process \"CPUs\" has a track per CPU with\n"
+	"each slice again, and each wakeup by a task that ran is a flow arrow from\n"
+	"the waker to the woken task's first run.\n";
 
 static const char report_about[] =
 	"Write DIR/index.html, one self-contained page (charts embedded) with the\n"

@@ -2,9 +2,13 @@
  * event per sched_slice row, pid = the task's tgid and tid = its tid, so a
  * trace viewer shows one process row per thread group with a track per
  * thread; thread_name/process_name metadata name them; each wakeup row is
- * an instant event ("i") on the woken task's track with its delay. Times are
- * microseconds after the trace's first_ts, printed exactly from the integer
- * nanoseconds (no rounding). */
+ * an instant event ("i") on the woken task's track with its delay. Beside
+ * them (issue 25): a "CPUs" process with a track per CPU (tid = CPU + 1)
+ * holding each slice again ("cat":"cpu"), and a flow arrow per wakeup a
+ * task made that ran: "s" on the waker's track at the wakeup, "f" bound to
+ * the woken task's slice at its first run (the Trace Event Format's flow
+ * events). Times are microseconds after the trace's first_ts, printed
+ * exactly from the integer nanoseconds (no rounding). */
 #include "plot_int.h"
 
 #include <errno.h>
@@ -28,6 +32,8 @@ static int pid_of(const struct sl_thread_row *t)
  * process names that start with the run, so a replay and its recording sit
  * one above the other in the viewer. One run keeps the tgid itself. */
 #define PID_STRIDE 10000000
+/* the CPUs' process, within a run's stride and above any tgid */
+#define CPU_PID 9000000
 
 static void sep(FILE *f, int *first)
 {
@@ -90,6 +96,20 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 		sl_json_str(f, st);
 		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, (int64_t)sl->utid);
 	}
+	/* the CPUs: each slice again on its CPU's track */
+	for (k = 0; k < r->nslices; k++) {
+		const struct sl_slice_row *sl = &r->slices[k];
+		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
+		sep(f, first);
+		fputs("{\"name\":", f);
+		sl_json_str(f, t ? t->comm : "?");
+		fputs(",\"cat\":\"cpu\",\"ph\":\"X\",\"ts\":", f);
+		put_us(f, sl->ts >= t0 ? sl->ts - t0 : 0);
+		fputs(",\"dur\":", f);
+		put_us(f, sl->dur);
+		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"tid\":%d}}", base + CPU_PID, sl->cpu + 1,
+			t ? t->tid : 0);
+	}
 	/* wakeups: an instant event on the woken task's track, with its delay */
 	for (k = 0; k < r->nwakeups; k++) {
 		const struct sl_wakeup_row *w = &r->wakeups[k];
@@ -105,7 +125,36 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 		else
 			fputs("null", f);
 		fprintf(f, ",\"waker_tid\":%d}}", wk ? wk->tid : -1);
+		/* the flow arrow, waker to woken, when a task woke it and it ran */
+		if (wk && t && w->ts_run != UINT64_MAX && w->ts_run >= w->ts) {
+			uint64_t id = ((uint64_t)(base / PID_STRIDE) << 32) | (uint64_t)k;
+			fprintf(f, ",\n{\"name\":\"wakeup\",\"cat\":\"wakeup\",\"ph\":\"s\",\"id\":%" PRIu64
+				   ",\"ts\":", id);
+			put_us(f, w->ts >= t0 ? w->ts - t0 : 0);
+			fprintf(f, ",\"pid\":%d,\"tid\":%d},\n{\"name\":\"wakeup\",\"cat\":\"wakeup\",\"ph\":\"f\","
+				   "\"bp\":\"e\",\"id\":%" PRIu64 ",\"ts\":",
+				base + pid_of(wk), wk->tid, id);
+			put_us(f, w->ts_run >= t0 ? w->ts_run - t0 : 0);
+			fprintf(f, ",\"pid\":%d,\"tid\":%d}", base + pid_of(t), t->tid);
+		}
 	}
+}
+
+/* The CPUs' process and a named track per CPU, in CPU order. */
+static void write_cpu_names(FILE *f, int cpus, int base, const char *pfx, int *first)
+{
+	char name[96];
+	int c;
+	snprintf(name, sizeof(name), "%sCPUs", pfx);
+	sep(f, first);
+	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":", base + CPU_PID);
+	sl_json_str(f, name);
+	fputs("}}", f);
+	for (c = 0; c < cpus; c++)
+		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+			   "\"args\":{\"name\":\"CPU %d\"}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\","
+			   "\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+			base + CPU_PID, c + 1, c, base + CPU_PID, c + 1, c);
 }
 
 static char *used_threads(const struct sl_run_data *r)
@@ -171,6 +220,7 @@ int sl_export_chrome(struct sl_store *s, const int64_t *runs, size_t nruns, cons
 		if (p.n > 1)
 			snprintf(pfx, sizeof(pfx), "run %" PRId64 " %s: ", p.v[i].r.run.id, p.v[i].r.run.scheduler);
 		write_names(f, &p.v[i].r, used, p.n > 1 ? (int)i * PID_STRIDE : 0, pfx, &first);
+		write_cpu_names(f, p.v[i].r.run.cpus, p.n > 1 ? (int)i * PID_STRIDE : 0, pfx, &first);
 		free(used);
 	}
 	for (i = 0; i < p.n; i++)

@@ -27,7 +27,7 @@ ev = d["traceEvents"]
 named = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
 rows = []
 for e in ev:
-    if e["ph"] != "X":
+    if e["ph"] != "X" or e["cat"] != "sched":
         continue
     assert named[(e["pid"], e["tid"])] == e["name"], e
     ns = lambda v: int(Decimal(v) * 1000)
@@ -60,6 +60,48 @@ PY
 	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "run $run: wakeup events differ from the wakeup table"; }
 done
 grep -q '"scheduler":"rsdl"' "$T/run2.json" || fail "run 2 scheduler in otherData"
+# per-CPU tracks (issue 25): a "CPUs" process (pid 9000000) with a track
+# "CPU n" per CPU (tid n + 1) holding every slice of that CPU again (ts,
+# dur and the task's tid as in sched_slice); flow arrows: for each wakeup
+# whose waker is a thread of the run and that ran, an "s" on the waker's
+# track at ts and an "f" (bound to the enclosing slice) on the woken task's
+# track at ts_run, with one id
+for run in 1 2; do
+	sqlite3 -batch -noheader -separator "$TAB" "$DB" "SELECT s.cpu, s.ts - tr.first_ts, s.dur, th.tid FROM sched_slice s
+		JOIN thread th USING (utid) JOIN run r ON r.id = s.run_id JOIN trace tr ON tr.id = r.trace_id
+		WHERE s.run_id = $run ORDER BY 1, 2, 3, 4" > "$T/want"
+	sqlite3 -batch -noheader -separator "$TAB" "$DB" "SELECT w.ts - tr.first_ts, wk.tid, w.ts_run - tr.first_ts, th.tid
+		FROM wakeup w JOIN thread th ON th.utid = w.utid JOIN thread wk ON wk.utid = w.waker_utid
+		JOIN run r ON r.id = w.run_id JOIN trace tr ON tr.id = r.trace_id
+		WHERE w.run_id = $run AND w.ts_run IS NOT NULL AND w.ts_run >= w.ts ORDER BY 1, 2, 3, 4" > "$T/wantf"
+	python3 - "$T/run$run.json" "$T/got" "$T/gotf" << 'PY' || fail "run $run: CPU tracks and flows in the JSON"
+import json, sys
+from decimal import Decimal
+d = json.load(open(sys.argv[1]), parse_float=Decimal)
+ev = d["traceEvents"]
+ns = lambda v: int(Decimal(v) * 1000)
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 9000000}
+rows = []
+for e in ev:
+    if e["ph"] == "X" and e["cat"] == "cpu":
+        assert e["pid"] == 9000000 and names[e["tid"]] == "CPU %d" % (e["tid"] - 1), e
+        rows.append((e["tid"] - 1, ns(e["ts"]), ns(e["dur"]), e["args"]["tid"]))
+with open(sys.argv[2], "w") as f:
+    for r in sorted(rows):
+        print("\t".join(str(x) for x in r), file=f)
+s = {e["id"]: e for e in ev if e["ph"] == "s"}
+fl = {e["id"]: e for e in ev if e["ph"] == "f"}
+assert set(s) == set(fl) and len(s) == len([e for e in ev if e["ph"] == "s"]), "unpaired or repeated flow ids"
+assert all(e["bp"] == "e" for e in fl.values())
+with open(sys.argv[3], "w") as f:
+    for r in sorted((ns(s[i]["ts"]), s[i]["tid"], ns(fl[i]["ts"]), fl[i]["tid"]) for i in s):
+        print("\t".join(str(x) for x in r), file=f)
+PY
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" | head; fail "run $run: CPU tracks differ from sched_slice"; }
+	[ -s "$T/wantf" ] || fail "run $run: no wakeup by a task in SQL"
+	cmp -s "$T/gotf" "$T/wantf" || { diff "$T/wantf" "$T/gotf" | head; fail "run $run: flows differ from the wakeup table"; }
+	echo "run $run: $(wc -l < "$T/got") CPU-track slices, $(wc -l < "$T/gotf") flow arrows"
+done
 # several runs in one file (issue 25: --run 1 --run 2 wrote only run 2):
 # repeated and comma forms give the same file; run k's events have pids
 # (k - 1) * 10000000 + tgid, and each run has as many X and i events as its
@@ -70,7 +112,8 @@ cmp -s "$T/m1.json" "$T/m2.json" || fail "--run 1 --run 3 and --run 1,3 differ"
 python3 - "$T/m1.json" > "$T/mgot" << 'PY' || fail "reading the two-run JSON"
 import json, sys, collections
 d = json.load(open(sys.argv[1]))
-c = collections.Counter((e["pid"] // 10000000, e["ph"]) for e in d["traceEvents"] if e["ph"] in "Xi")
+c = collections.Counter((e["pid"] // 10000000, e["ph"]) for e in d["traceEvents"]
+                        if e["ph"] in "Xi" and e.get("cat") == "sched" and e["name"] != "CPUs")
 for k, run in enumerate((1, 3)):
     print(run, c[(k, "X")], c[(k, "i")])
 PY
