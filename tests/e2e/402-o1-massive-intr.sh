@@ -37,7 +37,7 @@ trace="$TOP/traces/massive-intr-20x-1cpu.perf.data"
 [ -f "$trace" ] || skip "no bundled massive_intr trace"
 "$SCHEDLAB" --db "$T/db" import "$trace" > "$T/out" 2>/dev/null || fail "import $trace"
 id=$(sed -n 's/^trace \([0-9]*\):.*/\1/p' "$T/out")
-"$SCHEDLAB" --db "$T/db" replay --trace "$id" --sched o1,sd > "$T/out" || fail "replay the trace"
+"$SCHEDLAB" --db "$T/db" replay --trace "$id" --sched o1,sd --mode timed --hz 1000 > "$T/out" || fail "replay the trace"
 top4() { # per mille of the workers' CPU in the first 2 s taken by the top 4, run $1
 	sq "$T/db" "WITH f AS (SELECT first_ts f FROM trace WHERE id = $id),
 	w AS (SELECT SUM(MIN(s.ts + s.dur, f + 2000000000) - s.ts) c FROM sched_slice s, f
