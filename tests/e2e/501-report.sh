@@ -85,7 +85,9 @@ python3 -c "import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]
 python3 - "$T/h.json" "$H1" "$H2" << 'PY' || fail "hostile export JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
-names = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name"}
+names = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name" and e["pid"] != 9000000}
+cpus = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name" and e["pid"] == 9000000}
+assert cpus == {"CPU 0"}, cpus  # the per-CPU tracks (1 CPU)
 assert names == {sys.argv[2], sys.argv[3]}, names
 PY
 # the claims page is linked when `schedlab claims -o` wrote one beside the

@@ -22,7 +22,7 @@ ooo=$(sq "$DB" "WITH r AS (SELECT ts, LAG(ts) OVER (PARTITION BY cpu ORDER BY ro
 	FROM sched_slice WHERE run_id = 1) SELECT SUM(ts < pts) FROM r")
 [ "$ooo" -gt 0 ] || fail "the recorded run has no slice out of order on its CPU: nothing tested"
 "$SCHEDLAB" -q --db "$DB" export --run 1 -o "$T/x.json" > /dev/null || fail "export"
-grep '"ph":"X"' "$T/x.json" |
+grep '"cat":"sched","ph":"X"' "$T/x.json" |
 	sed 's/.*"ts":\([0-9.]*\),"dur":\([0-9.]*\),.*"cpu":\([-0-9]*\),.*"utid":\([0-9]*\)}}.*/\1 \2 \3 \4/' \
 	> "$T/got"
 T0=$(sq "$DB" "SELECT first_ts FROM trace WHERE id = 1")
