@@ -163,7 +163,7 @@ size_t sl_claims_interactive(const struct sl_behaviour *b, const char *comm, int
 	for (i = 0; i < b->ntasks; i++) {
 		const struct sl_task_spec *t = &b->tasks[i];
 		uint64_t run = 0, sl = 0, *bursts, *cyc, med, mad;
-		size_t k, ns = 0, np = t->nphases ? t->nphases : MAXPH;
+		size_t k, ns = 0, np = t->nphases ? t->nphases : MAXPH, by_task = 0, by_child = 0;
 		struct sl_phase ph;
 		int endless = 0;
 		mark[i] = 0;
@@ -185,13 +185,24 @@ size_t sl_claims_interactive(const struct sl_behaviour *b, const char *comm, int
 			}
 			run += ph.run_ns;
 			if (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D) {
+				/* its wakeup sources: a task, and one it forked? */
+				if (ph.waker_kind == SL_WAKER_TASK && ph.waker >= 0 &&
+				    (size_t)ph.waker < b->ntasks) {
+					by_task++;
+					by_child += b->tasks[ph.waker].parent == (int32_t)i;
+				}
 				sl += ph.sleep_ns;
 				bursts[ns] = ph.run_ns;
 				cyc[ns++] = ph.run_ns + ph.sleep_ns;
 			}
 		}
-		/* mostly sleeping: CPU under 30 % of run + sleep; short bursts */
-		if (!endless && ns >= 20 && run * 10 < (run + sl) * 3 && median(bursts, ns) < 5 * MS) {
+		/* mostly sleeping: CPU under 30 % of run + sleep; short bursts;
+		 * present for half the trace or more (issue 25: short-lived
+		 * build processes, the compilers, are not the desktop's interactive
+		 * tasks); and not woken mostly by the tasks it forked (make, a
+		 * shell running a script: woken as its children exit) */
+		if (!endless && ns >= 20 && run * 10 < (run + sl) * 3 && median(bursts, ns) < 5 * MS &&
+		    (!b->span_ns || 2 * (run + sl) >= b->span_ns) && 2 * by_child <= by_task) {
 			/* periodic: cycles within one median of the median */
 			med = median(cyc, ns);
 			for (k = 0; k < ns; k++)
@@ -770,7 +781,7 @@ int sl_claims_on_trace(struct sl_claims_cx *x, const struct sl_behaviour *b, con
 	if (x->o->task)
 		snprintf(how, sizeof(how), "the tasks called %s", x->o->task);
 	else
-		snprintf(how, sizeof(how), "found by behaviour: mostly sleeping, periodic");
+		snprintf(how, sizeof(how), "found by behaviour: mostly sleeping, periodic, present half the trace or more");
 	interactive_claims(x, &t, mark, nmark, how, 1, 1);
 	frames_claim(x, &t);
 	free(mark);

@@ -323,7 +323,8 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 		SL_OPT_ID(0, "trace", &trace, "the trace-driven claims on imported trace ID (--db)"),
 		SL_OPT_STRING(0, "task", &o.task, "COMM",
 			      "with --trace: the interactive tasks are those called COMM\n"
-			      "(default: found by behaviour, mostly sleeping and periodic)"),
+			      "(default: found by behaviour: mostly sleeping, periodic,\n"
+			      "present for half the trace or more)"),
 		SL_OPT_FLAG(0, "debug", &o.debug, "engine invariant checks after every policy call (slow)"),
 		SL_OPT_END
 	};

@@ -13,7 +13,8 @@
 #   15 nice -20 vs 0: 40 x 21 : 20 RR = 840/860 = 97.6744 %
 #   18 per-CPU epochs: 39 major rotations on CPU 0 : 19 on CPU 1 = 2.05263
 #   9a-9c ratios to o1: o1's own row is exactly 1, its verdict the baseline's
-# and the run is deterministic (except claim 12, a CPU-time measurement).
+# and the run is deterministic (claim 12, once a CPU-time measurement of the
+# models, is untestable: issue 25).
 . "$TOP/tests/e2e/lib.sh"
 
 cd "$TOP" || fail "cd $TOP"
@@ -85,10 +86,11 @@ grep -q 'href="claims.csv"' "$T/out/index.html" && grep -q 'href="claims.json"' 
 "$SCHEDLAB" claims --format csv > "$T/csv" || fail "--format csv"
 "$SCHEDLAB" claims --format json > "$T/json" || fail "--format json"
 sqlite3 "$T/c.db" ".import --csv $T/csv c2" || fail "--format csv output does not parse"
-# deterministic: everything but claim 12 (CPU time per decision) is the same
-expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) FROM (SELECT * FROM c WHERE id <> '12' EXCEPT SELECT * FROM c2 WHERE id <> '12')")" 0 \
+# deterministic: everything is the same
+expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) FROM (SELECT * FROM c EXCEPT SELECT * FROM c2)")" 0 \
 	"CSV differs between runs"
-expect_eq "$(grep -vc '"12"' "$T/json")" "$(grep -vc '"12"' "$T/out/claims.json")" "JSON lines"
+cmp -s "$T/json" "$T/out/claims.json" || fail "JSON differs between two runs"
+expect_eq "$(sq "$T/c.db" "SELECT group_concat(DISTINCT verdict) FROM c WHERE id = '12'")" untestable "claim 12 (O(1)): untestable"
 
 # --sched: only those models; an unknown one is an error
 "$SCHEDLAB" claims --sched rsdl,o1 > "$T/two" || fail "--sched rsdl,o1"

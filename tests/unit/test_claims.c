@@ -537,5 +537,11 @@ SL_TEST(claims_interactive_by_behaviour)
 	CHECK(mark[0] == 1 && mark[1] == 1 && mark[2] == 0 && mark[3] == 0 && mark[4] == 0);
 	CHECK_EQ_INT(sl_claims_interactive(&b, "h", mark), 1);
 	CHECK(mark[3] == 1 && mark[0] == 0);
+	/* in a trace of 5 s, k (40 cycles of 10 ms: 0.4 s, then gone) is
+	 * short-lived, as a build's processes are: not interactive; e's 50
+	 * cycles of 100 ms span it all */
+	b.span_ns = 5000 * MS;
+	CHECK_EQ_INT(sl_claims_interactive(&b, NULL, mark), 1);
+	CHECK(mark[0] == 1 && mark[1] == 0);
 	sl_behaviour_release(&b);
 }
