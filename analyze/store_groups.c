@@ -25,13 +25,14 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 				  "UPDATE thread SET autogroup = ?, autogroup_nice = ?, cgroup = ?,"
 				  " cgroup_weight = ? WHERE trace_id = ? AND tid = ?",
 				  d);
-	const struct sl_ledger_snap *snaps[2] = { &l->end, &l->start };
-	int have[2] = { l->have_end, l->have_start }, k;
+	const struct sl_ledger_snap *snaps[3] = { &l->end, &l->start, &l->seen };
+	int have[3] = { l->have_end, l->have_start, l->have_seen }, k;
 	size_t i;
 	if (!q)
 		return -1;
-	/* the end snapshot last, so that it wins for a thread in both */
-	for (k = 1; k >= 0; k--) {
+	/* the threads seen while recording (version 2), then the start, then
+	 * the end snapshot: the last one wins for a thread in several */
+	for (k = 2; k >= 0; k--) {
 		if (!have[k])
 			continue;
 		for (i = 0; i < snaps[k]->nt; i++) {

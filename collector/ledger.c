@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../common/util.h"
+
 static uint64_t mono_now(void)
 {
 	struct timespec ts;
@@ -248,6 +250,119 @@ int sl_ledger_write_snapshot(FILE *f, const char *label, struct sl_diag *d)
 	return ferror(f) ? sl_fail(d, "writing the ledger: %s", strerror(errno)) : 0;
 }
 
+/* ---- threads born while recording ---- */
+
+static int tid_bit(const unsigned char *m, size_t n, long tid)
+{
+	return tid >= 0 && (size_t)tid / 8 < n && (m[tid / 8] >> (tid % 8)) & 1;
+}
+
+static void tid_set(unsigned char *m, size_t n, long tid)
+{
+	if (tid >= 0 && (size_t)tid / 8 < n)
+		m[tid / 8] |= (unsigned char)(1u << (tid % 8));
+}
+
+/* every thread now, through fn(s, pid, tid, pi) */
+static void each_thread(struct sl_ledger_seen *s,
+			void (*fn)(struct sl_ledger_seen *, const char *, const char *, const struct proc_info *),
+			int want_info)
+{
+	DIR *proc = opendir("/proc"), *task;
+	struct dirent *e, *te;
+	if (!proc)
+		return;
+	while ((e = readdir(proc))) {
+		char path[300];
+		struct proc_info pi;
+		if (!all_digits(e->d_name))
+			continue;
+		memset(&pi, 0, sizeof(pi));
+		if (want_info)
+			proc_info(e->d_name, &pi);
+		snprintf(path, sizeof(path), "/proc/%s/task", e->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((te = readdir(task)))
+			if (all_digits(te->d_name))
+				fn(s, e->d_name, te->d_name, &pi);
+		closedir(task);
+	}
+	closedir(proc);
+}
+
+static void mark_written(struct sl_ledger_seen *s, const char *pid, const char *tid, const struct proc_info *pi)
+{
+	(void)pid;
+	(void)pi;
+	tid_set(s->written, s->n, atol(tid));
+}
+
+/* a thread seen twice (a pass apart: it had time to move itself into its
+ * cgroup, as a shell does before exec) is written once */
+static void note_thread(struct sl_ledger_seen *s, const char *pid, const char *tid, const struct proc_info *pi)
+{
+	long t = atol(tid);
+	if (tid_bit(s->written, s->n, t))
+		return;
+	if (!tid_bit(s->pending, s->n, t)) {
+		tid_set(s->pending, s->n, t);
+		return;
+	}
+	write_thread(s->f, pid, tid, pi);
+	tid_set(s->written, s->n, t);
+}
+
+int sl_ledger_seen_begin(struct sl_ledger_seen *s)
+{
+	char buf[32];
+	long max = 4194304;
+	memset(s, 0, sizeof(*s));
+	if (slurp("/proc/sys/kernel/pid_max", buf, sizeof(buf)) > 0 && atol(buf) > 0)
+		max = atol(buf);
+	s->n = (size_t)max / 8 + 1;
+	s->written = xcalloc(s->n, 1);
+	s->pending = xcalloc(s->n, 1);
+	s->f = open_memstream(&s->mem, &s->len);
+	if (!s->f) {
+		sl_ledger_seen_release(s);
+		return -1;
+	}
+	s->t0 = mono_now();
+	each_thread(s, mark_written, 0); /* the start snapshot has them */
+	return 0;
+}
+
+void sl_ledger_seen_pass(struct sl_ledger_seen *s)
+{
+	if (s->f)
+		each_thread(s, note_thread, 1);
+}
+
+int sl_ledger_seen_write(struct sl_ledger_seen *s, FILE *f, struct sl_diag *d)
+{
+	if (!s->f)
+		return 0;
+	if (fflush(s->f))
+		return sl_fail(d, "the ledger's threads: %s", strerror(errno));
+	fprintf(f, "snapshot\tseen\t%" PRIu64 "\n", s->t0);
+	if (s->len)
+		fwrite(s->mem, 1, s->len, f);
+	fprintf(f, "end\tseen\t0\n");
+	return ferror(f) ? sl_fail(d, "writing the ledger: %s", strerror(errno)) : 0;
+}
+
+void sl_ledger_seen_release(struct sl_ledger_seen *s)
+{
+	if (s->f)
+		fclose(s->f);
+	free(s->mem);
+	free(s->written);
+	free(s->pending);
+	memset(s, 0, sizeof(*s));
+}
+
 /* ---- reading ---- */
 
 static int cmp_tid(const void *a, const void *b)
@@ -361,12 +476,13 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 			snprintf(l->clock, sizeof(l->clock), "%s", strcmp(f[1], "-") ? f[1] : "");
 		} else if (!strcmp(f[0], "snapshot") && n == 3) {
 			uint64_t t;
-			int is_start = !strcmp(f[1], "start");
-			if ((!is_start && strcmp(f[1], "end")) || unum(f[2], 10, &t) ||
-			    (is_start ? l->have_start : l->have_end))
+			int k = !strcmp(f[1], "start") ? 0 : !strcmp(f[1], "end") ? 1 : !strcmp(f[1], "seen") ? 2 : -1;
+			struct sl_ledger_snap *snap[3] = { &l->start, &l->end, &l->seen };
+			int *have[3] = { &l->have_start, &l->have_end, &l->have_seen };
+			if (k < 0 || unum(f[2], 10, &t) || *have[k] || cur)
 				goto bad_line;
-			cur = is_start ? &l->start : &l->end;
-			*(is_start ? &l->have_start : &l->have_end) = 1;
+			cur = snap[k];
+			*have[k] = 1;
 			cur->mono_ns = t;
 			tcap = ccap = 0;
 		} else if (!strcmp(f[0], "end") && n == 3 && cur) {
@@ -426,5 +542,7 @@ void sl_ledger_release(struct sl_ledger *l)
 	free(l->start.cpu);
 	free(l->end.t);
 	free(l->end.cpu);
+	free(l->seen.t);
+	free(l->seen.cpu);
 	memset(l, 0, sizeof(*l));
 }

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include "../common/util.h"
 
-#define SL_LEDGER_VERSION 1
+#define SL_LEDGER_VERSION 2
 
 struct sl_ledger_thread {
 	int tid, tgid, nice, policy, rt_prio;
@@ -49,12 +49,34 @@ struct sl_ledger {
 	char clock[16];             /* the trace's clock: "mono" (schedlab record) or "" unknown */
 	struct sl_ledger_snap start, end;
 	int have_start, have_end;
+	/* version 2: the threads born during the recording, each read once
+	 * while it lived (no CPU lines; its counters are those of that moment) */
+	struct sl_ledger_snap seen;
+	int have_seen;
 };
 
 /* Write the header (release, HZ, preemption model, clock) to f. */
 void sl_ledger_write_header(FILE *f, const char *clock);
 /* Take a snapshot of every thread now and write it as "snapshot LABEL". */
 int sl_ledger_write_snapshot(FILE *f, const char *label, struct sl_diag *d);
+
+/* Threads born while a recording runs (docs/ledger.md, "seen"): begin
+ * marks every thread alive now (the start snapshot holds them); each pass
+ * notes the new ones and writes a thread line for each the second time it
+ * sees it (after it had time to move into its cgroup); write puts them in
+ * f as snapshot "seen". */
+struct sl_ledger_seen {
+	unsigned char *written, *pending; /* bitmaps by tid */
+	size_t n;
+	FILE *f;                    /* the lines, in memory */
+	char *mem;
+	size_t len;
+	uint64_t t0;
+};
+int sl_ledger_seen_begin(struct sl_ledger_seen *s);
+void sl_ledger_seen_pass(struct sl_ledger_seen *s);
+int sl_ledger_seen_write(struct sl_ledger_seen *s, FILE *f, struct sl_diag *d);
+void sl_ledger_seen_release(struct sl_ledger_seen *s);
 
 /* Read a ledger file; 0, or -1 with d->msg "FILE:LINE: what". Release with
  * sl_ledger_release. */

@@ -459,6 +459,8 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 {
 	struct rec r;
 	struct ledger_out lg = { NULL, "" };
+	struct sl_ledger_seen seen;
+	unsigned naps = 0;
 	pid_t child = -1;
 	uint64_t t0, deadline;
 	char **stats = NULL;
@@ -467,6 +469,7 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 	memset(res, 0, sizeof(*res));
 	res->cmd_status = -1;
 	memset(&r, 0, sizeof(r));
+	memset(&seen, 0, sizeof(seen));
 	r.d = d;
 	r.out = o->out;
 	if (setup(&r, o) < 0)
@@ -477,6 +480,8 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 	}
 	if (o->ledger && ledger_begin(&lg, o->ledger, d))
 		goto out;
+	if (lg.f)
+		sl_ledger_seen_begin(&seen); /* without it: no "seen" threads */
 	t0 = now_ns();
 	deadline = o->duration ? t0 + o->duration : UINT64_MAX;
 	if (o->argv && o->argv[0]) {
@@ -501,8 +506,10 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 			break;
 		}
 		nanosleep(&nap, NULL);
+		if (lg.f && ++naps % 4 == 0)
+			sl_ledger_seen_pass(&seen); /* every 200 ms */
 	}
-	if (lg.f && sl_ledger_write_snapshot(lg.f, "end", d))
+	if (lg.f && (sl_ledger_seen_write(&seen, lg.f, d) || sl_ledger_write_snapshot(lg.f, "end", d)))
 		goto out;
 	tracefs_trace_off(r.inst);
 	res->elapsed = now_ns() - t0;
@@ -526,6 +533,7 @@ int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,
 	if (rc == 0 && lg.f)
 		rc = ledger_end(&lg, o->ledger, d);
 out:
+	sl_ledger_seen_release(&seen);
 	if (lg.f) { /* not finished: nothing of it is left */
 		fclose(lg.f);
 		unlink(lg.tmp);
