@@ -89,10 +89,39 @@ static void note(char *buf, size_t len, const struct sl_ledger_row *row)
 		 row->trace_exec_ns / 1e6, row->kernel_exec_ns / 1e6);
 }
 
+/* the recorded threads by tid (a tid reused after an exit is several) */
+struct tid_ix {
+	int tid;
+	size_t j;
+};
+
+static int cmp_tid_ix(const void *a, const void *b)
+{
+	const struct tid_ix *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* the first of ix[0..n) with tid, or n */
+static size_t first_of(const struct tid_ix *ix, size_t n, int tid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
 			     uint64_t first_ts, uint64_t last_ts, struct sl_completeness *c)
 {
 	size_t i, j, n = rec->nthreads ? rec->nthreads : 1;
+	struct tid_ix *ix;
 	uint64_t *exec = xcalloc(n, sizeof(*exec)), *wait = xcalloc(n, sizeof(*wait));
 	uint64_t *wlo = xcalloc(n, sizeof(*wlo)), *whi = xcalloc(n, sizeof(*whi));
 	memset(c, 0, sizeof(*c));
@@ -120,6 +149,12 @@ void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data
 			whi[j] = e->at_ns;
 	}
 	trace_sums(rec, wlo, whi, exec, wait);
+	ix = xcalloc(n, sizeof(*ix));
+	for (j = 0; j < rec->nthreads; j++) {
+		ix[j].tid = rec->threads[j].tid;
+		ix[j].j = j;
+	}
+	qsort(ix, rec->nthreads, sizeof(*ix), cmp_tid_ix);
 	c->rows = xcalloc(l->end.nt ? l->end.nt : 1, sizeof(*c->rows));
 	for (i = 0; i < l->end.nt; i++) {
 		const struct sl_ledger_thread *e = &l->end.t[i], *s = sl_ledger_find(&l->start, e->tid);
@@ -134,11 +169,10 @@ void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data
 		snprintf(row->comm, sizeof(row->comm), "%s", e->comm);
 		row->kernel_exec_ns = e->exec_ns - (s ? s->exec_ns : 0);
 		row->kernel_delay_ns = e->delay_ns - (s ? s->delay_ns : 0);
-		for (j = 0; j < rec->nthreads; j++)
-			if (rec->threads[j].tid == e->tid) {
-				row->trace_exec_ns += exec[j];
-				row->trace_wait_ns += wait[j];
-			}
+		for (j = first_of(ix, rec->nthreads, e->tid); j < rec->nthreads && ix[j].tid == e->tid; j++) {
+			row->trace_exec_ns += exec[ix[j].j];
+			row->trace_wait_ns += wait[ix[j].j];
+		}
 		c->nrows++;
 		if (row->kernel_exec_ns < SL_LEDGER_MIN_EXEC_NS)
 			continue;
@@ -164,6 +198,7 @@ void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data
 		if (b->steal_ns >= a->steal_ns)
 			c->steal_ns += b->steal_ns - a->steal_ns;
 	}
+	free(ix);
 	free(exec);
 	free(wait);
 	free(wlo);
