@@ -37,7 +37,7 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 	char tmp[4200];
 	FILE *f;
 	pid_t pid;
-	int nops, rc, status = 0, fd;
+	int nops, rc, status = 0;
 	const struct sl_opt opts[] = {
 		SL_OPT_STRING('o', "output", &out, "FILE", "the ledger to write"),
 		SL_OPT_STRING(0, "clock", &clock, "NAME", "the recorder's trace clock (mono: the ledger's\n"
@@ -53,19 +53,8 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 		sl_err("ledger: -o FILE and a COMMAND are needed (see 'schedlab ledger -h')");
 		return 2;
 	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", out) >= sizeof(tmp)) {
-		sl_err("%s: name too long", out);
-		return 2;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd >= 0)
-		sl_fix_mode(fd);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		sl_err("%s: %s", out, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
+	if (!(f = sl_atomic_fopen(out, tmp, sizeof(tmp), &d))) {
+		sl_err("%s", d.msg);
 		return 1;
 	}
 	sl_ledger_write_header(f, clock && !strcmp(clock, "mono") ? "mono" : "");
@@ -95,16 +84,11 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 	}
 	if (sl_ledger_write_snapshot(f, "end", &d))
 		goto fail;
-	errno = 0;
-	if (ferror(f) | fclose(f)) {
-		f = NULL;
-		sl_fail(&d, "%s: %s", out, errno ? strerror(errno) : "write error");
-		goto fail;
-	}
+	rc = sl_atomic_fclose_commit(f, tmp, out, &d);
 	f = NULL;
-	if (rename(tmp, out)) {
-		sl_fail(&d, "%s: %s", out, strerror(errno));
-		goto fail;
+	if (rc) {
+		sl_err("%s", d.msg);
+		return 1;
 	}
 	if (!g->quiet)
 		fprintf(stderr, "schedlab: ledger written to %s\n", out);

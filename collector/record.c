@@ -422,18 +422,9 @@ struct ledger_out {
 
 static int ledger_begin(struct ledger_out *lg, const char *path, struct sl_diag *d)
 {
-	int fd;
-	snprintf(lg->tmp, sizeof(lg->tmp), "%s.tmp-XXXXXX", path);
-	fd = mkostemp(lg->tmp, O_CLOEXEC);
-	if (fd < 0)
-		return sl_fail(d, "%s: %s", path, strerror(errno));
-	sl_fix_mode(fd);
-	lg->f = fdopen(fd, "w");
-	if (!lg->f) {
-		close(fd);
-		unlink(lg->tmp);
-		return sl_fail(d, "%s: %s", path, strerror(errno));
-	}
+	lg->f = sl_atomic_fopen(path, lg->tmp, sizeof(lg->tmp), d);
+	if (!lg->f)
+		return -1;
 	sl_ledger_write_header(lg->f, "mono");
 	return sl_ledger_write_snapshot(lg->f, "start", d);
 }
@@ -442,16 +433,7 @@ static int ledger_end(struct ledger_out *lg, const char *path, struct sl_diag *d
 {
 	FILE *f = lg->f;
 	lg->f = NULL;
-	errno = 0;
-	if (ferror(f) | fclose(f)) {
-		unlink(lg->tmp);
-		return sl_fail(d, "%s: %s", path, errno ? strerror(errno) : "write error");
-	}
-	if (rename(lg->tmp, path)) {
-		unlink(lg->tmp);
-		return sl_fail(d, "%s: %s", path, strerror(errno));
-	}
-	return 0;
+	return sl_atomic_fclose_commit(f, lg->tmp, path, d);
 }
 
 int sl_record_run(const struct sl_record_opts *o, struct sl_record_result *res,

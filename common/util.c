@@ -3,10 +3,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static _Noreturn void oom(size_t n)
 {
@@ -224,6 +226,54 @@ void sl_fix_mode(int fd)
 		}
 	}
 	(void)!fchmod(fd, (mode_t)(0666 & ~um));
+}
+
+int sl_atomic_begin(const char *path, char *tmp, size_t len, struct sl_diag *d)
+{
+	int fd;
+	if ((size_t)snprintf(tmp, len, "%s.tmp-XXXXXX", path) >= len)
+		return sl_fail(d, "%s: name too long", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return sl_fail(d, "%s: %s", path, strerror(errno));
+	sl_fix_mode(fd);
+	return fd;
+}
+
+FILE *sl_atomic_fopen(const char *path, char *tmp, size_t len, struct sl_diag *d)
+{
+	int fd = sl_atomic_begin(path, tmp, len, d);
+	FILE *f;
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		sl_fail(d, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+	}
+	return f;
+}
+
+int sl_atomic_commit(const char *tmp, const char *path, struct sl_diag *d)
+{
+	if (rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		return sl_fail(d, "%s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+int sl_atomic_fclose_commit(FILE *f, const char *tmp, const char *path, struct sl_diag *d)
+{
+	errno = 0;
+	if (ferror(f) | fclose(f)) {
+		int e = errno;
+		unlink(tmp);
+		return sl_fail(d, "%s: %s", path, e ? strerror(e) : "write error");
+	}
+	return sl_atomic_commit(tmp, path, d);
 }
 
 /* A plain decimal number ("-5", "+1.5e3"): written as it is. */

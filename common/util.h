@@ -69,4 +69,12 @@ void sl_csv_str(FILE *f, const char *s);
  * would have given it under the process's umask (read from /proc, not
  * set and reset: threads may be making files). */
 void sl_fix_mode(int fd);
+/* An output written whole or not at all: begin makes PATH.tmp-XXXXXX
+ * beside path (its name in tmp[len], the umask's mode) and returns its fd
+ * (or -1, d set); commit renames it over path (or removes it, d set);
+ * fclose_commit first closes f, checking every write (a full disk). */
+int sl_atomic_begin(const char *path, char *tmp, size_t len, struct sl_diag *d);
+FILE *sl_atomic_fopen(const char *path, char *tmp, size_t len, struct sl_diag *d);
+int sl_atomic_commit(const char *tmp, const char *path, struct sl_diag *d);
+int sl_atomic_fclose_commit(FILE *f, const char *tmp, const char *path, struct sl_diag *d);
 #endif

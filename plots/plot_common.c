@@ -47,14 +47,7 @@ int sl_plot_fmt_of(const char *path, enum sl_plot_fmt *fmt, struct sl_diag *d)
 
 int sl_out_begin(const char *path, char *tmp, size_t len, struct sl_diag *d)
 {
-	int fd;
-	if ((size_t)snprintf(tmp, len, "%s.tmp-XXXXXX", path) >= len)
-		return sl_fail(d, "%s: name too long", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return sl_fail(d, "%s: %s", path, strerror(errno));
-	sl_fix_mode(fd);
-	return fd;
+	return sl_atomic_begin(path, tmp, len, d);
 }
 
 const char *sl_out_why(const char *path, int err)
@@ -77,12 +70,7 @@ const char *sl_out_why(const char *path, int err)
 
 int sl_out_commit(const char *tmp, const char *path, struct sl_diag *d)
 {
-	if (rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return sl_fail(d, "%s: %s", path, strerror(e));
-	}
-	return 0;
+	return sl_atomic_commit(tmp, path, d);
 }
 
 void sl_label_clean(char *dst, size_t len, const char *s)
