@@ -13,96 +13,11 @@
  *   from interrupt context, or when the "waker" is the woken task itself, the
  *   waker kind is IRQ; from the idle task, IDLE.
  */
-#include "model.h"
-#include "yields.h"
+#include "model_int.h"
 #include "kthread.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum tstate { T_UNKNOWN = 0, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
-
-struct mtask {
-	int32_t tid, tgid;
-	char comm[SL_COMM_LEN];
-	int prio;
-	uint64_t first_ts, last_ts;
-	int state;
-	int cpu;            /* CPU it runs on when T_RUNNING */
-	int started;
-	int exiting;
-	uint64_t cum_ns;    /* CPU time of completed slices */
-	uint64_t burst_ns;  /* CPU time of the current burst */
-	uint64_t burst_cut; /* CPU time of the open slice already in a phase
-			     * (an exec point inside it) */
-	uint64_t sleep_ts;
-	int wake_pending;   /* 1: woken (2: by sched_waking), not run since */
-	uint64_t wake_ts;
-	int32_t waker;
-	int wake_cpu;
-	int last_cpu;         /* the CPU it last ran on, -1 none yet */
-	uint64_t cpus_seen;
-	uint64_t uncertain_ns; /* time that could be this task's or another's */
-	int missed_out;     /* taken off its CPU by a switch we did not see */
-	int out_unsure;     /* switched out runnable by a raw __state 0 (SL_CTX_RAW_RUNNING) */
-	/* the slice that switch ended, its row held back until the task's next
-	 * event says how it ended: a wakeup (asleep: S) or running again (R) */
-	int pend;
-	uint64_t pend_ts, pend_dur;
-	int pend_cpu, pend_prio;
-	struct sl_task_spec spec; /* start, parent, flags */
-	int kthread;        /* forked by kthreadd */
-	struct sl_phase *ph;
-	size_t nph, cap;
-};
-
-/* What is known of a CPU: nothing yet (trace start); who runs on it but
- * not since when (its switch-in came before the trace); who and since when
- * (a slice is open); or, after lost events or after its task was seen on
- * another CPU, only that someone may have started running at gap_lo. */
-enum { C_NONE = 0, C_CURR, C_SLICE, C_GAP };
-
-
-struct mcpu {
-	int32_t curr;      /* task index, -1 idle */
-	int mode;          /* C_* */
-	uint64_t since;    /* C_SLICE: start of the open slice */
-	uint64_t last_ev;  /* C_CURR, C_SLICE: last evidence that curr runs here */
-	uint64_t gap_lo;   /* C_GAP: earliest start of whoever runs next */
-	int32_t gap_old;   /* C_GAP: task whose slice the gap cut (-1 none) */
-	int gap_lost;      /* C_GAP: the gap hides lost events */
-	int32_t prev_out;  /* prev of the last switch seen here (-1 idle) */
-	int fresh;         /* no evidence of curr since that switch */
-	int guessed;       /* the open slice began at a placed (not seen) switch */
-	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
-	uint64_t wake_to;  /* last wakeup or move aimed at this CPU, + 1 (0: none) */
-	struct sl_event last;      /* the last event of this CPU (exact duplicates) */
-	int have_last;
-};
-
-/* A CPU seen idle this long proves that no task allowed there was waiting
- * to run meanwhile: an idle CPU pulls a waiting task at once (newidle
- * balancing) or within its idle balance interval (a few ms: the domain's
- * weight in ms, kernel/sched/topology.c sd_init(), since 2.6 times). */
-#define IDLE_PROOF_NS 10000000ULL
-
-struct sl_model {
-	struct sl_run_sink rec;
-	struct sl_diag *d;
-	struct mtask *t;
-	size_t nt, tcap;
-	struct mcpu *cpu;
-	size_t ncpu;
-	uint64_t *lost;
-	/* tid -> task index, open addressing */
-	int32_t *hkey, *hval;
-	size_t hcap, hused;
-	struct sl_model_stats st;
-	int have_first;
-	int seen_wake;     /* a wakeup event seen: the trace has them */
-	struct sl_yields y;
-	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
-};
 
 #define MAX_CPUS 4096
 
@@ -236,7 +151,7 @@ static struct mcpu *cpu_of(struct sl_model *m, int cpu)
 	return &m->cpu[cpu];
 }
 
-static void add_phase(struct mtask *t, uint64_t run, char end)
+void sl_model_add_phase(struct mtask *t, uint64_t run, char end)
 {
 	struct sl_phase *p;
 	SL_GROW(t->ph, t->cap, t->nph + 1);
@@ -292,7 +207,7 @@ static char slice_state(char s)
  * end state st: 'S' when a wakeup of the task comes first (it went to
  * sleep there: no wait until it runs again), 'R' when it runs again first
  * or the trace ends (docs/model.md, "Missed switches"). */
-static int flush_pending(struct sl_model *m, int32_t idx, char st)
+int sl_model_flush_pending(struct sl_model *m, int32_t idx, char st)
 {
 	struct mtask *t = &m->t[idx];
 	if (!t->pend)
@@ -318,7 +233,7 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 	if (st == '?') {
 		/* a switch we did not see: preempted or asleep, the task's next
 		 * event tells (flush_pending) */
-		if (flush_pending(m, c->curr, 'R'))
+		if (sl_model_flush_pending(m, c->curr, 'R'))
 			return -1;
 		t->pend = 1;
 		t->pend_ts = c->since;
@@ -511,14 +426,14 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 		if (t->pend && t->state == T_RUNNABLE && t->missed_out && t->started &&
 		    idle_meanwhile(m, n, t->pend_ts + t->pend_dur, ts)) {
 			/* taken off by the missed switch to sleep, woken unseen */
-			if (flush_pending(m, n, 'S'))
+			if (sl_model_flush_pending(m, n, 'S'))
 				return -1;
-			add_phase(t, t->burst_ns, SL_END_SLEEP_S);
+			sl_model_add_phase(t, t->burst_ns, SL_END_SLEEP_S);
 			t->burst_ns = 0;
 			t->state = T_SLEEPING;
 			t->sleep_ts = t->pend_ts + t->pend_dur;
 		}
-		if (flush_pending(m, n, 'R'))
+		if (sl_model_flush_pending(m, n, 'R'))
 			return -1;
 		if (!t->started) {
 			/* first seen switching in: runnable since the trace began,
@@ -634,14 +549,14 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 			}
 		} else if (st == 'X') {
 			if (t->started) {
-				add_phase(t, t->burst_ns, SL_END_EXIT);
+				sl_model_add_phase(t, t->burst_ns, SL_END_EXIT);
 				t->burst_ns = 0;
 			}
 			t->spec.flags |= SL_TASK_EXITED;
 			t->state = T_DEAD;
 		} else {
 			if (t->started) {
-				add_phase(t, t->burst_ns, st == 'D' ? SL_END_SLEEP_D : SL_END_SLEEP_S);
+				sl_model_add_phase(t, t->burst_ns, st == 'D' ? SL_END_SLEEP_D : SL_END_SLEEP_S);
 				t->burst_ns = 0;
 			}
 			t->state = T_SLEEPING;
@@ -698,11 +613,11 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	 * it went to sleep there (docs/model.md, "Raw switch states") */
 	if (t->state == T_RUNNABLE && (t->missed_out || t->out_unsure) &&
 	    ev->type != SL_EV_WAKEUP_NEW) {
-		if (flush_pending(m, w, 'S'))
+		if (sl_model_flush_pending(m, w, 'S'))
 			return -1;
 		t = &m->t[w];
 		if (t->started) {
-			add_phase(t, t->burst_ns, SL_END_SLEEP_S);
+			sl_model_add_phase(t, t->burst_ns, SL_END_SLEEP_S);
 			t->burst_ns = 0;
 		}
 		t->state = T_SLEEPING;
@@ -805,7 +720,7 @@ static int on_exec(struct sl_model *m, const struct sl_event *ev)
 	    c->curr != x || ev->ts < c->since)
 		return 0;
 	into = ev->ts - c->since;
-	add_phase(t, t->burst_ns + (into > t->burst_cut ? into - t->burst_cut : 0), SL_END_EXEC);
+	sl_model_add_phase(t, t->burst_ns + (into > t->burst_cut ? into - t->burst_cut : 0), SL_END_EXEC);
 	t->burst_ns = 0;
 	t->burst_cut = into;
 	m->st.execs++;
@@ -966,91 +881,4 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	default:
 		return 0;
 	}
-}
-
-int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
-		    uint64_t **last_ts, struct sl_model_stats *st)
-{
-	size_t i;
-	/* the yield candidates' verdicts (a switch-out within 100 us of its
-	 * CPU's tick is the tick's) and their rows */
-	m->st.yields = sl_yields_resolve(&m->y, m->nt, 100000.0);
-	if (sl_yields_emit(&m->y, &m->rec))
-		return -1;
-	memset(b, 0, sizeof(*b));
-	if (m->have_first && m->second_ts != UINT64_MAX) {
-		m->st.lead_gap_ns = m->second_ts - m->st.first_ts;
-		m->st.tail_gap_ns = m->st.last_ts - m->prev_ts;
-	}
-	b->ntasks = m->nt;
-	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
-	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
-	m->st.uncertain_ns = xcalloc(m->nt ? m->nt : 1, sizeof(uint64_t));
-	*last_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
-	for (i = 0; i < m->nt; i++) {
-		struct mtask *t = &m->t[i];
-		struct sl_task_spec *s = &b->tasks[i];
-		if (flush_pending(m, (int32_t)i, 'R'))
-			return -1;
-		if (t->burst_cut) {
-			/* a slice still open at the end has no row and adds no CPU
-			 * time: take the part of it before its exec points back out
-			 * of their phases (the latest first) */
-			uint64_t rem = t->burst_cut, r;
-			size_t k = t->nph;
-			while (rem && k--) {
-				if (t->ph[k].end != SL_END_EXEC)
-					break;
-				r = t->ph[k].run_ns < rem ? t->ph[k].run_ns : rem;
-				t->ph[k].run_ns -= r;
-				rem -= r;
-			}
-			t->burst_cut = 0;
-		}
-		if (t->started && t->state != T_DEAD) {
-			if (t->state == T_SLEEPING && t->nph) {
-				t->ph[t->nph - 1].end = SL_END_TRACE;
-				t->ph[t->nph - 1].sleep_ns = 0;
-			} else if (t->state != T_SLEEPING) {
-				add_phase(t, t->burst_ns, SL_END_TRACE);
-			}
-		}
-		if (t->wake_pending) {
-			if (m->rec.wakeup(m->rec.ctx, (int)i, t->wake_ts, UINT64_MAX, t->waker, -1))
-				return -1;
-			m->st.wakeups++;
-		}
-		*s = t->spec;
-		s->idx = (int32_t)i;
-		s->tid = t->tid;
-		s->tgid = t->tgid > 0 ? t->tgid : t->tid;
-		memcpy(s->comm, t->comm, sizeof(s->comm));
-		if (t->prio >= 100) {
-			s->nice = t->prio - 120;
-			s->policy = SL_SCHED_NORMAL;
-		} else if (t->prio >= 0) {
-			s->policy = SL_SCHED_FIFO;
-			s->rt_prio = 99 - t->prio;
-		}
-		if (sl_is_kthread(t->tid, t->kthread, t->comm)) {
-			s->flags |= SL_TASK_KTHREAD;
-			s->cpumask = sl_kthread_mask(t->comm);
-		}
-		sl_yields_split(&m->y, (int32_t)i, &t->ph, &t->nph, &t->cap);
-		s->phases = t->ph;
-		s->nphases = t->nph;
-		t->ph = NULL;
-		t->nph = 0;
-		m->st.uncertain_ns[i] = t->uncertain_ns;
-		(*first_ts)[i] = t->first_ts;
-		(*last_ts)[i] = t->last_ts;
-	}
-	b->cpus = (int)m->ncpu;
-	b->t0 = m->st.first_ts;
-	b->span_ns = m->st.last_ts - m->st.first_ts;
-	*st = m->st;
-	st->cpus = (int)m->ncpu;
-	st->lost_per_cpu = m->lost;
-	m->lost = NULL;
-	return 0;
 }

@@ -77,6 +77,20 @@ static void write_names(FILE *f, const struct sl_run_data *r, const char *used, 
 	}
 }
 
+/* A slice's "X" event up to its args: named by its task, on track
+ * (pid, tid), in category cat. */
+static void put_x(FILE *f, const struct sl_slice_row *sl, const struct sl_thread_row *t, uint64_t t0,
+		  const char *cat, int pid, int tid)
+{
+	fputs("{\"name\":", f);
+	sl_json_str(f, t ? t->comm : "?");
+	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":", cat);
+	put_us(f, sl->ts >= t0 ? sl->ts - t0 : 0);
+	fputs(",\"dur\":", f);
+	put_us(f, sl->dur);
+	fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{", pid, tid);
+}
+
 static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int base, int *first)
 {
 	size_t k;
@@ -85,14 +99,8 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
 		char st[2] = { sl->end_state ? sl->end_state : '?', 0 };
 		sep(f, first);
-		fputs("{\"name\":", f);
-		sl_json_str(f, t ? t->comm : "?");
-		fputs(",\"cat\":\"sched\",\"ph\":\"X\",\"ts\":", f);
-		put_us(f, sl->ts >= t0 ? sl->ts - t0 : 0);
-		fputs(",\"dur\":", f);
-		put_us(f, sl->dur);
-		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"end_state\":",
-			t ? base + pid_of(t) : 0, t ? t->tid : 0, sl->cpu);
+		put_x(f, sl, t, t0, "sched", t ? base + pid_of(t) : 0, t ? t->tid : 0);
+		fprintf(f, "\"cpu\":%d,\"end_state\":", sl->cpu);
 		sl_json_str(f, st);
 		fprintf(f, ",\"priority\":%d,\"utid\":%" PRId64 "}}", sl->priority, (int64_t)sl->utid);
 	}
@@ -101,14 +109,8 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 		const struct sl_slice_row *sl = &r->slices[k];
 		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
 		sep(f, first);
-		fputs("{\"name\":", f);
-		sl_json_str(f, t ? t->comm : "?");
-		fputs(",\"cat\":\"cpu\",\"ph\":\"X\",\"ts\":", f);
-		put_us(f, sl->ts >= t0 ? sl->ts - t0 : 0);
-		fputs(",\"dur\":", f);
-		put_us(f, sl->dur);
-		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"args\":{\"tid\":%d}}", base + CPU_PID, sl->cpu + 1,
-			t ? t->tid : 0);
+		put_x(f, sl, t, t0, "cpu", base + CPU_PID, sl->cpu + 1);
+		fprintf(f, "\"tid\":%d}}", t ? t->tid : 0);
 	}
 	/* wakeups: an instant event on the woken task's track, with its delay */
 	for (k = 0; k < r->nwakeups; k++) {

@@ -1,0 +1,95 @@
+/* collector/model_finish.c - the end of the model builder (model.c): the
+ * yields' verdicts, the trace's gaps, the tasks' open phases and pending
+ * rows, and the behaviour handed over (sl_model_finish, model.h). */
+#include "model_int.h"
+#include "kthread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
+		    uint64_t **last_ts, struct sl_model_stats *st)
+{
+	size_t i;
+	/* the yield candidates' verdicts (a switch-out within 100 us of its
+	 * CPU's tick is the tick's) and their rows */
+	m->st.yields = sl_yields_resolve(&m->y, m->nt, 100000.0);
+	if (sl_yields_emit(&m->y, &m->rec))
+		return -1;
+	memset(b, 0, sizeof(*b));
+	if (m->have_first && m->second_ts != UINT64_MAX) {
+		m->st.lead_gap_ns = m->second_ts - m->st.first_ts;
+		m->st.tail_gap_ns = m->st.last_ts - m->prev_ts;
+	}
+	b->ntasks = m->nt;
+	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
+	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
+	m->st.uncertain_ns = xcalloc(m->nt ? m->nt : 1, sizeof(uint64_t));
+	*last_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
+	for (i = 0; i < m->nt; i++) {
+		struct mtask *t = &m->t[i];
+		struct sl_task_spec *s = &b->tasks[i];
+		if (sl_model_flush_pending(m, (int32_t)i, 'R'))
+			return -1;
+		if (t->burst_cut) {
+			/* a slice still open at the end has no row and adds no CPU
+			 * time: take the part of it before its exec points back out
+			 * of their phases (the latest first) */
+			uint64_t rem = t->burst_cut, r;
+			size_t k = t->nph;
+			while (rem && k--) {
+				if (t->ph[k].end != SL_END_EXEC)
+					break;
+				r = t->ph[k].run_ns < rem ? t->ph[k].run_ns : rem;
+				t->ph[k].run_ns -= r;
+				rem -= r;
+			}
+			t->burst_cut = 0;
+		}
+		if (t->started && t->state != T_DEAD) {
+			if (t->state == T_SLEEPING && t->nph) {
+				t->ph[t->nph - 1].end = SL_END_TRACE;
+				t->ph[t->nph - 1].sleep_ns = 0;
+			} else if (t->state != T_SLEEPING) {
+				sl_model_add_phase(t, t->burst_ns, SL_END_TRACE);
+			}
+		}
+		if (t->wake_pending) {
+			if (m->rec.wakeup(m->rec.ctx, (int)i, t->wake_ts, UINT64_MAX, t->waker, -1))
+				return -1;
+			m->st.wakeups++;
+		}
+		*s = t->spec;
+		s->idx = (int32_t)i;
+		s->tid = t->tid;
+		s->tgid = t->tgid > 0 ? t->tgid : t->tid;
+		memcpy(s->comm, t->comm, sizeof(s->comm));
+		if (t->prio >= 100) {
+			s->nice = t->prio - 120;
+			s->policy = SL_SCHED_NORMAL;
+		} else if (t->prio >= 0) {
+			s->policy = SL_SCHED_FIFO;
+			s->rt_prio = 99 - t->prio;
+		}
+		if (sl_is_kthread(t->tid, t->kthread, t->comm)) {
+			s->flags |= SL_TASK_KTHREAD;
+			s->cpumask = sl_kthread_mask(t->comm);
+		}
+		sl_yields_split(&m->y, (int32_t)i, &t->ph, &t->nph, &t->cap);
+		s->phases = t->ph;
+		s->nphases = t->nph;
+		t->ph = NULL;
+		t->nph = 0;
+		m->st.uncertain_ns[i] = t->uncertain_ns;
+		(*first_ts)[i] = t->first_ts;
+		(*last_ts)[i] = t->last_ts;
+	}
+	b->cpus = (int)m->ncpu;
+	b->t0 = m->st.first_ts;
+	b->span_ns = m->st.last_ts - m->st.first_ts;
+	*st = m->st;
+	st->cpus = (int)m->ncpu;
+	st->lost_per_cpu = m->lost;
+	m->lost = NULL;
+	return 0;
+}

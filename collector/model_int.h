@@ -1,0 +1,99 @@
+/* collector/model_int.h - the model builder's state (collector/model.c),
+ * shared with its end (collector/model_finish.c). */
+#ifndef SL_MODEL_INT_H
+#define SL_MODEL_INT_H
+
+#include "model.h"
+#include "yields.h"
+
+enum tstate { T_UNKNOWN = 0, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
+
+struct mtask {
+	int32_t tid, tgid;
+	char comm[SL_COMM_LEN];
+	int prio;
+	uint64_t first_ts, last_ts;
+	int state;
+	int cpu;            /* CPU it runs on when T_RUNNING */
+	int started;
+	int exiting;
+	uint64_t cum_ns;    /* CPU time of completed slices */
+	uint64_t burst_ns;  /* CPU time of the current burst */
+	uint64_t burst_cut; /* CPU time of the open slice already in a phase
+			     * (an exec point inside it) */
+	uint64_t sleep_ts;
+	int wake_pending;   /* 1: woken (2: by sched_waking), not run since */
+	uint64_t wake_ts;
+	int32_t waker;
+	int wake_cpu;
+	int last_cpu;         /* the CPU it last ran on, -1 none yet */
+	uint64_t cpus_seen;
+	uint64_t uncertain_ns; /* time that could be this task's or another's */
+	int missed_out;     /* taken off its CPU by a switch we did not see */
+	int out_unsure;     /* switched out runnable by a raw __state 0 (SL_CTX_RAW_RUNNING) */
+	/* the slice that switch ended, its row held back until the task's next
+	 * event says how it ended: a wakeup (asleep: S) or running again (R) */
+	int pend;
+	uint64_t pend_ts, pend_dur;
+	int pend_cpu, pend_prio;
+	struct sl_task_spec spec; /* start, parent, flags */
+	int kthread;        /* forked by kthreadd */
+	struct sl_phase *ph;
+	size_t nph, cap;
+};
+
+/* What is known of a CPU: nothing yet (trace start); who runs on it but
+ * not since when (its switch-in came before the trace); who and since when
+ * (a slice is open); or, after lost events or after its task was seen on
+ * another CPU, only that someone may have started running at gap_lo. */
+enum { C_NONE = 0, C_CURR, C_SLICE, C_GAP };
+
+
+struct mcpu {
+	int32_t curr;      /* task index, -1 idle */
+	int mode;          /* C_* */
+	uint64_t since;    /* C_SLICE: start of the open slice */
+	uint64_t last_ev;  /* C_CURR, C_SLICE: last evidence that curr runs here */
+	uint64_t gap_lo;   /* C_GAP: earliest start of whoever runs next */
+	int32_t gap_old;   /* C_GAP: task whose slice the gap cut (-1 none) */
+	int gap_lost;      /* C_GAP: the gap hides lost events */
+	int32_t prev_out;  /* prev of the last switch seen here (-1 idle) */
+	int fresh;         /* no evidence of curr since that switch */
+	int guessed;       /* the open slice began at a placed (not seen) switch */
+	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
+	uint64_t wake_to;  /* last wakeup or move aimed at this CPU, + 1 (0: none) */
+	struct sl_event last;      /* the last event of this CPU (exact duplicates) */
+	int have_last;
+};
+
+/* A CPU seen idle this long proves that no task allowed there was waiting
+ * to run meanwhile: an idle CPU pulls a waiting task at once (newidle
+ * balancing) or within its idle balance interval (a few ms: the domain's
+ * weight in ms, kernel/sched/topology.c sd_init(), since 2.6 times). */
+#define IDLE_PROOF_NS 10000000ULL
+
+struct sl_model {
+	struct sl_run_sink rec;
+	struct sl_diag *d;
+	struct mtask *t;
+	size_t nt, tcap;
+	struct mcpu *cpu;
+	size_t ncpu;
+	uint64_t *lost;
+	/* tid -> task index, open addressing */
+	int32_t *hkey, *hval;
+	size_t hcap, hused;
+	struct sl_model_stats st;
+	int have_first;
+	int seen_wake;     /* a wakeup event seen: the trace has them */
+	struct sl_yields y;
+	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
+};
+
+/* Append a phase (a burst of run ns ending in end) to t's behaviour. */
+void sl_model_add_phase(struct mtask *t, uint64_t run, char end);
+/* The row of task idx's slice held back at a missed switch, if any, with
+ * end state st (collector/model.c). */
+int sl_model_flush_pending(struct sl_model *m, int32_t idx, char st);
+
+#endif
