@@ -204,9 +204,11 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	fputs("set title ", g->script);
 	sl_gp_str(g->script, tt);
 	fputc('\n', g->script);
-	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\n", g->script);
+	/* the first slanted name reaches left of the axis: room for it */
+	fputs("set xtics rotate by 30 right scale 0 font ',9'\nset bmargin 7\nset lmargin 14\n", g->script);
 	gp_runs_plot(g->script, tpath, p, 5);
-	fputs("set title 'CPU share by nice level'\nset xtics norotate\nset bmargin 3\n", g->script);
+	fputs("set title 'CPU share by nice level'\nset xtics norotate\nset bmargin 3\nset lmargin 14\n",
+	      g->script);
 	gp_runs_plot(g->script, npath, p, 2);
 	fputs("unset multiplot\n", g->script);
 	rc = sl_gp_start(g, d);
