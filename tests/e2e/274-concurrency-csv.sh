@@ -30,17 +30,7 @@ expect_eq "$(sq "$DB" "SELECT COUNT(*) FROM run WHERE scheduler = 'recorded'")" 
 
 H1="=cmd|' /C calc'!A0"
 H2="-bash"
-{
-	echo '# tracer: nop'
-	t=1000
-	for i in 1 2 3 4; do
-		printf '  %s-6 [000] d..2 1.%06d: sched_wakeup: comm=%s pid=7 prio=120 target_cpu=000\n' "$H1" $t "$H2"
-		printf '  %s-6 [000] d..2 1.%06d: sched_switch: prev_comm=%s prev_pid=6 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=7 next_prio=120\n' "$H1" $((t + 100)) "$H1" "$H2"
-		printf '  %s-7 [000] d..2 1.%06d: sched_wakeup: comm=%s pid=6 prio=120 target_cpu=000\n' "$H2" $((t + 2000)) "$H1"
-		printf '  %s-7 [000] d..2 1.%06d: sched_switch: prev_comm=%s prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=6 next_prio=120\n' "$H2" $((t + 2100)) "$H2" "$H1"
-		t=$((t + 5000))
-	done
-} > "$T/csv.txt"
+pingpong_trace "$H1" "$H2" 4 > "$T/csv.txt"
 "$SCHEDLAB" -q --db "$T/x.db" import "$T/csv.txt" > /dev/null 2>&1 || fail "csv trace import"
 "$SCHEDLAB" --db "$T/x.db" analyze --run 1 --format csv > "$T/out.csv" || fail "analyze csv"
 grep -q "^1,recorded,1,6,\"'=cmd|' /C calc'!A0\",0," "$T/out.csv" || fail "formula comm not neutralised: $(cat "$T/out.csv")"

@@ -48,17 +48,7 @@ PY
 # hostile comms: two tasks taking turns on CPU 0, woken by each other
 H1='<script>x'
 H2="a\"b&c'd"
-{
-	echo '# tracer: nop'
-	t=1000
-	for i in 1 2 3 4 5 6; do
-		printf '  %s-6 [000] d..2 1.%06d: sched_wakeup: comm=%s pid=7 prio=120 target_cpu=000\n' "$H1" $t "$H2"
-		printf '  %s-6 [000] d..2 1.%06d: sched_switch: prev_comm=%s prev_pid=6 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=7 next_prio=120\n' "$H1" $((t + 100)) "$H1" "$H2"
-		printf '  %s-7 [000] d..2 1.%06d: sched_wakeup: comm=%s pid=6 prio=120 target_cpu=000\n' "$H2" $((t + 2000)) "$H1"
-		printf '  %s-7 [000] d..2 1.%06d: sched_switch: prev_comm=%s prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=6 next_prio=120\n' "$H2" $((t + 2100)) "$H2" "$H1"
-		t=$((t + 5000))
-	done
-} > "$T/hostile.txt"
+pingpong_trace "$H1" "$H2" 6 > "$T/hostile.txt"
 HD="$T/h.db"
 "$SCHEDLAB" --db "$HD" import "$T/hostile.txt" > /dev/null 2>&1 || fail "hostile import"
 expect_eq "$(sq "$HD" "SELECT comm FROM thread ORDER BY tid" | tr '\n' '|')" "$H1|$H2|" "hostile comms stored as written"

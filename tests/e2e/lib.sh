@@ -36,3 +36,20 @@ tracefs_setup() {
 	exec 9>/tmp/schedlab-tracefs.lock
 	flock 9
 }
+# pingpong_trace COMM1 COMM2 N: an ftrace text trace on stdout of two tasks
+# (pids 6 and 7, named as given, hostile strings welcome) taking turns on
+# CPU 0, each woken by the other: N rounds of 5 ms from 1.001 s, each task
+# running 2 ms of each round
+pingpong_trace() {
+	echo '# tracer: nop'
+	_t=1000
+	_i=0
+	while [ $_i -lt "$3" ]; do
+		printf '  %s-6 [000] d..2 1.%06d: sched_wakeup: comm=%s pid=7 prio=120 target_cpu=000\n' "$1" $_t "$2"
+		printf '  %s-6 [000] d..2 1.%06d: sched_switch: prev_comm=%s prev_pid=6 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=7 next_prio=120\n' "$1" $((_t + 100)) "$1" "$2"
+		printf '  %s-7 [000] d..2 1.%06d: sched_wakeup: comm=%s pid=6 prio=120 target_cpu=000\n' "$2" $((_t + 2000)) "$1"
+		printf '  %s-7 [000] d..2 1.%06d: sched_switch: prev_comm=%s prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=%s next_pid=6 next_prio=120\n' "$2" $((_t + 2100)) "$2" "$1"
+		_t=$((_t + 5000))
+		_i=$((_i + 1))
+	done
+}
