@@ -65,7 +65,8 @@ struct sl_ledger_row {
  * transaction. */
 struct sl_ledger;
 /* Each thread's task group from the ledger l into the thread rows of
- * trace_id (schema 11; inside the caller's transaction). */
+ * trace_id (schema 11), and an affinity that keeps it off some CPUs into
+ * its task_model.cpumask (inside the caller's transaction). */
 int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
 			   struct sl_diag *d);
 /* A thread's group as stored (thread.autogroup ... cgroup_weight). */

@@ -1,6 +1,7 @@
-/* analyze/store_groups.c - each thread's task group, from the recording's
- * ledger (docs/ledger.md), into the store (thread.autogroup ...,
- * schema version 11), and back into a behaviour's groups (docs/groups.md).
+/* analyze/store_groups.c - each thread's task group and affinity, from the
+ * recording's ledger (docs/ledger.md), into the store (thread.autogroup ...,
+ * schema version 11; task_model.cpumask), and back into a behaviour's
+ * groups (docs/groups.md).
  *
  * The kernel's group of a fair task (kernel/sched/autogroup.h,
  * task_wants_autogroup / autogroup_task_group, v6.18): the task's cgroup of
@@ -18,6 +19,22 @@
 #include "../collector/ledger.h"
 #include "../replay/fair_weights.h"
 
+/* A thread's affinity from the ledger into its task model, where it keeps
+ * the thread off some of the trace's CPUs (taskset, a pinned benchmark
+ * thread): the replay may only place it there. */
+static int store_affinity(struct sl_store *s, sqlite3_stmt *q, int64_t trace_id, int cpus,
+			  const struct sl_ledger_thread *t, struct sl_diag *d)
+{
+	uint64_t all = cpus >= 64 ? UINT64_MAX : (1ULL << cpus) - 1, mask = t->affinity & all;
+	if (cpus <= 0 || cpus > 64 || !mask || mask == all)
+		return 0;
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, (int64_t)mask);
+	sqlite3_bind_int64(q, 2, trace_id);
+	sqlite3_bind_int(q, 3, t->tid);
+	return sqlite3_step(q) == SQLITE_DONE ? 0 : st_dberr(s, d, "storing the threads' affinity");
+}
+
 int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
 			   struct sl_diag *d)
 {
@@ -25,11 +42,22 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 				  "UPDATE thread SET autogroup = ?, autogroup_nice = ?, cgroup = ?,"
 				  " cgroup_weight = ? WHERE trace_id = ? AND tid = ?",
 				  d);
+	sqlite3_stmt *qa;
 	const struct sl_ledger_snap *snaps[3] = { &l->end, &l->start, &l->seen };
 	int have[3] = { l->have_end, l->have_start, l->have_seen }, k;
+	struct sl_trace_info tr;
 	size_t i;
 	if (!q)
 		return -1;
+	qa = st_prep(s,
+		     "UPDATE task_model SET cpumask = ? WHERE utid IN"
+		     " (SELECT utid FROM thread WHERE trace_id = ? AND tid = ?)",
+		     d);
+	if (!qa || sl_store_get_trace(s, trace_id, &tr, d)) {
+		sqlite3_finalize(q);
+		sqlite3_finalize(qa);
+		return -1;
+	}
 	/* the threads seen while recording (version 2), then the start, then
 	 * the end snapshot: the last one wins for a thread in several */
 	for (k = 2; k >= 0; k--) {
@@ -46,13 +74,19 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 			sqlite3_bind_int(q, 6, t->tid);
 			if (sqlite3_step(q) != SQLITE_DONE) {
 				st_dberr(s, d, "storing the threads' groups");
-				sqlite3_finalize(q);
-				return -1;
+				goto fail;
 			}
+			if (store_affinity(s, qa, trace_id, tr.cpus, t, d))
+				goto fail;
 		}
 	}
 	sqlite3_finalize(q);
+	sqlite3_finalize(qa);
 	return 0;
+fail:
+	sqlite3_finalize(q);
+	sqlite3_finalize(qa);
+	return -1;
 }
 
 /* the group named name, added with shares if new; its group1 */

@@ -12,6 +12,7 @@
 #    ends within a few 0.70 ms slices: >= 190 ms). With --groups none A
 #    weighs 9548 against B's 1024 and gets 90.3 % of the CPU: its 100 ms
 #    end at 100 / 0.903 = 110.7 ms (<= 120 ms). Each run's params say which.
+# 2b. (below) a thread's affinity from the ledger.
 # 3. As root, where a cpu cgroup can be made: `schedlab record` of
 #    tests/tools/cgroup-hogs.sh, whose hogs are born and gone inside the
 #    recording (no snapshot holds them): the ledger's "seen" section has
@@ -63,6 +64,35 @@ expect_eq "$(sq "$T/g.db" "SELECT json_extract(params, '\$.groups') FROM run WHE
 sed '1s/\t2$/\t3/' "$T/g.txt.ledger" > "$T/h.ledger"
 "$SCHEDLAB" -q --db "$T/h.db" import --ledger "$T/h.ledger" "$T/g.txt" > /dev/null 2> "$T/err" && fail "version 3 ledger accepted"
 expect_eq "$(cat "$T/err")" "schedlab: error: $T/h.ledger:1: ledger version 3 is newer than this schedlab's (2)" "newer ledger"
+# 2b. affinity: a 2-CPU trace, P (pid 6) and Q (pid 7) each running 1 ms
+#    slices on both CPUs in turn; the ledger pins P to CPU 1 (affinity 2)
+#    and lets Q run anywhere (3). Import puts P's mask in its task model
+#    (2), leaves Q's as any (0), and the eevdf replay runs P only on CPU 1.
+{
+	echo '# tracer: nop'
+	awk 'BEGIN { t = 1.0
+		for (i = 0; i < 20; i++) {
+			c = i % 2
+			printf "  <idle>-0 [%03d] d..2 %.6f: sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=P next_pid=6 next_prio=120\n", c, t, c
+			printf "  P-6 [%03d] d..2 %.6f: sched_switch: prev_comm=P prev_pid=6 prev_prio=120 prev_state=R ==> next_comm=Q next_pid=7 next_prio=120\n", c, t + 0.001
+			printf "  Q-7 [%03d] d..2 %.6f: sched_switch: prev_comm=Q prev_pid=7 prev_prio=120 prev_state=R ==> next_comm=swapper/%d next_pid=0 next_prio=120\n", c, t + 0.002, c
+			t += 0.003
+		}
+	}'
+} > "$T/p.txt"
+{
+	printf 'schedlab-ledger\t2\nrelease\t6.18.0\nhz\t250\npreempt\tnone\nclock\t-\n'
+	printf 'snapshot\tstart\t1000\ncpu\t0\t0\t0\t0\n'
+	printf 'thread\t6\t6\t0\t0\t0\t2\t0\t0\t1\t-1\t0\t/\t100\t0\tP\n'
+	printf 'thread\t7\t7\t0\t0\t0\t3\t0\t0\t1\t-1\t0\t/\t100\t0\tQ\n'
+	printf 'end\tstart\t5000\nsnapshot\tend\t2000000\ncpu\t0\t0\t0\t0\nend\tend\t5000\n'
+} > "$T/p.txt.ledger"
+"$SCHEDLAB" -q --db "$T/p.db" import "$T/p.txt" > /dev/null 2> "$T/err" || fail "import p: $(cat "$T/err")"
+expect_eq "$(sq "$T/p.db" "SELECT t.tid, m.cpumask FROM task_model m JOIN thread t USING (utid) WHERE t.tid IN (6, 7) ORDER BY t.tid" | tr '\n' ' ')" \
+	"6|2 7|0 " "affinity from the ledger"
+"$SCHEDLAB" -q --db "$T/p.db" replay --trace 1 --sched eevdf > /dev/null || fail "replay p"
+expect_eq "$(sq "$T/p.db" "SELECT group_concat(DISTINCT s.cpu) FROM sched_slice s JOIN thread t USING (utid) WHERE s.run_id = 2 AND t.tid = 6")" 1 \
+	"P's CPUs in the replay"
 # 3
 [ "$(id -u)" = 0 ] || { echo "groups: hand-made cases ok; live recording skipped (not root)"; exit 0; }
 tracefs_setup
