@@ -35,6 +35,25 @@ static int store_affinity(struct sl_store *s, sqlite3_stmt *q, int64_t trace_id,
 	return sqlite3_step(q) == SQLITE_DONE ? 0 : st_dberr(s, d, "storing the threads' affinity");
 }
 
+/* A fair thread's policy from the ledger: SCHED_BATCH (3) cannot be told
+ * from SCHED_NORMAL in a trace (both have prio 120 + nice in sched_switch,
+ * __task_prio, kernel/sched/core.c, v6.18), but the kernel treats it apart
+ * (no wakeup preemption: check_preempt_wakeup_fair, kernel/sched/fair.c).
+ * Only a thread the trace has as normal or batch changes: an RT or
+ * deadline thread's class is the trace's own. SCHED_IDLE (5) has no model
+ * here and is left as the trace has it. */
+static int store_policy(struct sl_store *s, sqlite3_stmt *q, int64_t trace_id,
+			const struct sl_ledger_thread *t, struct sl_diag *d)
+{
+	if (t->policy != 0 && t->policy != 3)
+		return 0;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, t->policy == 3 ? "batch" : "normal", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, trace_id);
+	sqlite3_bind_int(q, 3, t->tid);
+	return sqlite3_step(q) == SQLITE_DONE ? 0 : st_dberr(s, d, "storing the threads' policy");
+}
+
 int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
 			   struct sl_diag *d)
 {
@@ -42,7 +61,7 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 				  "UPDATE thread SET autogroup = ?, autogroup_nice = ?, cgroup = ?,"
 				  " cgroup_weight = ? WHERE trace_id = ? AND tid = ?",
 				  d);
-	sqlite3_stmt *qa;
+	sqlite3_stmt *qa, *qp;
 	const struct sl_ledger_snap *snaps[3] = { &l->end, &l->start, &l->seen };
 	int have[3] = { l->have_end, l->have_start, l->have_seen }, k;
 	struct sl_trace_info tr;
@@ -53,11 +72,12 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 		     "UPDATE task_model SET cpumask = ? WHERE utid IN"
 		     " (SELECT utid FROM thread WHERE trace_id = ? AND tid = ?)",
 		     d);
-	if (!qa || sl_store_get_trace(s, trace_id, &tr, d)) {
-		sqlite3_finalize(q);
-		sqlite3_finalize(qa);
-		return -1;
-	}
+	qp = !qa ? NULL : st_prep(s,
+		     "UPDATE thread SET policy = ? WHERE trace_id = ? AND tid = ?"
+		     " AND policy IN ('normal', 'batch')",
+		     d);
+	if (!qa || !qp || sl_store_get_trace(s, trace_id, &tr, d))
+		goto fail;
 	/* the threads seen while recording (version 2), then the start, then
 	 * the end snapshot: the last one wins for a thread in several */
 	for (k = 2; k >= 0; k--) {
@@ -76,16 +96,19 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 				st_dberr(s, d, "storing the threads' groups");
 				goto fail;
 			}
-			if (store_affinity(s, qa, trace_id, tr.cpus, t, d))
+			if (store_affinity(s, qa, trace_id, tr.cpus, t, d) ||
+			    store_policy(s, qp, trace_id, t, d))
 				goto fail;
 		}
 	}
 	sqlite3_finalize(q);
 	sqlite3_finalize(qa);
+	sqlite3_finalize(qp);
 	return 0;
 fail:
 	sqlite3_finalize(q);
 	sqlite3_finalize(qa);
+	sqlite3_finalize(qp);
 	return -1;
 }
 
