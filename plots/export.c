@@ -96,7 +96,7 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 	size_t k;
 	for (k = 0; k < r->nslices; k++) {
 		const struct sl_slice_row *sl = &r->slices[k];
-		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
+		const struct sl_thread_row *t = sl_run_thread(r, sl->utid);
 		char st[2] = { sl->end_state ? sl->end_state : '?', 0 };
 		sep(f, first);
 		put_x(f, sl, t, t0, "sched", t ? base + pid_of(t) : 0, t ? t->tid : 0);
@@ -107,7 +107,7 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 	/* the CPUs: each slice again on its CPU's track */
 	for (k = 0; k < r->nslices; k++) {
 		const struct sl_slice_row *sl = &r->slices[k];
-		const struct sl_thread_row *t = sl_prun_thread(r, sl->utid);
+		const struct sl_thread_row *t = sl_run_thread(r, sl->utid);
 		sep(f, first);
 		put_x(f, sl, t, t0, "cpu", base + CPU_PID, sl->cpu + 1);
 		fprintf(f, "\"tid\":%d}}", t ? t->tid : 0);
@@ -115,8 +115,8 @@ static void write_rows(FILE *f, const struct sl_run_data *r, uint64_t t0, int ba
 	/* wakeups: an instant event on the woken task's track, with its delay */
 	for (k = 0; k < r->nwakeups; k++) {
 		const struct sl_wakeup_row *w = &r->wakeups[k];
-		const struct sl_thread_row *t = sl_prun_thread(r, w->utid);
-		const struct sl_thread_row *wk = sl_prun_thread(r, w->waker_utid);
+		const struct sl_thread_row *t = sl_run_thread(r, w->utid);
+		const struct sl_thread_row *wk = sl_run_thread(r, w->waker_utid);
 		sep(f, first);
 		fputs("{\"name\":\"wakeup\",\"cat\":\"sched\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", f);
 		put_us(f, w->ts >= t0 ? w->ts - t0 : 0);
@@ -164,12 +164,12 @@ static char *used_threads(const struct sl_run_data *r)
 	char *used = xcalloc(r->nthreads ? r->nthreads : 1, 1);
 	size_t k;
 	for (k = 0; k < r->nslices; k++) {
-		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[k].utid);
+		const struct sl_thread_row *t = sl_run_thread(r, r->slices[k].utid);
 		if (t)
 			used[t - r->threads] = 1;
 	}
 	for (k = 0; k < r->nwakeups; k++) {
-		const struct sl_thread_row *t = sl_prun_thread(r, r->wakeups[k].utid);
+		const struct sl_thread_row *t = sl_run_thread(r, r->wakeups[k].utid);
 		if (t)
 			used[t - r->threads] = 1;
 	}

@@ -56,7 +56,7 @@ static int pre_slice(void *ctx, const struct sl_slice_row *sl)
 
 static void has_row(struct pre *a, int64_t utid)
 {
-	const struct sl_thread_row *t = sl_prun_thread(&a->p->v[0].r, utid);
+	const struct sl_thread_row *t = sl_run_thread(&a->p->v[0].r, utid);
 	a->rows++;
 	if (t)
 		a->pr->has_rows[t - a->p->v[0].r.threads] = 1;
@@ -71,7 +71,7 @@ static int pre_stair(void *ctx, const struct sl_stair_row *r)
 static int pre_vlag(void *ctx, const struct sl_vlag_row *r)
 {
 	struct pre *a = ctx;
-	const struct sl_thread_row *t = sl_prun_thread(&a->p->v[0].r, r->utid);
+	const struct sl_thread_row *t = sl_run_thread(&a->p->v[0].r, r->utid);
 	has_row(ctx, r->utid);
 	if (t && r->ts >= a->wa && r->ts <= a->wb) {
 		size_t k = (size_t)(t - a->p->v[0].r.threads);

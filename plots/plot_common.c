@@ -90,7 +90,7 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 	uint64_t *rt = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*rt));
 	size_t i;
 	for (i = 0; i < r->nslices; i++) {
-		const struct sl_thread_row *t = sl_prun_thread(r, r->slices[i].utid);
+		const struct sl_thread_row *t = sl_run_thread(r, r->slices[i].utid);
 		if (t)
 			rt[t - r->threads] += r->slices[i].dur;
 	}
@@ -100,7 +100,7 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 void sl_featured_add(const struct sl_run_data *r0, const struct sl_slice_row *sl, uint64_t *rt,
 		     uint64_t *sleeps)
 {
-	const struct sl_thread_row *t = sl_prun_thread(r0, sl->utid);
+	const struct sl_thread_row *t = sl_run_thread(r0, sl->utid);
 	if (!t)
 		return;
 	rt[t - r0->threads] += sl->dur;

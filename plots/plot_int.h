@@ -64,9 +64,6 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 void sl_pruns_release(struct sl_pruns *p);
 /* Free what sl_charts_run's pass put in p (its own runs' rows). */
 void sl_pruns_release_pass(struct sl_pruns *p);
-/* The thread row of utid in r, or NULL: the store's sl_run_thread, under
- * the name the charts use. */
-#define sl_prun_thread sl_run_thread
 /* Copy s into dst keeping only printable ASCII other than the double
  * quote (replaced by '?'): for text drawn with cairo and the label columns
  * of gnuplot data files (tab-separated; a double quote there would start

@@ -102,7 +102,7 @@ static int share_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct
 	size_t k;
 	for (k = 0; k < r->nslices; k++) {
 		const struct sl_slice_row *sl = &r->slices[k];
-		const struct sl_thread_row *th = sl_prun_thread(r, sl->utid);
+		const struct sl_thread_row *th = sl_run_thread(r, sl->utid);
 		uint64_t lo = sl->ts > a ? sl->ts : a;
 		uint64_t hi = sl->ts + sl->dur < b ? sl->ts + sl->dur : b;
 		size_t ti;

@@ -341,7 +341,7 @@ static void sort_steps(struct rows *r)
 /* Whether run pr has staircase (or vlag) rows of utid (the pre-pass's). */
 static int run_has(const struct sl_pruns *p, const struct sl_prun *pr, int64_t utid)
 {
-	const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, utid);
+	const struct sl_thread_row *t = sl_run_thread(&p->v[0].r, utid);
 	return t && pr->has_rows && pr->has_rows[t - p->v[0].r.threads];
 }
 
@@ -885,7 +885,7 @@ static double legend(cairo_t *cr, const struct sl_pruns *p, const int64_t *utids
 	size_t i;
 	char buf[200];
 	for (i = 0; i < nt; i++) {
-		const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, utids[i]);
+		const struct sl_thread_row *t = sl_run_thread(&p->v[0].r, utids[i]);
 		char comm[40];
 		double w;
 		sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
@@ -1054,7 +1054,7 @@ static int stc_slices(struct sl_chart *ch, struct sl_pruns *pp, size_t i, struct
 		 * window (draw_lag) */
 		double ph = area_h(shown);
 		for (k = 0; k < x->nt; k++) {
-			const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, x->utids[k]);
+			const struct sl_thread_row *t = sl_run_thread(&p->v[0].r, x->utids[k]);
 			size_t ti = t ? (size_t)(t - p->v[0].r.threads) : 0;
 			double v;
 			if (!t || !pr->lag_in[ti])

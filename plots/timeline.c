@@ -225,7 +225,7 @@ static int tl_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl
 		last[k] = -1;
 	for (k = 0; k < pr->r.nslices; k++) {
 		const struct sl_slice_row *sl = &pr->r.slices[k];
-		const struct sl_thread_row *t = sl_prun_thread(&pr->r, sl->utid);
+		const struct sl_thread_row *t = sl_run_thread(&pr->r, sl->utid);
 		int from = -1;
 		if (sl->ts > hi)
 			break;
@@ -271,7 +271,7 @@ static void migration_marks(cairo_t *cr, const struct sl_prun *pr, const int *fr
 		const struct sl_slice_row *sl = &pr->r.slices[k];
 		int from = fromv[k];
 		double x, ya, yb;
-		if (sl->cpu < 0 || sl->cpu >= pr->r.run.cpus || !sl_prun_thread(&pr->r, sl->utid))
+		if (sl->cpu < 0 || sl->cpu >= pr->r.run.cpus || !sl_run_thread(&pr->r, sl->utid))
 			continue;
 		if (from < 0 || from == sl->cpu || sl->ts < pr->t0 + tmin || sl->ts > pr->t0 + tmax)
 			continue;
@@ -372,7 +372,7 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 		lx = LEFT + (double)(k % 4) * (w / 4);
 		y = 44 + (double)(k / 4) * 18;
 		if (k < ntop) {
-			const struct sl_thread_row *t = sl_prun_thread(&p->v[0].r, p->featured[k]);
+			const struct sl_thread_row *t = sl_run_thread(&p->v[0].r, p->featured[k]);
 			sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
 			snprintf(buf, sizeof(buf), "%.24s %d (nice %d)", comm, t ? t->tid : 0,
 				 t ? t->nice : 0);
@@ -450,7 +450,7 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 			}
 			cairo_rectangle(c.cr, xa, ry, xb - xa < 1 ? 1 : xb - xa, ROW - 4);
 			cairo_fill(c.cr);
-			if (xb - xa <= 50 || !(t = sl_prun_thread(&pr->r, sl->utid)))
+			if (xb - xa <= 50 || !(t = sl_run_thread(&pr->r, sl->utid)))
 				continue;
 			{
 				char comm[40];
