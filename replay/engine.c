@@ -1076,10 +1076,10 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	priv.o = o;
 	priv.irq_mode = sl_irq_cpu_mode_of(ops, o->irq_cpu_mode);
 	priv.lat_state = o->seed;
+	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
+		return -1; /* nothing allocated yet */
 	if (o->nq > 0)
 		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));
-	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
-		return -1;
 	allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
 	priv.allmask = allmask;
 	if (ncpus > 1)
