@@ -1,6 +1,8 @@
 /* analyze/import.c - see import.h. */
 #include "import.h"
+#include "../collector/ledger.h"
 #include "../collector/release.h"
+#include "../common/util.h"
 #include "../common/sha256.h"
 
 #include <errno.h>
@@ -130,11 +132,11 @@ static void renamed_warn(void *ctx, const char *msg)
 }
 
 static int import_path(struct sl_store *st, const char *path, const char *shown, const char *force,
-		       sl_progress_fn progress, void *pctx, struct sl_import_info *out,
-		       struct sl_diag *d);
+		       const struct sl_ledger *led, sl_progress_fn progress, void *pctx,
+		       struct sl_import_info *out, struct sl_diag *d);
 
-int sl_import(struct sl_store *st, const char *path, const char *force, sl_progress_fn progress,
-	      void *pctx, struct sl_import_info *out, struct sl_diag *d)
+int sl_import(struct sl_store *st, const char *path, const char *force, const struct sl_ledger *led,
+	      sl_progress_fn progress, void *pctx, struct sl_import_info *out, struct sl_diag *d)
 {
 	char spath[4200];
 	int fd, rc;
@@ -144,7 +146,7 @@ int sl_import(struct sl_store *st, const char *path, const char *force, sl_progr
 	if (fd == -1)
 		return -1;
 	if (fd == -2)
-		return import_path(st, path, path, force, progress, pctx, out, d);
+		return import_path(st, path, path, force, led, progress, pctx, out, d);
 	/* read once into a temporary file: import that, under the user's name */
 	r.from = spath;
 	r.to = sl_input_name(path);
@@ -154,7 +156,7 @@ int sl_import(struct sl_store *st, const char *path, const char *force, sl_progr
 		d->warn = renamed_warn;
 		d->warn_ctx = &r;
 	}
-	rc = import_path(st, spath, r.to, force, progress, pctx, out, d);
+	rc = import_path(st, spath, r.to, force, led, progress, pctx, out, d);
 	d->warn = r.warn;
 	d->warn_ctx = r.warn_ctx;
 	if (rc)
@@ -163,11 +165,37 @@ int sl_import(struct sl_store *st, const char *path, const char *force, sl_progr
 	return rc;
 }
 
+/* The kernel's mean slice of every thread the ledger holds at its start and
+ * at its end that was switched in between: its sum_exec_runtime delta over
+ * its pcount delta (a tid whose comm changed may be another thread: left
+ * out). NULL with *n 0 when there is none. */
+static struct sl_slice_hint *ledger_hints(const struct sl_ledger *l, size_t *n)
+{
+	struct sl_slice_hint *h;
+	size_t i, k = 0;
+	*n = 0;
+	if (!l || !l->have_start || !l->have_end || !l->end.nt)
+		return NULL;
+	h = xcalloc(l->end.nt, sizeof(*h));
+	for (i = 0; i < l->end.nt; i++) {
+		const struct sl_ledger_thread *b = &l->end.t[i], *a = sl_ledger_find(&l->start, b->tid);
+		if (!a || b->pcount <= a->pcount || b->exec_ns < a->exec_ns || strcmp(a->comm, b->comm))
+			continue;
+		h[k].tid = b->tid;
+		h[k].mean_ns = (b->exec_ns - a->exec_ns) / (b->pcount - a->pcount);
+		k++;
+	}
+	*n = k;
+	return h;
+}
+
 /* Import path (a file that can be read again), stored as shown. */
 static int import_path(struct sl_store *st, const char *path, const char *shown, const char *force,
-		       sl_progress_fn progress, void *pctx, struct sl_import_info *out,
-		       struct sl_diag *d)
+		       const struct sl_ledger *led, sl_progress_fn progress, void *pctx,
+		       struct sl_import_info *out, struct sl_diag *d)
 {
+	struct sl_slice_hint *hint;
+	size_t nhint;
 	struct shajob sha;
 	const struct sl_reader *rd;
 	struct sl_trace_info tr;
@@ -203,7 +231,9 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	bind.utid_base = sl_store_next_utid(st);
 	bind.d = d;
 	sl_store_run_sink(&bind, &sink);
-	rc = sl_import_model(rd, path, &sink, progress, pctx, &im, d);
+	hint = ledger_hints(led, &nhint);
+	rc = sl_import_model_hinted(rd, path, &sink, hint, nhint, progress, pctx, &im, d);
+	free(hint);
 	out->events = im.events;
 	if (rc)
 		goto fail;

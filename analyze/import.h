@@ -20,12 +20,16 @@ struct sl_import_info {
 	struct sl_model_stats ms;   /* of the new trace (arrays owned) */
 };
 
-/* Import path (format detected by content, or the reader named force).
+struct sl_ledger;
+
+/* Import path (format detected by content, or the reader named force);
+ * led (NULL: none) is the recording's ledger, whose mean slices place the
+ * switches the file lacks (sl_model_set_slice_hints).
  * Warnings go through d->warn as they come. Returns 0 with *out filled
  * (release with sl_import_info_release), or -1 with d->msg set and the
  * store as it was. */
-int sl_import(struct sl_store *st, const char *path, const char *force, sl_progress_fn progress,
-	      void *pctx, struct sl_import_info *out, struct sl_diag *d);
+int sl_import(struct sl_store *st, const char *path, const char *force, const struct sl_ledger *led,
+	      sl_progress_fn progress, void *pctx, struct sl_import_info *out, struct sl_diag *d);
 void sl_import_info_release(struct sl_import_info *in);
 
 #endif

@@ -94,7 +94,7 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		sl_err("%s", d.msg);
 		return 1;
 	}
-	if (sl_import(st, path, force, tty ? progress : NULL, NULL, &in, &d)) {
+	if (sl_import(st, path, force, have_ledger ? &led : NULL, tty ? progress : NULL, NULL, &in, &d)) {
 		if (have_ledger)
 			sl_ledger_release(&led);
 		if (tty && in.events > 0xfffff)

@@ -32,6 +32,13 @@ struct sl_model_stats {
 				   * it ran (malloc'd; caller frees) */
 };
 
+/* The kernel's mean slice of a thread: its ledger's sum_exec_runtime delta
+ * over its pcount delta (the times it was switched in; docs/ledger.md). */
+struct sl_slice_hint {
+	int32_t tid;
+	uint64_t mean_ns;
+};
+
 /* New builder writing the recorded run to *rec (copied). d receives errors
  * (and warnings). Free with sl_model_free. */
 struct sl_model *sl_model_new(const struct sl_run_sink *rec, struct sl_diag *d);
@@ -44,5 +51,10 @@ int sl_model_event(void *model, const struct sl_event *ev);
 int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
 		    uint64_t **last_ts, struct sl_model_stats *st);
 void sl_model_free(struct sl_model *m);
+/* Give the model the kernel's mean slices of threads (copied; before the
+ * first event): where a switch that took such a thread off its CPU is
+ * missing, its slice ends its mean slice after it began, within what the
+ * evidence allows, instead of halfway (docs/model.md, "Missed switches"). */
+void sl_model_set_slice_hints(struct sl_model *m, const struct sl_slice_hint *h, size_t n);
 
 #endif

@@ -71,6 +71,12 @@ struct mcpu {
  * balancing) or within its idle balance interval (a few ms: the domain's
  * weight in ms, kernel/sched/topology.c sd_init(), since 2.6 times). */
 #define IDLE_PROOF_NS 10000000ULL
+/* How long after a switch an event may still show prev as current (the
+ * tail of the switch: trace_sched_switch fires in __schedule() before
+ * context_switch() is done, with interrupts off, kernel/sched/core.c): the
+ * longest seen is 84 us (the 3.4 Android trace of catapult). An event of
+ * prev later than this shows prev running again: a switch back was missed. */
+#define TAIL_MAX_NS 100000ULL
 
 struct sl_model {
 	struct sl_run_sink rec;
@@ -86,7 +92,10 @@ struct sl_model {
 	struct sl_model_stats st;
 	int have_first;
 	int seen_wake;     /* a wakeup event seen: the trace has them */
+	int seen_runtime;  /* a sched_stat_runtime seen: the trace has them */
 	struct sl_yields y;
+	struct sl_slice_hint *hint; /* sorted by tid (sl_model_set_slice_hints) */
+	size_t nhint;
 	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
 };
 

@@ -469,3 +469,65 @@ SL_TEST(model_exec_in_a_slice_open_at_the_end)
 	CHECK_EQ_INT(r.b.tasks[0].phases[2].run_ns, 0);
 	mrun_end(&r);
 }
+
+/* The slice row of task tid (the first), after evs with hints h[nh]. */
+static void tail_case(const struct sl_event *evs, int n, const struct sl_slice_hint *h, size_t nh,
+		      int tid, uint64_t *ts, uint64_t *dur, uint64_t *missed)
+{
+	struct mrun r;
+	int i, k;
+	mrun_start(&r);
+	sl_model_set_slice_hints(r.m, h, nh);
+	*ts = *dur = 0;
+	for (i = 0; i < n; i++)
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	*missed = r.st.missed_switches;
+	for (k = 0; k < (int)r.b.ntasks; k++)
+		if (r.b.tasks[k].tid == tid)
+			for (i = 0; i < r.c.nslice && i < 16; i++)
+				if (r.c.s[i].task == k) {
+					*ts = r.c.s[i].ts;
+					*dur = r.c.s[i].dur;
+					break;
+				}
+	mrun_end(&r);
+}
+
+/* The tail of a switch is bounded (TAIL_MAX_NS = 100 us, collector/
+ * model_int.h), and a thread's mean slice from its ledger places a missed
+ * switch-out (sl_model_set_slice_hints; docs/model.md "Missed switches").
+ * One CPU: P (pid 20) runs from 1000 and is switched out runnable to X (21)
+ * at 10000; X's own switch-out never reaches the file; P wakes Q (22) at
+ * time W and P -> Q is switched at W + 500.
+ *  a) W = 10000 + 60000 (60 us after the switch): the tail of the switch,
+ *     not evidence: X's slice runs to the next switch, [10000, 70500);
+ *     no missed switch.
+ *  b) W = 10000 + 3000000 (3 ms): P runs again: the switch X -> P was
+ *     missed, placed halfway between X's last evidence (its switch-in at
+ *     10000) and P's first (3010000): X's slice is [10000, 1510000), 1.5 ms.
+ *  c) as b) with the kernel's mean slice of X 400 us (its ledger): X's
+ *     slice ends 400 us after it began: [10000, 410000).
+ *  d) as b) with a mean slice of 5 ms, past P's first evidence: clamped
+ *     there, [10000, 3010000). */
+SL_TEST(model_missed_switch_tail_and_hint)
+{
+	static const uint64_t W[4] = { 70000, 3010000, 3010000, 3010000 };
+	const struct sl_slice_hint h400 = { 21, 400000 }, h5ms = { 21, 5000000 };
+	const struct sl_slice_hint *h[4] = { NULL, NULL, &h400, &h5ms };
+	static const uint64_t dur[4] = { 60500, 1500000, 400000, 3000000 };
+	static const uint64_t missed[4] = { 0, 1, 1, 1 };
+	struct sl_event e[4];
+	uint64_t ts, d, m;
+	int k;
+	for (k = 0; k < 4; k++) {
+		e[0] = sw(1000, 0, 'R', 20);
+		e[1] = sw(10000, 20, 'R', 21);
+		e[2] = wk(W[k], 20, 22, 0);
+		e[3] = sw(W[k] + 500, 20, 'S', 22);
+		tail_case(e, 4, h[k], h[k] ? 1 : 0, 21, &ts, &d, &m);
+		CHECK_EQ_INT(ts, 10000);
+		CHECK_EQ_INT(d, dur[k]);
+		CHECK_EQ_INT(m, missed[k]);
+	}
+}
