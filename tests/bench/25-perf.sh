@@ -6,7 +6,9 @@
 # against `perf sched latency` (goal: ratio <= 0.5). The input is recorded
 # here when run as root: `perf sched record` of perf bench sched messaging
 # (8 groups, 40 processes each, 600 loops: tens of MB), else the largest
-# perf.data in traces/. Each timing is the best of 3 runs. Peak memory
+# perf.data in traces/. The machine is shared: the tools run interleaved,
+# one after the other in each of ROUNDS rounds (default 5), and each figure
+# is the median of its rounds. Peak memory
 # (RSS) of the reader and of the import is shown beside the file size.
 set -u
 : "${SCHEDLAB:=$(pwd)/schedlab}" "${B:=$(pwd)/build/default}" "${TOP:=$(pwd)}"
@@ -23,27 +25,27 @@ if [ -z "$F" ]; then
 	[ -n "$F" ] || { echo "perf: skipped (no input)"; exit 0; }
 fi
 now() { date +%s%N; }
-# best NAME CMD...: run 3 times, set NAME to the fastest in ns
-best() {
+# tm NAME CMD...: run once, append its wall time (ns) to $T/NAME
+tm() {
 	name=$1; shift
-	b=0
-	for i in 1 2 3; do
-		rm -f "$T/b.db"
-		t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-		d=$((t1 - t0))
-		if [ $b = 0 ] || [ $d -lt $b ]; then b=$d; fi
-	done
-	eval "$name=$b"
+	t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
+	echo $((t1 - t0)) >>"$T/$name"
 }
-best th perf sched timehist -i "$F"
-best lat perf sched latency -i "$F"
-best imp "$SCHEDLAB" --db "$T/b.db" import "$F"
-best rdr "$B/tools/perfdump" -r perfdata -t "$F"
+# med NAME: the median of $T/NAME
+med() { sort -n "$T/$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for i in $(seq "${ROUNDS:-5}"); do
+	rm -f "$T/b.db"
+	tm th perf sched timehist -i "$F"
+	tm imp "$SCHEDLAB" --db "$T/b.db" import "$F"
+	tm lat perf sched latency -i "$F"
+	tm rdr "$B/tools/perfdump" -r perfdata -t "$F"
+done
+th=$(med th) lat=$(med lat) imp=$(med imp) rdr=$(med rdr)
 n=$("$B/tools/perfdump" -r perfdata -c "$F" | awk '{ s += $2 } END { print s }')
 lost=$("$B/tools/perfdump" -r perfdata -c "$F" | awk '$1 == "lost" { print $2 }')
 ms() { awk -v n="$1" 'BEGIN { printf "%.0f ms", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-echo "input: $F ($(wc -c <"$F") bytes, $n sched events, $lost lost)"
+echo "input: $F ($(wc -c <"$F") bytes, $n sched events, $lost lost); medians of ${ROUNDS:-5} interleaved rounds"
 echo "perf sched timehist >/dev/null: $(ms $th); perf sched latency >/dev/null: $(ms $lat)"
 echo "perfdata import (DB included): $(ms $imp): ratio $(ratio $imp $th) x perf sched timehist (goal <= 1)"
 echo "perfdata decode + per-task runtime: $(ms $rdr): ratio $(ratio $rdr $lat) x perf sched latency (goal <= 0.5)"
