@@ -261,7 +261,9 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	if ((!v.overhead || !strcmp(v.overhead, "auto")) &&
 	    sl_overhead_auto(st, tr.id, &o, &ov, &d))
 		goto fail;
-	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, NULL, &run_id, &rs, NULL, &d))
+	/* the release's options go in as --opt does (sl_cmd_replay_store keeps
+	 * those the model has; o.policy_opts alone was overwritten there) */
+	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, o.policy_opts, &run_id, &rs, NULL, &d))
 		goto fail;
 	sl_behaviour_release(&b);
 	if (sl_store_load_run(st, run_id, &rep, &d))

@@ -62,4 +62,18 @@ for m in rsdl o1 sd; do
 	none=$(ks $m none) auto=$(ks $m auto)
 	awk -v n="$none" -v a="$auto" 'BEGIN { exit !(n > 0.7 && a <= 0.15) }' || fail "$m KS none $none auto $auto"
 done
+# The recording kernel's release sets the eevdf features validate replays
+# with (collector/release.c, sl_release_eevdf_opts; docs/eevdf.md): a trace
+# of 6.8 has the 0.75 ms base slice (0.70 from v6.15), no DELAY_DEQUEUE and
+# no PLACE_REL_DEADLINE (both v6.12), and yield does not forfeit (v6.18).
+# The stored replay's params say what ran, not only the printed line (they
+# used to keep 6.18's defaults whatever the release).
+cp "$T/db" "$T/db68"
+sq "$T/db68" "UPDATE trace SET kernel_release = '6.8.0-45-generic' WHERE id = 1"
+"$SCHEDLAB" --db "$T/db68" validate --trace 1 --hz 250 > "$T/out68" 2> "$T/err"; [ $? -le 1 ] || fail "validate 6.8: $(cat "$T/err")"
+grep -q "^model options: slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0" "$T/out68" ||
+	fail "6.8 options not printed: $(head -3 "$T/out68")"
+expect_eq "$(sq "$T/db68" "SELECT json_extract(params, '$.slice_norm_us'), json_extract(params, '$.delay_dequeue'),
+	json_extract(params, '$.rel_deadline'), json_extract(params, '$.yield_forfeit') FROM run WHERE id = (SELECT MAX(id) FROM run)")" \
+	"750|0|0|0" "a 6.8 trace's replay params"
 exit 0
