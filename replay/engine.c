@@ -7,29 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A replay to completion with more CPU work than this (~19.5 hours) would
- * take minutes: refuse it (a corrupt behaviour?) unless a duration is
- * given. */
-#define MAX_WORK_NS (1ULL << 46)
-
-#define CHECK_AFTER(e, where)                     \
-	do {                                      \
-		if ((e)->priv->debug)             \
-			sl_eng_check((e), (where)); \
-	} while (0)
-
-void sl_replay_opts_init(struct sl_replay_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->hz = 1000;
-	o->rr_interval_ns = 6 * SL_NS_PER_MS;
-	o->mode = SL_MODE_TIMED;
-	o->sync_mode = SL_SYNC_BLOCK;
-	o->sync_window_ns = SL_SYNC_WINDOW_NS;
-	o->wake_cpu_mode = SL_WAKE_CPU_RUNNING;
-	o->irq_cpu_mode = SL_IRQ_CPU_AUTO;
-}
-
 static void vfail(struct sl_engine *e, const char *fmt, va_list ap)
 {
 	if (e->priv->failed)
@@ -247,12 +224,6 @@ static uint64_t draw_lat(struct sl_engine *e, const uint64_t *q)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	z ^= z >> 31;
 	return q[z % (uint64_t)n];
-}
-
-const char *sl_preempt_name(int model)
-{
-	static const char *const names[] = { "none", "voluntary", "full", "lazy" };
-	return model >= 0 && model < 4 ? names[model] : "none";
 }
 
 /* How long a wakeup of p onto a busy CPU takes to reach it and preempt
@@ -817,175 +788,8 @@ static void tick_all(struct sl_engine *e)
 		if (e->ncpus > 1) /* (balancing has nothing to do on one CPU) */
 			sl_smp_tick(e, c);
 	}
-	if (e->priv->kick_pending)
+	if (e->priv->smp.kick_pending)
 		sl_smp_kick(e);
-}
-
-static uint64_t task_total_work(const struct sl_task_spec *s)
-{
-	struct sl_phase ph;
-	uint64_t sum = 0;
-	size_t i;
-	if (s->flags & (SL_TASK_IDLE | SL_TASK_EXCLUDED))
-		return 0;
-	if (!s->nphases) {
-		if (!s->run_ns)
-			return 0; /* no recorded work (a task seen without bursts) */
-		if (s->run_ns == SL_INF || !s->count)
-			return SL_INF;
-		if (s->run_ns && s->count > (SL_INF - 1) / s->run_ns)
-			return SL_INF;
-		return s->run_ns * s->count;
-	}
-	for (i = 0; sl_task_phase(s, i, &ph) == 0; i++) {
-		if (ph.run_ns == SL_INF || sum > SL_INF - 1 - ph.run_ns)
-			return SL_INF;
-		sum += ph.run_ns;
-		if (ph.end == SL_END_EXIT || ph.end == SL_END_TRACE)
-			break;
-	}
-	return sum;
-}
-
-static int parse_policy_opts(const struct sl_policy_ops *ops, const char *opts,
-			     long long *vals, struct sl_diag *d)
-{
-	const struct sl_policy_param *pp = ops->params;
-	size_t n = 0, i;
-	char buf[512], *save = NULL, *tok;
-
-	for (; pp && pp[n].name && n < SL_ENGINE_MAX_PARAMS; n++)
-		vals[n] = pp[n].def;
-	if (!opts || !*opts)
-		return 0;
-	if (strlen(opts) >= sizeof(buf))
-		return sl_fail(d, "policy options too long");
-	memcpy(buf, opts, strlen(opts) + 1);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		long long v;
-		if (!eq)
-			return sl_fail(d, "policy option '%s': expected NAME=VALUE", tok);
-		*eq = 0;
-		for (i = 0; i < n; i++)
-			if (!strcmp(pp[i].name, tok))
-				break;
-		if (i == n)
-			return sl_fail(d, "%s has no option '%s'", ops->name, tok);
-		if (sl_parse_int(eq + 1, pp[i].min, pp[i].max, &v))
-			return sl_fail(d, "%s option %s: '%s' is not an integer in %lld..%lld", ops->name,
-				       tok, eq + 1, pp[i].min, pp[i].max);
-		vals[i] = v;
-	}
-	return 0;
-}
-
-int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode)
-{
-	if (mode != SL_IRQ_CPU_AUTO)
-		return mode;
-	return ops->select_cpu ? SL_IRQ_CPU_REMOTE : SL_IRQ_CPU_RELATIVE;
-}
-
-const char *sl_irq_cpu_name(int mode)
-{
-	switch (mode) {
-	case SL_IRQ_CPU_SLEEPER:
-		return "sleeper";
-	case SL_IRQ_CPU_RECORDED:
-		return "recorded";
-	case SL_IRQ_CPU_RELATIVE:
-		return "relative";
-	case SL_IRQ_CPU_REMOTE:
-		return "remote";
-	default:
-		return "auto";
-	}
-}
-
-int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
-			  int cpus, char *buf, size_t len, struct sl_diag *d)
-{
-	long long vals[SL_ENGINE_MAX_PARAMS];
-	size_t i, off;
-	int n, k;
-
-	if (parse_policy_opts(ops, o->policy_opts, vals, d))
-		return -1;
-	n = snprintf(buf, len,
-		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
-		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
-		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\","
-		     "\"preempt\":\"%s\"",
-		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
-		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
-		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
-		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
-		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
-		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
-		     sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)), sl_preempt_name(o->preempt));
-	if (n < 0 || (size_t)n >= len)
-		return sl_fail(d, "params too long");
-	off = (size_t)n;
-	if (ops->group_sched) {
-		/* the groups' source (docs/groups.md): a plain description */
-		n = snprintf(buf + off, len - off, ",\"groups\":\"%s\"",
-			     o->no_groups ? "none (--groups none: every task in the root group)"
-			     : o->groups_desc ? o->groups_desc : "none");
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->exclude && o->exclude[0]) {
-		/* the patterns of replay --exclude (comm globs: no quote or
-		 * backslash reaches here, see cmd-replay.c) */
-		n = snprintf(buf + off, len - off, ",\"exclude\":\"%s\"", o->exclude);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->origin && o->origin[0]) {
-		n = snprintf(buf + off, len - off, ",\"origin\":\"%s\"", o->origin);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->late_cpus && o->late_cpus[0]) {
-		n = snprintf(buf + off, len - off, ",\"late_cpus\":%s", o->late_cpus);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	for (k = 0; k < 2 && o->nq > 0; k++) {
-		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
-		int j;
-		n = snprintf(buf + off, len - off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",
-			     o->nq > 1 ? "[" : "");
-		for (j = 0; j < o->nq && n >= 0 && (size_t)n < len - off; j++) {
-			off += (size_t)n;
-			n = snprintf(buf + off, len - off, "%s%llu", j ? "," : "", (unsigned long long)q[j]);
-		}
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-		if (o->nq > 1) {
-			if (off + 1 >= len)
-				return sl_fail(d, "params too long");
-			buf[off++] = ']';
-			buf[off] = 0;
-		}
-	}
-	for (i = 0; ops->params && ops->params[i].name && i < SL_ENGINE_MAX_PARAMS; i++) {
-		n = snprintf(buf + off, len - off, ",\"%s\":%lld", ops->params[i].name, vals[i]);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (off + 2 > len)
-		return sl_fail(d, "params too long");
-	buf[off++] = '}';
-	buf[off] = 0;
-	return 0;
 }
 
 static void finalize(struct sl_engine *e)
@@ -1021,222 +825,66 @@ static void finalize(struct sl_engine *e)
 	st->idle_ns = (uint64_t)e->ncpus * e->now - st->busy_ns;
 }
 
-int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
-		  const struct sl_replay_opts *o, const struct sl_run_sink *sink,
-		  struct sl_replay_stats *st, struct sl_diag *d)
+/* Run the replay set up by sl_replay_run from its start to its end (every
+ * task done, or the duration) and write the rows left open at the end. */
+void sl_eng_loop(struct sl_engine *e)
 {
-	struct sl_engine eng, *e = &eng;
-	struct sl_engine_priv priv;
+	struct sl_engine_priv *v = e->priv;
 	struct sl_ev ev;
-	uint64_t allmask, work = 0;
-	size_t i;
-	int c, rc = 0, ncpus;
-	const char *env = getenv("SCHEDLAB_DEBUG");
 
-	memset(e, 0, sizeof(*e));
-	memset(&priv, 0, sizeof(priv));
-	if (!ops || !ops->enqueue || !ops->dequeue || !ops->pick_next || !ops->tick || !ops->fork ||
-	    !ops->init || !ops->task_init || !ops->release)
-		return sl_fail(d, "policy %s lacks a required hook", ops ? ops->name : "(null)");
-	ncpus = o->cpus > 0 ? o->cpus : (b->cpus > 0 ? b->cpus : 1);
-	if (ncpus > SL_ENGINE_MAX_CPUS)
-		return sl_fail(d, "%d CPUs: at most %d supported", ncpus, SL_ENGINE_MAX_CPUS);
-	if (o->hz < 10 || o->hz > 100000)
-		return sl_fail(d, "--hz %d: expected 10..100000", o->hz);
-	if (o->nq < 0 || o->nq > SL_OVERHEAD_Q)
-		return sl_fail(d, "%d overhead values: at most %d", o->nq, SL_OVERHEAD_Q);
-	if (o->rr_interval_ns < 1000 || o->rr_interval_ns > 10 * SL_NS_PER_SEC)
-		return sl_fail(d, "rr interval %llu ns: expected 1us..10s",
-			       (unsigned long long)o->rr_interval_ns);
-	if (o->sync_mode < SL_SYNC_BLOCK || o->sync_mode > SL_SYNC_NONE)
-		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
-	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
-		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
-	if (o->irq_cpu_mode < SL_IRQ_CPU_SLEEPER || o->irq_cpu_mode > SL_IRQ_CPU_REMOTE)
-		return sl_fail(d, "irq cpu mode %d: expected auto, relative, recorded or sleeper",
-			       o->irq_cpu_mode);
-	e->priv = &priv;
-	priv.d = d;
-	priv.sink = sink;
-	priv.debug = o->debug || (env && *env && strcmp(env, "0"));
-#ifdef SL_ENGINE_DEBUG /* build flag: make CFLAGS="-O1 -g -DSL_ENGINE_DEBUG" */
-	priv.debug = !(env && !strcmp(env, "0"));
-#endif
-	priv.duration = o->duration_ns;
-	e->ops = ops;
-	e->ncpus = ncpus;
-	e->hz = o->hz;
-	e->tick_ns = SL_NS_PER_SEC / (uint64_t)o->hz;
-	e->rr_interval_ns = o->rr_interval_ns;
-	e->mode = o->mode;
-	if (ops->group_sched && !o->no_groups) {
-		e->groups = b->groups;
-		e->ngroups = b->ngroups;
-	}
-	priv.o = o;
-	priv.irq_mode = sl_irq_cpu_mode_of(ops, o->irq_cpu_mode);
-	priv.lat_state = o->seed;
-	if (parse_policy_opts(ops, o->policy_opts, e->param, d))
-		return -1; /* nothing allocated yet */
-	if (o->nq > 0)
-		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));
-	allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
-	priv.allmask = allmask;
-	if (ncpus > 1)
-		priv.nr_free = xcalloc((size_t)ncpus, sizeof(*priv.nr_free));
-	e->cpus = xcalloc((size_t)ncpus, sizeof(*e->cpus));
-	for (c = 0; c < ncpus; c++)
-		e->cpus[c].id = c;
-	/* after the behaviour's tasks, a migration thread per CPU (2.6.20
-	 * migration_thread: SCHED_FIFO 99, pinned to its CPU; its masks name
-	 * CPUs 0..63 only) for active balancing */
-	priv.nreal = b->ntasks;
-	priv.nmig = ncpus > 1 ? (ncpus < 64 ? ncpus : 64) : 0;
-	if (priv.nmig)
-		priv.mig_spec = xcalloc((size_t)priv.nmig, sizeof(*priv.mig_spec));
-	for (c = 0; c < priv.nmig; c++) {
-		struct sl_task_spec *s = &priv.mig_spec[c];
-		s->idx = (int32_t)(b->ntasks + (size_t)c);
-		snprintf(s->comm, sizeof(s->comm), "migration/%d", c);
-		s->policy = SL_SCHED_FIFO;
-		s->rt_prio = 99;
-		s->cpumask = 1ULL << c;
-		s->flags = SL_TASK_KTHREAD;
-		s->parent = -1;
-	}
-	e->ntasks = b->ntasks + (size_t)priv.nmig;
-	e->tasks = xcalloc_aligned(64, e->ntasks, sizeof(*e->tasks));
-	priv.tx = xcalloc_aligned(64, e->ntasks, sizeof(*priv.tx));
-	for (i = 0; i < e->ntasks; i++) {
-		struct sl_task *p = &e->tasks[i];
-		const struct sl_task_spec *s = i < b->ntasks ? &b->tasks[i] : &priv.mig_spec[i - b->ntasks];
-		p->eng = &priv.tx[i];
-		p->idx = (int)i;
-		p->spec = s;
-		p->nice = s->nice < -20 ? -20 : s->nice > 19 ? 19 : s->nice;
-		p->static_prio = 120 + p->nice;
-		p->sched_policy = s->policy;
-		p->rt_prio = s->rt_prio;
-		p->flags = s->flags;
-		p->cpumask = s->cpumask & allmask;
-		if (!p->cpumask)
-			p->cpumask = allmask;
-		for (c = 0; c < ncpus; c++)
-			if (sl_task_allowed(p, c))
-				break;
-		p->cpu = c;
-		p->eng->rec_level = p->eng->rec_array = -1;
-		p->eng->wake_waker = -1;
-		p->eng->total_work = task_total_work(s);
-		p->prio = p->static_prio;
-		if (p->eng->total_work == SL_INF && !o->duration_ns) {
-			rc = sl_fail(d, "task %zu (%s) never ends: a duration is needed", i, s->comm);
-			goto out_tasks;
-		}
-		if (!o->duration_ns && p->eng->total_work != SL_INF) {
-			work += p->eng->total_work;
-			if (work > MAX_WORK_NS || p->eng->total_work > MAX_WORK_NS) {
-				rc = sl_fail(d, "the tasks have more than %llu s of CPU work: give a duration",
-					     (unsigned long long)(MAX_WORK_NS / SL_NS_PER_SEC));
-				goto out_tasks;
-			}
-		}
-	}
-	if (ops->init(e)) {
-		if (!priv.failed)
-			sl_fail(d, "%s: initialisation failed", ops->name);
-		rc = -1;
-		goto out_tasks;
-	}
-	for (i = 0; i < e->ntasks; i++)
-		ops->task_init(e, &e->tasks[i]);
-	sl_smp_init(e);
-	sl_sync_infer(b, o->sync_mode, o->sync_window_ns, &priv.sync);
-	priv.st.sync_inferred = priv.sync.nsync;
-	for (i = b->ntasks; i < e->ntasks; i++)
-		e->tasks[i].state = SL_TS_SLEEPING; /* the migration threads */
-	for (i = 0; i < b->ntasks; i++) {
-		struct sl_task *p = &e->tasks[i];
-		const struct sl_task_spec *s = p->spec;
-		if (e->mode == SL_MODE_CAUSAL && s->parent >= 0 && (size_t)s->parent < e->ntasks &&
-		    s->parent != (int32_t)i && s->parent_progress_ns > 0)
-			sl_eng_wait_for(e, p, &e->tasks[s->parent], s->parent_progress_ns, s->start_ns, 1);
-		else
-			sl_eng_push_start(e, p, s->start_ns);
-	}
-	priv.next_tick = e->tick_ns;
-	CHECK_AFTER(e, "init");
-
-	while (!priv.failed) {
-		if (!priv.duration && priv.ndone == priv.nreal)
+	while (!v->failed) {
+		if (!v->duration && v->ndone == v->nreal)
 			break;
-		if (!priv.nrunnable && !priv.ntimed && priv.ncausal) {
+		if (!v->nrunnable && !v->ntimed && v->ncausal) {
 			sl_eng_break_deadlock(e);
 			continue;
 		}
 		/* ticks are kept out of the heap: at equal times they come first */
-		if (priv.q.n && sl_evq_peek_time(&priv.q) < priv.next_tick) {
-			sl_evq_pop(&priv.q, &ev);
-			if (priv.duration && ev.t >= priv.duration) {
-				e->now = priv.duration;
+		if (v->q.n && sl_evq_peek_time(&v->q) < v->next_tick) {
+			sl_evq_pop(&v->q, &ev);
+			if (v->duration && ev.t >= v->duration) {
+				e->now = v->duration;
 				break;
 			}
 			e->now = ev.t;
-			priv.st.events++;
+			v->st.events++;
 			handle(e, &ev);
 		} else {
-			if (!priv.q.n && !priv.nrunnable && !priv.ncausal) {
+			if (!v->q.n && !v->nrunnable && !v->ncausal) {
 				/* nothing can ever happen again: idle to the end */
-				if (priv.duration)
-					e->now = priv.duration;
+				if (v->duration)
+					e->now = v->duration;
 				break;
 			}
-			if (priv.duration && priv.next_tick >= priv.duration) {
-				e->now = priv.duration;
+			if (v->duration && v->next_tick >= v->duration) {
+				e->now = v->duration;
 				break;
 			}
-			if (!priv.nrunnable && priv.q.n && sl_evq_peek_time(&priv.q) > priv.next_tick) {
+			if (!v->nrunnable && v->q.n && sl_evq_peek_time(&v->q) > v->next_tick) {
 				/* every CPU idle: nothing happens at the ticks before the
 				 * next event, skip to the last one (long sleeps cost O(1)) */
-				uint64_t t = sl_evq_peek_time(&priv.q);
-				priv.next_tick += (t - priv.next_tick) / e->tick_ns * e->tick_ns;
-				if (priv.duration && priv.next_tick >= priv.duration) {
-					e->now = priv.duration;
+				uint64_t t = sl_evq_peek_time(&v->q);
+				v->next_tick += (t - v->next_tick) / e->tick_ns * e->tick_ns;
+				if (v->duration && v->next_tick >= v->duration) {
+					e->now = v->duration;
 					break;
 				}
 			}
-			e->now = priv.next_tick;
-			priv.next_tick += e->tick_ns;
+			e->now = v->next_tick;
+			v->next_tick += e->tick_ns;
 			tick_all(e);
 		}
 		/* need_resched is acted on once every event of this instant has
 		 * been handled (as the kernel does on return from interrupt) */
-		if (!priv.q.n || sl_evq_peek_time(&priv.q) != e->now ||
-		    (!priv.duration && priv.ndone == priv.nreal)) {
+		if (!v->q.n || sl_evq_peek_time(&v->q) != e->now ||
+		    (!v->duration && v->ndone == v->nreal)) {
 			run_resched(e);
 			idle_wait_track(e);
 		}
 	}
-	if (!priv.failed) {
-		if (priv.iw_on) /* close a stretch still open at the end */
+	if (!v->failed) {
+		if (v->iw_on) /* close a stretch still open at the end */
 			idle_wait_close(e);
 		finalize(e);
 	}
-	if (st)
-		*st = priv.st;
-	rc = priv.failed ? -1 : 0;
-	ops->release(e);
-	sl_smp_release(e);
-out_tasks:
-	for (i = 0; i < e->ntasks; i++)
-		free(priv.tx[i].waiters);
-	free(priv.tx);
-	free(priv.mig_spec);
-	free(e->tasks);
-	free(e->cpus);
-	free(priv.nr_free);
-	free(priv.waking);
-	sl_sync_release(&priv.sync);
-	sl_evq_release(&priv.q);
-	return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "evq.h"
+#include "smp.h"
 #include "sync.h"
 
 /* Event kinds, in their order at equal times. */
@@ -23,46 +24,6 @@ enum {
 struct sl_waking {
 	struct sl_enq_info w;
 	int cpu;
-};
-
-/* smp.c: a scheduling domain (2.6.20 struct sched_domain), one per CPU */
-enum {
-	SL_SD_LOAD_BALANCE = 1,
-	SL_SD_BALANCE_NEWIDLE = 2,
-	SL_SD_BALANCE_EXEC = 4,
-	SL_SD_BALANCE_FORK = 8,
-	SL_SD_WAKE_AFFINE = 32,
-	SL_SD_WAKE_BALANCE = 64,
-};
-struct sl_sched_domain {
-	unsigned min_interval, max_interval; /* ms */
-	unsigned busy_factor, imbalance_pct, cache_nice_tries;
-	int busy_idx, idle_idx, newidle_idx, wake_idx, forkexec_idx;
-	unsigned flags;
-	uint64_t cache_hot_ns;       /* cache_hot_time */
-	/* runtime */
-	uint64_t last_balance;       /* jiffies */
-	unsigned balance_interval;   /* ms */
-	unsigned nr_balance_failed;
-};
-struct sl_smp_cpu {
-	unsigned long cpu_load[3];   /* update_load averages */
-	uint64_t next_balance;       /* jiffies */
-	struct sl_sched_domain sd;
-	int active_balance;          /* rq->active_balance: the migration thread
-				      * is to push a task to push_cpu */
-	int push_cpu;
-	struct sl_task *exec_task;   /* sched_exec's request to the migration
-				      * thread: move exec_task to exec_dest */
-	int exec_dest;
-};
-/* the state of one move_tasks, read by sl_engine_may_migrate */
-struct sl_smp_mig {
-	int active, idle, pinned;
-	long rem_load;
-	int this_best_prio, best_prio, best_prio_seen;
-	struct sl_sched_domain *sd;
-	const struct sl_task *only;  /* a move of this task alone (sched_exec) */
 };
 
 /* A task waiting for another task's CPU time to reach point. */
@@ -121,20 +82,22 @@ struct sl_engine_priv {
 				  * them the engine's own migration threads */
 	int nmig;                /* migration threads: CPUs 0..nmig-1 have one */
 	struct sl_task_spec *mig_spec; /* their specs */
-	int kick_pending;        /* smp.c: an active balance waits for its thread */
-	/* smp.c */
-	struct sl_smp_cpu *smp;  /* per CPU: load averages, its domain */
-	unsigned char *smp_cpus; /* load_balance's candidate CPUs */
-	uint64_t smp_jiffy;      /* tick of the last update_load */
-	unsigned long load_scale;/* SCHED_LOAD_SCALE: a nice-0 task's weight */
-	struct sl_smp_mig mig;   /* move_tasks in progress */
+	struct sl_smp smp;       /* smp.c's state (smp.h) */
 	uint64_t allmask;        /* every CPU of the replay (CPUs 0..63) */
 	unsigned *nr_free;       /* per CPU: queued tasks allowed everywhere */
 	int iw_on;               /* idle CPU beside a waiting task, since iw_since */
 	uint64_t iw_since;
 };
 
+#define CHECK_AFTER(e, where)                     \
+	do {                                      \
+		if ((e)->priv->debug)             \
+			sl_eng_check((e), (where)); \
+	} while (0)
+
 /* engine.c */
+/* Run the replay set up by sl_replay_run (engine_run.c) to its end. */
+void sl_eng_loop(struct sl_engine *e);
 void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu,
 		    const struct sl_enq_info *w);
 void sl_eng_error(struct sl_engine *e, const char *fmt, ...)
@@ -152,6 +115,11 @@ void sl_eng_arm(struct sl_engine *e, int c);
 /* Queue p's wakeup / appearance at t (not before now). */
 void sl_eng_push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t);
 void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t);
+
+/* engine_opts.c: the model's parameters from "NAME=VALUE,..." into vals
+ * (ops->params order; defaults for those not given) */
+int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, long long *vals,
+			     struct sl_diag *d);
 
 /* causal.c */
 /* t waits until w's CPU time reaches point (timed_end: the timed fallback;
@@ -177,37 +145,6 @@ static inline int sl_eng_hidden(const struct sl_engine *e, const struct sl_task 
 {
 	return (size_t)p->idx >= e->priv->nreal;
 }
-
-/* smp.c */
-void sl_smp_init(struct sl_engine *e);    /* after task_init */
-/* After the ticks of an instant: wake the migration threads that load_balance
- * asked for (active balancing). */
-void sl_smp_kick(struct sl_engine *e);
-/* cpu's migration thread runs: active_load_balance if it was asked for. */
-void sl_smp_migration_run(struct sl_engine *e, int cpu);
-void sl_smp_release(struct sl_engine *e);
-/* try_to_wake_up's CPU for p woken by a task running on waker_cpu (-1: an
- * interrupt, timer or a waker that is not running); waker_home: for a task
- * waker that is not running, the CPU the 2.6.20 rule takes as this_cpu
- * (replay --wake-cpu waker), else -1; sync_waker: the waker of a sync
- * wakeup (it is about to sleep), else NULL */
-int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int waker_home,
-		    const struct sl_task *sync_waker);
-/* p, running on cpu, has reached an exec point: sched_exec() balances it
- * (the model's SL_BAL_EXEC, else 2.6.20's sched_balance_self) and, for
- * another CPU, asks cpu's migration thread to move it. */
-void sl_smp_exec(struct sl_engine *e, int cpu, struct sl_task *p);
-/* sched_fork/sched_exec placement of p forked on parent_cpu (-1: a start
- * without a running parent: the least loaded allowed CPU) */
-int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu);
-/* How long 2.6.20's rules may leave a CPU idle beside a task waiting
- * behind another CPU's running task: max_interval + (cache_nice_tries + 1)
- * attempts at min_interval refused for a cache-hot task + one tick. */
-uint64_t sl_smp_idle_allowance_ns(const struct sl_engine *e);
-/* schedule(): cpu is about to go idle */
-void sl_smp_idle_balance(struct sl_engine *e, int cpu);
-/* scheduler_tick's SMP part (every CPU, busy or idle) */
-void sl_smp_tick(struct sl_engine *e, int cpu);
 
 /* check.c: invariant checks (debug mode); where names the policy call. */
 void sl_eng_check(struct sl_engine *e, const char *where);

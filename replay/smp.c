@@ -50,10 +50,10 @@ void sl_smp_init(struct sl_engine *e)
 	int c, best_nice = 99;
 	size_t i;
 
-	v->smp = xcalloc((size_t)e->ncpus, sizeof(*v->smp));
-	v->smp_cpus = xcalloc((size_t)e->ncpus, 1);
+	v->smp.cpu = xcalloc((size_t)e->ncpus, sizeof(*v->smp.cpu));
+	v->smp.cand = xcalloc((size_t)e->ncpus, 1);
 	for (c = 0; c < e->ncpus; c++)
-		v->smp[c].sd = sd_cpu_init;
+		v->smp.cpu[c].sd = sd_cpu_init;
 	/* SCHED_LOAD_SCALE is the load of one nice-0 task in 2.6.20; each
 	 * model has its own weights, so take its nice-0 weight (the nearest
 	 * nice present when no task has nice 0) */
@@ -67,7 +67,7 @@ void sl_smp_init(struct sl_engine *e)
 			w0 = p->load_weight;
 		}
 	}
-	v->load_scale = w0 ? w0 : 128;
+	v->smp.load_scale = w0 ? w0 : 128;
 }
 
 uint64_t sl_smp_idle_allowance_ns(const struct sl_engine *e)
@@ -83,10 +83,10 @@ uint64_t sl_smp_idle_allowance_ns(const struct sl_engine *e)
 
 void sl_smp_release(struct sl_engine *e)
 {
-	free(e->priv->smp);
-	free(e->priv->smp_cpus);
-	e->priv->smp = NULL;
-	e->priv->smp_cpus = NULL;
+	free(e->priv->smp.cpu);
+	free(e->priv->smp.cand);
+	e->priv->smp.cpu = NULL;
+	e->priv->smp.cand = NULL;
 }
 
 /* jiffies: ticks since time 0 */
@@ -108,7 +108,7 @@ static unsigned long source_load(const struct sl_engine *e, int cpu, int type)
 	unsigned long raw = e->cpus[cpu].load;
 	if (type == 0)
 		return raw;
-	return e->priv->smp[cpu].cpu_load[type - 1] < raw ? e->priv->smp[cpu].cpu_load[type - 1] : raw;
+	return e->priv->smp.cpu[cpu].cpu_load[type - 1] < raw ? e->priv->smp.cpu[cpu].cpu_load[type - 1] : raw;
 }
 
 /* target_load: a high guess at the load of a migration target */
@@ -117,20 +117,20 @@ static unsigned long target_load(const struct sl_engine *e, int cpu, int type)
 	unsigned long raw = e->cpus[cpu].load;
 	if (type == 0)
 		return raw;
-	return e->priv->smp[cpu].cpu_load[type - 1] > raw ? e->priv->smp[cpu].cpu_load[type - 1] : raw;
+	return e->priv->smp.cpu[cpu].cpu_load[type - 1] > raw ? e->priv->smp.cpu[cpu].cpu_load[type - 1] : raw;
 }
 
 static unsigned long cpu_avg_load_per_task(const struct sl_engine *e, int cpu)
 {
 	unsigned n = e->cpus[cpu].nr_running;
-	return n ? e->cpus[cpu].load / n : e->priv->load_scale;
+	return n ? e->cpus[cpu].load / n : e->priv->smp.load_scale;
 }
 
 /* update_load: cpu_load[i] = (old * (2^i - 1) + new) / 2^i, rounded up
  * while the load rises */
 static void update_load(struct sl_engine *e, int cpu)
 {
-	struct sl_smp_cpu *s = &e->priv->smp[cpu];
+	struct sl_smp_cpu *s = &e->priv->smp.cpu[cpu];
 	unsigned long this_load = e->cpus[cpu].load;
 	int i;
 	unsigned long scale;
@@ -160,7 +160,7 @@ static int task_hot(const struct sl_engine *e, const struct sl_task *p, const st
 
 int sl_engine_may_migrate(struct sl_engine *e, const struct sl_task *p, int dst)
 {
-	struct sl_smp_mig *m = &e->priv->mig;
+	struct sl_smp_mig *m = &e->priv->smp.mig;
 	int running = p->state == SL_TS_RUNNING || e->cpus[p->cpu].curr == p;
 	int idx, skip;
 
@@ -227,7 +227,7 @@ int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p)
 static int move_tasks(struct sl_engine *e, int this, int busiest, unsigned long max_nr_move,
 		      long max_load_move, int idle, int *all_pinned)
 {
-	struct sl_smp_mig *m = &e->priv->mig;
+	struct sl_smp_mig *m = &e->priv->smp.mig;
 	int pulled = 0;
 
 	if (all_pinned)
@@ -239,7 +239,7 @@ static int move_tasks(struct sl_engine *e, int this, int busiest, unsigned long 
 	m->rem_load = max_load_move;
 	m->pinned = 1;
 	m->idle = idle;
-	m->sd = &e->priv->smp[this].sd;
+	m->sd = &e->priv->smp.cpu[this].sd;
 	m->this_best_prio = rq_best_prio(e, this);
 	m->best_prio = rq_best_prio(e, busiest);
 	m->best_prio_seen = e->cpus[busiest].curr && m->best_prio == e->cpus[busiest].curr->prio;
@@ -279,12 +279,12 @@ static int move_tasks(struct sl_engine *e, int this, int busiest, unsigned long 
 
 static int find_busiest_group(struct sl_engine *e, int this, unsigned long *imbalance, int idle)
 {
-	const struct sl_sched_domain *sd = &e->priv->smp[this].sd;
-	const unsigned char *cpus = e->priv->smp_cpus;
+	const struct sl_sched_domain *sd = &e->priv->smp.cpu[this].sd;
+	const unsigned char *cpus = e->priv->smp.cand;
 	unsigned long max_load = 0, this_load = 0, total_load = 0, avg_load;
 	unsigned long busiest_load_per_task = 0, busiest_nr_running = 0;
 	unsigned long this_load_per_task = 0, this_nr_running = 0, max_pull;
-	unsigned long scale = e->priv->load_scale;
+	unsigned long scale = e->priv->smp.load_scale;
 	int load_idx, busiest = -1, c, ngroups = 0;
 
 	*imbalance = 0;
@@ -362,7 +362,7 @@ static int find_busiest_queue(struct sl_engine *e, int group, unsigned long imba
 {
 	/* the group is one CPU: skip it when its single task outweighs the
 	 * imbalance */
-	if (!e->priv->smp_cpus[group])
+	if (!e->priv->smp.cand[group])
 		return -1;
 	if (e->cpus[group].nr_running == 1 && e->cpus[group].load > imbalance)
 		return -1;
@@ -371,14 +371,14 @@ static int find_busiest_queue(struct sl_engine *e, int group, unsigned long imba
 
 static void cpus_all(struct sl_engine *e)
 {
-	memset(e->priv->smp_cpus, 1, (size_t)e->ncpus);
+	memset(e->priv->smp.cand, 1, (size_t)e->ncpus);
 }
 
 static int cpus_any(const struct sl_engine *e)
 {
 	int c;
 	for (c = 0; c < e->ncpus; c++)
-		if (e->priv->smp_cpus[c])
+		if (e->priv->smp.cand[c])
 			return 1;
 	return 0;
 }
@@ -400,9 +400,9 @@ static void active_load_balance(struct sl_engine *e, int busiest, int target)
 void sl_smp_kick(struct sl_engine *e)
 {
 	int c;
-	e->priv->kick_pending = 0;
+	e->priv->smp.kick_pending = 0;
 	for (c = 0; c < e->ncpus; c++) {
-		struct sl_smp_cpu *s = &e->priv->smp[c];
+		struct sl_smp_cpu *s = &e->priv->smp.cpu[c];
 		if (!s->active_balance)
 			continue;
 		if (sl_eng_wake_migration(e, c) < 0) {
@@ -422,7 +422,7 @@ void sl_smp_kick(struct sl_engine *e)
  * task is no longer on src. */
 static void exec_move(struct sl_engine *e, int cpu, struct sl_task *p, int dest)
 {
-	struct sl_smp_mig *m = &e->priv->mig;
+	struct sl_smp_mig *m = &e->priv->smp.mig;
 	struct sl_task *q;
 	if (!p->on_rq || p->cpu != cpu || p->state == SL_TS_RUNNING || !sl_task_allowed(p, dest) ||
 	    !e->ops->steal)
@@ -430,7 +430,7 @@ static void exec_move(struct sl_engine *e, int cpu, struct sl_task *p, int dest)
 	memset(m, 0, sizeof(*m));
 	m->active = 1;
 	m->only = p;
-	m->sd = &e->priv->smp[dest].sd;
+	m->sd = &e->priv->smp.cpu[dest].sd;
 	q = e->ops->steal(e, cpu, dest);
 	m->active = 0;
 	m->only = NULL;
@@ -447,7 +447,7 @@ static void exec_move(struct sl_engine *e, int cpu, struct sl_task *p, int dest)
 
 void sl_smp_migration_run(struct sl_engine *e, int cpu)
 {
-	struct sl_smp_cpu *s = &e->priv->smp[cpu];
+	struct sl_smp_cpu *s = &e->priv->smp.cpu[cpu];
 	if (s->exec_task) {
 		struct sl_task *p = s->exec_task;
 		s->exec_task = NULL;
@@ -473,7 +473,7 @@ static int busiest_cpu(struct sl_engine *e, int this, int idle, unsigned long *i
 /* load_balance: balance this CPU within its domain (periodic). */
 static int load_balance(struct sl_engine *e, int this, int idle)
 {
-	struct sl_sched_domain *sd = &e->priv->smp[this].sd;
+	struct sl_sched_domain *sd = &e->priv->smp.cpu[this].sd;
 	unsigned long imbalance;
 	int nr_moved = 0, all_pinned = 0, active = 0, busiest;
 
@@ -488,7 +488,7 @@ redo:
 				      idle, &all_pinned);
 		if (all_pinned) {
 			/* every task of busiest is pinned away from us */
-			e->priv->smp_cpus[busiest] = 0;
+			e->priv->smp.cand[busiest] = 0;
 			if (cpus_any(e))
 				goto redo;
 			goto out_balanced;
@@ -498,7 +498,7 @@ redo:
 		sd->nr_balance_failed++;
 		if (sd->nr_balance_failed > sd->cache_nice_tries + 2) {
 			const struct sl_task *bc = e->cpus[busiest].curr;
-			struct sl_smp_cpu *bs = &e->priv->smp[busiest];
+			struct sl_smp_cpu *bs = &e->priv->smp.cpu[busiest];
 			/* don't kick the migration thread if busiest's running
 			 * task may not come here (an idle CPU runs its pinned
 			 * idle task) */
@@ -510,7 +510,7 @@ redo:
 				bs->active_balance = 1;
 				bs->push_cpu = this;
 				active = 1;
-				e->priv->kick_pending = 1; /* wake_up_process(migration_thread) */
+				e->priv->smp.kick_pending = 1; /* wake_up_process(migration_thread) */
 			}
 			/* kicked active balancing: reset the failure counter */
 			sd->nr_balance_failed = sd->cache_nice_tries + 1;
@@ -536,7 +536,7 @@ out_one_pinned:
 /* load_balance_newidle: this CPU is about to go idle. */
 static int load_balance_newidle(struct sl_engine *e, int this)
 {
-	struct sl_sched_domain *sd = &e->priv->smp[this].sd;
+	struct sl_sched_domain *sd = &e->priv->smp.cpu[this].sd;
 	unsigned long imbalance;
 	int nr_moved = 0, busiest;
 
@@ -550,7 +550,7 @@ redo:
 		nr_moved = move_tasks(e, this, busiest, e->cpus[busiest].nr_running - 1, (long)imbalance,
 				      SMP_NEWLY_IDLE, NULL);
 		if (!nr_moved) {
-			e->priv->smp_cpus[busiest] = 0;
+			e->priv->smp.cand[busiest] = 0;
 			if (cpus_any(e))
 				goto redo;
 		}
@@ -565,7 +565,7 @@ out_balanced:
 
 void sl_smp_idle_balance(struct sl_engine *e, int this)
 {
-	struct sl_smp_cpu *s = &e->priv->smp[this];
+	struct sl_smp_cpu *s = &e->priv->smp.cpu[this];
 	struct sl_sched_domain *sd = &s->sd;
 	uint64_t next_balance = jiffies(e) + 60 * (uint64_t)e->hz;
 	int pulled = 0;
@@ -586,7 +586,7 @@ void sl_smp_idle_balance(struct sl_engine *e, int this)
 /* run_rebalance_domains */
 static void rebalance_domains(struct sl_engine *e, int this)
 {
-	struct sl_smp_cpu *s = &e->priv->smp[this];
+	struct sl_smp_cpu *s = &e->priv->smp.cpu[this];
 	struct sl_sched_domain *sd = &s->sd;
 	int idle = e->cpus[this].nr_running ? SMP_NOT_IDLE : SMP_SCHED_IDLE;
 	uint64_t interval, j = jiffies(e), next_balance = j + 60 * (uint64_t)e->hz;
@@ -617,19 +617,19 @@ void sl_smp_tick(struct sl_engine *e, int cpu)
 		return;
 	if (e->ops->balance && e->ops->balance(e, cpu, SL_BAL_TICK, NULL) >= 0)
 		return; /* the model's own balancing */
-	if (cpu == 0 && j > v->smp_jiffy + 1) {
+	if (cpu == 0 && j > v->smp.jiffy + 1) {
 		/* the engine skipped the ticks of a stretch in which every CPU
 		 * was idle (load 0): age the averages as those ticks would have
 		 * (after 64 the averages of any load are 0) */
-		uint64_t k, skipped = j - v->smp_jiffy - 1;
+		uint64_t k, skipped = j - v->smp.jiffy - 1;
 		for (k = 0; k < skipped && k < 64; k++)
 			for (c = 0; c < e->ncpus; c++)
 				update_load(e, c);
 	}
 	if (cpu == 0)
-		v->smp_jiffy = j;
+		v->smp.jiffy = j;
 	update_load(e, cpu);
-	if (j >= v->smp[cpu].next_balance && e->ops->steal)
+	if (j >= v->smp.cpu[cpu].next_balance && e->ops->steal)
 		rebalance_domains(e, cpu);
 }
 
@@ -680,7 +680,7 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int w
 		   : waker_home >= 0 && waker_home < e->ncpus ? waker_home : cpu;
 	if (this_cpu == cpu || !sl_task_allowed(p, this_cpu))
 		return cpu;
-	sd = &e->priv->smp[this_cpu].sd; /* the flat domain spans both */
+	sd = &e->priv->smp.cpu[this_cpu].sd; /* the flat domain spans both */
 	imbalance = 100 + (sd->imbalance_pct - 100) / 2;
 	load = source_load(e, cpu, sd->wake_idx);
 	this_load = target_load(e, this_cpu, sd->wake_idx);
@@ -705,7 +705,7 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int w
  * cpu's load already; at a fork it is counted there as if it ran) */
 static int balance_exec(struct sl_engine *e, struct sl_task *p, int cpu)
 {
-	const struct sl_sched_domain *sd = &e->priv->smp[cpu].sd;
+	const struct sl_sched_domain *sd = &e->priv->smp.cpu[cpu].sd;
 	unsigned long min_load = ULONG_MAX, this_load = 0, load;
 	int imbalance = 100 + (sd->imbalance_pct - 100) / 2, idlest = -1, c;
 
@@ -718,7 +718,7 @@ static int balance_exec(struct sl_engine *e, struct sl_task *p, int cpu)
 			/* p is the running task of cpu when it execs:
 			 * source_load(this_cpu, forkexec_idx) */
 			unsigned long raw = e->cpus[c].load + (p->on_rq && p->cpu == c ? 0 : p->load_weight);
-			load = sd->forkexec_idx ? e->priv->smp[c].cpu_load[sd->forkexec_idx - 1] : raw;
+			load = sd->forkexec_idx ? e->priv->smp.cpu[c].cpu_load[sd->forkexec_idx - 1] : raw;
 			this_load = load < raw ? load : raw;
 		} else {
 			load = target_load(e, c, sd->forkexec_idx);
@@ -783,7 +783,7 @@ void sl_smp_exec(struct sl_engine *e, int cpu, struct sl_task *p)
 	/* sched_migrate_task: wake the migration thread of p's CPU, which
 	 * preempts p and moves it (a CPU past the 64 the masks name has no
 	 * thread: p stays) */
-	s = &e->priv->smp[cpu];
+	s = &e->priv->smp.cpu[cpu];
 	s->exec_task = p;
 	s->exec_dest = dest;
 	if (sl_eng_wake_migration(e, cpu) < 0)

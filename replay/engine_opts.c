@@ -1,0 +1,166 @@
+/* replay/engine_opts.c - a replay's options: their defaults, the models'
+ * NAME=VALUE parameters, the names of the modes and the run's params JSON
+ * (run.params, docs/schema.md). */
+#include "engine_priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void sl_replay_opts_init(struct sl_replay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->hz = 1000;
+	o->rr_interval_ns = 6 * SL_NS_PER_MS;
+	o->mode = SL_MODE_TIMED;
+	o->sync_mode = SL_SYNC_BLOCK;
+	o->sync_window_ns = SL_SYNC_WINDOW_NS;
+	o->wake_cpu_mode = SL_WAKE_CPU_RUNNING;
+	o->irq_cpu_mode = SL_IRQ_CPU_AUTO;
+}
+
+const char *sl_preempt_name(int model)
+{
+	static const char *const names[] = { "none", "voluntary", "full", "lazy" };
+	return model >= 0 && model < 4 ? names[model] : "none";
+}
+
+int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, long long *vals,
+			     struct sl_diag *d)
+{
+	const struct sl_policy_param *pp = ops->params;
+	size_t n = 0, i;
+	char buf[512], *save = NULL, *tok;
+
+	for (; pp && pp[n].name && n < SL_ENGINE_MAX_PARAMS; n++)
+		vals[n] = pp[n].def;
+	if (!opts || !*opts)
+		return 0;
+	if (strlen(opts) >= sizeof(buf))
+		return sl_fail(d, "policy options too long");
+	memcpy(buf, opts, strlen(opts) + 1);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		long long v;
+		if (!eq)
+			return sl_fail(d, "policy option '%s': expected NAME=VALUE", tok);
+		*eq = 0;
+		for (i = 0; i < n; i++)
+			if (!strcmp(pp[i].name, tok))
+				break;
+		if (i == n)
+			return sl_fail(d, "%s has no option '%s'", ops->name, tok);
+		if (sl_parse_int(eq + 1, pp[i].min, pp[i].max, &v))
+			return sl_fail(d, "%s option %s: '%s' is not an integer in %lld..%lld", ops->name,
+				       tok, eq + 1, pp[i].min, pp[i].max);
+		vals[i] = v;
+	}
+	return 0;
+}
+
+int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode)
+{
+	if (mode != SL_IRQ_CPU_AUTO)
+		return mode;
+	return ops->select_cpu ? SL_IRQ_CPU_REMOTE : SL_IRQ_CPU_RELATIVE;
+}
+
+const char *sl_irq_cpu_name(int mode)
+{
+	switch (mode) {
+	case SL_IRQ_CPU_SLEEPER:
+		return "sleeper";
+	case SL_IRQ_CPU_RECORDED:
+		return "recorded";
+	case SL_IRQ_CPU_RELATIVE:
+		return "relative";
+	case SL_IRQ_CPU_REMOTE:
+		return "remote";
+	default:
+		return "auto";
+	}
+}
+
+int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
+			  int cpus, char *buf, size_t len, struct sl_diag *d)
+{
+	long long vals[SL_ENGINE_MAX_PARAMS];
+	size_t i, off;
+	int n, k;
+
+	if (sl_eng_parse_policy_opts(ops, o->policy_opts, vals, d))
+		return -1;
+	n = snprintf(buf, len,
+		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
+		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
+		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\","
+		     "\"preempt\":\"%s\"",
+		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
+		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
+		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
+		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
+		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
+		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
+		     sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)), sl_preempt_name(o->preempt));
+	if (n < 0 || (size_t)n >= len)
+		return sl_fail(d, "params too long");
+	off = (size_t)n;
+	if (ops->group_sched) {
+		/* the groups' source (docs/groups.md): a plain description */
+		n = snprintf(buf + off, len - off, ",\"groups\":\"%s\"",
+			     o->no_groups ? "none (--groups none: every task in the root group)"
+			     : o->groups_desc ? o->groups_desc : "none");
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
+	if (o->exclude && o->exclude[0]) {
+		/* the patterns of replay --exclude (comm globs: no quote or
+		 * backslash reaches here, see cmd-replay.c) */
+		n = snprintf(buf + off, len - off, ",\"exclude\":\"%s\"", o->exclude);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
+	if (o->origin && o->origin[0]) {
+		n = snprintf(buf + off, len - off, ",\"origin\":\"%s\"", o->origin);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
+	if (o->late_cpus && o->late_cpus[0]) {
+		n = snprintf(buf + off, len - off, ",\"late_cpus\":%s", o->late_cpus);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
+	for (k = 0; k < 2 && o->nq > 0; k++) {
+		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
+		int j;
+		n = snprintf(buf + off, len - off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",
+			     o->nq > 1 ? "[" : "");
+		for (j = 0; j < o->nq && n >= 0 && (size_t)n < len - off; j++) {
+			off += (size_t)n;
+			n = snprintf(buf + off, len - off, "%s%llu", j ? "," : "", (unsigned long long)q[j]);
+		}
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+		if (o->nq > 1) {
+			if (off + 1 >= len)
+				return sl_fail(d, "params too long");
+			buf[off++] = ']';
+			buf[off] = 0;
+		}
+	}
+	for (i = 0; ops->params && ops->params[i].name && i < SL_ENGINE_MAX_PARAMS; i++) {
+		n = snprintf(buf + off, len - off, ",\"%s\":%lld", ops->params[i].name, vals[i]);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
+	if (off + 2 > len)
+		return sl_fail(d, "params too long");
+	buf[off++] = '}';
+	buf[off] = 0;
+	return 0;
+}
