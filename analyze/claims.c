@@ -49,7 +49,20 @@ int sl_claim_nmodels(void)
 const char *sl_claim_model_name(int m)
 {
 	models_init();
+	if (m >= 0 && m == sl_claim_recorded())
+		return "recorded";
 	return m >= 0 && m < nmodels ? model_names[m] : "?";
+}
+
+int sl_claim_recorded(void)
+{
+	models_init();
+	return nmodels < SL_CLAIM_MAXMODELS ? nmodels : -1;
+}
+
+int sl_claim_ncols(void)
+{
+	return sl_claim_recorded() >= 0 ? nmodels + 1 : nmodels;
 }
 
 int sl_claim_model_index(const char *name)
@@ -862,7 +875,7 @@ static void cx_finish(struct sl_claims_cx *x, struct sl_claim **out, size_t *n)
 	for (i = 0; i < x->n; i++) {
 		int m;
 		for (m = 0; m < SL_CLAIM_MAXMODELS; m++)
-			if (m >= nmodels || !x->on[m]) {
+			if (m != sl_claim_recorded() && (m >= nmodels || !x->on[m])) {
 				x->c[i].meas[m] = NAN;
 				x->c[i].measured[m][0] = 0;
 			}
@@ -915,14 +928,14 @@ static void relabel(struct sl_claims_cx *x, const char *name)
 }
 
 int sl_claims_trace(const struct sl_claims_opts *o, const struct sl_behaviour *b, const char *name,
-		    struct sl_claim **out, size_t *n, struct sl_diag *d)
+		    struct sl_rec_rows *rec, struct sl_claim **out, size_t *n, struct sl_diag *d)
 {
 	struct sl_claims_cx x;
 	*out = NULL;
 	*n = 0;
 	if (cx_init(&x, o, d))
 		return -1;
-	if (sl_claims_on_trace(&x, b, name)) {
+	if (sl_claims_on_trace(&x, b, name, rec)) {
 		free(x.c);
 		return -1;
 	}

@@ -66,6 +66,29 @@ void sl_scen_result_release(struct sl_scen_result *r);
 int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
 		       int debug, struct sl_scen_result *r, struct sl_diag *d);
 
+/* The recorded run of a trace (the schedule the trace itself shows), as
+ * rows to reduce the way a replay's are: task is the behaviour's index,
+ * times are absolute as recorded (the behaviour's t0 is subtracted). */
+struct sl_rec_row {
+	uint64_t ts;
+	uint64_t t2;   /* a slice's duration; a wakeup's ts_run (UINT64_MAX: never ran) */
+	int task;
+	char kind;     /* 's' slice, 'w' wakeup */
+	char end;      /* a slice's end state */
+};
+struct sl_rec_rows {
+	struct sl_rec_row *v;
+	size_t n, cap;
+};
+void sl_rec_slice(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t dur, char end);
+void sl_rec_wakeup(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t ts_run);
+void sl_rec_release(struct sl_rec_rows *rr);
+/* Reduce the recorded rows (sorted here) of behaviour b into r as
+ * sl_scenario_replay reduces a replay's, up to b->span_ns (or the last
+ * slice's end): the same longest waits, delays and first and last
+ * slices, so a claim measures the recording and the models alike. */
+int sl_scenario_recorded(const struct sl_behaviour *b, struct sl_rec_rows *rows, struct sl_scen_result *r);
+
 /* Starvation tally over runs: the task whose longest wait came closest to
  * (or went furthest past) its bound. */
 struct sl_starve {
@@ -185,9 +208,10 @@ int sl_claims_run(const struct sl_claims_opts *o, struct sl_claim **out, size_t 
 /* The trace-driven claims on the behaviour b (an imported trace, named
  * name): the interactive tasks' longest wait and p99 delay, glxgears frames
  * lost per mail burst, starvation. Replays on b->cpus CPUs for the
- * recorded span. */
+ * recorded span. rec (NULL: none) is the trace's recorded run: its
+ * figures are shown beside the models' in the column sl_claim_recorded(). */
 int sl_claims_trace(const struct sl_claims_opts *o, const struct sl_behaviour *b, const char *name,
-		    struct sl_claim **out, size_t *n, struct sl_diag *d);
+		    struct sl_rec_rows *rec, struct sl_claim **out, size_t *n, struct sl_diag *d);
 
 /* The verdict of c's rule for the measurement m. */
 int sl_claim_rule_verdict(const struct sl_claim *c, double m);
@@ -209,6 +233,11 @@ int sl_claim_nmodels(void);
 const char *sl_claim_model_name(int m);
 int sl_claim_model_index(const char *name);
 int sl_claim_model_available(int m);
+/* The column of the recorded run (the trace's own schedule, "recorded")
+ * after the models in meas[], measured[] and verdicts[] (-1: no room), and
+ * the columns to show: the models and it. */
+int sl_claim_recorded(void);
+int sl_claim_ncols(void);
 
 /* Interactive tasks of b by behaviour: not a kernel thread, at least 20
  * sleeps, CPU under 30 % of its life, median burst under 5 ms and its

@@ -29,6 +29,7 @@ void sl_chart_percentiles(struct sl_claim_chart *ch);
 /* The real-trace claims of the bundled traces (claims_trace.c). */
 int sl_claims_bundled(struct sl_claims_cx *x);
 /* The trace claims on b (claims_trace.c). */
-int sl_claims_on_trace(struct sl_claims_cx *x, const struct sl_behaviour *b, const char *name);
+int sl_claims_on_trace(struct sl_claims_cx *x, const struct sl_behaviour *b, const char *name,
+		       struct sl_rec_rows *rec);
 
 #endif

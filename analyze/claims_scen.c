@@ -108,30 +108,21 @@ void sl_scen_result_release(struct sl_scen_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
-		       int debug, struct sl_scen_result *r, struct sl_diag *d)
+/* Set r and a up for the tasks of b (bounds: every task of b counted). */
+static void acc_init(const struct sl_behaviour *b, int cpus, struct sl_scen_result *r, struct acc *a)
 {
-	const struct sl_policy_ops *ops = sl_policy_find(pol);
-	struct sl_replay_opts o;
-	struct sl_replay_stats st;
-	struct sl_run_sink k;
-	struct acc a;
-	int *nice, rc;
+	int *nice;
 	uint64_t *bound;
 	size_t i, n1 = b->ntasks ? b->ntasks : 1;
-	struct timespec c0, c1;
-
 	memset(r, 0, sizeof(*r));
-	if (!ops)
-		return sl_fail(d, "claims: no scheduler model '%s' (linked: %s)", pol, sl_policy_names());
 	r->ntasks = b->ntasks;
 	r->t = xcalloc(n1, sizeof(*r->t));
 	r->ncpus = (size_t)(cpus > 0 ? cpus : 1);
 	r->major_rotations = xcalloc(r->ncpus, sizeof(*r->major_rotations));
-	a.r = r;
-	a.ready = xcalloc(n1, sizeof(*a.ready));
-	a.seen = xcalloc(n1, sizeof(*a.seen));
-	a.cap = xcalloc(n1, sizeof(*a.cap));
+	a->r = r;
+	a->ready = xcalloc(n1, sizeof(*a->ready));
+	a->seen = xcalloc(n1, sizeof(*a->seen));
+	a->cap = xcalloc(n1, sizeof(*a->cap));
 	nice = xcalloc(n1, sizeof(*nice));
 	bound = xcalloc(n1, sizeof(*bound));
 	for (i = 0; i < b->ntasks; i++) {
@@ -142,12 +133,48 @@ int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, 
 		r->t[i].start_ns = b->tasks[i].start_ns;
 		r->t[i].first_run_ns = NONE;
 		nice[i] = b->tasks[i].nice < -20 ? -20 : b->tasks[i].nice > 19 ? 19 : b->tasks[i].nice;
-		a.ready[i] = NONE;
+		a->ready[i] = NONE;
 	}
 	sl_bound_ns(nice, b->ntasks, 6 * SL_NS_PER_MS, bound);
 	for (i = 0; i < b->ntasks; i++)
 		r->t[i].bound_ns = bound[i];
+	free(nice);
+	free(bound);
+}
 
+/* The waits still open at r->end_ns; a's arrays released. */
+static void acc_finish(const struct sl_behaviour *b, struct acc *a)
+{
+	struct sl_scen_result *r = a->r;
+	size_t i;
+	for (i = 0; i < r->ntasks; i++) {
+		if (b->tasks[i].nphases == 0 && b->tasks[i].run_ns == 0)
+			continue; /* nothing to replay: never waits */
+		if (!a->seen[i])
+			waited(&r->t[i], r->t[i].start_ns, r->end_ns);
+		else if (a->ready[i] != NONE)
+			waited(&r->t[i], a->ready[i], r->end_ns);
+	}
+	free(a->ready);
+	free(a->seen);
+	free(a->cap);
+}
+
+int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, int mode, uint64_t dur,
+		       int debug, struct sl_scen_result *r, struct sl_diag *d)
+{
+	const struct sl_policy_ops *ops = sl_policy_find(pol);
+	struct sl_replay_opts o;
+	struct sl_replay_stats st;
+	struct sl_run_sink k;
+	struct acc a;
+	int rc;
+	struct timespec c0, c1;
+
+	memset(r, 0, sizeof(*r));
+	if (!ops)
+		return sl_fail(d, "claims: no scheduler model '%s' (linked: %s)", pol, sl_policy_names());
+	acc_init(b, cpus, r, &a);
 	sl_replay_opts_init(&o);
 	o.cpus = (int)r->ncpus;
 	o.mode = mode;
@@ -166,23 +193,82 @@ int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, 
 		r->end_ns = st.end_ns;
 		r->decisions = st.decisions;
 		r->cpu_ns = (uint64_t)((c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec));
-		for (i = 0; i < r->ntasks; i++) {
-			if (b->tasks[i].nphases == 0 && b->tasks[i].run_ns == 0)
-				continue; /* nothing to replay: never waits */
-			if (!a.seen[i])
-				waited(&r->t[i], r->t[i].start_ns, r->end_ns);
-			else if (a.ready[i] != NONE)
-				waited(&r->t[i], a.ready[i], r->end_ns);
-		}
-	} else {
-		sl_scen_result_release(r);
 	}
-	free(a.ready);
-	free(a.seen);
-	free(a.cap);
-	free(nice);
-	free(bound);
+	acc_finish(b, &a);
+	if (rc)
+		sl_scen_result_release(r);
 	return rc;
+}
+
+/* ---- the recorded run, reduced as a replay is ---- */
+
+void sl_rec_slice(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t dur, char end)
+{
+	SL_GROW(rr->v, rr->cap, rr->n + 1);
+	rr->v[rr->n].ts = ts;
+	rr->v[rr->n].t2 = dur;
+	rr->v[rr->n].task = task;
+	rr->v[rr->n].kind = 's';
+	rr->v[rr->n++].end = end;
+}
+
+void sl_rec_wakeup(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t ts_run)
+{
+	SL_GROW(rr->v, rr->cap, rr->n + 1);
+	rr->v[rr->n].ts = ts;
+	rr->v[rr->n].t2 = ts_run;
+	rr->v[rr->n].task = task;
+	rr->v[rr->n].kind = 'w';
+	rr->v[rr->n++].end = 0;
+}
+
+void sl_rec_release(struct sl_rec_rows *rr)
+{
+	free(rr->v);
+	memset(rr, 0, sizeof(*rr));
+}
+
+/* A row's place in its task's history: a slice at its start, a wakeup
+ * when it ran (so the wakeup comes before the slice it led to). */
+static uint64_t rec_key(const struct sl_rec_row *w)
+{
+	return w->kind == 's' ? w->ts : w->t2;
+}
+
+static int cmp_rec(const void *pa, const void *pb)
+{
+	const struct sl_rec_row *a = pa, *b = pb;
+	uint64_t ka = rec_key(a), kb = rec_key(b);
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind == 'w' ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+int sl_scenario_recorded(const struct sl_behaviour *b, struct sl_rec_rows *rows, struct sl_scen_result *r)
+{
+	struct acc a;
+	size_t i;
+	acc_init(b, b->cpus, r, &a);
+	r->end_ns = b->span_ns;
+	if (rows->n)
+		qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rec);
+	for (i = 0; i < rows->n; i++) {
+		const struct sl_rec_row *w = &rows->v[i];
+		uint64_t ts = w->ts > b->t0 ? w->ts - b->t0 : 0;
+		uint64_t run = w->t2 == UINT64_MAX ? UINT64_MAX : w->t2 > b->t0 ? w->t2 - b->t0 : 0;
+		if (w->kind == 's')
+			on_slice(&a, ts, w->t2, -1, w->task, w->end, 0);
+		else if (run >= ts) /* never a wakeup that ran before it was woken */
+			on_wakeup(&a, w->task, ts, run, -1, -1);
+		if (w->kind == 's' && ts + w->t2 > r->end_ns)
+			r->end_ns = ts + w->t2;
+	}
+	acc_finish(b, &a);
+	return 0;
 }
 
 int sl_scenario_run(const char *text, const char *pol, uint64_t dur, int debug,

@@ -103,7 +103,7 @@ static void wrapped(FILE *f, const char *head, size_t ind, const char *s)
 
 static void print_table(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
-	int nm = sl_claim_nmodels(), m, cols = 0;
+	int nm = sl_claim_ncols(), m, cols = 0;
 	size_t i, wid = 2, wc, wv = 10, total;
 	char buf[256];
 	for (m = 0; m < nm; m++)
@@ -193,7 +193,7 @@ static void write_rows(FILE *f, const struct sl_claim *c, size_t n, const int *o
 		      "measured_text,measured_on,headline\n",
 		      f);
 	for (i = 0; i < n; i++)
-		for (m = 0; m < sl_claim_nmodels(); m++) {
+		for (m = 0; m < sl_claim_ncols(); m++) {
 			if (!on[m])
 				continue;
 			if (json)
@@ -277,8 +277,52 @@ static int write_dir(const char *dir, const struct sl_claim *c, size_t n, const 
 	return write_file(dir, "index.html", c, n, on, write_html);
 }
 
-/* The imported trace id's behaviour and a name for it. */
-static int load_trace(const struct sl_globals *g, int64_t id, struct sl_behaviour *b, char *name, size_t len)
+static int cmp_utid(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The recorded run of the trace as rows of b's tasks (none if the trace
+ * has no recorded run). */
+static int load_recorded(struct sl_store *st, int64_t id, const struct sl_behaviour *b, struct sl_rec_rows *rows,
+			 struct sl_diag *d)
+{
+	struct sl_run_data r;
+	int64_t run = 0, (*ix)[2], key[2];
+	size_t i;
+	if (sl_store_recorded_run(st, id, &run, d))
+		return -1;
+	if (!run)
+		return 0;
+	if (sl_store_load_run(st, run, &r, d))
+		return -1;
+	/* utid -> the behaviour's index */
+	ix = xcalloc(b->ntasks + 1, sizeof(*ix));
+	for (i = 0; i < b->ntasks; i++) {
+		ix[i][0] = b->tasks[i].utid;
+		ix[i][1] = (int64_t)i;
+	}
+	qsort(ix, b->ntasks, sizeof(*ix), cmp_utid);
+	for (i = 0; i < r.nslices + r.nwakeups; i++) {
+		const int64_t (*at)[2];
+		key[0] = i < r.nslices ? r.slices[i].utid : r.wakeups[i - r.nslices].utid;
+		at = bsearch(key, ix, b->ntasks, sizeof(*ix), cmp_utid);
+		if (!at)
+			continue;
+		if (i < r.nslices)
+			sl_rec_slice(rows, (int)(*at)[1], r.slices[i].ts, r.slices[i].dur, (char)r.slices[i].end_state);
+		else
+			sl_rec_wakeup(rows, (int)(*at)[1], r.wakeups[i - r.nslices].ts, r.wakeups[i - r.nslices].ts_run);
+	}
+	free(ix);
+	sl_run_data_release(&r);
+	return 0;
+}
+
+/* The imported trace id's behaviour, its recorded run and a name for it. */
+static int load_trace(const struct sl_globals *g, int64_t id, struct sl_behaviour *b, struct sl_rec_rows *rows,
+		      char *name, size_t len)
 {
 	struct sl_store *st;
 	struct sl_trace_info tr;
@@ -289,9 +333,11 @@ static int load_trace(const struct sl_globals *g, int64_t id, struct sl_behaviou
 		sl_err("%s", d.msg);
 		return 1;
 	}
-	if (sl_store_get_trace(st, id, &tr, &d) || sl_store_load_behaviour(st, id, b, &d)) {
+	if (sl_store_get_trace(st, id, &tr, &d) || sl_store_load_behaviour(st, id, b, &d) ||
+	    load_recorded(st, id, b, rows, &d)) {
 		sl_err("%s", d.msg);
 		sl_store_close(st);
+		sl_rec_release(rows);
 		return 1;
 	}
 	sl_store_close(st);
@@ -352,10 +398,12 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 	}
 	if (trace) {
 		struct sl_behaviour b;
+		struct sl_rec_rows rows = { NULL, 0, 0 };
 		char name[96];
-		if (load_trace(g, trace, &b, name, sizeof(name)))
+		if (load_trace(g, trace, &b, &rows, name, sizeof(name)))
 			return 1;
-		rc = sl_claims_trace(&o, &b, name, &c, &n, &d);
+		rc = sl_claims_trace(&o, &b, name, &rows, &c, &n, &d);
+		sl_rec_release(&rows);
 		sl_behaviour_release(&b);
 	} else {
 		rc = sl_claims_run(&o, &c, &n, &d);
@@ -368,7 +416,7 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 		size_t k;
 		on[m] = 0;
 		for (k = 0; k < n && !on[m]; k++)
-			on[m] = m < sl_claim_nmodels() && (c[k].measured[m][0] || m == c[k].baseline);
+			on[m] = m < sl_claim_ncols() && (c[k].measured[m][0] || m == c[k].baseline);
 	}
 	on[SL_CLAIM_RSDL] = 1;
 	if (!strcmp(format, "csv"))

@@ -61,7 +61,7 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		f = sl_gp_data(&g, "bars", path, sizeof(path), d);
 		if (!f)
 			goto out;
-		for (m = 0; m < sl_claim_nmodels(); m++)
+		for (m = 0; m < sl_claim_ncols(); m++)
 			if (!isnan(c->meas[m]) && !isinf(c->meas[m])) {
 				fprintf(f, "%s\t%.9g\n", sl_claim_model_name(m), c->meas[m]);
 				any = 1;
@@ -79,7 +79,7 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 		if (hi <= lo)
 			hi = lo + 1;
 		/* figures orders of magnitude apart (10 s against 2 ms): log scale */
-		for (m = 0; m < sl_claim_nmodels(); m++)
+		for (m = 0; m < sl_claim_ncols(); m++)
 			if (!isnan(c->meas[m]) && !isinf(c->meas[m]) && c->meas[m] > 0 && c->meas[m] < pos)
 				pos = c->meas[m];
 		logy = lo >= 0 && pos < INFINITY && hi / pos > 200;
@@ -172,6 +172,9 @@ int sl_plot_claim(const struct sl_claim *c, const char *out, struct sl_diag *d)
 					fputs(s ? ", " : "", g.script);
 					sl_gp_path(g.script, path);
 					fprintf(g.script, " using %zu:xtic(1) title columnheader(%zu)", s + 2, s + 2);
+					/* the recording itself, apart from the models: grey */
+					if (!strcmp(ch->s[s].name, "recorded"))
+						fputs(" lc rgb '#505050'", g.script);
 				}
 			if (ch->ref)
 				refs(g.script, c, "partly");
@@ -242,7 +245,7 @@ static void td(FILE *f, const char *s)
 int sl_claims_html(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
 	size_t i;
-	int m, nm = sl_claim_nmodels();
+	int m, nm = sl_claim_ncols();
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>schedlab claims</title>\n"
 	      "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}table{border-collapse:collapse}"
 	      "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:90%}"

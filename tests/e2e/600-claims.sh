@@ -45,7 +45,10 @@ expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) FROM c")" "$((n * models))" "CSV rows
 # every model of the policy table is a column by itself
 linked=$("$SCHEDLAB" replay -h 2>&1 | sed -n 's/^Models (--sched): \(.*\); or all$/\1/p' | tr -d ',')
 [ -n "$linked" ] || fail "replay -h lists no models"
-expect_eq "$models" "$(echo $linked | wc -w | tr -d ' ')" "models in the CSV"
+# ... and the recorded run (the bundled traces' own schedule) beside them
+expect_eq "$models" "$(($(echo $linked | wc -w | tr -d ' ') + 1))" "models and the recorded run in the CSV"
+expect_eq "$(sq "$T/c.db" "SELECT group_concat(id, ' ') FROM c WHERE model = 'recorded' AND measured <> ''")" "10 10c 19 20" \
+	"the claims with a recorded figure"
 for m in $linked; do
 	expect_eq "$(sq "$T/c.db" "SELECT COUNT(*) > 0 FROM c WHERE model = '$m'")" 1 "model $m in the CSV"
 done

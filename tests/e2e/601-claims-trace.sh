@@ -44,6 +44,29 @@ expect_eq "$(sq "$T/c.db" "SELECT count(*) FROM e WHERE claim LIKE '%Gene''s des
 expect_eq "$(sq "$T/c.db" "SELECT claim LIKE 'trace 2 (ed-desktop-2cpu.dat) %' FROM e WHERE id = '20' AND model = 'rsdl'")" 1 \
 	"claim 20 names trace 2"
 
+# the recorded run beside the models (issue 25): the reader's p99 wakeup
+# delay as the trace recorded it, worked out here in SQL from the recorded
+# run's wakeup rows (nearest rank: the ceil(0.99 n)-th smallest delay of the
+# wakeups that ran), and its ratio to o1's p99
+rec=$(sq "$DB" "WITH d AS (SELECT w.ts_run - w.ts AS ns FROM wakeup w JOIN thread t USING (utid)
+	WHERE w.run_id = (SELECT id FROM run WHERE trace_id = 2 AND mode = 'recorded') AND t.comm = 'reader'
+	AND w.ts_run IS NOT NULL AND w.ts_run >= w.ts),
+	r AS (SELECT ns, row_number() OVER (ORDER BY ns) AS k, count(*) OVER () AS n FROM d)
+	SELECT printf('%.2f', ns / 1e6) FROM r WHERE k = CAST((0.99 * n + 0.999999) AS INTEGER)")
+[ -n "$rec" ] || fail "no recorded wakeups of the reader in trace 2"
+expect_eq "$(sq "$T/c.db" "SELECT measured_text LIKE 'p99 $rec ms %' FROM e WHERE id = '20' AND model = 'recorded'")" 1 \
+	"recorded p99 of the reader ($rec ms): $(sq "$T/c.db" "SELECT measured_text FROM e WHERE id = '20' AND model = 'recorded'")"
+o1=$(sq "$T/c.db" "SELECT measured_text FROM e WHERE id = '20' AND model = 'o1'" | sed -n 's/^p99 \([0-9.]*\) ms.*/\1/p')
+expect_eq "$(sq "$T/c.db" "SELECT abs(measured - $rec / $o1) < 0.01 FROM e WHERE id = '20' AND model = 'recorded'")" 1 \
+	"recorded p99 / o1's p99"
+# one measurement, one answer: the bundled claim 20 (Ed's desktop, the
+# reader) is the same replay of the same file as --trace 2 --task reader
+"$SCHEDLAB" claims --format csv > "$T/bundled.csv" 2> "$T/err" || fail "claims: $(cat "$T/err")"
+sqlite3 "$T/c.db" ".import --csv $T/bundled.csv bu" || fail "bundled CSV"
+expect_eq "$(sq "$T/c.db" "SELECT count(*) FROM bu JOIN e USING (id, model) WHERE id = '20' AND bu.measured_text = e.measured_text
+	AND bu.measured_text <> ''")" "$(sq "$T/c.db" "SELECT count(*) FROM e WHERE id = '20' AND measured_text <> ''")" \
+	"claim 20 bundled and through --trace: $(sq "$T/c.db" "SELECT group_concat(model || ' ' || measured_text, '; ') FROM bu WHERE id = '20'")"
+
 # claim 2r names the task of its largest excess by tid and name, a thread
 # of trace 2 (was "task 112", an index of the replay)
 who=$(sq "$T/c.db" "SELECT measured_text FROM e WHERE id = '2r' AND model = 'rsdl'" | sed -n 's/.*tid \([0-9]*\) (\([^)]*\)).*/\1|\2/p')
