@@ -53,7 +53,7 @@ FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 TOOLS := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-.PHONY: all deps demo test unit fuzz bench validate install clean schedlab
+.PHONY: all deps demo test unit fuzz bench validate install clean schedlab claims-doc
 all: schedlab
 
 schedlab: $(B)/schedlab
@@ -106,6 +106,10 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory schedlab $(B)/unit_tests $(TOOLS)
 	$(Q)B=$(B) SL_LDLIBS="$(LDLIBS)" sh tests/bench/run.sh
 	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/validate-corpus.sh $(CORPUS)
+
+# docs/claims.md's results, from the binary (e2e 600 checks they match)
+claims-doc: schedlab
+	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/claims-doc.sh
 
 validate: schedlab
 	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/validate-corpus.sh $(CORPUS)

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 
 static const char synopsis[] =
-	"schedlab claims [--format table|csv|json] [-o DIR] [--sched LIST] [--traces DIR] [--debug]\n"
+	"schedlab claims [--format table|csv|json|markdown] [-o DIR] [--sched LIST] [--traces DIR] [--debug]\n"
 	"       schedlab claims --trace ID [--task COMM] [--format F] [-o DIR]";
 
 static const char about[] =
@@ -230,6 +230,58 @@ static void write_json(FILE *f, const struct sl_claim *c, size_t n, const int *o
 	write_rows(f, c, n, on, 1);
 }
 
+/* text with '|' escaped for a Markdown table cell, and no line break */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+/* The table as Markdown (docs/claims.md embeds it between its markers, and
+ * e2e 600 checks it is what this prints): the short value per model, the
+ * recorded run's and the verdict, then every claim's reason. */
+static void write_md(FILE *f, const struct sl_claim *c, size_t n, const int *on)
+{
+	int nm = sl_claim_ncols(), m;
+	size_t i;
+	char buf[256];
+	fputs("| id | claim | published/predicted |", f);
+	for (m = 0; m < nm; m++)
+		if (on[m])
+			fprintf(f, " %s |", sl_claim_model_name(m));
+	fputs(" verdict |\n|---|---|---|", f);
+	for (m = 0; m < nm; m++)
+		if (on[m])
+			fputs("---|", f);
+	fputs("---|\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "| %s | ", c[i].id);
+		md_cell(f, c[i].claim);
+		fputs(" | ", f);
+		md_cell(f, c[i].predicted);
+		fputs(" |", f);
+		for (m = 0; m < nm; m++)
+			if (on[m]) {
+				short_value(buf, sizeof(buf), &c[i], m);
+				fputc(' ', f);
+				md_cell(f, buf);
+				fputs(" |", f);
+			}
+		fprintf(f, " %s%s |\n", sl_verdict_name(c[i].verdict),
+			c[i].subject >= 0 && c[i].subject != 0 ? " (o1)" : "");
+	}
+	fputs("\nThe reason for each verdict, as the command prints it:\n\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "* **%s** (measured on %s): %s: ", c[i].id, c[i].from, sl_verdict_name(c[i].verdict));
+		md_cell(f, c[i].note);
+		fputc('\n', f);
+	}
+}
+
 static void write_html(FILE *f, const struct sl_claim *c, size_t n, const int *on)
 {
 	sl_claims_html(f, c, n, on);
@@ -360,9 +412,10 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 	int64_t trace = 0;
 	int m, on[SL_CLAIM_MAXMODELS], rc;
 	const struct sl_opt opts[] = {
-		SL_OPT_CHOICE(0, "format", &format, "table|csv|json",
+		SL_OPT_CHOICE(0, "format", &format, "table|csv|json|markdown",
 			      "csv and json: one row per claim and model, columns claim,\n"
-			      "source, published, model, measured, unit, verdict, reason, ..."),
+			      "source, published, model, measured, unit, verdict, reason, ...;\n"
+			      "markdown: the table and the reasons (docs/claims.md embeds it)"),
 		SL_OPT_STRING('o', "output", &dir, "DIR", "also write DIR/index.html (a chart per claim),\nclaims.csv, claims.json"),
 		SL_OPT_STRING(0, "sched", &o.models, "LIST", "only these models (rsdl is always needed)"),
 		SL_OPT_STRING(0, "traces", &o.traces_dir, "DIR", "where the bundled traces are (default: traces)"),
@@ -423,6 +476,8 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 		write_csv(stdout, c, n, on);
 	else if (!strcmp(format, "json"))
 		write_json(stdout, c, n, on);
+	else if (!strcmp(format, "markdown"))
+		write_md(stdout, c, n, on);
 	else
 		print_table(stdout, c, n, on);
 	if (dir && write_dir(dir, c, n, on))
