@@ -181,32 +181,38 @@ int sl_overhead_parse(const char *s, struct sl_replay_opts *o)
 	return 0;
 }
 
+void sl_overhead_of_run(const struct sl_run_data *r, struct sl_replay_opts *o,
+			struct sl_overheads *out)
+{
+	struct sl_overheads ov;
+	o->overhead = "auto";
+	o->nq = 0;
+	memset(&ov, 0, sizeof(ov));
+	if (r)
+		sl_overheads_calibrate(r, &ov);
+	if (out)
+		*out = ov;
+	if (!ov.nwake && !ov.nswitch)
+		return;
+	o->nq = SL_OVERHEAD_Q;
+	memcpy(o->wake_lat_ns, ov.wake_q, sizeof(ov.wake_q));
+	memcpy(o->switch_lat_ns, ov.switch_q, sizeof(ov.switch_q));
+}
+
 int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts *o,
 		     struct sl_overheads *out, struct sl_diag *d)
 {
 	struct sl_run_data r;
-	struct sl_overheads ov;
 	int64_t rec;
-	o->overhead = "auto";
-	o->nq = 0;
-	memset(&ov, 0, sizeof(ov));
-	if (out)
-		*out = ov;
+	sl_overhead_of_run(NULL, o, out);
 	if (sl_store_recorded_run(s, trace_id, &rec, d))
 		return -1;
 	if (!rec)
 		return 0;
 	if (sl_store_load_run(s, rec, &r, d))
 		return -1;
-	sl_overheads_calibrate(&r, &ov);
+	sl_overhead_of_run(&r, o, out);
 	sl_run_data_release(&r);
-	if (out)
-		*out = ov;
-	if (!ov.nwake && !ov.nswitch)
-		return 0;
-	o->nq = SL_OVERHEAD_Q;
-	memcpy(o->wake_lat_ns, ov.wake_q, sizeof(ov.wake_q));
-	memcpy(o->switch_lat_ns, ov.switch_q, sizeof(ov.switch_q));
 	return 0;
 }
 

@@ -42,6 +42,9 @@ int sl_overhead_parse(const char *s, struct sl_replay_opts *o);
  * and o->overhead = "auto". ov (may be NULL) receives the calibration. */
 int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts *o,
 		     struct sl_overheads *ov, struct sl_diag *d);
+/* The same from r, the recorded run, loaded (NULL: none). */
+void sl_overhead_of_run(const struct sl_run_data *r, struct sl_replay_opts *o,
+			struct sl_overheads *ov);
 
 /* ---- schedlab validate: a replay against the recorded run ---- */
 

@@ -28,38 +28,69 @@ static int late_wakeup(void *ctx, const struct sl_wakeup_row *v)
 	return 0;
 }
 
+/* The CPUs of l (first event on each) late in the trace ti. */
+static void late_list(const struct sl_trace_info *ti, const struct late_acc *l,
+		      struct sl_late_cpu **out, size_t *nout)
+{
+	uint64_t span = ti->last_ts - ti->first_ts, late;
+	int c;
+	late = span / 10 > 100 * SL_NS_PER_MS ? span / 10 : 100 * SL_NS_PER_MS;
+	for (c = 0; c < l->n; c++)
+		if (l->first[c] == UINT64_MAX || l->first[c] - ti->first_ts > late) {
+			*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+			(*out)[*nout].cpu = c;
+			(*out)[*nout].first_ns = l->first[c] == UINT64_MAX ? UINT64_MAX : l->first[c] - ti->first_ts;
+			(*out)[*nout].span_ns = span;
+			(*nout)++;
+		}
+}
+
+static void acc_init(struct late_acc *l, int cpus)
+{
+	int c;
+	l->n = cpus;
+	l->first = xmalloc((size_t)l->n * sizeof(*l->first));
+	for (c = 0; c < l->n; c++)
+		l->first[c] = UINT64_MAX;
+}
+
 int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
 		       struct sl_diag *d)
 {
 	struct sl_trace_info ti;
 	struct late_acc l;
 	int64_t rec = 0;
-	uint64_t span, late;
-	int c;
 	*out = NULL;
 	*nout = 0;
 	if (sl_store_get_trace(st, trace_id, &ti, d) || sl_store_recorded_run(st, trace_id, &rec, d))
 		return -1;
 	if (!rec || ti.last_ts <= ti.first_ts || ti.cpus <= 0)
 		return 0;
-	l.n = ti.cpus;
-	l.first = xmalloc((size_t)l.n * sizeof(*l.first));
-	for (c = 0; c < l.n; c++)
-		l.first[c] = UINT64_MAX;
+	acc_init(&l, ti.cpus);
 	if (sl_store_each_slice(st, rec, late_slice, &l, d) || sl_store_each_wakeup(st, rec, late_wakeup, &l, d)) {
 		free(l.first);
 		return -1;
 	}
-	span = ti.last_ts - ti.first_ts;
-	late = span / 10 > 100 * SL_NS_PER_MS ? span / 10 : 100 * SL_NS_PER_MS;
-	for (c = 0; c < l.n; c++)
-		if (l.first[c] == UINT64_MAX || l.first[c] - ti.first_ts > late) {
-			*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
-			(*out)[*nout].cpu = c;
-			(*out)[*nout].first_ns = l.first[c] == UINT64_MAX ? UINT64_MAX : l.first[c] - ti.first_ts;
-			(*out)[*nout].span_ns = span;
-			(*nout)++;
-		}
+	late_list(&ti, &l, out, nout);
+	free(l.first);
+	return 0;
+}
+
+int sl_late_cpus_of_run(const struct sl_trace_info *ti, const struct sl_run_data *rec,
+			struct sl_late_cpu **out, size_t *nout)
+{
+	struct late_acc l;
+	size_t i;
+	*out = NULL;
+	*nout = 0;
+	if (ti->last_ts <= ti->first_ts || ti->cpus <= 0)
+		return 0;
+	acc_init(&l, ti->cpus);
+	for (i = 0; i < rec->nslices; i++)
+		seen(&l, rec->slices[i].cpu, rec->slices[i].ts);
+	for (i = 0; i < rec->nwakeups; i++)
+		seen(&l, rec->wakeups[i].cpu, rec->wakeups[i].ts);
+	late_list(ti, &l, out, nout);
 	free(l.first);
 	return 0;
 }

@@ -242,6 +242,9 @@ struct sl_late_cpu {
 };
 int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
 		       struct sl_diag *d);
+/* The same from rec, the trace ti's recorded run, loaded. */
+int sl_late_cpus_of_run(const struct sl_trace_info *ti, const struct sl_run_data *rec,
+			struct sl_late_cpu **out, size_t *nout);
 
 /* The newest recording's id (the largest of the imported traces), else the
  * newest workload's; 0 in an empty database. */

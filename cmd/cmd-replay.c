@@ -65,29 +65,38 @@ struct ropts {
 };
 
 /* No --hz for a trace: the recording kernel's CONFIG_HZ, estimated from the
- * recorded run's tick preemptions as validate does (docs/validate.md, "Which
- * model"); 1000 when it cannot tell. */
-static int trace_hz(struct sl_store *st, int64_t trace_id, struct sl_replay_opts *o, int quiet,
-		    struct sl_diag *d)
+ * recorded run's tick preemptions (rec, NULL when the trace has none) as
+ * validate does (docs/validate.md, "Which model"); 1000 when it cannot
+ * tell. */
+static void trace_hz(const struct sl_run_data *rec, struct sl_replay_opts *o, int quiet)
 {
-	struct sl_run_data rec;
-	int64_t rec_id = 0;
 	size_t samples = 0;
 	double conc = 0;
 	int est;
-	if (sl_store_recorded_run(st, trace_id, &rec_id, d))
-		return -1;
-	if (!rec_id)
-		return 0;
-	if (sl_store_load_run(st, rec_id, &rec, d))
-		return -1;
-	if (sl_estimate_hz(&rec, &est, &samples, &conc) == 0)
+	if (!rec)
+		return;
+	if (sl_estimate_hz(rec, &est, &samples, &conc) == 0)
 		o->hz = est;
 	else if (!quiet)
 		printf("HZ: could not tell from %zu tick preemptions of the recording: %d (--hz N)\n",
 		       samples, o->hz);
-	sl_run_data_release(&rec);
-	return 0;
+}
+
+/* The recorded run of trace_id, loaded once for what needs all of it
+ * (--overhead auto, HZ estimation, the late CPUs): 1 with *rec filled, 0
+ * when the trace has none or nothing needs it, -1 with d set. */
+static int load_recorded(struct sl_store *st, int64_t trace_id, const struct ropts *r,
+			 struct sl_run_data *rec, struct sl_diag *d)
+{
+	int64_t rec_id = 0;
+	memset(rec, 0, sizeof(*rec));
+	if (!r->trace_id || (!r->hz_auto && r->overhead && strcmp(r->overhead, "auto")))
+		return 0;
+	if (sl_store_recorded_run(st, trace_id, &rec_id, d))
+		return -1;
+	if (!rec_id)
+		return 0;
+	return sl_store_load_run(st, rec_id, rec, d) ? -1 : 1;
 }
 
 /* Keep the NAME=VALUE items of all that ops knows. */
@@ -406,12 +415,14 @@ static int dry_run(struct ropts *r, const struct sl_policy_ops **pols, size_t np
  * says so (issue 25; sl_store_late_cpus), and each run's params keep it:
  * json gets [[CPU, first event ns after the trace's start or null], ...]
  * ("" when none; docs/replay.md "Offline CPUs"). */
-static int warn_late_cpus(struct sl_store *st, int64_t trace_id, char *json, size_t len,
-			  struct sl_diag *d)
+static int warn_late_cpus(struct sl_store *st, int64_t trace_id, const struct sl_run_data *rec,
+			  char *json, size_t len, struct sl_diag *d)
 {
 	struct sl_late_cpu *v;
+	struct sl_trace_info ti;
 	size_t n, i, off = 0;
-	if (sl_store_late_cpus(st, trace_id, &v, &n, d))
+	if (rec ? sl_store_get_trace(st, trace_id, &ti, d) || sl_late_cpus_of_run(&ti, rec, &v, &n)
+		: sl_store_late_cpus(st, trace_id, &v, &n, d))
 		return -1;
 	json[0] = 0;
 	for (i = 0; i < n && off + 48 < len; i++) {
@@ -493,12 +504,15 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	struct sl_behaviour b;
 	struct sl_diag d = { { 0 }, 0, 0 };
 	int64_t trace_id = 0;
-	int rc, cpus, existed = 1;
+	struct sl_run_data rec;
+	int rc, cpus, existed = 1, have_rec = 0;
 	size_t nruns = 0;
 	char names[256], late[1536], *save = NULL, *tok;
 
 	memset(&r, 0, sizeof(r));
 	memset(&b, 0, sizeof(b));
+	memset(&rec, 0, sizeof(rec));
+	late[0] = 0; /* a workload has no late CPUs */
 	rc = parse_args(argc, argv, &r);
 	if (rc)
 		return rc == 1 ? 0 : rc;
@@ -565,7 +579,9 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		}
 	}
 	r.o.cpus = cpus;
-	if (!r.workload && warn_late_cpus(st, trace_id, late, sizeof(late), &d))
+	if (!r.workload && (have_rec = load_recorded(st, trace_id, &r, &rec, &d)) < 0)
+		goto fail;
+	if (!r.workload && warn_late_cpus(st, trace_id, have_rec > 0 ? &rec : NULL, late, sizeof(late), &d))
 		goto fail;
 	r.o.late_cpus = late;
 	if (r.excl_n) {
@@ -576,11 +592,11 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 			printf("left out %zu task%s matching %s (--exclude)\n", nx, nx == 1 ? "" : "s",
 			       r.exclude);
 	}
-	if (r.trace_id && (!r.overhead || !strcmp(r.overhead, "auto")) &&
-	    sl_overhead_auto(st, trace_id, &r.o, NULL, &d))
-		goto fail;
-	if (r.trace_id && r.hz_auto && trace_hz(st, trace_id, &r.o, g->quiet, &d))
-		goto fail;
+	if (r.trace_id && (!r.overhead || !strcmp(r.overhead, "auto")))
+		sl_overhead_of_run(have_rec > 0 ? &rec : NULL, &r.o, NULL);
+	if (r.trace_id && r.hz_auto)
+		trace_hz(have_rec > 0 ? &rec : NULL, &r.o, g->quiet);
+	sl_run_data_release(&rec);
 	if (r.dry) {
 		sl_store_close(st);
 		return dry_run(&r, pols, np, &b);
@@ -601,6 +617,7 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	return 0;
 fail:
 	sl_err("%s", d.msg[0] ? d.msg : "replay failed");
+	sl_run_data_release(&rec);
 	sl_behaviour_release(&b);
 	sl_store_close(st);
 	if (!existed && !nruns)

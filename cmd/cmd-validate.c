@@ -258,9 +258,8 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		snprintf(hz_why, sizeof(hz_why), "--hz");
 	}
 	memset(&ov, 0, sizeof(ov));
-	if ((!v.overhead || !strcmp(v.overhead, "auto")) &&
-	    sl_overhead_auto(st, tr.id, &o, &ov, &d))
-		goto fail;
+	if (!v.overhead || !strcmp(v.overhead, "auto"))
+		sl_overhead_of_run(&rec, &o, &ov); /* the recorded run, loaded above */
 	/* the release's options go in as --opt does (sl_cmd_replay_store keeps
 	 * those the model has; o.policy_opts alone was overwritten there) */
 	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, o.policy_opts, &run_id, &rs, NULL, &d))
