@@ -22,14 +22,41 @@ static long thread_index(const struct sl_run_data *r, int64_t utid)
 	return t ? (long)(t - r->threads) : -1;
 }
 
+/* Where the wakeups come from when not from the run loaded: the store's
+ * run_id, one at a time (their waits are a sum: any order will do, and
+ * nothing is kept or sorted). */
+struct wsrc {
+	struct sl_store *st;
+	int64_t run_id;
+	struct sl_diag *d;
+};
+
+struct wsum {
+	const struct sl_run_data *r;
+	const uint64_t *wlo, *whi;
+	uint64_t *wait;
+};
+
+/* A wakeup's delay (wakeup to first run), clipped to its thread's window. */
+static int wakeup_wait(void *ctx, const struct sl_wakeup_row *w)
+{
+	struct wsum *m = ctx;
+	long k = thread_index(m->r, w->utid);
+	if (k >= 0 && w->ts_run > w->ts)
+		m->wait[k] += clip(w->ts, w->ts_run, m->wlo[k], m->whi[k]);
+	return 0;
+}
+
 /* Each recorded thread's CPU time and wait in the window: its slices
  * clipped to it; its wakeup delays (wakeup to first run) and preempted
  * waits (a slice that ended runnable, R or Y, to its next slice, or to the
- * window's end). */
-static void trace_sums(const struct sl_run_data *r, const uint64_t *wlo, const uint64_t *whi,
-		       uint64_t *exec, uint64_t *wait)
+ * window's end). The wakeups are r's, or src's when given. 0, or -1 (src's
+ * d set). */
+static int trace_sums(const struct sl_run_data *r, const uint64_t *wlo, const uint64_t *whi,
+		      uint64_t *exec, uint64_t *wait, const struct wsrc *src)
 {
 	uint64_t *pend = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*pend));
+	struct wsum m = { r, wlo, whi, wait };
 	size_t i;
 	for (i = 0; i < r->nslices; i++) {
 		const struct sl_slice_row *s = &r->slices[i];
@@ -47,14 +74,16 @@ static void trace_sums(const struct sl_run_data *r, const uint64_t *wlo, const u
 	for (i = 0; i < r->nthreads; i++)
 		if (pend[i])
 			wait[i] += clip(pend[i] - 1, whi[i], wlo[i], whi[i]);
-	for (i = 0; i < r->nwakeups; i++) {
-		const struct sl_wakeup_row *w = &r->wakeups[i];
-		long k = thread_index(r, w->utid);
-		if (k >= 0 && w->ts_run > w->ts)
-			wait[k] += clip(w->ts, w->ts_run, wlo[k], whi[k]);
-	}
 	free(pend);
+	if (src)
+		return sl_store_each_wakeup(src->st, src->run_id, wakeup_wait, &m, src->d);
+	for (i = 0; i < r->nwakeups; i++)
+		wakeup_wait(&m, &r->wakeups[i]);
+	return 0;
 }
+
+static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uint64_t first_ts,
+		   uint64_t last_ts, struct sl_completeness *c, const struct wsrc *src);
 
 int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 			  const struct sl_ledger *l, const char *path, struct sl_completeness *c,
@@ -62,12 +91,16 @@ int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 {
 	struct sl_run_data r;
 	struct sl_trace_info tr;
+	struct wsrc src = { st, run_id, d };
+	int rc;
 	memset(c, 0, sizeof(*c));
-	if (sl_store_get_trace(st, trace_id, &tr, d) || sl_store_load_run(st, run_id, &r, d))
+	/* the slices loaded (sorted: a thread's in order), the wakeups read */
+	if (sl_store_get_trace(st, trace_id, &tr, d) ||
+	    sl_store_load_run_parts(st, run_id, SL_LOAD_SLICES, &r, d))
 		return -1;
-	sl_completeness_compute(l, &r, tr.first_ts, tr.last_ts, c);
+	rc = compute(l, &r, tr.first_ts, tr.last_ts, c, &src);
 	sl_run_data_release(&r);
-	if (sl_store_begin(st, d))
+	if (rc || sl_store_begin(st, d))
 		return -1;
 	if (sl_store_add_ledger(st, trace_id, path, c->cpu_share, c->wait_share, c->rows, c->nrows, d) ||
 	    sl_store_thread_groups(st, trace_id, l, d) || sl_store_commit(st, d)) {
@@ -120,6 +153,12 @@ static size_t first_of(const struct tid_ix *ix, size_t n, int tid)
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
 			     uint64_t first_ts, uint64_t last_ts, struct sl_completeness *c)
 {
+	compute(l, rec, first_ts, last_ts, c, NULL);
+}
+
+static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uint64_t first_ts,
+		   uint64_t last_ts, struct sl_completeness *c, const struct wsrc *src)
+{
 	size_t i, j, n = rec->nthreads ? rec->nthreads : 1;
 	struct tid_ix *ix;
 	uint64_t *exec = xcalloc(n, sizeof(*exec)), *wait = xcalloc(n, sizeof(*wait));
@@ -148,7 +187,13 @@ void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data
 		if (c->mapped && e && e->at_ns >= c->win_lo)
 			whi[j] = e->at_ns;
 	}
-	trace_sums(rec, wlo, whi, exec, wait);
+	if (trace_sums(rec, wlo, whi, exec, wait, src)) {
+		free(exec);
+		free(wait);
+		free(wlo);
+		free(whi);
+		return -1;
+	}
 	ix = xcalloc(n, sizeof(*ix));
 	for (j = 0; j < rec->nthreads; j++) {
 		ix[j].tid = rec->threads[j].tid;
@@ -203,4 +248,5 @@ void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data
 	free(wait);
 	free(wlo);
 	free(whi);
+	return 0;
 }
