@@ -228,13 +228,13 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 	int64_t trace = 0;
 	size_t i;
 	long long top = 20;
-	const char *fmt = "table";
+	int fmt = SL_FMT_TABLE;
 	int rc;
 	const struct sl_opt opts[] = {
 		SL_OPT_IDS(0, "run", &ids, "a run (repeat, or 1,2,3)"),
 		SL_OPT_ID(0, "trace", &trace, "every run of this trace"),
 		SL_OPT_INT(0, "top", &top, 0, 1000000000, "N", "the N busiest tasks of each run in the table; 0: all"),
-		SL_OPT_CHOICE(0, "format", &fmt, "table|csv|json", "the output"),
+		SL_OPT_CHOICE(0, "format", &fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "analyze", synopsis, about, opts, 0, NULL };
@@ -254,7 +254,7 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 			goto out;
 		}
 	}
-	if (!strcmp(fmt, "json"))
+	if (fmt == SL_FMT_JSON)
 		printf("[");
 	for (i = 0; i < ids.n; i++) {
 		struct sl_run_data r;
@@ -288,11 +288,11 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 				sl_run_ref_release(&ref);
 			goto out;
 		}
-		if (!strcmp(fmt, "table")) {
+		if (fmt == SL_FMT_TABLE) {
 			if (i)
 				printf("\n");
 			print_table(&m, (size_t)top);
-		} else if (!strcmp(fmt, "csv")) {
+		} else if (fmt == SL_FMT_CSV) {
 			print_csv(&m, i == 0);
 		} else {
 			print_json(&m, i == 0);
@@ -302,7 +302,7 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 		if (have_ref)
 			sl_run_ref_release(&ref);
 	}
-	if (!strcmp(fmt, "json"))
+	if (fmt == SL_FMT_JSON)
 		printf("]\n");
 	rc = 0;
 out:

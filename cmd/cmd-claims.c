@@ -408,14 +408,20 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d;
 	struct sl_claim *c;
 	size_t n;
-	const char *dir = NULL, *format = "table";
+	static const struct sl_choice formats[] = {
+		{ "table", SL_FMT_TABLE, "the table, then every claim's figures and reason" },
+		{ "csv", SL_FMT_CSV, "one row per claim and model, columns claim, source,\n"
+				     "published, model, measured, unit, verdict, reason, ..." },
+		{ "json", SL_FMT_JSON, "the same rows as a JSON array" },
+		{ "markdown", SL_FMT_MARKDOWN, "the table and the reasons (docs/claims.md embeds it)" },
+		SL_CHOICES_END
+	};
+	const char *dir = NULL;
+	int format = SL_FMT_TABLE;
 	int64_t trace = 0;
 	int m, on[SL_CLAIM_MAXMODELS], rc;
 	const struct sl_opt opts[] = {
-		SL_OPT_CHOICE(0, "format", &format, "table|csv|json|markdown",
-			      "csv and json: one row per claim and model, columns claim,\n"
-			      "source, published, model, measured, unit, verdict, reason, ...;\n"
-			      "markdown: the table and the reasons (docs/claims.md embeds it)"),
+		SL_OPT_CHOICE(0, "format", &format, formats, "the output:"),
 		SL_OPT_STRING('o', "output", &dir, "DIR", "also write DIR/index.html (a chart per claim),\nclaims.csv, claims.json"),
 		SL_OPT_STRING(0, "sched", &o.models, "LIST", "only these models (rsdl is always needed)"),
 		SL_OPT_STRING(0, "traces", &o.traces_dir, "DIR", "where the bundled traces are (default: traces)"),
@@ -472,17 +478,17 @@ int cmd_claims(int argc, char **argv, const struct sl_globals *g)
 			on[m] = m < sl_claim_ncols() && (c[k].measured[m][0] || m == c[k].baseline);
 	}
 	on[SL_CLAIM_RSDL] = 1;
-	if (!strcmp(format, "csv"))
+	if (format == SL_FMT_CSV)
 		write_csv(stdout, c, n, on);
-	else if (!strcmp(format, "json"))
+	else if (format == SL_FMT_JSON)
 		write_json(stdout, c, n, on);
-	else if (!strcmp(format, "markdown"))
+	else if (format == SL_FMT_MARKDOWN)
 		write_md(stdout, c, n, on);
 	else
 		print_table(stdout, c, n, on);
 	if (dir && write_dir(dir, c, n, on))
 		rc = 1;
-	else if (dir && !strcmp(format, "table"))
+	else if (dir && format == SL_FMT_TABLE)
 		printf("\nwrote %s/index.html (%zu charts), %s/claims.csv, %s/claims.json\n", dir, n, dir, dir);
 	free(c);
 	return rc;

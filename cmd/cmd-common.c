@@ -5,6 +5,13 @@
 #include <stdio.h>
 #include <unistd.h>
 
+const struct sl_choice sl_format_choices[] = {
+	{ "table", SL_FMT_TABLE, "aligned columns for reading" },
+	{ "csv", SL_FMT_CSV, "comma-separated values with a header line" },
+	{ "json", SL_FMT_JSON, "a JSON document" },
+	SL_CHOICES_END
+};
+
 int sl_db_exists(const char *path)
 {
 	return access(path, F_OK) == 0;

@@ -5,6 +5,7 @@
 #include "../analyze/fidelity.h"
 #include "../analyze/store.h"
 #include "../common/sha256.h"
+#include "../replay/choices.h"
 #include "../replay/engine.h"
 #include "../replay/sync.h"
 #include "../replay/workload.h"
@@ -202,12 +203,22 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	printf("\n");
 }
 
+/* --mode: auto, then the replay modes' table */
+enum { MODE_AUTO = 2 };
+static const struct sl_choice groups_choices[] = {
+	{ "ledger", 0, "each thread's autogroup or cgroup from the recording's\nledger" },
+	{ "none", 1, "every task in the root group" },
+	SL_CHOICES_END
+};
+
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz = 0, seed = 0;
-	const char *mode = "auto", *sync = "block", *wake_cpu = "running", *irq_cpu = "auto";
-	const char *preempt = "none", *groups = "ledger";
+	int mode = MODE_AUTO, sync = SL_SYNC_BLOCK, wake_cpu = SL_WAKE_CPU_RUNNING, irq_cpu = SL_IRQ_CPU_AUTO;
+	int preempt = SL_PREEMPT_NONE, groups = 0;
 	struct sl_strlist popts = { 0 };
+	struct sl_choice modes[4], irqs[8];
+	char irq_auto[160];
 	size_t i, off = 0;
 	int rc;
 	const struct sl_opt opts[] = {
@@ -223,50 +234,26 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 			   "as validate does; for a workload 1000)"),
 		SL_OPT_DURATION(0, "rr-interval", &r->o.rr_interval_ns, 1000, 10 * SL_NS_PER_SEC, SL_NS_PER_MS,
 				"RSDL/SD RR_INTERVAL"),
-		SL_OPT_CHOICE(0, "mode", &mode, "auto|timed|causal",
-			      "timed: sleeps last as recorded; causal: a task\n"
-			      "woken by a task wakes when that task reaches the recorded\n"
-			      "point of its own CPU work; auto (default): causal for a\n"
-			      "trace (it validates best: docs/replay.md), timed for a\n"
-			      "workload"),
+		SL_OPT_CHOICE(0, "mode", &mode, modes, "when a recorded sleep ends (docs/replay.md):"),
 		SL_OPT_STRING(0, "overhead", &r->overhead, "O",
 			      "the kernel's own costs (docs/replay.md): auto (default for a\n"
 			      "trace) measures them on the recorded run; none (default for\n"
 			      "a workload); WAKE[,SWITCH] durations (default unit us):\n"
 			      "wakeup onto an idle CPU to running, and a preempting\n"
 			      "wakeup to the switch (one value: both)"),
-		SL_OPT_CHOICE(0, "sync", &sync, "block|exit|none",
+		SL_OPT_CHOICE(0, "sync", &sync, sl_sync_choices,
 			      "which wakeups are sync (the waker leaves its CPU at\n"
-			      "once; docs/replay.md): block (default): the waker sleeps\n"
-			      "or exits within --sync-window of its CPU time, waking\n"
-			      "nobody else; exit: only an exiting child waking its\n"
-			      "parent; none"),
-		SL_OPT_CHOICE(0, "wake-cpu", &wake_cpu, "running|waker",
+			      "once; docs/replay.md):"),
+		SL_OPT_CHOICE(0, "wake-cpu", &wake_cpu, sl_wake_cpu_choices,
 			      "where a task's wakeup runs when its waker is not\n"
-			      "running in the replay (docs/replay.md): running\n"
-			      "(default): the sleeper's own CPU, as an interrupt's;\n"
-			      "waker: the CPU the waker is queued on or last ran on"),
-		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, "auto|relative|remote|recorded|sleeper",
-			      "where an interrupt's wakeup runs (docs/replay.md):\n"
-			      "relative: the sleeper's CPU if it fired on the CPU the\n"
-			      "task slept on in the trace, else another CPU at the same\n"
-			      "offset; remote: the sleeper's CPU if it fired on the\n"
-			      "CPU the task slept on, else the CPU it fired on;\n"
-			      "recorded: the CPU it fired on in the trace;\n"
-			      "sleeper: the sleeper's own CPU; auto (default):\n"
-			      "relative for rsdl, o1, sd and cfs, remote for eevdf"),
-		SL_OPT_CHOICE(0, "preempt", &preempt, "none|voluntary|full|lazy",
+			      "running in the replay (docs/replay.md):"),
+		SL_OPT_CHOICE(0, "irq-cpu", &irq_cpu, irqs, "where an interrupt's wakeup runs (docs/replay.md):"),
+		SL_OPT_CHOICE(0, "preempt", &preempt, sl_preempt_choices,
 			      "the kernel's preemption model, for the time a wakeup\n"
-			      "onto a busy CPU takes to switch (docs/replay.md):\n"
-			      "none (default) and voluntary: the switch latencies of\n"
-			      "--overhead as they are (a recording's embody its\n"
-			      "kernel's); full: their least; lazy: a fair wakee's no\n"
-			      "later than the next tick, a real-time one's the least"),
-		SL_OPT_CHOICE(0, "groups", &groups, "ledger|none",
+			      "onto a busy CPU takes to switch (docs/replay.md):"),
+		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
-			      "docs/groups.md): ledger (default): each thread's\n"
-			      "autogroup or cgroup from the recording's ledger; none:\n"
-			      "every task in the root group"),
+			      "docs/groups.md):"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -283,6 +270,21 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	};
 	const struct sl_opts_spec spec = { "replay", synopsis, about, opts, 0, more_help };
 
+	/* --mode: auto and the modes' table; --irq-cpu: its table, auto's
+	 * help from the policy table (sl_irq_cpu_mode_of) */
+	modes[0] = (struct sl_choice){ "auto", MODE_AUTO,
+				       "causal for a trace (it validates best: docs/replay.md),\n"
+				       "timed for a workload" };
+	for (i = 0; sl_mode_choices[i].name && i + 2 < SL_ARRAY_SIZE(modes); i++)
+		modes[i + 1] = sl_mode_choices[i];
+	modes[i + 1] = (struct sl_choice)SL_CHOICES_END;
+	sl_irq_cpu_auto_help(irq_auto, sizeof(irq_auto));
+	for (i = 0; sl_irq_cpu_choices[i].name && i + 1 < SL_ARRAY_SIZE(irqs); i++) {
+		irqs[i] = sl_irq_cpu_choices[i];
+		if (irqs[i].value == SL_IRQ_CPU_AUTO)
+			irqs[i].help = irq_auto;
+	}
+	irqs[i] = (struct sl_choice)SL_CHOICES_END;
 	sl_replay_opts_init(&r->o);
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
@@ -290,23 +292,13 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	r->hz_auto = !hz;
 	if (hz)
 		r->o.hz = (int)hz;
-	r->o.mode = !strcmp(mode, "causal")  ? SL_MODE_CAUSAL
-		    : !strcmp(mode, "timed") ? SL_MODE_TIMED
-		    : r->workload	     ? SL_MODE_TIMED
-					     : SL_MODE_CAUSAL;
+	r->o.mode = mode != MODE_AUTO ? mode : r->workload ? SL_MODE_TIMED : SL_MODE_CAUSAL;
 	r->o.seed = (uint64_t)seed;
-	r->o.sync_mode = sl_sync_mode_parse(sync);
-	r->o.wake_cpu_mode = strcmp(wake_cpu, "waker") ? SL_WAKE_CPU_RUNNING : SL_WAKE_CPU_WAKER;
-	r->o.irq_cpu_mode = !strcmp(irq_cpu, "remote")     ? SL_IRQ_CPU_REMOTE
-			    : !strcmp(irq_cpu, "recorded") ? SL_IRQ_CPU_RECORDED
-			    : !strcmp(irq_cpu, "relative") ? SL_IRQ_CPU_RELATIVE
-			    : !strcmp(irq_cpu, "sleeper")  ? SL_IRQ_CPU_SLEEPER
-							   : SL_IRQ_CPU_AUTO;
-	r->o.preempt = !strcmp(preempt, "voluntary") ? SL_PREEMPT_VOLUNTARY
-		       : !strcmp(preempt, "full")    ? SL_PREEMPT_FULL
-		       : !strcmp(preempt, "lazy")    ? SL_PREEMPT_LAZY
-						     : SL_PREEMPT_NONE;
-	r->o.no_groups = !strcmp(groups, "none");
+	r->o.sync_mode = sync;
+	r->o.wake_cpu_mode = wake_cpu;
+	r->o.irq_cpu_mode = irq_cpu;
+	r->o.preempt = preempt;
+	r->o.no_groups = groups;
 	rc = 0;
 	if (r->overhead && sl_overhead_parse(r->overhead, &r->o)) {
 		sl_err("replay: --overhead '%s': expected auto, none or WAKE[,SWITCH] "

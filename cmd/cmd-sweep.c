@@ -4,6 +4,7 @@
  * (or replays its workload) into a database of its own, so no two jobs
  * share a file; `schedlab merge` joins them afterwards (--run does both). */
 #include "cmd.h"
+#include "../replay/choices.h"
 #include "opt.h"
 #include "../analyze/merge.h"
 #include "../common/util.h"
@@ -294,7 +295,7 @@ int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 	const char *dir = "sweep";
 	struct sl_strlist over = { 0 }, optl = { 0 };
 	long long jobs = 2;
-	int plan = 0, run = 0, rc, n, i;
+	int plan = 0, run = 0, rc, n, i, mode = -1;
 	char self[PATH_MAX], absdir[PATH_MAX];
 	size_t k, total, nj;
 	const struct sl_opt opts[] = {
@@ -304,7 +305,7 @@ int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 		SL_OPT_STRING(0, "cpus", &cpus, "LIST", "CPU counts (1,2,4 or 1..8:1)"),
 		SL_OPT_LIST(0, "overhead", &over, "O", "one overhead value (repeat: none, auto, 20us,5us)"),
 		SL_OPT_LIST(0, "opt", &optl, "NAME=V1,V2", "a model parameter's values (repeat)"),
-		SL_OPT_CHOICE(0, "mode", &g.mode, "timed|causal", "replay mode of every job"),
+		SL_OPT_CHOICE(0, "mode", &mode, sl_mode_choices, "replay mode of every job (default: replay's):"),
 		SL_OPT_STRING(0, "workload", &g.workload, "FILE", "a workload file, swept too"),
 		SL_OPT_STRING(0, "duration", &g.duration, "T", "the workload's simulated time"),
 		SL_OPT_STRING('o', "output", &dir, "DIR", "where the job databases go (default sweep)"),
@@ -321,6 +322,7 @@ int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 	memset(&g, 0, sizeof(g));
 	if ((rc = sl_opts_parse(&spec, argc, argv, &n)) != SL_OPTS_GO)
 		return rc;
+	g.mode = sl_choice_name(sl_mode_choices, mode, NULL); /* NULL: replay's default */
 	rc = 2;
 	if (plan + run + (slurm != NULL) > 1) {
 		sl_err("sweep: --plan, --slurm and --run: one at a time");

@@ -6,6 +6,7 @@
 #include "../analyze/metrics.h"
 #include "../analyze/store.h"
 #include "../collector/release.h"
+#include "../replay/choices.h"
 #include "../replay/engine.h"
 
 #include <inttypes.h>
@@ -35,7 +36,8 @@ static void more_help(FILE *f)
 
 struct vopts {
 	int64_t trace;
-	const char *sched, *fmt, *overhead, *mode;
+	const char *sched, *overhead;
+	int fmt, mode;
 	long long hz;
 };
 
@@ -50,21 +52,19 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_STRING(0, "overhead", &v->overhead, "O",
 			      "the replay's kernel overheads (default auto; see\n"
 			      "'schedlab replay -h')"),
-		SL_OPT_CHOICE(0, "mode", &v->mode, "timed|causal",
-			      "how sleeps end in the replay (default causal: a task\n"
-			      "woken by a task wakes when that task reaches the point;\n"
-			      "docs/validate.md)"),
+		SL_OPT_CHOICE(0, "mode", &v->mode, sl_mode_choices,
+			      "how sleeps end in the replay (docs/validate.md):"),
 		SL_OPT_INT(0, "hz", &v->hz, 10, 100000, "N",
 			   "the recording kernel's CONFIG_HZ (its tick: when a slice\n"
 			   "is found used up); default: estimated from the phase of\n"
 			   "the recorded run's tick preemptions, else 1000"),
-		SL_OPT_CHOICE(0, "format", &v->fmt, "table|csv|json", "the output"),
+		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, 0, more_help };
 	memset(v, 0, sizeof(*v));
-	v->fmt = "table";
-	v->mode = "causal";
+	v->fmt = SL_FMT_TABLE;
+	v->mode = SL_MODE_CAUSAL;
 	v->hz = 0; /* estimated */
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
@@ -175,7 +175,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	sl_replay_opts_init(&o);
-	o.mode = strcmp(v.mode, "timed") ? SL_MODE_CAUSAL : SL_MODE_TIMED;
+	o.mode = v.mode;
 	o.origin = "validate";
 	o.hz = v.hz ? (int)v.hz : 1000;
 	if (v.overhead && sl_overhead_parse(v.overhead, &o)) {
@@ -287,7 +287,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	if (sl_store_commit(st, &d))
 		goto fail_tx;
 
-	if (!strcmp(v.fmt, "table")) {
+	if (v.fmt == SL_FMT_TABLE) {
 		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), %s, %d Hz (%s), replay run %" PRId64
 		       " against recorded run %" PRId64 "\n",
 		       tr.id, tr.format, tr.kernel_release[0] ? tr.kernel_release : "unknown", ops->name,
@@ -308,7 +308,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		else
 			printf("overheads: none\n");
 		print_table(rows, n, verdict);
-	} else if (!strcmp(v.fmt, "csv")) {
+	} else if (v.fmt == SL_FMT_CSV) {
 		printf("trace_id,run_id,recorded_run_id,model,metric,recorded,replay,error,limit,gating,pass\n");
 		for (i = 0; i < n; i++) {
 			printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,", tr.id, run_id, rec_id, ops->name,

@@ -18,6 +18,10 @@ struct sl_globals {
  * error (after printing one "schedlab: error: ..." line), 2 on usage error. */
 typedef int (*sl_cmd_fn)(int argc, char **argv, const struct sl_globals *g);
 
+/* --format of analyze and validate (cmd-common.c); claims adds markdown */
+enum { SL_FMT_TABLE = 0, SL_FMT_CSV = 1, SL_FMT_JSON = 2, SL_FMT_MARKDOWN = 3 };
+extern const struct sl_choice sl_format_choices[];
+
 int cmd_import(int argc, char **argv, const struct sl_globals *g);
 int cmd_record(int argc, char **argv, const struct sl_globals *g);
 int cmd_ledger(int argc, char **argv, const struct sl_globals *g);

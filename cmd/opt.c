@@ -60,16 +60,13 @@ static void expected(const struct sl_opt *o, char *buf, size_t len)
 			snprintf(buf, len, "a duration from %s to %s", lo, hi);
 		break;
 	case SL_OPT_CHOICE: {
-		/* "a|b|c" -> "a, b or c" */
-		const char *c = o->choices, *bar;
+		/* the table's names: "a, b or c" */
+		const struct sl_choice *c;
 		size_t off = 0;
 		buf[0] = 0;
-		while (c && *c && off < len) {
-			bar = strchr(c, '|');
-			snprintf(buf + off, len - off, "%s%.*s", off ? (bar ? ", " : " or ") : "",
-				 bar ? (int)(bar - c) : (int)strlen(c), c);
+		for (c = o->choices; c && c->name && off < len; c++) {
+			snprintf(buf + off, len - off, "%s%s", off ? (c[1].name ? ", " : " or ") : "", c->name);
 			off = strlen(buf);
-			c = bar ? bar + 1 : NULL;
 		}
 		break;
 	}
@@ -78,18 +75,15 @@ static void expected(const struct sl_opt *o, char *buf, size_t len)
 	}
 }
 
-static int choice_ok(const char *choices, const char *v)
+/* "a|b|c": the names of a choice table */
+static void choice_names(const struct sl_choice *c, char *buf, size_t len)
 {
-	size_t n = strlen(v);
-	const char *c = choices;
-	while (c) {
-		const char *bar = strchr(c, '|');
-		size_t k = bar ? (size_t)(bar - c) : strlen(c);
-		if (k == n && !strncmp(c, v, n))
-			return 1;
-		c = bar ? bar + 1 : NULL;
+	size_t off = 0;
+	buf[0] = 0;
+	for (; c && c->name && off < len; c++) {
+		snprintf(buf + off, len - off, "%s%s", off ? "|" : "", c->name);
+		off = strlen(buf);
 	}
-	return 0;
 }
 
 /* Append the ids of "1,2,3"; -1 if one is not an id. */
@@ -148,11 +142,13 @@ static int set_value(const struct sl_opts_spec *s, const struct sl_opt *o, const
 			goto bad;
 		*(const char **)o->dest = v;
 		return 0;
-	case SL_OPT_CHOICE:
-		if (!choice_ok(o->choices, v))
+	case SL_OPT_CHOICE: {
+		const struct sl_choice *c = sl_choice_find(o->choices, v);
+		if (!c)
 			goto bad;
-		*(const char **)o->dest = v;
+		*(int *)o->dest = c->value;
 		return 0;
+	}
 	case SL_OPT_LIST: {
 		struct sl_strlist *l = o->dest;
 		SL_GROW(l->v, l->cap, l->n + 1);
@@ -243,8 +239,9 @@ int sl_opts_parse(const struct sl_opts_spec *s, int argc, char **argv, int *nope
 		else if (i + 1 < argc)
 			val = argv[++i];
 		if (!val) {
-			sl_err("%s%s%s needs a value (%s)", pfx(s), sep(s), shown,
-			       o->arg ? o->arg : o->choices);
+			char names[160];
+			choice_names(o->choices, names, sizeof(names));
+			sl_err("%s%s%s needs a value (%s)", pfx(s), sep(s), shown, o->arg ? o->arg : names);
 			goto fail;
 		}
 		if (set_value(s, o, shown, val))
@@ -283,8 +280,10 @@ void sl_opts_release(const struct sl_opt *o)
 /* "  -o, --output DIR", "  --top N", "  -q" */
 static int left_column(const struct sl_opt *o, char *buf, size_t len)
 {
-	const char *arg = o->kind == SL_OPT_FLAG ? NULL : o->kind == SL_OPT_CHOICE ? o->choices : o->arg;
+	char names[160];
+	const char *arg = o->kind == SL_OPT_FLAG ? NULL : o->kind == SL_OPT_CHOICE ? names : o->arg;
 	int n = snprintf(buf, len, "  ");
+	choice_names(o->choices, names, sizeof(names));
 	if (o->short_name)
 		n += snprintf(buf + n, len - (size_t)n, "-%c%s", o->short_name, o->name ? ", " : "");
 	if (o->name)
@@ -319,10 +318,16 @@ static void default_of(const struct sl_opt *o, char *buf, size_t len)
 		break;
 	}
 	case SL_OPT_STRING:
-	case SL_OPT_CHOICE:
 		if (*(const char **)o->dest)
 			snprintf(buf, len, " (default %s)", *(const char **)o->dest);
 		break;
+	case SL_OPT_CHOICE: {
+		/* the entry the destination holds (none: no default) */
+		const char *name = sl_choice_name(o->choices, *(int *)o->dest, NULL);
+		if (name)
+			snprintf(buf, len, " (default %s)", name);
+		break;
+	}
 	default:
 		break;
 	}
@@ -347,6 +352,33 @@ static int help_states(const char *help, const char *def)
 
 enum { HELP_COL = 22 };
 
+/* A choice table's help, an entry a paragraph under the option's, its
+ * words wrapped at 79 columns: "    timed: sleeps last as recorded". */
+static void choice_help(const struct sl_choice *c, FILE *f)
+{
+	for (; c && c->name; c++) {
+		const char *h;
+		int col;
+		if (!c->help)
+			continue;
+		col = fprintf(f, "%*s%s:", HELP_COL + 2, "", c->name);
+		for (h = c->help; *h;) {
+			size_t w;
+			h += strspn(h, " \n");
+			w = strcspn(h, " \n");
+			if (!w)
+				break;
+			if (col + 1 + (int)w > 79)
+				col = fprintf(f, "\n%*s", HELP_COL + 4, "") - 1;
+			else
+				col += fprintf(f, " ");
+			col += fprintf(f, "%.*s", (int)w, h);
+			h += w;
+		}
+		fputc('\n', f);
+	}
+}
+
 void sl_opts_usage(const struct sl_opts_spec *s, FILE *f)
 {
 	const struct sl_opt *o;
@@ -358,13 +390,19 @@ void sl_opts_usage(const struct sl_opts_spec *s, FILE *f)
 	for (o = s->opts; o->name || o->short_name; o++) {
 		char left[96], def[128];
 		const char *h;
+		size_t hlen;
+		int colon;
 		int n = left_column(o, left, sizeof(left));
 		fputs(left, f);
 		if (n >= HELP_COL - 1)
 			fprintf(f, "\n%*s", HELP_COL, "");
 		else
 			fprintf(f, "%*s", HELP_COL - n, "");
-		for (h = o->help; *h; h++) {
+		/* a choice's help ending in ':' introduces its values: the
+		 * default goes before the colon */
+		hlen = strlen(o->help);
+		colon = o->kind == SL_OPT_CHOICE && hlen && o->help[hlen - 1] == ':';
+		for (h = o->help; *h && h < o->help + hlen - colon; h++) {
 			fputc(*h, f);
 			if (*h == '\n')
 				fprintf(f, "%*s", HELP_COL, "");
@@ -372,7 +410,9 @@ void sl_opts_usage(const struct sl_opts_spec *s, FILE *f)
 		default_of(o, def, sizeof(def));
 		if (help_states(o->help, def))
 			def[0] = 0; /* said once, not twice */
-		fprintf(f, "%s\n", def);
+		fprintf(f, "%s%s\n", def, colon ? ":" : "");
+		if (o->kind == SL_OPT_CHOICE)
+			choice_help(o->choices, f);
 	}
 	if (s->more)
 		s->more(f);

@@ -13,6 +13,11 @@
  *		SL_OPT_END
  *	};
  *
+ * A choice option's values come from one table (common/choice.h) that
+ * gives the parser the names and the values it stores, -h the names, their
+ * help and the default (the value the destination holds before parsing),
+ * and the error message the names it expects.
+ *
  * Accepted forms: --name VALUE, --name=VALUE, -x VALUE; -h and --help print
  * the help; "--" ends the options. Usage errors are one line,
  * "schedlab: error: CMD: --name 'VALUE': expected WHAT", and the command
@@ -22,6 +27,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "../common/choice.h"
 
 enum sl_opt_kind {
 	SL_OPT_FLAG,     /* int = 1 */
@@ -30,7 +36,7 @@ enum sl_opt_kind {
 	SL_OPT_IDS,      /* struct sl_idlist: ids, "1,2,3", "1 2 3", repeatable */
 	SL_OPT_DURATION, /* uint64_t ns in [min, max]; a bare number is in unit ns */
 	SL_OPT_STRING,   /* const char *; min 1: not empty */
-	SL_OPT_CHOICE,   /* const char *, one of the '|'-separated choices */
+	SL_OPT_CHOICE,   /* int: the value of one entry of a choice table */
 	SL_OPT_LIST,     /* struct sl_strlist: every value, in order (repeatable) */
 };
 
@@ -41,7 +47,7 @@ struct sl_opt {
 	void *dest;
 	long long min, max;    /* INT, DURATION (ns); STRING: min 1 = not empty */
 	unsigned long long unit; /* DURATION: the unit of a bare number, in ns */
-	const char *choices;   /* CHOICE: "timed|causal" */
+	const struct sl_choice *choices; /* CHOICE: its table (common/choice.h) */
 	const char *arg;       /* the value's name in the help ("N", "T", "FILE") */
 	const char *help;      /* '\n' continues on the next help line */
 };

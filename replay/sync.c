@@ -13,6 +13,7 @@
  * keeps only an exit (X) whose wakee is w's parent's thread group, w not of
  * that group. */
 #include "sync.h"
+#include "choices.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +22,13 @@
 
 const char *sl_sync_mode_name(int mode)
 {
-	return mode == SL_SYNC_EXIT ? "exit" : mode == SL_SYNC_NONE ? "none" : "block";
+	return sl_choice_name(sl_sync_choices, mode, "block");
 }
 
 int sl_sync_mode_parse(const char *name)
 {
-	if (!strcmp(name, "block"))
-		return SL_SYNC_BLOCK;
-	if (!strcmp(name, "exit"))
-		return SL_SYNC_EXIT;
-	if (!strcmp(name, "none"))
-		return SL_SYNC_NONE;
-	return -1;
+	const struct sl_choice *c = sl_choice_find(sl_sync_choices, name);
+	return c ? c->value : -1;
 }
 
 /* a wakeup or fork made by a task at a point of its CPU time */

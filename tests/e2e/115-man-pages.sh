@@ -1,6 +1,7 @@
 #!/bin/sh
 # Issue 25 item 8: every command's man page documents the options its -h
-# lists and no option -h does not know, and states each default -h prints.
+# lists and no option -h does not know, the values of each choice option,
+# and states each default -h prints.
 # Options are read from -h's option lines ("  -o, --output X", "  --top N"),
 # a short form counting for the long one; the man page's text is read with
 # its troff escapes (\- \fB ...) taken out. --db is the global option.
@@ -26,6 +27,14 @@ for page in "$man"/schedlab-*.1; do
 		[ "$o" = --db ] && continue
 		grep -q -- "$o\\b" "$T/h" || fail "$c: $o is in $page, not in -h"
 	done
+	# each value of a choice option ("  --mode auto|timed|causal": its
+	# table's names, common/choice.h) is named in the page
+	grep -E '^  +(-[a-zA-Z], )?--[a-z-]+ [a-z]+(\|[a-z]+)+$' "$T/h" | while read -r opt vals; do
+		[ "${opt%,}" != "$opt" ] && { opt=$vals; vals=${vals#* }; opt=${opt%% *}; }
+		for v in $(echo "$vals" | tr '|' ' '); do
+			grep -qw -- "$v" "$T/m" || { echo "FAIL: $c: $opt value '$v' of -h not in $page"; exit 1; }
+		done
+	done || exit 1
 	# each default -h prints ("(default V" up to ; or )) is stated in the page
 	grep -o '(default [^;) ]*[;)]' "$T/h" | sed 's/^(default //; s/[;)]$//' | sort -u | while read -r v; do
 		grep -qF -- "$v" "$T/m" || { echo "FAIL: $c: default '$v' of -h not in $page"; exit 1; }

@@ -4,6 +4,8 @@
 #include "harness.h"
 #include "../../cmd/opt.h"
 #include "../../common/util.h"
+#include "../../replay/choices.h"
+#include "../../replay/engine.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -15,7 +17,8 @@ struct vals {
 	int64_t trace;
 	struct sl_idlist runs;
 	uint64_t rr, to;
-	const char *out, *mode;
+	const char *out;
+	int mode;
 	struct sl_strlist popts;
 	int debug;
 };
@@ -34,7 +37,7 @@ static int parse(struct vals *v, unsigned flags, int *nops, char **args)
 		SL_OPT_DURATION(0, "rr-interval", &v->rr, 1000, 10000000000LL, 1000000, "RR"),
 		SL_OPT_DURATION(0, "to", &v->to, 0, LLONG_MAX, 1, "end"),
 		SL_OPT_STRING('o', "output", &v->out, "FILE", "out"),
-		SL_OPT_CHOICE(0, "mode", &v->mode, "timed|causal", "mode"),
+		SL_OPT_CHOICE(0, "mode", &v->mode, sl_mode_choices, "mode"),
 		SL_OPT_LIST(0, "opt", &v->popts, "N=V", "param"),
 		SL_OPT_FLAG(0, "debug", &v->debug, "checks"),
 		SL_OPT_END
@@ -58,7 +61,7 @@ static int parse(struct vals *v, unsigned flags, int *nops, char **args)
 
 SL_TEST(opt_forms_and_values)
 {
-	struct vals v = { .top = 20, .mode = "timed" };
+	struct vals v = { .top = 20, .mode = SL_MODE_TIMED };
 	char *a[] = { "--top=7", "--trace", "3", "--run", "1", "2,5", "--run=9", "--rr-interval", "1.5",
 		      "--to", "2", "-o", "x.png", "--mode", "causal", "--opt", "a1=0", "--opt=a4=1",
 		      "--debug", NULL };
@@ -79,7 +82,7 @@ SL_TEST(opt_forms_and_values)
 	CHECK_EQ_INT(v.rr, 1500000);
 	CHECK_EQ_INT(v.to, 2);
 	CHECK_STR(v.out, "x.png");
-	CHECK_STR(v.mode, "causal");
+	CHECK_EQ_INT(v.mode, SL_MODE_CAUSAL);
 	CHECK_EQ_INT(v.popts.n, 2);
 	if (v.popts.n == 2) {
 		CHECK_STR(v.popts.v[0], "a1=0");
@@ -198,4 +201,77 @@ SL_TEST(opt_format_duration)
 	CHECK_STR(b, "1001ns");
 	sl_format_duration(0, b, sizeof(b));
 	CHECK_STR(b, "0ns");
+}
+
+/* Each replay choice table feeds a run's params JSON (issue 25: replay -h
+ * said one thing of --irq-cpu auto, the runs stored another): for every
+ * entry, the value the parser stores makes sl_replay_params_json write the
+ * entry's own name. --irq-cpu auto is stored as the mode in effect: remote
+ * for eevdf (the model with its own wakeup placement, select_cpu), relative
+ * for the 2.6.20 layer's models (rsdl, o1, sd) and cfs (replay/engine.h), and
+ * its help says exactly that, in the policy table's order. */
+SL_TEST(opt_choice_tables_feed_params)
+{
+	static const struct {
+		const struct sl_choice *t;
+		const char *key;
+	} tabs[] = { { sl_mode_choices, "mode" }, { sl_sync_choices, "sync" }, { sl_wake_cpu_choices, "wake_cpu" },
+		     { sl_irq_cpu_choices, "irq_cpu" }, { sl_preempt_choices, "preempt" } };
+	const struct sl_policy_ops *cfs = sl_policy_find("cfs"), *eevdf = sl_policy_find("eevdf");
+	struct sl_diag d = { { 0 }, 0, 0 };
+	char json[4096], want[96], help[160];
+	size_t k;
+	int seen = 0;
+	CHECK(cfs != NULL && eevdf != NULL);
+	if (!cfs || !eevdf)
+		return;
+	for (k = 0; k < SL_ARRAY_SIZE(tabs); k++) {
+		const struct sl_choice *c;
+		for (c = tabs[k].t; c->name; c++) {
+			struct sl_replay_opts o;
+			int *field = k == 0 ? &o.mode : k == 1 ? &o.sync_mode : k == 2 ? &o.wake_cpu_mode
+				   : k == 3 ? &o.irq_cpu_mode : &o.preempt;
+			sl_replay_opts_init(&o);
+			*field = c->value;
+			CHECK_EQ_INT(sl_replay_params_json(cfs, &o, 1, json, sizeof(json), &d), 0);
+			snprintf(want, sizeof(want), "\"%s\":\"%s\"", tabs[k].key,
+				 k == 3 && c->value == SL_IRQ_CPU_AUTO ? "relative" : c->name);
+			if (!strstr(json, want))
+				fprintf(stderr, "  %s not in %s\n", want, json);
+			CHECK(strstr(json, want) != NULL);
+			seen++;
+		}
+	}
+	/* 2 modes, 3 sync, 2 wake-cpu, 5 irq-cpu, 4 preempt */
+	CHECK_EQ_INT(seen, 16);
+	{
+		struct sl_replay_opts o;
+		sl_replay_opts_init(&o);
+		o.irq_cpu_mode = SL_IRQ_CPU_AUTO;
+		CHECK_EQ_INT(sl_replay_params_json(eevdf, &o, 1, json, sizeof(json), &d), 0);
+		CHECK(strstr(json, "\"irq_cpu\":\"remote\"") != NULL);
+	}
+	sl_irq_cpu_auto_help(help, sizeof(help));
+	CHECK_STR(help, "relative for rsdl, o1, sd and cfs, remote for eevdf");
+}
+
+/* -h of a choice option: its names from the table, one help line per
+ * entry, and the default (the entry the destination holds) once. */
+SL_TEST(opt_choice_help)
+{
+	int mode = SL_MODE_CAUSAL;
+	const struct sl_opt opts[] = { SL_OPT_CHOICE(0, "mode", &mode, sl_mode_choices, "how sleeps end:"),
+				       SL_OPT_END };
+	const struct sl_opts_spec spec = { "t", "schedlab t", NULL, opts, 0, NULL };
+	char buf[2048];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	sl_opts_usage(&spec, f);
+	fclose(f);
+	CHECK(strstr(buf, "  --mode timed|causal") != NULL);
+	CHECK(strstr(buf, "how sleeps end (default causal):\n") != NULL);
+	CHECK(strstr(buf, "\n                        timed: sleeps last as recorded\n") != NULL);
+	CHECK(strstr(buf, "\n                        causal: a task woken") != NULL);
 }

@@ -1,0 +1,70 @@
+/* replay/choices.c - the tables of replay's choice options (choices.h). */
+#include "choices.h"
+#include "engine.h"
+#include "sync.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct sl_choice sl_mode_choices[] = {
+	{ "timed", SL_MODE_TIMED, "sleeps last as recorded" },
+	{ "causal", SL_MODE_CAUSAL,
+	  "a task woken by a task wakes when that task reaches the\nrecorded point of its own CPU work" },
+	SL_CHOICES_END
+};
+
+const struct sl_choice sl_sync_choices[] = {
+	{ "block", SL_SYNC_BLOCK,
+	  "the waker sleeps or exits within --sync-window of its\nCPU time, waking nobody else" },
+	{ "exit", SL_SYNC_EXIT, "only an exiting child waking its parent" },
+	{ "none", SL_SYNC_NONE, "no wakeup is sync" },
+	SL_CHOICES_END
+};
+
+const struct sl_choice sl_wake_cpu_choices[] = {
+	{ "running", SL_WAKE_CPU_RUNNING, "the sleeper's own CPU, as an interrupt's" },
+	{ "waker", SL_WAKE_CPU_WAKER, "the CPU the waker is queued on or last ran on" },
+	SL_CHOICES_END
+};
+
+const struct sl_choice sl_irq_cpu_choices[] = {
+	{ "auto", SL_IRQ_CPU_AUTO, NULL }, /* its help: sl_irq_cpu_auto_help() */
+	{ "relative", SL_IRQ_CPU_RELATIVE,
+	  "the sleeper's CPU if it fired on the CPU the task slept\non in the trace, else another CPU at the same offset" },
+	{ "remote", SL_IRQ_CPU_REMOTE,
+	  "the sleeper's CPU if it fired on the CPU the task slept\non, else the CPU it fired on" },
+	{ "recorded", SL_IRQ_CPU_RECORDED, "the CPU it fired on in the trace" },
+	{ "sleeper", SL_IRQ_CPU_SLEEPER, "the sleeper's own CPU" },
+	SL_CHOICES_END
+};
+
+const struct sl_choice sl_preempt_choices[] = {
+	{ "none", SL_PREEMPT_NONE,
+	  "the switch latencies of --overhead as they are (a\nrecording's embody its kernel's)" },
+	{ "voluntary", SL_PREEMPT_VOLUNTARY, "as none" },
+	{ "full", SL_PREEMPT_FULL, "their least" },
+	{ "lazy", SL_PREEMPT_LAZY, "a fair wakee's no later than the next tick, a\nreal-time one's the least" },
+	SL_CHOICES_END
+};
+
+/* "relative for rsdl, o1, sd and cfs, remote for eevdf" */
+void sl_irq_cpu_auto_help(char *buf, size_t len)
+{
+	size_t off = 0, k, j, n, i;
+	int modes[2] = { SL_IRQ_CPU_RELATIVE, SL_IRQ_CPU_REMOTE };
+	buf[0] = 0;
+	for (k = 0; k < 2; k++) {
+		for (i = 0, n = 0; i < sl_npolicies; i++)
+			n += sl_irq_cpu_mode_of(sl_policies[i], SL_IRQ_CPU_AUTO) == modes[k];
+		if (!n)
+			continue;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s for ", off ? ", " : "",
+					sl_choice_name(sl_irq_cpu_choices, modes[k], "?"));
+		for (i = 0, j = 0; i < sl_npolicies && off < len; i++)
+			if (sl_irq_cpu_mode_of(sl_policies[i], SL_IRQ_CPU_AUTO) == modes[k]) {
+				j++;
+				off += (size_t)snprintf(buf + off, len - off, "%s%s",
+							j == 1 ? "" : j == n ? " and " : ", ", sl_policies[i]->name);
+			}
+	}
+}
