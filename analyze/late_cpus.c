@@ -28,15 +28,21 @@ static int late_wakeup(void *ctx, const struct sl_wakeup_row *v)
 	return 0;
 }
 
-/* The CPUs of l (first event on each) late in the trace ti. */
+/* The CPUs of l (first event on each) late in the trace ti: late after
+ * the first CPU's first event, not after the trace's start (a trace whose
+ * schedule begins 0.345 s into the file, after other events, has every
+ * CPU "late" from its start: none was offline). */
 static void late_list(const struct sl_trace_info *ti, const struct late_acc *l,
 		      struct sl_late_cpu **out, size_t *nout)
 {
-	uint64_t span = ti->last_ts - ti->first_ts, late;
+	uint64_t span = ti->last_ts - ti->first_ts, late, base = UINT64_MAX;
 	int c;
 	late = span / 10 > 100 * SL_NS_PER_MS ? span / 10 : 100 * SL_NS_PER_MS;
 	for (c = 0; c < l->n; c++)
-		if (l->first[c] == UINT64_MAX || l->first[c] - ti->first_ts > late) {
+		if (l->first[c] < base)
+			base = l->first[c];
+	for (c = 0; c < l->n; c++)
+		if (l->first[c] == UINT64_MAX || l->first[c] - base > late) {
 			*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
 			(*out)[*nout].cpu = c;
 			(*out)[*nout].first_ns = l->first[c] == UINT64_MAX ? UINT64_MAX : l->first[c] - ti->first_ts;

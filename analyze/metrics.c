@@ -609,3 +609,12 @@ int sl_metrics_store(struct sl_store *s, const struct sl_run_metrics *m, struct 
 	}
 	return 0;
 }
+
+const struct sl_task_metrics *sl_uncertain_longest_wait(const struct sl_run_metrics *m)
+{
+	size_t k;
+	for (k = 0; m->max_wait_ns && k < m->ntasks; k++)
+		if (m->tasks[k].max_wait_ns == m->max_wait_ns && m->tasks[k].uncertain_ns)
+			return &m->tasks[k];
+	return NULL;
+}

@@ -96,6 +96,11 @@ void sl_run_ref_of(const struct sl_run_data *r, struct sl_run_ref *ref);
 void sl_metrics_compute(const struct sl_run_data *r, const struct sl_run_ref *ref,
 			struct sl_run_metrics *m);
 void sl_run_metrics_release(struct sl_run_metrics *m);
+/* The task whose wait is the run's longest when that task has uncertain
+ * time (time around missed switches or lost events that may or may not be
+ * its own: the wait may not be one), else NULL. A figure built on
+ * uncertain time says so (issue 25): compare and the report name it. */
+const struct sl_task_metrics *sl_uncertain_longest_wait(const struct sl_run_metrics *m);
 
 /* The same in steps, for a run read in parts (its wakeups, then its
  * slices, or the other way round; the result is sl_metrics_compute's):

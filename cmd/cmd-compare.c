@@ -98,17 +98,14 @@ static int longest_waiter(const struct sl_run_metrics *m, size_t n, int64_t utid
  * run of a file with missed switches; docs/model.md). */
 static void uncertain_notes(const struct sl_run_metrics *m, size_t n)
 {
-	size_t i, k;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < m[i].ntasks; k++) {
-			const struct sl_task_metrics *t = &m[i].tasks[k];
-			if (!m[i].max_wait_ns || t->max_wait_ns != m[i].max_wait_ns || !t->uncertain_ns)
-				continue;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const struct sl_task_metrics *t = sl_uncertain_longest_wait(&m[i]);
+		if (t)
 			printf("note: run %" PRId64 "'s longest wait is %d %s's, who has %.3f ms of uncertain "
 			       "time (around missed switches): it may not be a wait\n",
 			       m[i].run.id, t->tid, t->comm, (double)t->uncertain_ns / 1e6);
-			break;
-		}
+	}
 }
 
 static void print_num(double v, int prec)

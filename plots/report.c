@@ -337,7 +337,20 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n<h2>Charts</h2>\n", f);
+	fputs("</table>\n", f);
+	/* a figure built on uncertain time says so (issue 25) */
+	for (i = 0; i < n; i++) {
+		const struct sl_task_metrics *t = sl_uncertain_longest_wait(&m[i]);
+		if (!t)
+			continue;
+		fprintf(f, "<p class=note>Run %" PRId64 "'s longest runnable wait (%.1f ms) is that of %d ",
+			m[i].run.id, (double)t->max_wait_ns / 1e6, t->tid);
+		esc(f, t->comm);
+		fprintf(f, ", which has %.3f ms of uncertain time (around switches missing from the file): "
+			   "it may not be a wait.</p>\n",
+			(double)t->uncertain_ns / 1e6);
+	}
+	fputs("<h2>Charts</h2>\n", f);
 	for (k = 0, i = 0; k < SL_ARRAY_SIZE(charts); k++) {
 		const struct sl_chart *c;
 		if (charts[k].zoom && ti.last_ts - ti.first_ts <= 200 * SL_NS_PER_MS)

@@ -3,7 +3,8 @@
 # the kernel release, the replays' HZ (a trace does not record its HZ), the
 # switches the importer had to place and the recorded run's uncertain time,
 # each the stored figure (trace table, task_stat); compare says when the
-# recorded longest wait belongs to a task with uncertain time.
+# recorded longest wait belongs to a task with uncertain time, and so does
+# the report under its compare table.
 . "$TOP/tests/e2e/lib.sh"
 TR="$SHARED/traces/systing-perfetto-22cpu/trace.pb"
 [ -f "$TR" ] || skip "no $TR"
@@ -34,4 +35,10 @@ who=$(sq "$DB2" "SELECT th.tid FROM metric m JOIN thread th USING (utid) JOIN ta
 grep -q "^note: run 1's longest wait is $who " "$T/cmp" || fail "no note on uncertain longest wait of $who: $(grep note "$T/cmp")"
 # no such note for the replay, whose tasks have no uncertain time
 grep -q "^note: run 2" "$T/cmp" && fail "note on a replay"
+# and the report, whose compare table shows that longest wait, says so too
+"$SCHEDLAB" --db "$DB2" report --trace 1 -o "$T/rep2" > /dev/null 2>&1 || fail report2
+ms=$(sq "$DB2" "SELECT printf('%.1f', value / 1e6) FROM metric WHERE run_id = 1 AND utid IS NULL AND name = 'max_wait_ns'")
+grep -q "<p class=note>Run 1's longest runnable wait ($ms ms) is that of $who " "$T/rep2/index.html" ||
+	fail "no report note on the uncertain longest wait of $who ($ms ms)"
+grep -q "<p class=note>Run 2's longest runnable wait" "$T/rep2/index.html" && fail "report note on a replay"
 exit 0
