@@ -5,7 +5,8 @@
 # -t: the perf.data reader, then each task's sum of switch intervals)
 # against `perf sched latency` (goal: ratio <= 0.5). The input is recorded
 # here when run as root: `perf sched record` of perf bench sched messaging
-# (8 groups, 40 processes each, 600 loops: tens of MB), else the largest
+# (8 groups, 40 processes each, 1000 loops: about 33 MB; issue 26's goal
+# is for a perf.data of at least 30 MB), else the largest
 # perf.data in traces/. The machine is shared: the tools run interleaved,
 # one after the other in each of ROUNDS rounds (default 5), and each figure
 # is the median of its rounds. Peak memory
@@ -17,7 +18,7 @@ trap 'rm -rf "$T"' EXIT
 command -v perf >/dev/null || { echo "perf: skipped (no perf)"; exit 0; }
 F=
 if [ "$(id -u)" = 0 ]; then
-	perf sched record -m 16M -o "$T/big.data" -- perf bench sched messaging -g 8 -l 600 \
+	perf sched record -m 16M -o "$T/big.data" -- perf bench sched messaging -g 8 -l 1000 \
 		>/dev/null 2>&1 && F="$T/big.data"
 fi
 if [ -z "$F" ]; then
