@@ -707,6 +707,11 @@ void sl_store_cache(struct sl_store *s, int reading)
 	st_exec(s, reading ? "PRAGMA cache_size = -4096" : "PRAGMA cache_size = -8192", NULL);
 }
 
+void sl_store_map_reads(struct sl_store *s)
+{
+	st_exec(s, "PRAGMA mmap_size = 268435456", NULL);
+}
+
 const char *sl_store_path(const struct sl_store *s)
 {
 	return s->path;

@@ -24,8 +24,13 @@ struct sl_store;
  * database whose user_version is newer than this program's. */
 int sl_store_open(const char *path, int create, struct sl_store **out, struct sl_diag *d);
 /* The page cache: reading = 1 for a pass that reads each run once (4 MiB,
- * a report of a big trace), 0 the default (64 MiB). */
+ * a report of a big trace), 0 the default (8 MiB). */
 void sl_store_cache(struct sl_store *s, int reading);
+/* Read the file through a memory map (up to 256 MiB of it) instead of a
+ * read() per page: for a command that reads much of an existing database
+ * before it writes (replay). Not for an import: its file grows from
+ * nothing, and the map is redone as it grows. */
+void sl_store_map_reads(struct sl_store *s);
 /* The file s was opened on (another connection may open it too: a
  * reading thread's). */
 const char *sl_store_path(const struct sl_store *s);

@@ -550,6 +550,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	existed = sl_db_exists(g->db);
 	if (sl_store_open(g->db, r.workload != NULL, &st, &d))
 		goto fail;
+	if (!r.workload) /* the behaviour and the recorded run are read first */
+		sl_store_map_reads(st);
 	if (r.workload) {
 		cpus = r.o.cpus ? r.o.cpus : 1;
 		if (workload_trace(st, r.workload, &b, cpus, r.o.duration_ns, &trace_id, &d))
