@@ -396,6 +396,53 @@ void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data
 	free(sb);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* the median of v[0..n) (sorted in place; n >= 1) */
+static double median_d(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void sl_fidelity_median(const struct sl_fidelity *f, size_t n, struct sl_fidelity *out)
+{
+	double *v = xmalloc(n * sizeof(*v));
+	size_t i;
+	int g, k;
+#define MED(field, T)                                 \
+	do {                                          \
+		for (i = 0; i < n; i++)               \
+			v[i] = (double)f[i].field;    \
+		out->field = (T)median_d(v, n);       \
+	} while (0)
+	*out = f[0];
+	for (i = 1; i < n; i++) {
+		if (f[i].tasks_exact < out->tasks_exact)
+			out->tasks_exact = f[i].tasks_exact;
+		if (f[i].ntasks > out->ntasks)
+			out->ntasks = f[i].ntasks;
+		if (f[i].runtime_max_err_ns > out->runtime_max_err_ns)
+			out->runtime_max_err_ns = f[i].runtime_max_err_ns;
+	}
+	MED(rep_switches, uint64_t);
+	MED(rep_migrations, uint64_t);
+	MED(rep_span, uint64_t);
+	MED(rep_util, double);
+	for (g = 0; g < SL_FID_NGROUPS; g++) {
+		MED(g[g].nrep, size_t);
+		MED(g[g].ks, double);
+		for (k = 0; k < 4; k++)
+			MED(g[g].rep[k], uint64_t);
+	}
+#undef MED
+	free(v);
+}
+
 static double rel(double rec, double rep)
 {
 	if (rec == 0)

@@ -75,6 +75,13 @@ struct sl_fidelity {
 void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data *rep,
 			 struct sl_fidelity *f);
 
+/* n comparisons of replays with different --seed against the same recorded
+ * run, merged: each replay figure is the median over the n (the mean of the
+ * middle two for even n); CPU time is exact only if it is in every replay
+ * (tasks_exact their least, runtime_max_err_ns their largest). The
+ * recorded figures are f[0]'s. n >= 1. */
+void sl_fidelity_median(const struct sl_fidelity *f, size_t n, struct sl_fidelity *out);
+
 /* One line of the fidelity table with its threshold (docs/validate.md). */
 struct sl_fid_row {
 	char key[32];              /* metric name suffix: "switches", "p95_busiest" */

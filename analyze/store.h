@@ -200,6 +200,9 @@ enum { SL_LOAD_SLICES = 1, SL_LOAD_WAKEUPS = 2, SL_LOAD_ALL = 3 };
 int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struct sl_run_data *out,
 			    struct sl_diag *d);
 void sl_run_data_release(struct sl_run_data *r);
+/* Order r's slices (by ts, cpu, ...) and wakeups (by ts, utid, ...) as
+ * sl_store_load_run does. */
+void sl_run_data_sort(struct sl_run_data *r);
 /* The thread row of utid in r (its threads are ordered by utid), or NULL. */
 const struct sl_thread_row *sl_run_thread(const struct sl_run_data *r, int64_t utid);
 

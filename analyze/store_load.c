@@ -512,9 +512,14 @@ int sl_store_load_run_parts(struct sl_store *s, int64_t run_id, int parts, struc
 		return -1;
 	}
 	/* ordered here rather than by SQL: the tables have no index to order by */
-	sort_rows(out->slices, out->nslices, sizeof(*out->slices), cmp_slice, slice_cpu);
-	sort_rows(out->wakeups, out->nwakeups, sizeof(*out->wakeups), cmp_wakeup, NULL);
+	sl_run_data_sort(out);
 	return 0;
+}
+
+void sl_run_data_sort(struct sl_run_data *r)
+{
+	sort_rows(r->slices, r->nslices, sizeof(*r->slices), cmp_slice, slice_cpu);
+	sort_rows(r->wakeups, r->nwakeups, sizeof(*r->wakeups), cmp_wakeup, NULL);
 }
 
 void sl_run_data_release(struct sl_run_data *r)

@@ -5,6 +5,7 @@
 #include "../analyze/fidelity.h"
 #include "../analyze/store.h"
 #include "../common/sha256.h"
+#include "../common/util.h"
 #include "../replay/choices.h"
 #include "../replay/engine.h"
 #include "../replay/sync.h"
@@ -484,6 +485,84 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	}
 	if (rows)
 		*rows = bind.rows;
+	return 0;
+}
+
+/* The rows of a replay kept in memory (sl_cmd_replay_mem). */
+struct memrun {
+	const struct sl_behaviour *b;
+	struct sl_run_data *r;
+	size_t scap, wcap;
+};
+
+static int64_t mem_utid(const struct memrun *m, int task)
+{
+	return task >= 0 && (size_t)task < m->b->ntasks ? m->b->tasks[task].utid : -1;
+}
+
+static int mem_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
+		     int priority)
+{
+	struct memrun *m = ctx;
+	struct sl_slice_row *s;
+	SL_GROW(m->r->slices, m->scap, m->r->nslices + 1);
+	s = &m->r->slices[m->r->nslices++];
+	s->ts = ts + m->b->t0;
+	s->dur = dur;
+	s->utid = (int32_t)mem_utid(m, task);
+	s->cpu = cpu;
+	s->end_state = (unsigned char)end_state;
+	s->priority = priority;
+	return 0;
+}
+
+static int mem_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct memrun *m = ctx;
+	struct sl_wakeup_row *w;
+	SL_GROW(m->r->wakeups, m->wcap, m->r->nwakeups + 1);
+	w = &m->r->wakeups[m->r->nwakeups++];
+	w->utid = mem_utid(m, task);
+	w->ts = ts + m->b->t0;
+	w->ts_run = ts_run != UINT64_MAX ? ts_run + m->b->t0 : UINT64_MAX;
+	w->waker_utid = waker >= 0 ? mem_utid(m, waker) : -1;
+	w->cpu = cpu >= 0 ? cpu : -1;
+	return 0;
+}
+
+int sl_cmd_replay_mem(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
+		      const struct sl_replay_opts *opts, const char *all_popts,
+		      const struct sl_run_data *like, struct sl_run_data *out, struct sl_diag *d)
+{
+	struct sl_replay_opts o = *opts;
+	struct sl_replay_stats s;
+	struct sl_run_sink sink;
+	struct memrun m;
+	char popts[512];
+
+	memset(out, 0, sizeof(*out));
+	memset(&sink, 0, sizeof(sink));
+	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
+	o.policy_opts = popts;
+	out->run = like->run;
+	out->run.cpus = o.cpus;
+	out->run.seed = o.seed;
+	if (like->nthreads) {
+		out->threads = xmalloc(like->nthreads * sizeof(*out->threads));
+		memcpy(out->threads, like->threads, like->nthreads * sizeof(*out->threads));
+		out->nthreads = like->nthreads;
+	}
+	m.b = b;
+	m.r = out;
+	m.scap = m.wcap = 0;
+	sink.ctx = &m;
+	sink.slice = mem_slice;
+	sink.wakeup = mem_wakeup;
+	if (sl_replay_run(b, ops, &o, &sink, &s, d)) {
+		sl_run_data_release(out);
+		return -1;
+	}
+	sl_run_data_sort(out);
 	return 0;
 }
 

@@ -17,7 +17,8 @@
 
 static const char synopsis[] =
 	"schedlab [--db FILE] validate --trace ID [--sched MODEL] [--mode timed|causal]\n"
-	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--format table|csv|json]";
+	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
+	"                [--format table|csv|json]";
 
 static const char about[] =
 	"Replay a trace through the model of the kernel that recorded it (from the\n"
@@ -25,9 +26,10 @@ static const char about[] =
 	"older o1) and compare the replay with the recorded run: CPU time of every\n"
 	"task, switches, migrations, wakeup-delay KS distance and p50/p95/p99/max\n"
 	"errors overall, for the 10 busiest and the 10 most-woken tasks, and a\n"
-	"verdict against the thresholds of docs/validate.md. The replay is stored\n"
-	"as a run; the figures go into the metric table (fidelity_*). Exit status 0\n"
-	"for PASS, 1 for FAIL (the table printed either way), 2 on an error.\n";
+	"verdict against the thresholds of docs/validate.md. The trace is replayed\n"
+	"--seeds times and each replay figure is their median; the seed-0 replay is\n"
+	"stored as a run, the figures go into the metric table (fidelity_*). Exit\n"
+	"status 0 for PASS, 1 for FAIL (the table printed either way), 2 on an error.\n";
 
 static void more_help(FILE *f)
 {
@@ -38,7 +40,7 @@ struct vopts {
 	int64_t trace;
 	const char *sched, *overhead;
 	int fmt, mode;
-	long long hz;
+	long long hz, seeds;
 };
 
 static int parse(int argc, char **argv, struct vopts *v)
@@ -58,6 +60,11 @@ static int parse(int argc, char **argv, struct vopts *v)
 			   "the recording kernel's CONFIG_HZ (its tick: when a slice\n"
 			   "is found used up); default: estimated from the phase of\n"
 			   "the recorded run's tick preemptions, else 1000"),
+		SL_OPT_INT(0, "seeds", &v->seeds, 1, 64, "N",
+			   "replay N times, --seed 0 to N-1 (the draws of the\n"
+			   "kernel overheads), and compare the median of each figure\n"
+			   "(default 5; one replay's tail percentiles are a draw:\n"
+			   "docs/validate.md); the seed-0 replay is stored"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
@@ -66,6 +73,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 	v->fmt = SL_FMT_TABLE;
 	v->mode = SL_MODE_CAUSAL;
 	v->hz = 0; /* estimated */
+	v->seeds = 5;
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
 	if (!v->trace) {
@@ -148,6 +156,33 @@ static void json_num(double v, int dec)
 		printf("%.*f", dec, v);
 }
 
+/* The comparison of n replays (--seed 0 .. n-1) with rec, merged into *f
+ * (sl_fidelity_median): the seed-0 replay is rep (stored); the others are
+ * replayed in memory. 0, or -1 with d set. */
+static int seeds_compare(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
+			 const struct sl_replay_opts *o, const struct sl_run_data *rec,
+			 const struct sl_run_data *rep, size_t n, struct sl_fidelity *f,
+			 struct sl_diag *d)
+{
+	struct sl_fidelity *each = xcalloc(n, sizeof(*each));
+	size_t s;
+	sl_fidelity_compute(rec, rep, &each[0]);
+	for (s = 1; s < n; s++) {
+		struct sl_replay_opts os = *o;
+		struct sl_run_data m;
+		os.seed = s;
+		if (sl_cmd_replay_mem(b, ops, &os, o->policy_opts, rep, &m, d)) {
+			free(each);
+			return -1;
+		}
+		sl_fidelity_compute(rec, &m, &each[s]);
+		sl_run_data_release(&m);
+	}
+	sl_fidelity_median(each, n, f);
+	free(each);
+	return 0;
+}
+
 int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 {
 	struct vopts v;
@@ -164,7 +199,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	const struct sl_policy_ops *ops;
 	const char *model, *why;
 	int64_t rec_id, run_id;
-	size_t n, i;
+	size_t n, i, nseeds;
 	int rc, verdict, have_rec = 0, have_rep = 0;
 	size_t hz_samples = 0;
 	double hz_conc = 0;
@@ -264,15 +299,19 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	 * those the model has; o.policy_opts alone was overwritten there) */
 	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, o.policy_opts, &run_id, &rs, NULL, &d))
 		goto fail;
-	sl_behaviour_release(&b);
 	if (sl_store_load_run(st, run_id, &rep, &d))
 		goto fail;
 	have_rep = 1;
-	sl_fidelity_compute(&rec, &rep, &f);
+	/* without overheads there is nothing to draw: every seed replays alike */
+	nseeds = o.nq > 0 ? (size_t)v.seeds : 1;
+	if (seeds_compare(&b, ops, &o, &rec, &rep, nseeds, &f, &d))
+		goto fail;
+	sl_behaviour_release(&b);
 	n = sl_fidelity_rows(&f, rows, &verdict);
 	if (sl_store_begin(st, &d) || sl_store_clear_fidelity(st, run_id, &d) ||
 	    sl_store_put_metric(st, run_id, -1, "fidelity_recorded_run", (double)rec_id, &d) ||
-	    sl_store_put_metric(st, run_id, -1, "fidelity_verdict", verdict, &d))
+	    sl_store_put_metric(st, run_id, -1, "fidelity_verdict", verdict, &d) ||
+	    sl_store_put_metric(st, run_id, -1, "fidelity_seeds", (double)nseeds, &d))
 		goto fail_tx;
 	for (i = 0; i < n; i++) {
 		char name[64];
@@ -307,6 +346,10 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 			       (double)o.wake_lat_ns[0] / 1000.0, (double)o.switch_lat_ns[0] / 1000.0);
 		else
 			printf("overheads: none\n");
+		if (nseeds > 1)
+			printf("replays: %zu, --seed 0 to %zu (the overheads' draws); each replay figure "
+			       "is their median, run %" PRId64 " is seed 0's\n",
+			       nseeds, nseeds - 1, run_id);
 		print_table(rows, n, verdict);
 	} else if (v.fmt == SL_FMT_CSV) {
 		printf("trace_id,run_id,recorded_run_id,model,metric,recorded,replay,error,limit,gating,pass\n");
@@ -347,6 +390,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		       o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto") ? ov.switch_ns
 		       : o.nq > 0				      ? o.switch_lat_ns[0]
 								      : 0);
+		printf(",\"seeds\":%zu", nseeds);
 		printf(",\"verdict\":%s,\"metrics\":[", verdict ? "\"pass\"" : "\"fail\"");
 		for (i = 0; i < n; i++) {
 			printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", rows[i].key);

@@ -52,6 +52,14 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 			const char *all_popts, int64_t *run_id, struct sl_replay_stats *s, uint64_t *rows,
 			struct sl_diag *d);
 
+struct sl_run_data;
+/* The same replay kept in memory, not stored: its rows in *out as
+ * sl_store_load_run would give them (its threads copied from like, a run of
+ * the same trace). 0, or -1 with d set. */
+int sl_cmd_replay_mem(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
+		      const struct sl_replay_opts *opts, const char *all_popts,
+		      const struct sl_run_data *like, struct sl_run_data *out, struct sl_diag *d);
+
 /* A command that may create the database (import, replay --workload) asks
  * sl_db_exists() first; if it created the file and then failed with nothing
  * committed, sl_db_discard() removes the file (and its -wal, -shm, -journal)

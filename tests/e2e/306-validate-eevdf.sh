@@ -44,18 +44,30 @@ awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-mix-2 %s: reco
 # The quiet recording (traces/rec-build-quiet.dat: the same recipe with a
 # 48-file project, NFILES=48 tests/tools/rec-build-mix.sh, recorded when
 # nothing else ran: load average 0.0 before it) is the control the issue
-# asks for. Every row of docs/validate.md's table within its threshold:
-# CPU time exact, switches, migrations, KS, p50, p95 and p99 (when written,
-# with the 0.70 ms slice of v6.15+ and interrupt wakeups --irq-cpu remote:
-# -6.1 %, -21.7 %, 0.098, +6.0 %, +10.2 %, +23.7 %; with the 0.75 ms slice
-# of older releases and the sleeper's CPU, p99 +38.1 % and migrations
-# -38.2 %).
+# asks for. With one replay (--seeds 1: seed 0) every row of
+# docs/validate.md's table is within its threshold: CPU time exact,
+# switches, migrations, KS, p50, p95 and p99 (when written, with the 0.70 ms
+# slice of v6.15+ and interrupt wakeups --irq-cpu remote: -9.5 %, -20.4 %,
+# 0.098, +6.3 %, +15.0 %, +25.0 %; with the 0.75 ms slice of older releases
+# and the sleeper's CPU, p99 +38.1 % and migrations -38.2 %). That p99 is a
+# draw: over seeds 0-9 it is +17 % to +36 %, within 25 % on seeds 0, 4 and 5
+# only; validate's default, the median of seeds 0-4, has p99 +32.6 % and
+# the other 8 gating rows within (switches -8.4 %, migrations -17.8 %, KS
+# 0.095, p50 +16.6 %, p95 +10.3 %): FAIL on p99 alone (docs/validate.md,
+# "The replay's own spread").
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > /dev/null 2>&1 || fail "import quiet"
-# the quiet recording passes every check: exit status 0 (1 would be FAIL)
-"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3" 2> "$T/err" || fail "validate quiet: exit $?: $(cat "$T/err")"
+# seed 0 alone passes every check: exit status 0 (1 would be FAIL)
+"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --seeds 1 --format csv > "$T/csv3" 2> "$T/err" || fail "validate quiet: exit $?: $(cat "$T/err")"
 for m in runtime_exact switches migrations delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet $m ($(grep ",$m," "$T/csv3"))"
 done
+# the median of seeds 0-4 (the default): p99 outside, exit status 1
+"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3m" 2> "$T/err"
+expect_eq "$?" 1 "validate quiet, median of 5: exit status"
+for m in runtime_exact switches migrations span utilisation delay_ks_all delay_p50_all delay_p95_all; do
+	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3m")" 1 "rec-build-quiet median $m ($(grep ",$m," "$T/csv3m"))"
+done
+expect_eq "$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3m")" 0 "rec-build-quiet median p99 ($(grep ",delay_p99_all," "$T/csv3m"))"
 awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-quiet %s: recorded %s replay %s error %s\n", $5, $6, $7, $8 }' "$T/csv3"
 ks() { "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched "$1" --mode timed --overhead "$2" --format csv | awk -F, '$5 == "delay_ks_all" { print $8 }'; }
 for m in rsdl o1 sd; do

@@ -58,8 +58,9 @@ done
 [ "$n" -ge 15 ] || fail "only $n bundled traces"
 
 # the switches row counts slices, as SQL does; migrations are a task's slice
-# on another CPU than its previous one (window function over the rows)
-"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format csv > "$T/csv"; [ $? -le 1 ] || fail csv
+# on another CPU than its previous one (window function over the rows); one
+# replay (--seeds 1): the stored run is the figures' replay
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --seeds 1 --format csv > "$T/csv"; [ $? -le 1 ] || fail csv
 run=$(awk -F, 'NR == 2 { print $2 }' "$T/csv")
 expect_eq "$(awk -F, '$5 == "switches" { print $6 "," $7 }' "$T/csv")" \
 	"$(sq "$T/db" "SELECT (SELECT COUNT(*) FROM sched_slice WHERE run_id = 1) || ',' || (SELECT COUNT(*) FROM sched_slice WHERE run_id = $run)")" "switches"
@@ -72,6 +73,30 @@ expect_eq "$(awk -F, '$5 == "span" { print $6 "," $7 }' "$T/csv")" "$(span 1),$(
 util() { sq "$T/db" "SELECT printf('%.6f', 1.0 * SUM(dur) / ((MAX(ts + dur) - MIN(ts)) * (SELECT cpus FROM run WHERE id = $1))) FROM sched_slice WHERE run_id = $1"; }
 expect_eq "$(awk -F, '$5 == "utilisation" { print $6 "," $7 "," $9 "," $10 }' "$T/csv")" "$(util 1),$(util "$run"),0.10,1" "utilisation"
 expect_eq "$(grep -c . "$T/csv")" 22 "csv lines (header, 20 rows, verdict)"
+# --seeds 3: each replay figure is the median of three replays, --seed 0, 1
+# and 2, which `schedlab replay` makes too with the options validate stored
+# (causal, overheads auto, its HZ): their switches, migrations and span
+# counted by SQL, the middle one of each three is validate's; seed 0's run is
+# the one validate stored. When written (ed-desktop-2cpu.dat): switches 7616,
+# 7659, 7567; migrations 173, 168, 150; span 6.607, 6.677, 6.836 s: seed 0
+# is the median of the switches only, so the other two tell a median from
+# seed 0's figure.
+"$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --seeds 3 --format csv > "$T/csv3"; [ $? -le 1 ] || fail "csv --seeds 3"
+run=$(awk -F, 'NR == 2 { print $2 }' "$T/csv3")
+hz=$(sq "$T/db" "SELECT json_extract(params, '\$.hz') FROM run WHERE id = $run")
+: > "$T/three"
+for s in 0 1 2; do
+	"$SCHEDLAB" --db "$T/db" replay --trace 1 --sched eevdf --mode causal --overhead auto --hz "$hz" --seed $s > /dev/null 2>&1 || fail "replay --seed $s"
+	r=$(sq "$T/db" "SELECT MAX(id) FROM run")
+	echo "$(sq "$T/db" "SELECT COUNT(*) FROM sched_slice WHERE run_id = $r") $(mig "$r") $(span "$r")" >> "$T/three"
+	[ $s = 0 ] && expect_eq "$(sq "$T/db" "SELECT COUNT(*) FROM sched_slice WHERE run_id = $r")" \
+		"$(sq "$T/db" "SELECT COUNT(*) FROM sched_slice WHERE run_id = $run")" "seed 0 replay = validate's stored run"
+done
+for k in 1 2 3; do
+	med=$(awk -v k=$k '{ print $k }' "$T/three" | sort -n | sed -n 2p)
+	key=$(echo "switches migrations span" | cut -d' ' -f$k)
+	expect_eq "$(awk -F, -v m=$key '$5 == m { print $7 }' "$T/csv3")" "$med" "$key: median of seeds 0-2 ($(tr '\n' ';' < "$T/three"))"
+done
 "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format json > "$T/json"; [ $? -le 1 ] || fail json
 expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 20 "json rows"
 

@@ -206,3 +206,51 @@ SL_TEST(overhead_calibrate_leaves_out_ticks)
 	CHECK_EQ_INT(o.nswitch, 1);
 	CHECK_EQ_INT(o.switch_ns, 10000);
 }
+
+/* validate --seeds: the median of the replay figures over the seeds, the
+ * recorded ones kept, CPU time exact only if exact in all
+ * (sl_fidelity_median, analyze/fidelity.c). Three comparisons by hand:
+ *   rep_switches 100, 130, 90           -> sorted 90 100 130: 100
+ *   rep_migrations 7, 3, 5              -> 5
+ *   rep_span 1000, 3000, 2000           -> 2000
+ *   KS (all) 0.2, 0.1, 0.4              -> 0.2
+ *   p99 (all) 50, 40, 70                -> 50
+ *   tasks_exact 10, 9, 10 of 10          -> 9 (one replay missed one)
+ *   runtime_max_err_ns 0, 7, 0           -> 7
+ *   rec_switches 95 in all               -> 95
+ * and four (even): p99 50, 40, 70, 60 -> the mean of 50 and 60: 55. */
+SL_TEST(fidelity_median_of_seeds)
+{
+	struct sl_fidelity f[4], m;
+	static const uint64_t sw[3] = { 100, 130, 90 }, mig[3] = { 7, 3, 5 }, span[3] = { 1000, 3000, 2000 };
+	static const uint64_t p99[4] = { 50, 40, 70, 60 };
+	static const double ks[3] = { 0.2, 0.1, 0.4 };
+	static const size_t exact[3] = { 10, 9, 10 };
+	static const uint64_t err[3] = { 0, 7, 0 };
+	int i;
+	memset(f, 0, sizeof(f));
+	for (i = 0; i < 4; i++) {
+		f[i].ntasks = 10;
+		f[i].rec_switches = 95;
+		f[i].rep_switches = sw[i % 3];
+		f[i].rep_migrations = mig[i % 3];
+		f[i].rep_span = span[i % 3];
+		f[i].g[SL_FID_ALL].ks = ks[i % 3];
+		f[i].g[SL_FID_ALL].rep[2] = p99[i];
+		f[i].tasks_exact = exact[i % 3];
+		f[i].runtime_max_err_ns = err[i % 3];
+	}
+	sl_fidelity_median(f, 3, &m);
+	CHECK_EQ_INT(m.rep_switches, 100);
+	CHECK_EQ_INT(m.rep_migrations, 5);
+	CHECK_EQ_INT(m.rep_span, 2000);
+	CHECK_NEAR(m.g[SL_FID_ALL].ks, 0.2, 1e-12);
+	CHECK_EQ_INT(m.g[SL_FID_ALL].rep[2], 50);
+	CHECK_EQ_INT(m.tasks_exact, 9);
+	CHECK_EQ_INT(m.runtime_max_err_ns, 7);
+	CHECK_EQ_INT(m.rec_switches, 95);
+	sl_fidelity_median(f, 4, &m);
+	CHECK_EQ_INT(m.g[SL_FID_ALL].rep[2], 55);
+	sl_fidelity_median(f, 1, &m);
+	CHECK_EQ_INT(m.rep_switches, 100);
+}
