@@ -239,7 +239,9 @@ int sl_claim_model_available(int m);
 int sl_claim_recorded(void);
 int sl_claim_ncols(void);
 
-/* Interactive tasks of b by behaviour: not a kernel thread, at least 20
+/* Interactive tasks of b by behaviour: not a kernel thread nor a
+ * recorder's own thread (schedlab, trace-cmd, perf, traced,
+ * traced_probes, sched_recorder, systing, atrace), at least 20
  * sleeps, CPU under 30 % of its life, median burst under 5 ms and its
  * run+sleep cycles regular (median absolute deviation under the median).
  * comm != NULL: the tasks called comm instead. mark[i] = 1 for those

@@ -169,6 +169,21 @@ static uint64_t median(uint64_t *v, size_t n)
 	return v[(n - 1) / 2];
 }
 
+/* The recorders' own threads: they watch the workload, they are not in
+ * it (issue 25: `schedlab record`, which wakes every few milliseconds to
+ * drain the buffers, was found interactive on rec-build-mix.dat; systing's
+ * sched_recorder threads on the 22-CPU Perfetto trace). */
+static int is_recorder(const char *comm)
+{
+	static const char *const names[] = { "schedlab", "trace-cmd", "perf", "traced", "traced_probes",
+					     "sched_recorder", "systing", "atrace" };
+	size_t i;
+	for (i = 0; i < SL_ARRAY_SIZE(names); i++)
+		if (!strcmp(comm, names[i]))
+			return 1;
+	return 0;
+}
+
 size_t sl_claims_interactive(const struct sl_behaviour *b, const char *comm, int *mark)
 {
 	enum { MAXPH = 100000 }; /* phases looked at per task */
@@ -185,7 +200,7 @@ size_t sl_claims_interactive(const struct sl_behaviour *b, const char *comm, int
 			found += (size_t)mark[i];
 			continue;
 		}
-		if (t->flags & (SL_TASK_KTHREAD | SL_TASK_IDLE))
+		if (t->flags & (SL_TASK_KTHREAD | SL_TASK_IDLE) || is_recorder(t->comm))
 			continue;
 		if (np > MAXPH)
 			np = MAXPH;

@@ -124,6 +124,12 @@ expect_eq "$(sq "$T/bm.db" "WITH mk AS (SELECT utid FROM thread WHERE comm = 'ma
 sqlite3 "$T/bm.db" ".import --csv $T/bm.csv bm" || fail "claims csv"
 expect_eq "$(sq "$T/bm.db" "SELECT reason LIKE '%found by behaviour%' AND reason NOT LIKE '%: make,%' AND reason NOT LIKE '%, make,%'
 	FROM bm WHERE id = '10' AND model = 'rsdl'")" 1 "make is not an interactive task"
+# nor is the recorder, schedlab record, though it sleeps and wakes every few
+# ms for the whole trace (its recorded wakeups, counted in SQL)
+expect_eq "$(sq "$T/bm.db" "SELECT count(*) >= 20 FROM wakeup w JOIN thread t USING (utid) WHERE w.run_id = 1 AND t.comm = 'schedlab'")" 1 \
+	"premise: schedlab record woke at least 20 times in rec-build-mix.dat"
+expect_eq "$(sq "$T/bm.db" "SELECT reason NOT LIKE '%schedlab%' FROM bm WHERE id = '10' AND model = 'rsdl'")" 1 \
+	"the recorder is not an interactive task: $(sq "$T/bm.db" "SELECT reason FROM bm WHERE id = '10' AND model = 'rsdl'")"
 
 # errors: one line, exit 1
 "$SCHEDLAB" --db "$DB" claims --trace 99 > /dev/null 2> "$T/err"; rc=$?

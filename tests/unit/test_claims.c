@@ -544,6 +544,20 @@ SL_TEST(claims_interactive_by_behaviour)
 	CHECK_EQ_INT(sl_claims_interactive(&b, NULL, mark), 1);
 	CHECK(mark[0] == 1 && mark[1] == 0);
 	sl_behaviour_release(&b);
+	/* a recorder draining its buffers (schedlab record, systing's
+	 * sched_recorder) behaves as e does, 1 ms every 100 ms, but watches
+	 * the workload: not one of its interactive tasks; with --task it is
+	 * named on purpose */
+	{
+		static const char r[] = "e 0 run=1ms sleep=99ms count=50\nschedlab 0 run=1ms sleep=99ms count=50\n"
+					"sched_recorder 0 run=1ms sleep=99ms count=50\n";
+		CHECK_EQ_INT(sl_workload_parse_text(r, strlen(r), "r", &b, &d), 0);
+		CHECK_EQ_INT(sl_claims_interactive(&b, NULL, mark), 1);
+		CHECK(mark[0] == 1 && mark[1] == 0 && mark[2] == 0);
+		CHECK_EQ_INT(sl_claims_interactive(&b, "schedlab", mark), 1);
+		CHECK(mark[1] == 1);
+		sl_behaviour_release(&b);
+	}
 }
 
 /* The recorded run reduced as a replay is (issue 25: the recording beside
