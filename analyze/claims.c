@@ -240,7 +240,7 @@ static const struct claim_def defs[] = {
 	  "wait <= bound + 1 tick" },
 	{ "2r", "starvation free on the real-trace replays", "001 Features",
 	  "\"A starvation free ... design\"", SL_RULE_AT_MOST, "ms over bound", 0, NA, 1, "rsdl", NULL,
-	  "the bound counts every task of the trace as CPU-bound on one runqueue, so it is loose; the longest wait is shown beside it",
+	  "each task's bound counts its competitors, the tasks that ran on its CPU during its longest wait, as CPU-bound (every task of a trace would give tens of seconds); the longest wait is shown beside it",
 	  "wait <= bound + 1 tick" },
 	{ "2s", "starvation free on SMP (2 CPUs, balancing on)", "001 Features; Design details",
 	  "\"A starvation free ... design\"; \"Each cpu has its own runqueue\"", SL_RULE_AT_MOST, "ms over bound", 0,

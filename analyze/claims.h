@@ -27,6 +27,8 @@ struct sl_scen_task {
 	uint64_t start_ns;
 	uint64_t runtime_ns;     /* CPU time in the run */
 	uint64_t max_slice_ns;   /* longest on-CPU interval */
+	uint64_t max_wait_from;  /* when that wait began */
+	int max_wait_cpu;        /* the CPU it ended on (-1: open at the end) */
 	uint64_t max_wait_ns;    /* longest runnable wait: start, wakeup or
 				  * preemption until it ran (open waits count to
 				  * the end of the run) */
@@ -51,6 +53,11 @@ struct sl_scen_result {
 	uint64_t cpu_ns;         /* CPU time this process spent in the replay */
 	size_t ncpus;
 	uint64_t *major_rotations; /* per CPU: "major" rotation rows (rsdl, sd) */
+	struct sl_scen_slice {
+		uint64_t ts, end;
+		int cpu, task;
+	} *slices;               /* every slice, in the order they came */
+	size_t nslices, capslices;
 };
 
 /* Run workload text (replay/workload.h syntax) through policy pol on one
@@ -73,6 +80,7 @@ struct sl_rec_row {
 	uint64_t ts;
 	uint64_t t2;   /* a slice's duration; a wakeup's ts_run (UINT64_MAX: never ran) */
 	int task;
+	int cpu;       /* a slice's CPU */
 	char kind;     /* 's' slice, 'w' wakeup */
 	char end;      /* a slice's end state */
 };
@@ -80,7 +88,7 @@ struct sl_rec_rows {
 	struct sl_rec_row *v;
 	size_t n, cap;
 };
-void sl_rec_slice(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t dur, char end);
+void sl_rec_slice(struct sl_rec_rows *rr, int task, int cpu, uint64_t ts, uint64_t dur, char end);
 void sl_rec_wakeup(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t ts_run);
 void sl_rec_release(struct sl_rec_rows *rr);
 /* Reduce the recorded rows (sorted here) of behaviour b into r as
@@ -100,6 +108,14 @@ struct sl_starve {
 };
 /* Empty tally. */
 void sl_starve_init(struct sl_starve *s);
+/* Task i's bound counting only its competitors: the tasks with a slice on
+ * the CPU its longest wait ended on (any CPU for a wait open at the end)
+ * during that wait, each as CPU-bound (replay/bound.h, RR 6 ms). On a
+ * real trace's replay, bound_ns counts every task of the trace: tens of
+ * seconds, which no wait comes near (issue 25: claim 2r was vacuous). */
+uint64_t sl_scen_competing_bound(const struct sl_scen_result *r, size_t i);
+/* sl_starve_add with each task's competing bound instead of bound_ns. */
+void sl_starve_add_competing(struct sl_starve *s, const struct sl_scen_result *r, const char *label);
 /* Count every task of r (label names the scenario in s->where). */
 void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const char *label);
 

@@ -32,10 +32,13 @@ static int on_rotation(void *ctx, int cpu, uint64_t ts, const char *kind, int le
 	return 0;
 }
 
-static void waited(struct sl_scen_task *t, uint64_t from, uint64_t to)
+static void waited(struct sl_scen_task *t, uint64_t from, uint64_t to, int cpu)
 {
-	if (to > from && to - from > t->max_wait_ns)
+	if (to > from && to - from > t->max_wait_ns) {
 		t->max_wait_ns = to - from;
+		t->max_wait_from = from;
+		t->max_wait_cpu = cpu;
+	}
 	/* after its first slice: not the start-up placement */
 	if (t->first_run_ns != NONE && from >= t->first_run_ns && to > from && to - from > t->later_wait_ns)
 		t->later_wait_ns = to - from;
@@ -45,15 +48,20 @@ static int on_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, cha
 {
 	struct acc *a = ctx;
 	struct sl_scen_task *t;
-	(void)cpu;
+	struct sl_scen_result *r = a->r;
 	(void)prio;
-	if (task < 0 || (size_t)task >= a->r->ntasks)
+	if (task < 0 || (size_t)task >= r->ntasks)
 		return 0;
-	t = &a->r->t[task];
+	SL_GROW(r->slices, r->capslices, r->nslices + 1);
+	r->slices[r->nslices].ts = ts;
+	r->slices[r->nslices].end = ts + dur;
+	r->slices[r->nslices].cpu = cpu;
+	r->slices[r->nslices++].task = task;
+	t = &r->t[task];
 	if (!a->seen[task])
-		waited(t, t->start_ns, ts); /* appeared runnable at its start */
+		waited(t, t->start_ns, ts, cpu); /* appeared runnable at its start */
 	else if (a->ready[task] != NONE)
-		waited(t, a->ready[task], ts);
+		waited(t, a->ready[task], ts, cpu);
 	a->seen[task] = 1;
 	a->ready[task] = end == 'R' || end == 'Y' ? ts + dur : NONE;
 	t->runtime_ns += dur;
@@ -83,7 +91,7 @@ static int on_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int wake
 		a->ready[task] = ts;
 		return 0;
 	}
-	waited(t, ts, ts_run);
+	waited(t, ts, ts_run, cpu);
 	if (t->ndelays + 1 > a->cap[task]) {
 		a->cap[task] = a->cap[task] ? 2 * a->cap[task] : 16;
 		t->delays = xrealloc(t->delays, a->cap[task] * sizeof(*t->delays));
@@ -105,6 +113,7 @@ void sl_scen_result_release(struct sl_scen_result *r)
 	}
 	free(r->t);
 	free(r->major_rotations);
+	free(r->slices);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -132,6 +141,7 @@ static void acc_init(const struct sl_behaviour *b, int cpus, struct sl_scen_resu
 		r->t[i].comm[sizeof(r->t[i].comm) - 1] = 0;
 		r->t[i].start_ns = b->tasks[i].start_ns;
 		r->t[i].first_run_ns = NONE;
+		r->t[i].max_wait_cpu = -1;
 		nice[i] = b->tasks[i].nice < -20 ? -20 : b->tasks[i].nice > 19 ? 19 : b->tasks[i].nice;
 		a->ready[i] = NONE;
 	}
@@ -151,9 +161,9 @@ static void acc_finish(const struct sl_behaviour *b, struct acc *a)
 		if (b->tasks[i].nphases == 0 && b->tasks[i].run_ns == 0)
 			continue; /* nothing to replay: never waits */
 		if (!a->seen[i])
-			waited(&r->t[i], r->t[i].start_ns, r->end_ns);
+			waited(&r->t[i], r->t[i].start_ns, r->end_ns, -1);
 		else if (a->ready[i] != NONE)
-			waited(&r->t[i], a->ready[i], r->end_ns);
+			waited(&r->t[i], a->ready[i], r->end_ns, -1);
 	}
 	free(a->ready);
 	free(a->seen);
@@ -202,9 +212,10 @@ int sl_scenario_replay(const struct sl_behaviour *b, const char *pol, int cpus, 
 
 /* ---- the recorded run, reduced as a replay is ---- */
 
-void sl_rec_slice(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t dur, char end)
+void sl_rec_slice(struct sl_rec_rows *rr, int task, int cpu, uint64_t ts, uint64_t dur, char end)
 {
 	SL_GROW(rr->v, rr->cap, rr->n + 1);
+	rr->v[rr->n].cpu = cpu;
 	rr->v[rr->n].ts = ts;
 	rr->v[rr->n].t2 = dur;
 	rr->v[rr->n].task = task;
@@ -219,6 +230,7 @@ void sl_rec_wakeup(struct sl_rec_rows *rr, int task, uint64_t ts, uint64_t ts_ru
 	rr->v[rr->n].t2 = ts_run;
 	rr->v[rr->n].task = task;
 	rr->v[rr->n].kind = 'w';
+	rr->v[rr->n].cpu = -1;
 	rr->v[rr->n++].end = 0;
 }
 
@@ -261,7 +273,7 @@ int sl_scenario_recorded(const struct sl_behaviour *b, struct sl_rec_rows *rows,
 		uint64_t ts = w->ts > b->t0 ? w->ts - b->t0 : 0;
 		uint64_t run = w->t2 == UINT64_MAX ? UINT64_MAX : w->t2 > b->t0 ? w->t2 - b->t0 : 0;
 		if (w->kind == 's')
-			on_slice(&a, ts, w->t2, -1, w->task, w->end, 0);
+			on_slice(&a, ts, w->t2, w->cpu, w->task, w->end, 0);
 		else if (run >= ts) /* never a wakeup that ran before it was woken */
 			on_wakeup(&a, w->task, ts, run, -1, -1);
 		if (w->kind == 's' && ts + w->t2 > r->end_ns)
@@ -312,13 +324,45 @@ void sl_starve_init(struct sl_starve *s)
 	s->excess_ns = INT64_MIN;
 }
 
-void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const char *label)
+uint64_t sl_scen_competing_bound(const struct sl_scen_result *r, size_t i)
+{
+	const struct sl_scen_task *t = &r->t[i];
+	uint64_t from = t->max_wait_from, to = from + t->max_wait_ns, *bound, b;
+	int *nice, *in = xcalloc(r->ntasks + 1, sizeof(*in));
+	size_t k, n = 1;
+	for (k = 0; k < r->nslices; k++) {
+		const struct sl_scen_slice *s = &r->slices[k];
+		if (s->task != (int)i && !in[s->task] && s->ts < to && s->end > from &&
+		    (t->max_wait_cpu < 0 || s->cpu == t->max_wait_cpu)) {
+			in[s->task] = 1;
+			n++;
+		}
+	}
+	/* i first, then its competitors */
+	nice = xcalloc(n, sizeof(*nice));
+	bound = xcalloc(n, sizeof(*bound));
+	nice[0] = t->nice;
+	for (k = 0, n = 1; k < r->ntasks; k++)
+		if (in[k])
+			nice[n++] = r->t[k].nice;
+	for (k = 0; k < n; k++)
+		nice[k] = nice[k] < -20 ? -20 : nice[k] > 19 ? 19 : nice[k];
+	sl_bound_ns(nice, n, 6 * SL_NS_PER_MS, bound);
+	b = bound[0];
+	free(in);
+	free(nice);
+	free(bound);
+	return b;
+}
+
+static void starve_add(struct sl_starve *s, const struct sl_scen_result *r, const char *label, int competing)
 {
 	size_t i;
 	for (i = 0; i < r->ntasks; i++) {
 		const struct sl_scen_task *t = &r->t[i];
-		int64_t ex = (int64_t)t->max_wait_ns - (int64_t)t->bound_ns;
-		double ratio = t->bound_ns ? (double)t->max_wait_ns / (double)t->bound_ns : 0;
+		uint64_t bnd = competing && t->max_wait_ns ? sl_scen_competing_bound(r, i) : t->bound_ns;
+		int64_t ex = (int64_t)t->max_wait_ns - (int64_t)bnd;
+		double ratio = bnd ? (double)t->max_wait_ns / (double)bnd : 0;
 		s->tasks++;
 		if (ratio > s->ratio)
 			s->ratio = ratio;
@@ -330,6 +374,16 @@ void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const ch
 				snprintf(s->where, sizeof(s->where), "%s, task %s", label, t->comm[0] ? t->comm : "?");
 		}
 	}
+}
+
+void sl_starve_add(struct sl_starve *s, const struct sl_scen_result *r, const char *label)
+{
+	starve_add(s, r, label, 0);
+}
+
+void sl_starve_add_competing(struct sl_starve *s, const struct sl_scen_result *r, const char *label)
+{
+	starve_add(s, r, label, 1);
 }
 
 /* first + every line of second with " start=<s>ns" appended. */

@@ -28,8 +28,8 @@ static double ms(uint64_t ns)
 /* the recorded run's rows, kept for the column beside the models */
 static int rec_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
 {
-	(void)cpu, (void)prio;
-	sl_rec_slice(ctx, task, ts, dur, end);
+	(void)prio;
+	sl_rec_slice(ctx, task, cpu, ts, dur, end);
 	return 0;
 }
 static int rec_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
@@ -310,7 +310,7 @@ static int tr_replay(struct sl_claims_cx *x, struct tr *t)
 			return -1;
 		t->ran[m] = 1;
 		snprintf(label, sizeof(label), "%s", t->file);
-		sl_starve_add(&x->svr[m], &t->r[m], label);
+		sl_starve_add_competing(&x->svr[m], &t->r[m], label);
 		x->svr_any = 1;
 	}
 	{

@@ -363,7 +363,8 @@ static int load_recorded(struct sl_store *st, int64_t id, const struct sl_behavi
 		if (!at)
 			continue;
 		if (i < r.nslices)
-			sl_rec_slice(rows, (int)(*at)[1], r.slices[i].ts, r.slices[i].dur, (char)r.slices[i].end_state);
+			sl_rec_slice(rows, (int)(*at)[1], r.slices[i].cpu, r.slices[i].ts, r.slices[i].dur,
+				     (char)r.slices[i].end_state);
 		else
 			sl_rec_wakeup(rows, (int)(*at)[1], r.wakeups[i - r.nslices].ts, r.wakeups[i - r.nslices].ts_run);
 	}

@@ -587,11 +587,11 @@ SL_TEST(claims_recorded_run)
 	b.tasks[1].start_ns = 5 * MS;
 	b.tasks[0].tid = 10, b.tasks[1].tid = 11;
 	sl_rec_wakeup(&rows, 0, t0 + 30 * MS, t0 + 32 * MS);
-	sl_rec_slice(&rows, 0, t0 + 32 * MS, 1 * MS, 'X');
-	sl_rec_slice(&rows, 1, t0 + 10 * MS, 5 * MS, 'S');
-	sl_rec_slice(&rows, 0, t0 + 15 * MS, 5 * MS, 'S');
+	sl_rec_slice(&rows, 0, 0, t0 + 32 * MS, 1 * MS, 'X');
+	sl_rec_slice(&rows, 1, 0, t0 + 10 * MS, 5 * MS, 'S');
+	sl_rec_slice(&rows, 0, 0, t0 + 15 * MS, 5 * MS, 'S');
 	sl_rec_wakeup(&rows, 1, t0 + 20 * MS, UINT64_MAX);
-	sl_rec_slice(&rows, 0, t0, 10 * MS, 'R');
+	sl_rec_slice(&rows, 0, 0, t0, 10 * MS, 'R');
 	sl_rec_wakeup(&rows, 1, t0 + 9 * MS, t0 + 8 * MS);
 	CHECK_EQ_INT(sl_scenario_recorded(&b, &rows, &r), 0);
 	CHECK_EQ_INT(r.t[0].max_wait_ns, 5 * MS);
@@ -604,6 +604,55 @@ SL_TEST(claims_recorded_run)
 	CHECK_EQ_INT(r.t[1].max_wait_ns, 30 * MS);
 	CHECK_EQ_INT(r.t[1].ndelays, 0);
 	CHECK_EQ_INT(r.end_ns, 50 * MS);
+	sl_scen_result_release(&r);
+	sl_rec_release(&rows);
+	free(b.tasks);
+}
+
+/* Claim 2r's bound counts a task's competitors only (issue 25: counting
+ * every task of a trace gave bounds of tens of seconds). x (nice 0) is
+ * preempted on CPU 0 at 10 ms and runs again there at 40 ms: its longest
+ * wait, 30 ms. Meanwhile a (nice 0) and b (nice 10) run on CPU 0, c (nice
+ * 0) on CPU 1, and d (nice 0) on CPU 0 only after. bound(x) =
+ * sum over j != x of q_j (L_j + max(0, n_x - n_j)) (replay/bound.h, RR 6):
+ * a 6 x 20 = 120 ms, b 6 x 10 = 60 ms: 180 ms with the competitors {a, b};
+ * every task counted (c and d too, 120 ms each): 420 ms. */
+SL_TEST(claims_competing_bound)
+{
+	struct sl_behaviour b;
+	struct sl_rec_rows rows = { NULL, 0, 0 };
+	struct sl_scen_result r;
+	struct sl_starve sv;
+	int k;
+	memset(&b, 0, sizeof(b));
+	b.ntasks = 5;
+	b.tasks = calloc(5, sizeof(*b.tasks));
+	b.cpus = 2;
+	b.span_ns = 100 * MS;
+	for (k = 0; k < 5; k++) {
+		b.tasks[k].run_ns = 1;
+		b.tasks[k].tid = 100 + k;
+	}
+	b.tasks[2].nice = 10;
+	memcpy(b.tasks[0].comm, "x", 2);
+	/* the others appear when they first run: only x waits */
+	b.tasks[1].start_ns = 10 * MS, b.tasks[2].start_ns = 30 * MS, b.tasks[4].start_ns = 45 * MS;
+	sl_rec_slice(&rows, 0, 0, 0, 10 * MS, 'R');
+	sl_rec_slice(&rows, 1, 0, 10 * MS, 20 * MS, 'S');
+	sl_rec_slice(&rows, 2, 0, 30 * MS, 10 * MS, 'S');
+	sl_rec_slice(&rows, 3, 1, 0, 50 * MS, 'S');
+	sl_rec_slice(&rows, 0, 0, 40 * MS, 5 * MS, 'X');
+	sl_rec_slice(&rows, 4, 0, 45 * MS, 5 * MS, 'X');
+	CHECK_EQ_INT(sl_scenario_recorded(&b, &rows, &r), 0);
+	CHECK_EQ_INT(r.t[0].max_wait_ns, 30 * MS);
+	CHECK_EQ_INT(r.t[0].max_wait_cpu, 0);
+	CHECK_EQ_INT(sl_scen_competing_bound(&r, 0), 180 * MS);
+	CHECK_EQ_INT(r.t[0].bound_ns, 420 * MS);
+	/* the tally: x's 30 ms against 180 ms, the largest excess */
+	sl_starve_init(&sv);
+	sl_starve_add_competing(&sv, &r, "t");
+	CHECK_EQ_INT(sv.excess_ns, (int64_t)(30 * MS) - (int64_t)(180 * MS));
+	CHECK_STR(sv.where, "t, tid 100 (x)");
 	sl_scen_result_release(&r);
 	sl_rec_release(&rows);
 	free(b.tasks);
