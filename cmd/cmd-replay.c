@@ -212,6 +212,27 @@ static const struct sl_choice groups_choices[] = {
 	SL_CHOICES_END
 };
 
+/* --mode: auto and the modes' table (4 entries); --irq-cpu: its table (8)
+ * with auto's help made from the policy table (sl_irq_cpu_mode_of) in
+ * irq_auto. */
+static void choice_tables(struct sl_choice *modes, struct sl_choice *irqs, char *irq_auto, size_t len)
+{
+	size_t i;
+	modes[0] = (struct sl_choice){ "auto", MODE_AUTO,
+				       "causal for a trace (it validates best: docs/replay.md),\n"
+				       "timed for a workload" };
+	for (i = 0; sl_mode_choices[i].name && i < 2; i++)
+		modes[i + 1] = sl_mode_choices[i];
+	modes[i + 1] = (struct sl_choice)SL_CHOICES_END;
+	sl_irq_cpu_auto_help(irq_auto, len);
+	for (i = 0; sl_irq_cpu_choices[i].name && i < 7; i++) {
+		irqs[i] = sl_irq_cpu_choices[i];
+		if (irqs[i].value == SL_IRQ_CPU_AUTO)
+			irqs[i].help = irq_auto;
+	}
+	irqs[i] = (struct sl_choice)SL_CHOICES_END;
+}
+
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz = 0, seed = 0;
@@ -271,21 +292,7 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	};
 	const struct sl_opts_spec spec = { "replay", synopsis, about, opts, 0, more_help };
 
-	/* --mode: auto and the modes' table; --irq-cpu: its table, auto's
-	 * help from the policy table (sl_irq_cpu_mode_of) */
-	modes[0] = (struct sl_choice){ "auto", MODE_AUTO,
-				       "causal for a trace (it validates best: docs/replay.md),\n"
-				       "timed for a workload" };
-	for (i = 0; sl_mode_choices[i].name && i + 2 < SL_ARRAY_SIZE(modes); i++)
-		modes[i + 1] = sl_mode_choices[i];
-	modes[i + 1] = (struct sl_choice)SL_CHOICES_END;
-	sl_irq_cpu_auto_help(irq_auto, sizeof(irq_auto));
-	for (i = 0; sl_irq_cpu_choices[i].name && i + 1 < SL_ARRAY_SIZE(irqs); i++) {
-		irqs[i] = sl_irq_cpu_choices[i];
-		if (irqs[i].value == SL_IRQ_CPU_AUTO)
-			irqs[i].help = irq_auto;
-	}
-	irqs[i] = (struct sl_choice)SL_CHOICES_END;
+	choice_tables(modes, irqs, irq_auto, sizeof(irq_auto));
 	sl_replay_opts_init(&r->o);
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;

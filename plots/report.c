@@ -226,6 +226,24 @@ static const char css[] =
 	"img{max-width:100%;border:1px solid #eee;margin:.3em 0 1.5em}"
 	".err{color:#a00}.note,.params{color:#666;font-size:13px}.caption{max-width:1100px;color:#333;font-size:14px}code{word-break:break-all}";
 
+/* A figure built on uncertain time says so (issue 25): a run's longest
+ * wait that belongs to a task with uncertain time. */
+static void uncertain_notes(FILE *f, const struct sl_run_metrics *m, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const struct sl_task_metrics *t = sl_uncertain_longest_wait(&m[i]);
+		if (!t)
+			continue;
+		fprintf(f, "<p class=note>Run %" PRId64 "'s longest runnable wait (%.1f ms) is that of %d ",
+			m[i].run.id, (double)t->max_wait_ns / 1e6, t->tid);
+		esc(f, t->comm);
+		fprintf(f, ", which has %.3f ms of uncertain time (around switches missing from the file): "
+			   "it may not be a wait.</p>\n",
+			(double)t->uncertain_ns / 1e6);
+	}
+}
+
 int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struct sl_diag *d)
 {
 	struct sl_trace_info ti;
@@ -338,18 +356,7 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	/* a figure built on uncertain time says so (issue 25) */
-	for (i = 0; i < n; i++) {
-		const struct sl_task_metrics *t = sl_uncertain_longest_wait(&m[i]);
-		if (!t)
-			continue;
-		fprintf(f, "<p class=note>Run %" PRId64 "'s longest runnable wait (%.1f ms) is that of %d ",
-			m[i].run.id, (double)t->max_wait_ns / 1e6, t->tid);
-		esc(f, t->comm);
-		fprintf(f, ", which has %.3f ms of uncertain time (around switches missing from the file): "
-			   "it may not be a wait.</p>\n",
-			(double)t->uncertain_ns / 1e6);
-	}
+	uncertain_notes(f, m, n);
 	fputs("<h2>Charts</h2>\n", f);
 	for (k = 0, i = 0; k < SL_ARRAY_SIZE(charts); k++) {
 		const struct sl_chart *c;
