@@ -12,7 +12,10 @@
 static void title(FILE *f, const struct sl_claim *c)
 {
 	char t[600];
-	snprintf(t, sizeof(t), "%s: %.150s (%.100s)\n%s on %s: %.150s", c->id, c->claim, c->from,
+	/* a long statement (a user's trace named in it) and where it was
+	 * measured on two lines: on one they ran off the chart's left edge */
+	int wide = strlen(c->id) + strlen(c->claim) + strlen(c->from) > 100;
+	snprintf(t, sizeof(t), "%s: %.150s%s(%.100s)\n%s on %s: %.150s", c->id, c->claim, wide ? "\n" : " ", c->from,
 		 sl_verdict_name(c->verdict), c->subject >= 0 ? sl_claim_model_name(c->subject) : "-", c->predicted);
 	fputs("set title ", f);
 	sl_gp_str(f, t);
