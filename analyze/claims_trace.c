@@ -62,6 +62,7 @@ static int load_file(const char *path, struct sl_behaviour *b, struct sl_rec_row
 	free(last);
 	free(st.lost_per_cpu);
 	free(st.uncertain_ns);
+	free(st.work);
 	sl_model_free(m);
 	return rc;
 }

@@ -271,6 +271,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 			sl_store_bind_uncertain(&bind, (int)i, im.ms.uncertain_ns[i]);
 	if (sl_store_update_trace(st, &tr, d) || sl_store_set_run_cpus(st, out->run_id, im.ms.cpus, d))
 		goto fail;
+	if (sl_store_add_work(st, tr.id, bind.utid_base, im.ms.work, im.ms.nwork, d))
+		goto fail;
 	for (i = 0; i < (size_t)im.ms.cpus; i++)
 		if (im.ms.lost_per_cpu[i] &&
 		    sl_store_add_lost(st, tr.id, (int)i, im.ms.lost_per_cpu[i], d))
@@ -287,6 +289,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	out->ms = im.ms; /* the arrays move to out */
 	im.ms.lost_per_cpu = NULL;
 	im.ms.uncertain_ns = NULL;
+	im.ms.work = NULL;
 	sl_imported_release(&im);
 	return 0;
 fail:
@@ -301,5 +304,6 @@ void sl_import_info_release(struct sl_import_info *in)
 {
 	free(in->ms.lost_per_cpu);
 	free(in->ms.uncertain_ns);
+	free(in->ms.work);
 	memset(in, 0, sizeof(*in));
 }

@@ -1,4 +1,4 @@
--- schedlab database schema, version 10 (PRAGMA user_version).
+-- schedlab database schema, version 12 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -73,8 +73,8 @@ CREATE TABLE IF NOT EXISTS task_model (
 	count INTEGER NOT NULL DEFAULT 0,
 	-- the task's phases as a JSON array, one [run_ns, sleep_ns, end_state,
 	-- waker_kind, waker_utid, waker_progress_ns, pipe, lost, wake_cpu,
-	-- sleep_cpu] per burst (view burst below gives one row each; wake_cpu
-	-- since version 8, sleep_cpu since version 9)
+	-- sleep_cpu, irq_ns] per burst (view burst below gives one row each;
+	-- wake_cpu since version 8, sleep_cpu since version 9, irq_ns since 12)
 	phases TEXT NOT NULL DEFAULT '[]'
 );
 CREATE VIEW IF NOT EXISTS burst AS
@@ -83,8 +83,20 @@ SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
 	json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
 	json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
 	json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost,
-	json_extract(j.value, '$[8]') AS wake_cpu, json_extract(j.value, '$[9]') AS sleep_cpu
+	json_extract(j.value, '$[8]') AS wake_cpu, json_extract(j.value, '$[9]') AS sleep_cpu,
+	json_extract(j.value, '$[10]') AS irq_ns
 FROM task_model m, json_each(m.phases) j;
+-- version 12: the recorded run's wall time and the work the kernel charged
+-- (sched_stat_runtime) of each task on each CPU, over its slices with a
+-- known charge; wall - work is interference (IRQ, steal: docs/model.md)
+CREATE TABLE IF NOT EXISTS recorded_work (
+	trace_id INTEGER NOT NULL REFERENCES trace(id),
+	utid INTEGER NOT NULL REFERENCES thread(utid),
+	cpu INTEGER NOT NULL,
+	wall_ns INTEGER NOT NULL,
+	work_ns INTEGER NOT NULL,
+	PRIMARY KEY (trace_id, utid, cpu)
+);
 CREATE TABLE IF NOT EXISTS run (
 	id INTEGER PRIMARY KEY,
 	trace_id INTEGER NOT NULL REFERENCES trace(id),

@@ -202,6 +202,12 @@ static int migrate_v10(struct sl_store *s, struct sl_diag *d)
 		       d);
 }
 
+/* Schema 11 -> 12: a phase carries an eleventh element, its interference
+ * (irq_ns, docs/model.md "Work and interference"), shown by the burst view
+ * (remade as for 8); table recorded_work comes with the schema. Older
+ * imports have neither: their bursts are all work (irq_ns NULL, read as 0),
+ * re-import the trace to split them. */
+
 static int migrate_v5(struct sl_store *s, struct sl_diag *d)
 {
 	char pre[512];
@@ -286,7 +292,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 6 && migrate(s, 6, "", "", d)) ||
 	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d)) ||
-	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d))) {
+	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d)) ||
+	    (v >= 1 && v <= 11 && migrate(s, 11, "DROP VIEW IF EXISTS burst", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -607,6 +614,31 @@ int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lo
 	st_bind_u64(q, 3, lost);
 	if (st_run_once(s, q, d, "adding lost events"))
 		return -1;
+	return 0;
+}
+
+int sl_store_add_work(struct sl_store *s, int64_t trace_id, int64_t utid_base,
+		      const struct sl_work_row *w, size_t n, struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	size_t i;
+	if (!n)
+		return 0;
+	q = st_prep(s, "INSERT INTO recorded_work(trace_id, utid, cpu, wall_ns, work_ns) VALUES (?,?,?,?,?)", d);
+	if (!q)
+		return -1;
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_int64(q, 1, trace_id);
+		sqlite3_bind_int64(q, 2, utid_base + w[i].task);
+		sqlite3_bind_int(q, 3, w[i].cpu);
+		st_bind_u64(q, 4, w[i].wall_ns);
+		st_bind_u64(q, 5, w[i].work_ns);
+		if (st_step_done(s, q, d, "adding recorded work")) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
 	return 0;
 }
 

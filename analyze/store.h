@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 11
+#define SL_SCHEMA_VERSION 12
 
 struct sl_store;
 
@@ -99,6 +99,10 @@ int sl_store_set_trace_release(struct sl_store *s, int64_t id, const char *relea
 			       struct sl_diag *d);
 /* Lost events of one CPU of a trace. */
 int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lost, struct sl_diag *d);
+/* The recorded run's wall and work per task and CPU (table recorded_work,
+ * docs/model.md "Work and interference"); w[i].task + utid_base is the utid. */
+int sl_store_add_work(struct sl_store *s, int64_t trace_id, int64_t utid_base,
+		      const struct sl_work_row *w, size_t n, struct sl_diag *d);
 
 /* The next utid that sl_store_add_behaviour would give task 0 (the import
  * writes recorded slices before threads; utid = base + task index). */

@@ -109,9 +109,9 @@ static void jb_int(struct jbuf *j, int64_t v)
 
 /* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
  * waker_utid|null, waker_progress_ns, pipe, lost, wake_cpu|null,
- * sleep_cpu|null], ...]; SL_INF is -1; wake_cpu (schema 8) is the CPU an
- * interrupt or idle wakeup fired on, sleep_cpu (schema 9) the CPU the task
- * slept on before it. */
+ * sleep_cpu|null, irq_ns], ...]; SL_INF is -1; wake_cpu (schema 8) is the
+ * CPU an interrupt or idle wakeup fired on, sleep_cpu (schema 9) the CPU the
+ * task slept on before it, irq_ns (schema 12) the burst's interference. */
 static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
 {
 	size_t k;
@@ -152,6 +152,8 @@ static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const stru
 			jb_int(j, (int64_t)p->sleep_cpu1 - 1);
 		else
 			jb_str(j, "null");
+		jb_ch(j, ',');
+		jb_int(j, (int64_t)p->irq_ns);
 		jb_ch(j, ']');
 	}
 	jb_ch(j, ']');
@@ -291,7 +293,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 	}
 	for (;;) {
 		struct sl_phase *p;
-		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0, scpu = 0;
+		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0, scpu = 0, irq = 0;
 		char end[4], wk[8];
 		int wnull, cnull = 1, snull = 1;
 		if (jr_ch(&r, '[') || jr_int(&r, &run, NULL) || jr_ch(&r, ',') ||
@@ -310,10 +312,13 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		jr_ws(&r);
 		if (*r.p == ',' && (r.p++, jr_int(&r, &scpu, &snull)))
 			goto bad;
+		jr_ws(&r); /* its interference, an eleventh since schema 12 */
+		if (*r.p == ',' && (r.p++, jr_int(&r, &irq, NULL)))
+			goto bad;
 		if (jr_ch(&r, ']'))
 			goto bad;
 		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1 || (!cnull && (wcpu < 0 || wcpu >= 4096)) ||
-		    (!snull && (scpu < 0 || scpu >= 4096)))
+		    (!snull && (scpu < 0 || scpu >= 4096)) || irq < 0 || (run >= 0 && irq > run))
 			goto bad;
 		SL_GROW(t->phases, cap, t->nphases + 1);
 		p = &t->phases[t->nphases++];
@@ -328,6 +333,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		p->lost = lost != 0;
 		p->wake_cpu1 = cnull ? 0 : (uint32_t)wcpu + 1;
 		p->sleep_cpu1 = snull ? 0 : (uint32_t)scpu + 1;
+		p->irq_ns = run < 0 ? 0 : (uint64_t)irq;
 		jr_ws(&r);
 		if (*r.p == ',') {
 			r.p++;

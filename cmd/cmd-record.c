@@ -25,7 +25,8 @@ static const char synopsis[] =
 
 static const char about[] =
 	"Record sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,\n"
-	"sched_process_fork/exec/exit and sched_migrate_task on every CPU into a\n"
+	"sched_process_fork/exec/exit, sched_migrate_task and sched_stat_runtime\n"
+	"(the work the kernel charged: docs/model.md) on every CPU into a\n"
 	"trace-cmd trace.dat, until T has passed (\"10s\", \"500ms\"), CMD exits, or\n"
 	"Ctrl-C. Needs root.\n";
 

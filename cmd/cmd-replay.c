@@ -8,6 +8,7 @@
 #include "../common/util.h"
 #include "../replay/choices.h"
 #include "../replay/engine.h"
+#include "../replay/interference.h"
 #include "../replay/sync.h"
 #include "../replay/workload.h"
 
@@ -39,6 +40,7 @@ static const char synopsis[] =
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
+	"                [--interference recorded|none]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -60,6 +62,7 @@ struct ropts {
 	size_t excl_n;
 	int64_t trace_id;
 	const char *workload, *sched, *overhead;
+	int interference;         /* --interference: SL_INTERFERENCE_* */
 	int dry;
 	int hz_auto;            /* no --hz: a trace's recorded HZ (estimated) */
 	char popts[512];
@@ -276,6 +279,10 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
 			      "docs/groups.md):"),
+		SL_OPT_CHOICE(0, "interference", &r->interference, sl_interference_choices,
+			      "a trace's bursts with the interference the recorded\n"
+			      "run had in them (IRQ and steal time, from\n"
+			      "sched_stat_runtime; docs/replay.md):"),
 		SL_OPT_DURATION(0, "sync-window", &r->o.sync_window_ns, 0, SL_NS_PER_SEC, 1000,
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
@@ -664,6 +671,11 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	if (!r.workload && warn_late_cpus(st, trace_id, have_rec > 0 ? &rec : NULL, late, sizeof(late), &d))
 		goto fail;
 	r.o.late_cpus = late;
+	if (!r.workload) {
+		r.o.interference = sl_choice_name(sl_interference_choices, r.interference, "recorded");
+		if (r.interference == SL_INTERFERENCE_NONE)
+			sl_behaviour_work_only(&b);
+	}
 	if (r.excl_n) {
 		size_t nx = sl_behaviour_exclude(&b, r.excl_v, r.excl_n);
 		if (!nx)

@@ -8,6 +8,7 @@
 #include "../collector/release.h"
 #include "../replay/choices.h"
 #include "../replay/engine.h"
+#include "../replay/interference.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 static const char synopsis[] =
 	"schedlab [--db FILE] validate --trace ID [--sched MODEL] [--mode timed|causal]\n"
 	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
+	"                [--interference recorded|none]\n"
 	"                [--format table|csv|json]";
 
 static const char about[] =
@@ -39,7 +41,7 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace;
 	const char *sched, *overhead;
-	int fmt, mode;
+	int fmt, mode, interference;
 	long long hz, seeds;
 };
 
@@ -65,6 +67,10 @@ static int parse(int argc, char **argv, struct vopts *v)
 			   "kernel overheads), and compare the median of each figure\n"
 			   "(default 5; one replay's tail percentiles are a draw:\n"
 			   "docs/validate.md); the seed-0 replay is stored"),
+		SL_OPT_CHOICE(0, "interference", &v->interference, sl_interference_choices,
+			      "the replay's bursts with their recorded interference\n"
+			      "(recorded keeps the CPU time validate holds exact; see\n"
+			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
@@ -72,6 +78,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 	memset(v, 0, sizeof(*v));
 	v->fmt = SL_FMT_TABLE;
 	v->mode = SL_MODE_CAUSAL;
+	v->interference = SL_INTERFERENCE_RECORDED;
 	v->hz = 0; /* estimated */
 	v->seeds = 5;
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
@@ -276,6 +283,9 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 		goto fail;
 	}
 	o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
+	o.interference = sl_choice_name(sl_interference_choices, v.interference, "recorded");
+	if (v.interference == SL_INTERFERENCE_NONE)
+		sl_behaviour_work_only(&b);
 	if (sl_store_load_run(st, rec_id, &rec, &d))
 		goto fail;
 	have_rec = 1;

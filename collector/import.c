@@ -217,6 +217,7 @@ void sl_imported_release(struct sl_imported *im)
 {
 	free(im->ms.lost_per_cpu);
 	free(im->ms.uncertain_ns);
+	free(im->ms.work);
 	free(im->first);
 	free(im->last);
 	sl_behaviour_release(&im->b);

@@ -38,8 +38,10 @@ void sl_model_free(struct sl_model *m)
 	size_t i;
 	if (!m)
 		return;
-	for (i = 0; i < m->nt; i++)
+	for (i = 0; i < m->nt; i++) {
 		free(m->t[i].ph);
+		free(m->t[i].cw);
+	}
 	free(m->t);
 	free(m->cpu);
 	free(m->lost);
@@ -161,6 +163,28 @@ void sl_model_add_phase(struct mtask *t, uint64_t run, char end)
 	p->run_ns = run;
 	p->end = end;
 	p->waker = -1;
+	/* its interference: its wall time less the charges of its slices,
+	 * when every one had a charge */
+	if (t->charged_any && !t->burst_work_bad && run != SL_INF)
+		p->irq_ns = run - (t->burst_work < run ? t->burst_work : run);
+	t->burst_work = 0;
+	t->burst_work_bad = 0;
+}
+
+/* Add a closed slice's wall time and charged work to task t's row of cpu. */
+static void add_work(struct mtask *t, int32_t idx, int cpu, uint64_t wall, uint64_t work)
+{
+	size_t i;
+	for (i = 0; i < t->ncw && t->cw[i].cpu != cpu; i++)
+		;
+	if (i == t->ncw) {
+		SL_GROW(t->cw, t->cwcap, t->ncw + 1);
+		memset(&t->cw[t->ncw], 0, sizeof(t->cw[0]));
+		t->cw[t->ncw].task = idx;
+		t->cw[t->ncw++].cpu = cpu;
+	}
+	t->cw[i].wall_ns += wall;
+	t->cw[i].work_ns += work;
 }
 
 static void start_task(struct sl_model *m, struct mtask *t, uint64_t ts, int32_t starter,
@@ -247,6 +271,19 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 	}
 	m->st.slices++;
 	t->cum_ns += dur;
+	/* the work the kernel charged in it (sched_stat_runtime: clock_task
+	 * time, without IRQ and steal time; docs/model.md "Work and
+	 * interference"), at most its wall time: a slice open before the
+	 * trace began was charged for time before it too */
+	if (t->charged_any) {
+		uint64_t w = t->slice_charged < dur ? t->slice_charged : dur;
+		add_work(t, c->curr, cpu, dur, w);
+		if (t->started && !t->burst_cut)
+			t->burst_work += w;
+	}
+	if (t->started && (!t->charged_any || t->burst_cut))
+		t->burst_work_bad = 1;
+	t->slice_charged = 0;
 	if (t->started)
 		t->burst_ns += dur > t->burst_cut ? dur - t->burst_cut : 0;
 	t->burst_cut = 0;
@@ -470,6 +507,7 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 	c->guessed = 1;
 	if (n >= 0) {
 		struct mtask *t = &m->t[n];
+		t->slice_charged = 0;
 		if (t->pend && t->state == T_RUNNABLE && t->missed_out && t->started &&
 		    idle_meanwhile(m, n, t->pend_ts + t->pend_dur, ts)) {
 			/* taken off by the missed switch to sleep, woken unseen */
@@ -767,9 +805,11 @@ static int on_exec(struct sl_model *m, const struct sl_event *ev)
 	    c->curr != x || ev->ts < c->since)
 		return 0;
 	into = ev->ts - c->since;
+	t->burst_work_bad = 1; /* the charges are not split at the exec */
 	sl_model_add_phase(t, t->burst_ns + (into > t->burst_cut ? into - t->burst_cut : 0), SL_END_EXEC);
 	t->burst_ns = 0;
 	t->burst_cut = into;
+	t->burst_work_bad = 1;
 	m->st.execs++;
 	return 0;
 }
@@ -923,8 +963,14 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	}
 	case SL_EV_RUNTIME: {
 		int32_t t = task_of(m, ev->pid, ev->ts);
-		if (t >= 0)
-			set_comm(&m->t[t], ev->comm);
+		if (t >= 0) {
+			struct mtask *x = &m->t[t];
+			set_comm(x, ev->comm);
+			/* charged to its open slice, wherever it runs */
+			x->charged_any = 1;
+			if (x->state == T_RUNNING)
+				x->slice_charged += ev->count;
+		}
 		return 0;
 	}
 	default:

@@ -30,6 +30,8 @@ struct sl_model_stats {
 	uint64_t *uncertain_ns;   /* [ntasks]: per task, time in the windows where a
 				   * missed switch or lost events leave it open whether
 				   * it ran (malloc'd; caller frees) */
+	struct sl_work_row *work; /* [nwork], by task then CPU (malloc'd; caller frees) */
+	size_t nwork;
 };
 
 /* The kernel's mean slice of a thread: its ledger's sum_exec_runtime delta

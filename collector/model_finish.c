@@ -7,6 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int cmp_work(const void *a, const void *b)
+{
+	const struct sl_work_row *x = a, *y = b;
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* Every task's wall and work per CPU, in one array by task then CPU. */
+static void collect_work(struct sl_model *m)
+{
+	size_t i, n = 0;
+	for (i = 0; i < m->nt; i++)
+		n += m->t[i].ncw;
+	m->st.work = xcalloc(n ? n : 1, sizeof(*m->st.work));
+	m->st.nwork = 0;
+	for (i = 0; i < m->nt; i++) {
+		memcpy(m->st.work + m->st.nwork, m->t[i].cw, m->t[i].ncw * sizeof(*m->st.work));
+		m->st.nwork += m->t[i].ncw;
+	}
+	qsort(m->st.work, m->st.nwork, sizeof(*m->st.work), cmp_work);
+}
+
 int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
 		    uint64_t **last_ts, struct sl_model_stats *st)
 {
@@ -84,6 +107,7 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 		(*first_ts)[i] = t->first_ts;
 		(*last_ts)[i] = t->last_ts;
 	}
+	collect_work(m);
 	b->cpus = (int)m->ncpu;
 	b->t0 = m->st.first_ts;
 	b->span_ns = m->st.last_ts - m->st.first_ts;

@@ -21,6 +21,14 @@ struct mtask {
 	uint64_t burst_ns;  /* CPU time of the current burst */
 	uint64_t burst_cut; /* CPU time of the open slice already in a phase
 			     * (an exec point inside it) */
+	/* work and interference (docs/model.md): runtime the kernel charged
+	 * (sched_stat_runtime) in the open slice, work of the current burst,
+	 * 1 when a slice of the burst has no known work, 1 once a runtime
+	 * event named the task; its wall and work ns per CPU */
+	uint64_t slice_charged, burst_work;
+	int burst_work_bad, charged_any;
+	struct sl_work_row *cw;
+	size_t ncw, cwcap;
 	uint64_t sleep_ts;
 	int wake_pending;   /* 1: woken (2: by sched_waking), not run since */
 	uint64_t wake_ts;

@@ -27,6 +27,9 @@ static const char *const sched_events[] = {
 	"sched_switch", "sched_wakeup", "sched_waking", "sched_wakeup_new",
 	"sched_process_fork", "sched_process_exec", "sched_process_exit",
 	"sched_migrate_task",
+	/* the work the kernel charged each slice (docs/model.md "Work and
+	 * interference"): update_curr()'s delta of clock_task time */
+	"sched_stat_runtime",
 };
 
 struct cpubuf {

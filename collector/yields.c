@@ -96,6 +96,24 @@ size_t sl_yields_resolve(struct sl_yields *y, size_t ntasks, double tick_ns)
 	return n;
 }
 
+/* A yield's piece p of phase src takes src's interference in proportion
+ * to its run (spread evenly over src), at most what src has left after
+ * used; returns the interference taken. */
+static uint64_t split_irq(struct sl_phase *p, const struct sl_phase *src, uint64_t used)
+{
+	uint64_t w, left;
+	if (!src->irq_ns || src->run_ns == SL_INF || !src->run_ns)
+		return 0;
+	left = src->irq_ns > used ? src->irq_ns - used : 0;
+	w = (uint64_t)((double)p->run_ns * ((double)src->irq_ns / (double)src->run_ns) + 0.5);
+	if (w > p->run_ns)
+		w = p->run_ns;
+	if (w > left)
+		w = left;
+	p->irq_ns = w;
+	return w;
+}
+
 void sl_yields_split(const struct sl_yields *y, int32_t task, struct sl_phase **ph, size_t *nph,
 		     size_t *cap)
 {
@@ -111,18 +129,23 @@ void sl_yields_split(const struct sl_yields *y, int32_t task, struct sl_phase **
 	n = *nph;
 	out = xcalloc(n + add, sizeof(*out));
 	for (i = 0, j = lo, k = 0; i < n; i++) {
-		uint64_t used = 0;
+		uint64_t used = 0, iused = 0;
+		const struct sl_phase *src = &(*ph)[i];
 		for (; j < hi && y->c[y->ord[j]].phase == i; j++) {
 			const struct sl_yield_cand *c = &y->c[y->ord[j]];
 			struct sl_phase *p = &out[k++];
 			p->run_ns = c->burst > used ? c->burst - used : 0;
 			p->end = SL_END_YIELD;
 			p->waker = -1;
+			iused += split_irq(p, src, iused);
 			used = c->burst > used ? c->burst : used;
 		}
-		out[k] = (*ph)[i];
+		out[k] = *src;
 		if (out[k].run_ns != SL_INF)
 			out[k].run_ns = out[k].run_ns > used ? out[k].run_ns - used : 0;
+		out[k].irq_ns = out[k].irq_ns > iused ? out[k].irq_ns - iused : 0;
+		if (out[k].run_ns != SL_INF && out[k].irq_ns > out[k].run_ns)
+			out[k].irq_ns = out[k].run_ns;
 		k++;
 	}
 	free(*ph);

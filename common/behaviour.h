@@ -49,6 +49,11 @@ struct sl_phase {
 	uint32_t sleep_cpu1;       /* with wake_cpu1: the CPU the task last ran on
 				    * before that sleep + 1 (0: unknown);
 				    * sl_phase_sleep_cpu() */
+	uint64_t irq_ns;           /* of run_ns, the interference: the wall time
+				    * the kernel did not charge to the task (IRQ,
+				    * steal; sched_stat_runtime); run_ns - irq_ns
+				    * is its work. 0: none, or not known
+				    * (docs/model.md "Work and interference") */
 };
 
 /* The recorded CPU an interrupt or idle wakeup fired on, -1 unknown. */
@@ -120,7 +125,7 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 		return -1; /* a task with no phases and no pattern has no work */
 	/* every field set, no memset (gcc made memset and compound literals a
 	 * slow rep stos); the assertion guards against a new field */
-	_Static_assert(sizeof(struct sl_phase) == 40, "set every field of struct sl_phase here");
+	_Static_assert(sizeof(struct sl_phase) == 48, "set every field of struct sl_phase here");
 	ph->run_ns = t->run_ns;
 	ph->sleep_ns = t->sleep_ns;
 	if (t->run_ns == SL_INF)
@@ -136,8 +141,18 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 	ph->waker_progress_ns = 0;
 	ph->wake_cpu1 = 0;
 	ph->sleep_cpu1 = 0;
+	ph->irq_ns = 0;
 	return 0;
 }
+
+/* The recorded run's wall time and the work the kernel charged
+ * (sched_stat_runtime) of one task on one CPU, over its slices with a known
+ * charge (docs/model.md "Work and interference"). */
+struct sl_work_row {
+	int32_t task;
+	int cpu;
+	uint64_t wall_ns, work_ns;
+};
 
 /* A task group below the root (an autogroup or a cgroup of the cpu
  * controller): its weight on the machine, tg->shares. */

@@ -158,6 +158,9 @@ struct sl_replay_opts {
 	int no_groups;
 	/* the groups' source and counts for the run's params, or NULL */
 	const char *groups_desc;
+	/* replay --interference for the run's params (docs/replay.md "Work and
+	 * interference"), or NULL (a workload: none recorded) */
+	const char *interference;
 };
 
 /* CONFIG_PREEMPT_NONE / _VOLUNTARY (the switch latencies as given: a

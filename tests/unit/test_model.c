@@ -111,6 +111,7 @@ static void mrun_end(struct mrun *r)
 	free(r->last);
 	free(r->st.lost_per_cpu);
 	free(r->st.uncertain_ns);
+	free(r->st.work);
 	sl_behaviour_release(&r->b);
 	sl_model_free(r->m);
 }
@@ -530,4 +531,84 @@ SL_TEST(model_missed_switch_tail_and_hint)
 		CHECK_EQ_INT(d, dur[k]);
 		CHECK_EQ_INT(m, missed[k]);
 	}
+}
+
+static struct sl_event rt(uint64_t ts, int cur, int pid, uint64_t runtime)
+{
+	struct sl_event e;
+	sl_event_clear(&e);
+	e.type = SL_EV_RUNTIME;
+	e.ts = ts;
+	e.cpu = 0;
+	e.cur_pid = cur;
+	e.pid = pid;
+	e.count = runtime;
+	return e;
+}
+
+/* Work and interference (docs/model.md): a slice's work is the runtime
+ * sched_stat_runtime charged to its task while it ran, at most its wall
+ * time; the rest is interference, the phase's irq_ns. */
+SL_TEST(model_work_interference)
+{
+	struct mrun r;
+	struct sl_event evs[9];
+	int i;
+	mrun_start(&r);
+	/* A = pid 10 (task 0), B = pid 11 (task 1); one CPU.
+	 * A runs [1000, 5000): 4000 ns wall, charged 1500 (tick) + 2000 (at
+	 * its switch-out) = 3500: work 3500, interference 500.
+	 * B runs [5000, 6000): 1000 wall, charged 900: interference 100, and
+	 * sleeps. A runs again [6000, 8000) (2000 wall, charged 2500: more
+	 * than its wall, so work 2000, interference 0) and sleeps. */
+	evs[0] = sw(1000, 0, 'R', 10);
+	evs[1] = rt(2500, 10, 10, 1500);
+	evs[2] = rt(4999, 10, 10, 2000);
+	evs[3] = sw(5000, 10, 'R', 11);
+	evs[4] = rt(5999, 11, 11, 900);
+	evs[5] = sw(6000, 11, 'S', 10);
+	evs[6] = rt(7999, 10, 10, 2500);
+	evs[7] = sw(8000, 10, 'S', 0);
+	evs[8] = wk(9000, 0, 11, 1);
+	for (i = 0; i < 9; i++)
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	CHECK_EQ_INT(r.b.ntasks, 2);
+	/* A: one burst [1000,5000) + [6000,8000) = 6000 wall, ending S at
+	 * 8000; its interference 500 + 0 */
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].run_ns, 6000);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].irq_ns, 500);
+	/* B: 1000 wall, 100 interference */
+	CHECK_EQ_INT(r.b.tasks[1].phases[0].run_ns, 1000);
+	CHECK_EQ_INT(r.b.tasks[1].phases[0].irq_ns, 100);
+	/* rows per task and CPU: A 6000 wall, 3500 + 2000 = 5500 work; B
+	 * 1000 and 900 */
+	CHECK_EQ_INT(r.st.nwork, 2);
+	CHECK_EQ_INT(r.st.work[0].task, 0);
+	CHECK_EQ_INT(r.st.work[0].wall_ns, 6000);
+	CHECK_EQ_INT(r.st.work[0].work_ns, 5500);
+	CHECK_EQ_INT(r.st.work[1].task, 1);
+	CHECK_EQ_INT(r.st.work[1].wall_ns, 1000);
+	CHECK_EQ_INT(r.st.work[1].work_ns, 900);
+	mrun_end(&r);
+}
+
+/* No sched_stat_runtime for a task: its work is not known (interference 0,
+ * no rows). */
+SL_TEST(model_work_unknown)
+{
+	struct mrun r;
+	struct sl_event evs[3];
+	int i;
+	mrun_start(&r);
+	evs[0] = sw(1000, 0, 'R', 10);
+	evs[1] = sw(5000, 10, 'S', 0);
+	evs[2] = wk(6000, 0, 10, 1);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
+	CHECK_EQ_INT(mrun_finish(&r), 0);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].run_ns, 4000);
+	CHECK_EQ_INT(r.b.tasks[0].phases[0].irq_ns, 0);
+	CHECK_EQ_INT(r.st.nwork, 0);
+	mrun_end(&r);
 }

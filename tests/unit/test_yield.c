@@ -180,6 +180,7 @@ static uint64_t yield_run(int turns, struct ycap *c, size_t *nph_a, struct sl_ph
 	free(last);
 	free(st.lost_per_cpu);
 	free(st.uncertain_ns);
+	free(st.work);
 	sl_behaviour_release(&b);
 	sl_model_free(m);
 	return yields;
