@@ -83,7 +83,8 @@ static int trace_sums(const struct sl_run_data *r, const uint64_t *wlo, const ui
 }
 
 static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uint64_t first_ts,
-		   uint64_t last_ts, struct sl_completeness *c, const struct wsrc *src);
+		   uint64_t last_ts, const double *work_ratio, struct sl_completeness *c,
+		   const struct wsrc *src);
 
 int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 			  const struct sl_ledger *l, const char *path, struct sl_completeness *c,
@@ -92,13 +93,19 @@ int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 	struct sl_run_data r;
 	struct sl_trace_info tr;
 	struct wsrc src = { st, run_id, d };
+	double *ratio;
 	int rc;
 	memset(c, 0, sizeof(*c));
 	/* the slices loaded (sorted: a thread's in order), the wakeups read */
 	if (sl_store_get_trace(st, trace_id, &tr, d) ||
 	    sl_store_load_run_parts(st, run_id, SL_LOAD_SLICES, &r, d))
 		return -1;
-	rc = compute(l, &r, tr.first_ts, tr.last_ts, c, &src);
+	/* each thread's work share (recorded_work: sched_stat_runtime) */
+	ratio = xcalloc(r.nthreads ? r.nthreads : 1, sizeof(*ratio));
+	rc = sl_store_work_ratio(st, trace_id, &r, ratio, d);
+	if (!rc)
+		rc = compute(l, &r, tr.first_ts, tr.last_ts, ratio, c, &src);
+	free(ratio);
 	sl_run_data_release(&r);
 	if (rc || sl_store_begin(st, d))
 		return -1;
@@ -151,13 +158,15 @@ static size_t first_of(const struct tid_ix *ix, size_t n, int tid)
 }
 
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
-			     uint64_t first_ts, uint64_t last_ts, struct sl_completeness *c)
+			     uint64_t first_ts, uint64_t last_ts, const double *work_ratio,
+			     struct sl_completeness *c)
 {
-	compute(l, rec, first_ts, last_ts, c, NULL);
+	compute(l, rec, first_ts, last_ts, work_ratio, c, NULL);
 }
 
 static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uint64_t first_ts,
-		   uint64_t last_ts, struct sl_completeness *c, const struct wsrc *src)
+		   uint64_t last_ts, const double *work_ratio, struct sl_completeness *c,
+		   const struct wsrc *src)
 {
 	size_t i, j, n = rec->nthreads ? rec->nthreads : 1;
 	struct tid_ix *ix;
@@ -217,6 +226,13 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		for (j = first_of(ix, rec->nthreads, e->tid); j < rec->nthreads && ix[j].tid == e->tid; j++) {
 			row->trace_exec_ns += exec[ix[j].j];
 			row->trace_wait_ns += wait[ix[j].j];
+			/* its work in the window: its wall time there at the
+			 * thread's work share (the slices cut by the window's
+			 * edges taken at the mean) */
+			if (work_ratio && work_ratio[ix[j].j] >= 0) {
+				row->trace_work_ns += (uint64_t)llround((double)exec[ix[j].j] * work_ratio[ix[j].j]);
+				row->have_work = 1;
+			}
 		}
 		c->nrows++;
 		if (row->kernel_exec_ns < SL_LEDGER_MIN_EXEC_NS)
@@ -226,6 +242,11 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		c->trace_exec_ns += row->trace_exec_ns;
 		c->kernel_delay_ns += row->kernel_delay_ns;
 		c->trace_wait_ns += row->trace_wait_ns;
+		if (row->have_work) {
+			c->nwork++;
+			c->kernel_exec_w_ns += row->kernel_exec_ns;
+			c->trace_work_ns += row->trace_work_ns;
+		}
 		if (!row->trace_exec_ns) {
 			c->nmissing++;
 			note(c->missing, sizeof(c->missing), row);
@@ -235,6 +256,7 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		}
 	}
 	c->cpu_share = c->kernel_exec_ns ? (double)c->trace_exec_ns / (double)c->kernel_exec_ns : NAN;
+	c->work_share = c->kernel_exec_w_ns ? (double)c->trace_work_ns / (double)c->kernel_exec_w_ns : NAN;
 	c->wait_share = c->kernel_delay_ns ? (double)c->trace_wait_ns / (double)c->kernel_delay_ns : NAN;
 	for (i = 0; i < l->end.ncpu && i < l->start.ncpu; i++) {
 		const struct sl_ledger_cpu *a = &l->start.cpu[i], *b = &l->end.cpu[i];

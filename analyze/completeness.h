@@ -22,6 +22,11 @@ struct sl_completeness {
 	int mapped;                  /* 1: the ledger's times are trace times (clock mono) */
 	double coverage;             /* share of the window the trace spans (1 unmapped) */
 	uint64_t kernel_exec_ns, trace_exec_ns, kernel_delay_ns, trace_wait_ns; /* over the threads counted */
+	/* over the counted threads with a known work (sched_stat_runtime):
+	 * the kernel's CPU time and the trace's work; their number */
+	uint64_t kernel_exec_w_ns, trace_work_ns;
+	size_t nwork;
+	double work_share;           /* trace_work_ns / kernel_exec_w_ns (NAN: none) */
 	size_t ncounted;             /* threads with >= SL_LEDGER_MIN_EXEC_NS */
 	double cpu_share, wait_share; /* trace / kernel (NAN when nothing counted) */
 	struct sl_ledger_row *rows;  /* every thread alive in both snapshots */
@@ -33,9 +38,12 @@ struct sl_completeness {
 };
 
 /* Hold rec (the recorded run, its slices and wakeups loaded) of a trace
- * spanning first_ts..last_ts to the ledger l. Release c->rows with free(). */
+ * spanning first_ts..last_ts to the ledger l; work_ratio (NULL: none) the
+ * share of each rec thread's wall time that was work, -1 unknown
+ * (sl_store_work_ratio). Release c->rows with free(). */
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
-			     uint64_t first_ts, uint64_t last_ts, struct sl_completeness *c);
+			     uint64_t first_ts, uint64_t last_ts, const double *work_ratio,
+			     struct sl_completeness *c);
 
 /* Hold the recorded run run_id of trace_id to the ledger l (read from
  * path) and store the result (sl_store_add_ledger), in a transaction of its

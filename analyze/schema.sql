@@ -36,6 +36,9 @@ CREATE TABLE IF NOT EXISTS ledger_thread (
 	kernel_delay_ns INTEGER NOT NULL,
 	trace_exec_ns INTEGER NOT NULL,
 	trace_wait_ns INTEGER NOT NULL,
+	-- version 12: of trace_exec_ns, the work the kernel charged (the
+	-- thread's recorded_work share of it); NULL: no sched_stat_runtime
+	trace_work_ns INTEGER,
 	PRIMARY KEY (trace_id, tid)
 );
 -- thread.autogroup ... cgroup_weight: its task group, from the recording's

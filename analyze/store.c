@@ -206,7 +206,17 @@ static int migrate_v10(struct sl_store *s, struct sl_diag *d)
  * (irq_ns, docs/model.md "Work and interference"), shown by the burst view
  * (remade as for 8); table recorded_work comes with the schema. Older
  * imports have neither: their bursts are all work (irq_ns NULL, read as 0),
- * re-import the trace to split them. */
+ * re-import the trace to split them. ledger_thread gains trace_work_ns
+ * (NULL for the traces imported before). */
+static int migrate_v11(struct sl_store *s, struct sl_diag *d)
+{
+	return migrate(s, 11,
+		       has_column(s, "ledger_thread", "trace_work_ns")
+			       ? "DROP VIEW IF EXISTS burst;"
+			       : "DROP VIEW IF EXISTS burst;"
+				 "ALTER TABLE ledger_thread ADD COLUMN trace_work_ns INTEGER;",
+		       "", d);
+}
 
 static int migrate_v5(struct sl_store *s, struct sl_diag *d)
 {
@@ -293,7 +303,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d)) ||
-	    (v >= 1 && v <= 11 && migrate(s, 11, "DROP VIEW IF EXISTS burst", "", d))) {
+	    (v >= 1 && v <= 11 && migrate_v11(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}
@@ -571,7 +581,8 @@ int sl_store_add_ledger(struct sl_store *s, int64_t trace_id, const char *path, 
 	}
 	sqlite3_finalize(q);
 	q = st_prep(s, "INSERT OR REPLACE INTO ledger_thread(trace_id, tid, comm, kernel_exec_ns,"
-		       " kernel_delay_ns, trace_exec_ns, trace_wait_ns) VALUES (?, ?, ?, ?, ?, ?, ?)", d);
+		       " kernel_delay_ns, trace_exec_ns, trace_wait_ns, trace_work_ns)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", d);
 	if (!q)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -583,6 +594,10 @@ int sl_store_add_ledger(struct sl_store *s, int64_t trace_id, const char *path, 
 		sqlite3_bind_int64(q, 5, (int64_t)rows[i].kernel_delay_ns);
 		sqlite3_bind_int64(q, 6, (int64_t)rows[i].trace_exec_ns);
 		sqlite3_bind_int64(q, 7, (int64_t)rows[i].trace_wait_ns);
+		if (rows[i].have_work)
+			sqlite3_bind_int64(q, 8, (int64_t)rows[i].trace_work_ns);
+		else
+			sqlite3_bind_null(q, 8);
 		if (sqlite3_step(q) != SQLITE_DONE) {
 			sqlite3_finalize(q);
 			return st_dberr(s, d, "storing the ledger's threads");
@@ -640,6 +655,29 @@ int sl_store_add_work(struct sl_store *s, int64_t trace_id, int64_t utid_base,
 	}
 	sqlite3_finalize(q);
 	return 0;
+}
+
+int sl_store_work_ratio(struct sl_store *s, int64_t trace_id, const struct sl_run_data *r,
+			double *ratio, struct sl_diag *d)
+{
+	sqlite3_stmt *q;
+	size_t j;
+	int rc;
+	for (j = 0; j < r->nthreads; j++)
+		ratio[j] = -1;
+	q = st_prep(s, "SELECT utid, SUM(wall_ns), SUM(work_ns) FROM recorded_work WHERE trace_id = ?"
+		       " GROUP BY utid", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const struct sl_thread_row *t = sl_run_thread(r, sqlite3_column_int64(q, 0));
+		double wall = sqlite3_column_double(q, 1), work = sqlite3_column_double(q, 2);
+		if (t && wall > 0)
+			ratio[t - r->threads] = work / wall;
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : st_dberr(s, d, "reading the recorded work");
 }
 
 int64_t sl_store_next_utid(struct sl_store *s)

@@ -64,6 +64,9 @@ struct sl_ledger_row {
 	char comm[24];
 	uint64_t kernel_exec_ns, kernel_delay_ns; /* the snapshots' deltas */
 	uint64_t trace_exec_ns, trace_wait_ns;    /* the recorded run, in the window */
+	uint64_t trace_work_ns;  /* of trace_exec_ns, the work the kernel charged
+				  * (recorded_work's share; version 12) */
+	int have_work;           /* 0: no sched_stat_runtime for it (NULL) */
 };
 /* Store what holding trace_id to its ledger found (table ledger_thread and
  * the trace's ledger, completeness_cpu, completeness_wait). In the caller's
@@ -99,6 +102,11 @@ int sl_store_set_trace_release(struct sl_store *s, int64_t id, const char *relea
 			       struct sl_diag *d);
 /* Lost events of one CPU of a trace. */
 int sl_store_add_lost(struct sl_store *s, int64_t trace_id, int cpu, uint64_t lost, struct sl_diag *d);
+struct sl_run_data;
+/* Each thread of r (r->threads[j]): the share of its recorded wall time
+ * that was work (table recorded_work), or -1 when not known. */
+int sl_store_work_ratio(struct sl_store *s, int64_t trace_id, const struct sl_run_data *r,
+			double *ratio, struct sl_diag *d);
 /* The recorded run's wall and work per task and CPU (table recorded_work,
  * docs/model.md "Work and interference"); w[i].task + utid_base is the utid. */
 int sl_store_add_work(struct sl_store *s, int64_t trace_id, int64_t utid_base,

@@ -151,6 +151,7 @@ void sl_behaviour_set_groups(struct sl_behaviour *b, const struct sl_group_raw *
 			known++;
 		}
 	b->groups_from = known ? SL_GROUPS_LEDGER : SL_GROUPS_NONE;
+	b->ledger_tasks = known;
 	b->groups_assumed = 0;
 	if (!known) {
 		free(done);

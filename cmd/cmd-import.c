@@ -62,6 +62,10 @@ static void print_ledger(const char *path, const char *lpath, const struct sl_co
 	       lpath, 100 * c->cpu_share, 100 * c->wait_share, c->ncounted,
 	       c->mapped ? "the snapshots'" : "the whole trace's", c->read_ns / 1e6, c->irq_ns / 1e6,
 	       c->steal_ns / 1e6);
+	if (c->nwork)
+		printf("ledger %s: the trace's work (sched_stat_runtime) is %.1f %% of the kernel's CPU time "
+		       "over the %zu of them it holds it for\n",
+		       lpath, 100 * c->work_share, c->nwork);
 	if (c->nmissing)
 		sl_warnx("%s: %zu threads the kernel ran are missing from the trace: %s", path, c->nmissing,
 			 c->missing);

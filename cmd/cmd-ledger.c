@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../collector/ledger.h"
@@ -33,6 +34,7 @@ static const char about[] =
 int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 {
 	struct sl_diag d;
+	struct sl_ledger_seen seen;
 	const char *out = NULL, *clock = NULL;
 	char tmp[4200];
 	FILE *f;
@@ -47,6 +49,7 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 	const struct sl_opts_spec spec = { "ledger", synopsis, about, opts,
 					   SL_OPTS_OPERANDS | SL_OPTS_STOP, NULL };
 	memset(&d, 0, sizeof(d));
+	memset(&seen, 0, sizeof(seen));
 	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
 		return rc;
 	if (!out || !nops) {
@@ -60,6 +63,7 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 	sl_ledger_write_header(f, clock && !strcmp(clock, "mono") ? "mono" : "");
 	if (sl_ledger_write_snapshot(f, "start", &d))
 		goto fail;
+	sl_ledger_seen_begin(&seen); /* without it: no "seen" threads */
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -71,19 +75,28 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 		sl_fail(&d, "fork: %s", strerror(errno));
 		goto fail;
 	}
-	{ /* the command is the one to stop: Ctrl-C reaches it, the ledger waits */
+	{ /* the command is the one to stop: Ctrl-C reaches it, the ledger
+		   * waits, and meanwhile notes the threads born (as record does:
+		   * every 200 ms, docs/ledger.md "seen") */
 		struct sigaction ign, oi, oq;
+		unsigned naps = 0;
+		pid_t w;
 		memset(&ign, 0, sizeof(ign));
 		ign.sa_handler = SIG_IGN;
 		sigaction(SIGINT, &ign, &oi);
 		sigaction(SIGQUIT, &ign, &oq);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		while ((w = waitpid(pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+			struct timespec nap = { 0, 50 * 1000 * 1000 };
+			nanosleep(&nap, NULL);
+			if (++naps % 4 == 0)
+				sl_ledger_seen_pass(&seen);
+		}
 		sigaction(SIGINT, &oi, NULL);
 		sigaction(SIGQUIT, &oq, NULL);
 	}
-	if (sl_ledger_write_snapshot(f, "end", &d))
+	if (sl_ledger_seen_write(&seen, f, &d) || sl_ledger_write_snapshot(f, "end", &d))
 		goto fail;
+	sl_ledger_seen_release(&seen);
 	rc = sl_atomic_fclose_commit(f, tmp, out, &d);
 	f = NULL;
 	if (rc) {
@@ -94,6 +107,7 @@ int cmd_ledger(int argc, char **argv, const struct sl_globals *g)
 		fprintf(stderr, "schedlab: ledger written to %s\n", out);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 fail:
+	sl_ledger_seen_release(&seen);
 	if (f)
 		fclose(f);
 	unlink(tmp);

@@ -457,6 +457,28 @@ static int warn_late_cpus(struct sl_store *st, int64_t trace_id, const struct sl
 	return 0;
 }
 
+/* Where the tasks' class, nice and RT priority come from, for the run's
+ * params (docs/ledger.md "What the replay takes from it"): the trace's prio
+ * (sched_switch's prio is 120 + nice for a fair task, 99 - RT priority for
+ * a real-time one), and SCHED_BATCH, which the prio cannot show, from the
+ * ledger. A workload's come from its file. */
+static void policy_from(const struct sl_behaviour *b, char *buf, size_t n)
+{
+	size_t i, batch = 0;
+	for (i = 0; i < b->ntasks; i++)
+		if (b->tasks[i].policy == SL_SCHED_BATCH)
+			batch++;
+	if (b->ledger_tasks)
+		snprintf(buf, n,
+			 "nice, RT priority and class: the trace's prio; SCHED_BATCH: the ledger "
+			 "(%zu of its %zu threads)",
+			 batch, b->ledger_tasks);
+	else
+		snprintf(buf, n,
+			 "nice, RT priority and class: the trace's prio (no ledger: SCHED_BATCH "
+			 "not told from normal)");
+}
+
 int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_behaviour *b,
 			const struct sl_policy_ops *ops, const struct sl_replay_opts *opts,
 			const char *all_popts, int64_t *run_id, struct sl_replay_stats *s, uint64_t *rows,
@@ -465,7 +487,7 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	struct sl_replay_opts o = *opts;
 	struct sl_store_bind bind;
 	struct sl_run_sink sink;
-	char popts[512], params[4096], groups[160];
+	char popts[512], params[4096], groups[160], policy[200];
 
 	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
 	o.policy_opts = popts;
@@ -477,6 +499,10 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	else
 		snprintf(groups, sizeof(groups), "none (no ledger: every task assumed in the root group)");
 	o.groups_desc = groups;
+	if (!o.policy_from) {
+		policy_from(b, policy, sizeof(policy));
+		o.policy_from = policy;
+	}
 	if (sl_replay_params_json(ops, &o, o.cpus, params, sizeof(params), d))
 		return -1;
 	if (sl_store_begin(st, d))
@@ -671,6 +697,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	if (!r.workload && warn_late_cpus(st, trace_id, have_rec > 0 ? &rec : NULL, late, sizeof(late), &d))
 		goto fail;
 	r.o.late_cpus = late;
+	if (r.workload)
+		r.o.policy_from = "the workload file";
 	if (!r.workload) {
 		r.o.interference = sl_choice_name(sl_interference_choices, r.interference, "recorded");
 		if (r.interference == SL_INTERFERENCE_NONE)

@@ -27,6 +27,7 @@ void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviou
 	out->ngroups = in->ngroups;
 	out->groups_from = in->groups_from;
 	out->groups_assumed = in->groups_assumed;
+	out->ledger_tasks = in->ledger_tasks;
 	if (in->ngroups) {
 		out->groups = xmalloc(in->ngroups * sizeof(*out->groups));
 		memcpy(out->groups, in->groups, in->ngroups * sizeof(*out->groups));

@@ -174,6 +174,7 @@ struct sl_behaviour {
 	int groups_from;         /* SL_GROUPS_*: NONE = every task in the root group */
 	size_t groups_assumed;   /* tasks not in the ledger whose group was
 				  * inherited (parent, then thread group) */
+	size_t ledger_tasks;     /* tasks the ledger holds (0: no ledger) */
 	int cpus;                /* CPUs in the recording (1 for workloads) */
 	uint64_t t0;             /* absolute ts of time 0 (trace first_ts) */
 	uint64_t span_ns;        /* recorded span */

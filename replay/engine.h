@@ -158,6 +158,9 @@ struct sl_replay_opts {
 	int no_groups;
 	/* the groups' source and counts for the run's params, or NULL */
 	const char *groups_desc;
+	/* where the tasks' policy and nice came from, for the run's params
+	 * (NULL: not said) */
+	const char *policy_from;
 	/* replay --interference for the run's params (docs/replay.md "Work and
 	 * interference"), or NULL (a workload: none recorded) */
 	const char *interference;

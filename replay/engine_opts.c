@@ -113,6 +113,12 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 			return sl_fail(d, "params too long");
 		off += (size_t)n;
 	}
+	if (o->policy_from) {
+		n = snprintf(buf + off, len - off, ",\"policy_from\":\"%s\"", o->policy_from);
+		if (n < 0 || (size_t)n >= len - off)
+			return sl_fail(d, "params too long");
+		off += (size_t)n;
+	}
 	if (o->interference) {
 		n = snprintf(buf + off, len - off, ",\"interference\":\"%s\"", o->interference);
 		if (n < 0 || (size_t)n >= len - off)

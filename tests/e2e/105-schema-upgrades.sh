@@ -239,13 +239,13 @@ expect_eq "$(sq "$V10" "SELECT json_extract(params, '$.groups') FROM run WHERE i
 	"none (no ledger: every task assumed in the root group)" "groups of a replay without a ledger"
 # v11 -> v12: phases carry their interference (an eleventh element,
 # docs/model.md "Work and interference"), the burst view shows it as irq_ns,
-# and table recorded_work comes. A v11 import (ten elements, no
+# and table recorded_work and ledger_thread.trace_work_ns come. A v11 import (ten elements, no
 # recorded_work) reads irq_ns NULL: its bursts are all work, so replay
 # --interference none gives the same slices as recorded (the default).
 V11="$T/v11.db"
 "$SCHEDLAB" -q --db "$V11" import "$TOP/traces/perf-sched-missed-2cpu.perf.data" > /dev/null 2>&1 || fail "v11 import"
 expect_eq "$(sq "$V11" "SELECT SUM(irq_ns) > 0, (SELECT COUNT(*) > 0 FROM recorded_work) FROM burst")" "1|1" "interference of a fresh import"
-sq "$V11" "DROP VIEW burst; DROP TABLE recorded_work;
+sq "$V11" "DROP VIEW burst; DROP TABLE recorded_work; ALTER TABLE ledger_thread DROP COLUMN trace_work_ns;
 	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[10]')))
 		FROM json_each(task_model.phases)) WHERE phases != '[]';
 	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
@@ -261,6 +261,8 @@ expect_eq "$(sq "$V11" "PRAGMA user_version")" 12 "user_version after the v11 up
 expect_eq "$(sq "$V11" "SELECT COUNT(*), SUM(irq_ns IS NULL) FROM burst" | awk -F'|' '{print ($1 > 0 && $1 == $2)}')" 1 \
 	"a v11 import's bursts: interference NULL"
 expect_eq "$(sq "$V11" "SELECT COUNT(*) FROM recorded_work")" 0 "recorded_work after the v11 upgrade"
+expect_eq "$(sq "$V11" "SELECT COUNT(*) FROM pragma_table_info('ledger_thread') WHERE name = 'trace_work_ns'")" 1 \
+	"ledger_thread.trace_work_ns after the v11 upgrade"
 "$SCHEDLAB" -q --db "$V11" replay --trace 1 --sched cfs > /dev/null 2>&1 || fail "replay recorded on a v11 database"
 expect_eq "$(sq "$V11" "SELECT count(*) FROM (SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 2
 	EXCEPT SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 3)")" 0 "none against recorded on a v11 import"

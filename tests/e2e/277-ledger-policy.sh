@@ -11,7 +11,10 @@
 #      last word, normal;
 #   4. an RT thread (prio 98 in the trace: FIFO) that the ledger calls
 #      batch keeps the trace's class (the ledger is of another moment).
-# Each import is then replayed by cfs (which reads thread.policy).
+# Each import is then replayed by cfs (which reads thread.policy), and the
+# run's params say where the policies came from (policy_from): the ledger
+# holds 2 threads (A and B), of which 1 (B) is batch in "batch", 0 in the
+# others; without a ledger (5.) the trace's prio alone.
 . "$(dirname "$0")/lib.sh"
 mktrace() { # mktrace FILE BPRIO
 	{
@@ -43,9 +46,16 @@ run() { # run NAME BPRIO BSTART BEND EXPECTED
 	"$SCHEDLAB" --db "$T/$1.db" import "$T/$1.txt" > /dev/null 2> "$T/err" || fail "$1: import: $(cat "$T/err")"
 	expect_eq "$(sq "$T/$1.db" "SELECT tid, policy FROM thread WHERE tid IN (6, 7) ORDER BY tid" | tr '\n' ' ')" "$5" "$1: policies"
 	"$SCHEDLAB" --db "$T/$1.db" replay --trace 1 --sched cfs > /dev/null 2> "$T/err" || fail "$1: replay: $(cat "$T/err")"
+	expect_eq "$(sq "$T/$1.db" "SELECT json_extract(params, '$.policy_from') FROM run WHERE id = 2")" \
+		"nice, RT priority and class: the trace's prio; SCHED_BATCH: the ledger ($6 of its 2 threads)" "$1: policy_from"
 }
-run plain 120 0 0 "6|normal 7|normal "
-run batch 120 3 3 "6|normal 7|batch "
-run later 120 3 0 "6|normal 7|normal "
-run rt 98 3 3 "6|normal 7|fifo "
+run plain 120 0 0 "6|normal 7|normal " 0
+run batch 120 3 3 "6|normal 7|batch " 1
+run later 120 3 0 "6|normal 7|normal " 0
+run rt 98 3 3 "6|normal 7|fifo " 0
+mktrace "$T/none.txt" 120
+"$SCHEDLAB" -q --db "$T/none.db" import "$T/none.txt" > /dev/null 2>&1 || fail "none: import"
+"$SCHEDLAB" -q --db "$T/none.db" replay --trace 1 --sched cfs > /dev/null 2>&1 || fail "none: replay"
+expect_eq "$(sq "$T/none.db" "SELECT json_extract(params, '$.policy_from') FROM run WHERE id = 2")" \
+	"nice, RT priority and class: the trace's prio (no ledger: SCHED_BATCH not told from normal)" "no ledger: policy_from"
 echo "ledger: SCHED_BATCH taken from the ledger for fair threads; the end snapshot wins; RT kept"

@@ -16,6 +16,13 @@
 #    less its work, so replay none's total CPU time is the recorded run's
 #    less the sum of burst.irq_ns, to the ns (the replay runs every burst).
 # 4. A bad --interference value is a one-line usage error.
+# 5. The ledger's work figure (docs/ledger.md): a hand-made trace where A
+#    (pid 6) runs 1.000-1.020 s (20 ms of slices) and sched_stat_runtime
+#    charges it 6 + 10 = 16 ms: its work share 0.8. Its ledger (clock
+#    unknown: the whole trace is the window) gives A 20 ms of
+#    sum_exec_runtime: trace_exec_ns 20 ms, trace_work_ns 16 ms (0.8 x 20),
+#    "work is 80.0 %" printed. B (pid 7, 12 ms, no runtime event) has no
+#    work: NULL.
 set -u
 . "$(dirname "$0")/lib.sh"
 F="$TOP/traces/perf-sched-missed-2cpu.perf.data"
@@ -62,4 +69,41 @@ if "$SCHEDLAB" -q --db "$T/db" replay --trace 1 --sched eevdf --interference som
 	fail "--interference some accepted"
 fi
 [ "$(wc -l < "$T/err")" -eq 1 ] && grep -q "^schedlab: error: .*interference" "$T/err" || fail "bad --interference: $(cat "$T/err")"
+# 5. the ledger's work figure
+{
+	echo '# tracer: nop'
+	echo '  <idle>-0 [000] d..2 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=6 next_prio=120'
+	echo '  A-6 [000] d..2 1.008000: sched_stat_runtime: comm=A pid=6 runtime=6000000 [ns]'
+	echo '  A-6 [000] d..2 1.019999: sched_stat_runtime: comm=A pid=6 runtime=10000000 [ns]'
+	echo '  A-6 [000] d..2 1.020000: sched_switch: prev_comm=A prev_pid=6 prev_prio=120 prev_state=S ==> next_comm=B next_pid=7 next_prio=120'
+	echo '  B-7 [000] d..2 1.032000: sched_switch: prev_comm=B prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120'
+} > "$T/w.txt"
+th() { printf 'thread	%s	%s	0	0	0	1	%s	0	10	-1	0	/	100	0	%s
+' "$1" "$1" "$2" "$3"; }
+{
+	printf 'schedlab-ledger	1
+release	6.18.0
+hz	250
+preempt	none
+clock	-
+'
+	printf 'snapshot	start	1000
+cpu	0	0	0	0
+'
+	th 6 100000000 A
+	th 7 200000000 B
+	printf 'end	start	5000
+snapshot	end	2000000
+cpu	0	0	0	0
+'
+	th 6 120000000 A
+	th 7 212000000 B
+	printf 'end	end	5000
+'
+} > "$T/w.txt.ledger"
+"$SCHEDLAB" --db "$T/w.db" import "$T/w.txt" > "$T/out" 2> "$T/err" || fail "hand-made import: $(cat "$T/err")"
+expect_eq "$(sq "$T/w.db" "SELECT tid, trace_exec_ns, COALESCE(trace_work_ns, 'null') FROM ledger_thread ORDER BY tid" | tr '\n' ' ')" \
+	"6|20000000|16000000 7|12000000|null " "ledger_thread work"
+grep -q "the trace's work (sched_stat_runtime) is 80.0 % of the kernel's CPU time over the 1 of them" "$T/out" ||
+	fail "work line: $(cat "$T/out")"
 echo "work and interference: 15 busiest within 2 % of perf sched latency, replay none/recorded: ok"
