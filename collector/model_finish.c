@@ -24,6 +24,8 @@ static void collect_work(struct sl_model *m)
 	m->st.work = xcalloc(n ? n : 1, sizeof(*m->st.work));
 	m->st.nwork = 0;
 	for (i = 0; i < m->nt; i++) {
+		if (!m->t[i].ncw)
+			continue;
 		memcpy(m->st.work + m->st.nwork, m->t[i].cw, m->t[i].ncw * sizeof(*m->st.work));
 		m->st.nwork += m->t[i].ncw;
 	}
