@@ -13,29 +13,18 @@ TOP=$(pwd)
 OUT=${1:-/tmp/ledger-figures}
 SCHEDLAB=${SCHEDLAB:-$TOP/schedlab}
 [ "$(id -u)" = 0 ] || { echo "ledger-figures: needs root (tracefs)" >&2; exit 2; }
-mkdir -p "$OUT/proj"
-# a small C project for the build: 48 files of 40 functions
-for i in $(seq 1 48); do
-	{
-		for f in $(seq 1 40); do
-			echo "static unsigned long f$f(unsigned long x) { unsigned long a = x * $f + $i;" \
-			     "for (int k = 0; k < (int)(x % 7) + $f; k++) { a ^= a << 13; a ^= a >> 7; } return a; }"
-		done
-		echo "unsigned long mod$i(unsigned long x) { unsigned long s = 0;"
-		for f in $(seq 1 40); do echo "  s += f$f(x + $f);"; done
-		echo "  return s; }"
-	} > "$OUT/proj/m$i.c"
-done
-printf 'OBJ=%s\nall: $(OBJ)\n%%.o: %%.c\n\tcc -O2 -c $< -o $@\nclean:\n\trm -f *.o\n' \
-	"$(for i in $(seq 1 48); do printf 'm%d.o ' $i; done)" > "$OUT/proj/Makefile"
+mkdir -p "$OUT"
+# the build: schedlab's own sources, a copy of HEAD, built from scratch
+rm -rf "$OUT/src" && mkdir -p "$OUT/src" && git -C "$TOP" archive HEAD | tar -x -C "$OUT/src"
 SPIN='while :; do :; done'
 rec() { # rec NAME CMD
 	name=$1; shift
-	make -s -C "$OUT/proj" clean > /dev/null 2>&1
+	rm -rf "$OUT/src/build"
 	rm -f "$OUT/$name.dat" "$OUT/$name.dat.ledger" "$OUT/$name.db"
 	echo "== $name (load $(cut -d' ' -f1-3 /proc/loadavg))"
 	nice -n 0 "$SCHEDLAB" -q record -o "$OUT/$name.dat" --buffer-kb 32768 --duration 3s -- sh -c "$*" \
 		> "$OUT/$name.log" 2>&1 || { echo "   record failed: $(tail -1 "$OUT/$name.log")"; return; }
+	sleep 5 # the workload outlives the recording (each part is bounded by timeout): let it end
 	"$SCHEDLAB" --db "$OUT/$name.db" import "$OUT/$name.dat" > "$OUT/$name.import" 2>&1 ||
 		{ echo "   import failed: $(tail -1 "$OUT/$name.import")"; return; }
 	grep '^ledger' "$OUT/$name.import" | sed 's/^/   /'
@@ -50,6 +39,6 @@ rec() { # rec NAME CMD
 rec cpu-hogs "timeout 5 sh -c '$SPIN' & timeout 5 sh -c '$SPIN' & timeout 5 nice -n 5 sh -c '$SPIN' & wait"
 rec cyclictest-hogs "timeout 5 sh -c '$SPIN' & timeout 5 sh -c '$SPIN' & cyclictest -q -t 2 -i 1000 -D 5 > /dev/null; wait"
 rec graphics-build "timeout 7 Xvfb :79 -screen 0 640x480x24 > /dev/null 2>&1 & X=\$!; sleep 0.3;
-	DISPLAY=:79 LIBGL_ALWAYS_SOFTWARE=1 timeout 6 glxgears > /dev/null 2>&1 & make -s -C $OUT/proj -j3; wait \$!; kill \$X"
+	DISPLAY=:79 LIBGL_ALWAYS_SOFTWARE=1 timeout 6 glxgears > /dev/null 2>&1 & timeout 6 make -s -C $OUT/src -j3 schedlab > /dev/null 2>&1; wait \$!; kill \$X"
 rec pipe-niced-hogs "timeout 5 nice -n 5 sh -c '$SPIN' & timeout 5 nice -n 5 sh -c '$SPIN' &
 	timeout 5 perf bench sched pipe -l 10000000 > /dev/null; wait"
