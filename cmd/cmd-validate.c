@@ -190,245 +190,314 @@ static int seeds_compare(const struct sl_behaviour *b, const struct sl_policy_op
 	return 0;
 }
 
+/* What a validation has: the trace, the replay's options, the recorded
+ * run and the replay's, the fidelity rows. */
+struct vrun {
+	struct sl_trace_info tr;
+	struct sl_replay_opts o;
+	struct sl_overheads ov;
+	const struct sl_policy_ops *ops;
+	const char *why;        /* where the model comes from */
+	char hz_why[160];       /* where --hz comes from */
+	int64_t rec_id, run_id;
+	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
+	struct sl_run_data rec, rep;
+	struct sl_fidelity f;   /* the median of the replays' comparisons */
+	int have_rec, have_rep;
+	struct sl_fid_row rows[SL_FID_MAXROWS];
+	size_t n;
+	int verdict;
+};
+
+/* The model: --sched, else the recording kernel's (from its release); the
+ * eevdf model gets that release's features. */
+static int choose_model(const struct vopts *v, struct vrun *x, struct sl_diag *d)
+{
+	const struct sl_trace_info *tr = &x->tr;
+	const char *model = v->sched;
+
+	x->why = "--sched";
+	if (!model) {
+		if (!tr->kernel_release[0])
+			return sl_fail(d, "trace %" PRId64 ": the kernel that recorded it is unknown (%s "
+					  "files do not carry its release): give --sched MODEL",
+				       tr->id, tr->format);
+		model = sl_release_model(tr->kernel_release);
+		if (!model)
+			return sl_fail(d, "trace %" PRId64 ": kernel release '%s' is not MAJOR.MINOR...: "
+					  "give --sched MODEL", tr->id, tr->kernel_release);
+		x->why = "from the kernel release";
+	}
+	x->ops = sl_policy_find(model);
+	if (!x->ops)
+		return sl_fail(d, "trace %" PRId64 " was recorded on Linux %s, whose scheduler is %s: "
+				  "this build has no %s model (models: %s); give --sched MODEL",
+			       tr->id, tr->kernel_release, model, model, sl_policy_names());
+	/* the eevdf model's features as that release had them (DELAY_DEQUEUE
+	 * from v6.12, the 0.70 ms base slice from v6.15; docs/eevdf.md) */
+	if (!strcmp(x->ops->name, "eevdf") && tr->kernel_release[0])
+		x->o.policy_opts = sl_release_eevdf_opts(tr->kernel_release);
+	return 0;
+}
+
+/* The trace, its model and its recorded run loaded (x->rec). */
+static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x,
+		      struct sl_diag *d)
+{
+	struct sl_trace_info *tr = &x->tr;
+	if (sl_store_get_trace(st, v->trace, tr, d))
+		return -1;
+	/* a trace imported before schema 4 has no release: read it from the
+	 * file if it is still there, and keep it */
+	if (!tr->kernel_release[0] &&
+	    sl_trace_release(tr->path, tr->format, tr->kernel_release, sizeof(tr->kernel_release)) &&
+	    sl_store_set_trace_release(st, tr->id, tr->kernel_release, d))
+		return -1;
+	/* a trace its ledger found incomplete: said again (docs/ledger.md) */
+	if (tr->ledger[0] && !isnan(tr->completeness_cpu) && tr->completeness_cpu < 0.98)
+		sl_warnx("trace %" PRId64 " is incomplete: it accounts for %.1f %% of the CPU time the "
+			 "kernel charged its threads (its ledger, %s); the recorded run misses work",
+			 tr->id, 100 * tr->completeness_cpu, tr->ledger);
+	if (choose_model(v, x, d) || sl_store_recorded_run(st, tr->id, &x->rec_id, d))
+		return -1;
+	if (!x->rec_id)
+		return sl_fail(d, "trace %" PRId64 " has no recorded run to validate against (a "
+				  "workload?)", tr->id);
+	return 0;
+}
+
+/* --hz, else the tick estimated from the recorded run (else 1000). */
+static void choose_hz(const struct vopts *v, struct vrun *x)
+{
+	size_t samples = 0;
+	double conc = 0;
+	int est;
+
+	if (v->hz) {
+		snprintf(x->hz_why, sizeof(x->hz_why), "--hz");
+	} else if (sl_estimate_hz(&x->rec, &est, &samples, &conc) == 0) {
+		x->o.hz = est;
+		snprintf(x->hz_why, sizeof(x->hz_why), "estimated from %zu tick preemptions, "
+			 "concentration %.2f", samples, conc);
+	} else {
+		snprintf(x->hz_why, sizeof(x->hz_why), "could not tell from %zu tick preemptions: the "
+			 "default; --hz N", samples);
+	}
+}
+
+/* The replay stored as a run (x->run_id) and loaded (x->rep), and the
+ * comparison of --seeds replays with the recorded run (x->f). */
+static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, struct sl_diag *d)
+{
+	struct sl_behaviour b;
+	struct sl_replay_stats rs;
+	int rc = -1;
+
+	memset(&b, 0, sizeof(b));
+	if (sl_store_load_behaviour(st, x->tr.id, &b, d))
+		goto out;
+	if (!b.ntasks) {
+		sl_fail(d, "trace %" PRId64 " has no tasks to replay", x->tr.id);
+		goto out;
+	}
+	x->o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
+	x->o.interference = sl_choice_name(sl_interference_choices, v->interference, "recorded");
+	if (v->interference == SL_INTERFERENCE_NONE)
+		sl_behaviour_work_only(&b);
+	if (sl_store_load_run(st, x->rec_id, &x->rec, d))
+		goto out;
+	x->have_rec = 1;
+	choose_hz(v, x);
+	if (!v->overhead || !strcmp(v->overhead, "auto"))
+		sl_overhead_of_run(&x->rec, &x->o, &x->ov); /* the recorded run, loaded above */
+	/* the release's options go in as --opt does (sl_cmd_replay_store keeps
+	 * those the model has; o.policy_opts alone was overwritten there) */
+	if (sl_cmd_replay_store(st, x->tr.id, &b, x->ops, &x->o, x->o.policy_opts, &x->run_id, &rs,
+				NULL, d))
+		goto out;
+	if (sl_store_load_run(st, x->run_id, &x->rep, d))
+		goto out;
+	x->have_rep = 1;
+	/* without overheads there is nothing to draw: every seed replays alike */
+	x->nseeds = x->o.nq > 0 ? (size_t)v->seeds : 1;
+	if (seeds_compare(&b, x->ops, &x->o, &x->rec, &x->rep, x->nseeds, &x->f, d))
+		goto out;
+	rc = 0;
+out:
+	sl_behaviour_release(&b);
+	return rc;
+}
+
+/* The fidelity figures into the metric table (fidelity_*), in one
+ * transaction. */
+static int store_fidelity(struct sl_store *st, const struct vrun *x, struct sl_diag *d)
+{
+	size_t i;
+	if (sl_store_begin(st, d))
+		return -1;
+	if (sl_store_clear_fidelity(st, x->run_id, d) ||
+	    sl_store_put_metric(st, x->run_id, -1, "fidelity_recorded_run", (double)x->rec_id, d) ||
+	    sl_store_put_metric(st, x->run_id, -1, "fidelity_verdict", x->verdict, d) ||
+	    sl_store_put_metric(st, x->run_id, -1, "fidelity_seeds", (double)x->nseeds, d))
+		goto fail;
+	for (i = 0; i < x->n; i++) {
+		const struct sl_fid_row *r = &x->rows[i];
+		char name[64];
+		snprintf(name, sizeof(name), "fidelity_%.31s", r->key);
+		if (!isnan(r->err) && !isinf(r->err) &&
+		    sl_store_put_metric(st, x->run_id, -1, name, r->err, d))
+			goto fail;
+		snprintf(name, sizeof(name), "fidelity_%.31s_pass", r->key);
+		if (r->pass >= 0 && sl_store_put_metric(st, x->run_id, -1, name, r->pass, d))
+			goto fail;
+	}
+	if (sl_store_commit(st, d))
+		goto fail;
+	return 0;
+fail:
+	sl_store_rollback(st);
+	return -1;
+}
+
+static void print_text(const struct vrun *x)
+{
+	const struct sl_replay_opts *o = &x->o;
+	printf("trace %" PRId64 " (%s, Linux %s): %s (%s), %s, %d Hz (%s), replay run %" PRId64
+	       " against recorded run %" PRId64 "\n",
+	       x->tr.id, x->tr.format, x->tr.kernel_release[0] ? x->tr.kernel_release : "unknown",
+	       x->ops->name, x->why, o->mode == SL_MODE_CAUSAL ? "causal" : "timed", o->hz,
+	       x->hz_why, x->run_id, x->rec_id);
+	if (!strcmp(x->ops->name, "eevdf"))
+		printf("model options: %s\n",
+		       o->policy_opts ? o->policy_opts
+				      : "the defaults (v6.18 and later: 0.70 ms normalized slice, "
+					"DELAY_DEQUEUE, PLACE_REL_DEADLINE, yield forfeits)");
+	if (o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto"))
+		printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
+		       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",
+		       (double)x->ov.wake_ns / 1000.0, x->ov.nwake, (double)x->ov.switch_ns / 1000.0,
+		       x->ov.nswitch, x->ov.ntick);
+	else if (o->nq > 0)
+		printf("overheads (fixed): wake-up to idle CPU %.1f us, preemption %.1f us\n",
+		       (double)o->wake_lat_ns[0] / 1000.0, (double)o->switch_lat_ns[0] / 1000.0);
+	else
+		printf("overheads: none\n");
+	if (x->nseeds > 1)
+		printf("replays: %zu, --seed 0 to %zu (the overheads' draws); each replay figure "
+		       "is their median, run %" PRId64 " is seed 0's\n",
+		       x->nseeds, x->nseeds - 1, x->run_id);
+	print_table(x->rows, x->n, x->verdict);
+}
+
+static void print_csv(const struct vrun *x)
+{
+	size_t i;
+	printf("trace_id,run_id,recorded_run_id,model,metric,recorded,replay,error,limit,gating,pass\n");
+	for (i = 0; i < x->n; i++) {
+		const struct sl_fid_row *r = &x->rows[i];
+		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,", x->tr.id, x->run_id, x->rec_id,
+		       x->ops->name, r->key);
+		if (!isnan(r->rec))
+			printf(r->unit == 4 ? "%.6f" : "%.0f", r->rec);
+		printf(",");
+		if (!isnan(r->rep))
+			printf(r->unit == 4 ? "%.6f" : "%.0f", r->rep);
+		printf(",");
+		if (!isnan(r->err) && !isinf(r->err))
+			printf(r->unit == 3 ? "%.0f" : "%.6f", r->err);
+		printf(",");
+		if (!isnan(r->limit))
+			printf("%.2f", r->limit);
+		printf(",%d,%s\n", r->gating, r->pass < 0 ? "" : r->pass ? "1" : "0");
+	}
+	printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,verdict,,,,,1,%d\n", x->tr.id, x->run_id,
+	       x->rec_id, x->ops->name, x->verdict);
+}
+
+static void print_json(const struct vrun *x)
+{
+	const struct sl_replay_opts *o = &x->o;
+	int aut = o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto");
+	size_t i;
+
+	printf("{\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"recorded_run_id\":%" PRId64
+	       ",\"model\":",
+	       x->tr.id, x->run_id, x->rec_id);
+	sl_json_str(stdout, x->ops->name);
+	printf(",\"kernel_release\":");
+	if (x->tr.kernel_release[0])
+		sl_json_str(stdout, x->tr.kernel_release);
+	else
+		printf("null");
+	printf(",\"overhead\":");
+	sl_json_str(stdout, o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none");
+	printf(",\"wake_latency_median_ns\":%" PRIu64 ",\"switch_latency_median_ns\":%" PRIu64,
+	       aut ? x->ov.wake_ns : o->nq > 0 ? o->wake_lat_ns[0] : 0,
+	       aut ? x->ov.switch_ns : o->nq > 0 ? o->switch_lat_ns[0] : 0);
+	printf(",\"seeds\":%zu", x->nseeds);
+	printf(",\"verdict\":%s,\"metrics\":[", x->verdict ? "\"pass\"" : "\"fail\"");
+	for (i = 0; i < x->n; i++) {
+		const struct sl_fid_row *r = &x->rows[i];
+		printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", r->key);
+		json_num(r->rec, r->unit == 4 ? 6 : 0);
+		printf(",\"replay\":");
+		json_num(r->rep, r->unit == 4 ? 6 : 0);
+		printf(",\"error\":");
+		json_num(r->err, r->unit == 3 ? 0 : 6);
+		printf(",\"limit\":");
+		json_num(r->limit, 2);
+		printf(",\"gating\":%s,\"pass\":%s}", r->gating ? "true" : "false",
+		       r->pass < 0 ? "null" : r->pass ? "true" : "false");
+	}
+	printf("]}\n");
+}
+
 int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 {
 	struct vopts v;
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st = NULL;
-	struct sl_trace_info tr;
-	struct sl_behaviour b;
-	struct sl_replay_opts o;
-	struct sl_replay_stats rs;
-	struct sl_overheads ov;
-	struct sl_run_data rec, rep;
-	struct sl_fidelity f;
-	struct sl_fid_row rows[SL_FID_MAXROWS];
-	const struct sl_policy_ops *ops;
-	const char *model, *why;
-	int64_t rec_id, run_id;
-	size_t n, i, nseeds;
-	int rc, verdict, have_rec = 0, have_rep = 0;
-	size_t hz_samples = 0;
-	double hz_conc = 0;
-	char hz_why[160] = "";
+	struct vrun *x;
+	int rc;
 
-	memset(&b, 0, sizeof(b));
 	rc = parse(argc, argv, &v);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	sl_replay_opts_init(&o);
-	o.mode = v.mode;
-	o.origin = "validate";
-	o.hz = v.hz ? (int)v.hz : 1000;
-	if (v.overhead && sl_overhead_parse(v.overhead, &o)) {
+	x = xcalloc(1, sizeof(*x));
+	sl_replay_opts_init(&x->o);
+	x->o.mode = v.mode;
+	x->o.origin = "validate";
+	x->o.hz = v.hz ? (int)v.hz : 1000;
+	rc = 2;
+	if (v.overhead && sl_overhead_parse(v.overhead, &x->o)) {
 		sl_err("validate: --overhead '%s': expected auto, none or WAKE[,SWITCH]", v.overhead);
-		return 2;
+		goto out;
 	}
 	if (v.sched && !sl_policy_find(v.sched)) {
 		sl_err("validate: unknown model '%s' (models: %s)", v.sched, sl_policy_names());
-		return 2;
+		goto out;
 	}
-	if (sl_store_open(g->db, 0, &st, &d) || sl_store_get_trace(st, v.trace, &tr, &d))
+	if (sl_store_open(g->db, 0, &st, &d) || load_trace(st, &v, x, &d) || replay(st, &v, x, &d))
 		goto fail;
-	/* a trace imported before schema 4 has no release: read it from the
-	 * file if it is still there, and keep it */
-	if (!tr.kernel_release[0] &&
-	    sl_trace_release(tr.path, tr.format, tr.kernel_release, sizeof(tr.kernel_release)) &&
-	    sl_store_set_trace_release(st, tr.id, tr.kernel_release, &d))
+	x->n = sl_fidelity_rows(&x->f, x->rows, &x->verdict);
+	if (store_fidelity(st, x, &d))
 		goto fail;
-	/* a trace its ledger found incomplete: said again (docs/ledger.md) */
-	if (tr.ledger[0] && !isnan(tr.completeness_cpu) && tr.completeness_cpu < 0.98)
-		sl_warnx("trace %" PRId64 " is incomplete: it accounts for %.1f %% of the CPU time the "
-			 "kernel charged its threads (its ledger, %s); the recorded run misses work",
-			 tr.id, 100 * tr.completeness_cpu, tr.ledger);
-	model = v.sched;
-	why = "--sched";
-	if (!model) {
-		if (!tr.kernel_release[0]) {
-			sl_fail(&d, "trace %" PRId64 ": the kernel that recorded it is unknown (%s files do "
-				    "not carry its release): give --sched MODEL",
-				tr.id, tr.format);
-			goto fail;
-		}
-		model = sl_release_model(tr.kernel_release);
-		if (!model) {
-			sl_fail(&d, "trace %" PRId64 ": kernel release '%s' is not MAJOR.MINOR...: give "
-				    "--sched MODEL", tr.id, tr.kernel_release);
-			goto fail;
-		}
-		why = "from the kernel release";
-	}
-	ops = sl_policy_find(model);
-	if (!ops) {
-		sl_fail(&d, "trace %" PRId64 " was recorded on Linux %s, whose scheduler is %s: this "
-			    "build has no %s model (models: %s); give --sched MODEL",
-			tr.id, tr.kernel_release, model, model, sl_policy_names());
-		goto fail;
-	}
-	/* the eevdf model's features as that release had them (DELAY_DEQUEUE
-	 * from v6.12, the 0.70 ms base slice from v6.15; docs/eevdf.md) */
-	if (!strcmp(ops->name, "eevdf") && tr.kernel_release[0])
-		o.policy_opts = sl_release_eevdf_opts(tr.kernel_release);
-	if (sl_store_recorded_run(st, tr.id, &rec_id, &d))
-		goto fail;
-	if (!rec_id) {
-		sl_fail(&d, "trace %" PRId64 " has no recorded run to validate against (a workload?)",
-			tr.id);
-		goto fail;
-	}
-	if (sl_store_load_behaviour(st, tr.id, &b, &d))
-		goto fail;
-	if (!b.ntasks) {
-		sl_fail(&d, "trace %" PRId64 " has no tasks to replay", tr.id);
-		goto fail;
-	}
-	o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
-	o.interference = sl_choice_name(sl_interference_choices, v.interference, "recorded");
-	if (v.interference == SL_INTERFERENCE_NONE)
-		sl_behaviour_work_only(&b);
-	if (sl_store_load_run(st, rec_id, &rec, &d))
-		goto fail;
-	have_rec = 1;
-	if (!v.hz) {
-		int est;
-		if (sl_estimate_hz(&rec, &est, &hz_samples, &hz_conc) == 0) {
-			o.hz = est;
-			snprintf(hz_why, sizeof(hz_why), "estimated from %zu tick preemptions, "
-				 "concentration %.2f", hz_samples, hz_conc);
-		} else {
-			snprintf(hz_why, sizeof(hz_why), "could not tell from %zu tick preemptions: the "
-				 "default; --hz N", hz_samples);
-		}
-	} else {
-		snprintf(hz_why, sizeof(hz_why), "--hz");
-	}
-	memset(&ov, 0, sizeof(ov));
-	if (!v.overhead || !strcmp(v.overhead, "auto"))
-		sl_overhead_of_run(&rec, &o, &ov); /* the recorded run, loaded above */
-	/* the release's options go in as --opt does (sl_cmd_replay_store keeps
-	 * those the model has; o.policy_opts alone was overwritten there) */
-	if (sl_cmd_replay_store(st, tr.id, &b, ops, &o, o.policy_opts, &run_id, &rs, NULL, &d))
-		goto fail;
-	if (sl_store_load_run(st, run_id, &rep, &d))
-		goto fail;
-	have_rep = 1;
-	/* without overheads there is nothing to draw: every seed replays alike */
-	nseeds = o.nq > 0 ? (size_t)v.seeds : 1;
-	if (seeds_compare(&b, ops, &o, &rec, &rep, nseeds, &f, &d))
-		goto fail;
-	sl_behaviour_release(&b);
-	n = sl_fidelity_rows(&f, rows, &verdict);
-	if (sl_store_begin(st, &d) || sl_store_clear_fidelity(st, run_id, &d) ||
-	    sl_store_put_metric(st, run_id, -1, "fidelity_recorded_run", (double)rec_id, &d) ||
-	    sl_store_put_metric(st, run_id, -1, "fidelity_verdict", verdict, &d) ||
-	    sl_store_put_metric(st, run_id, -1, "fidelity_seeds", (double)nseeds, &d))
-		goto fail_tx;
-	for (i = 0; i < n; i++) {
-		char name[64];
-		snprintf(name, sizeof(name), "fidelity_%.31s", rows[i].key);
-		if (!isnan(rows[i].err) && !isinf(rows[i].err) &&
-		    sl_store_put_metric(st, run_id, -1, name, rows[i].err, &d))
-			goto fail_tx;
-		snprintf(name, sizeof(name), "fidelity_%.31s_pass", rows[i].key);
-		if (rows[i].pass >= 0 && sl_store_put_metric(st, run_id, -1, name, rows[i].pass, &d))
-			goto fail_tx;
-	}
-	if (sl_store_commit(st, &d))
-		goto fail_tx;
-
-	if (v.fmt == SL_FMT_TABLE) {
-		printf("trace %" PRId64 " (%s, Linux %s): %s (%s), %s, %d Hz (%s), replay run %" PRId64
-		       " against recorded run %" PRId64 "\n",
-		       tr.id, tr.format, tr.kernel_release[0] ? tr.kernel_release : "unknown", ops->name,
-		       why, o.mode == SL_MODE_CAUSAL ? "causal" : "timed", o.hz, hz_why, run_id, rec_id);
-		if (!strcmp(ops->name, "eevdf"))
-			printf("model options: %s\n",
-			       o.policy_opts ? o.policy_opts
-					     : "the defaults (v6.18 and later: 0.70 ms normalized slice, "
-					       "DELAY_DEQUEUE, PLACE_REL_DEADLINE, yield forfeits)");
-		if (o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto"))
-			printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
-			       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",
-			       (double)ov.wake_ns / 1000.0, ov.nwake, (double)ov.switch_ns / 1000.0,
-			       ov.nswitch, ov.ntick);
-		else if (o.nq > 0)
-			printf("overheads (fixed): wake-up to idle CPU %.1f us, preemption %.1f us\n",
-			       (double)o.wake_lat_ns[0] / 1000.0, (double)o.switch_lat_ns[0] / 1000.0);
-		else
-			printf("overheads: none\n");
-		if (nseeds > 1)
-			printf("replays: %zu, --seed 0 to %zu (the overheads' draws); each replay figure "
-			       "is their median, run %" PRId64 " is seed 0's\n",
-			       nseeds, nseeds - 1, run_id);
-		print_table(rows, n, verdict);
-	} else if (v.fmt == SL_FMT_CSV) {
-		printf("trace_id,run_id,recorded_run_id,model,metric,recorded,replay,error,limit,gating,pass\n");
-		for (i = 0; i < n; i++) {
-			printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,", tr.id, run_id, rec_id, ops->name,
-			       rows[i].key);
-			if (!isnan(rows[i].rec))
-				printf(rows[i].unit == 4 ? "%.6f" : "%.0f", rows[i].rec);
-			printf(",");
-			if (!isnan(rows[i].rep))
-				printf(rows[i].unit == 4 ? "%.6f" : "%.0f", rows[i].rep);
-			printf(",");
-			if (!isnan(rows[i].err) && !isinf(rows[i].err))
-				printf(rows[i].unit == 3 ? "%.0f" : "%.6f", rows[i].err);
-			printf(",");
-			if (!isnan(rows[i].limit))
-				printf("%.2f", rows[i].limit);
-			printf(",%d,%s\n", rows[i].gating, rows[i].pass < 0 ? "" : rows[i].pass ? "1" : "0");
-		}
-		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,verdict,,,,,1,%d\n", tr.id, run_id, rec_id,
-		       ops->name, verdict);
-	} else {
-		printf("{\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"recorded_run_id\":%" PRId64
-		       ",\"model\":",
-		       tr.id, run_id, rec_id);
-		sl_json_str(stdout, ops->name);
-		printf(",\"kernel_release\":");
-		if (tr.kernel_release[0])
-			sl_json_str(stdout, tr.kernel_release);
-		else
-			printf("null");
-		printf(",\"overhead\":");
-		sl_json_str(stdout, o.nq > 0 ? (o.overhead ? o.overhead : "fixed") : "none");
-		printf(",\"wake_latency_median_ns\":%" PRIu64 ",\"switch_latency_median_ns\":%" PRIu64,
-		       o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto") ? ov.wake_ns
-		       : o.nq > 0				      ? o.wake_lat_ns[0]
-								      : 0,
-		       o.nq > 0 && o.overhead && !strcmp(o.overhead, "auto") ? ov.switch_ns
-		       : o.nq > 0				      ? o.switch_lat_ns[0]
-								      : 0);
-		printf(",\"seeds\":%zu", nseeds);
-		printf(",\"verdict\":%s,\"metrics\":[", verdict ? "\"pass\"" : "\"fail\"");
-		for (i = 0; i < n; i++) {
-			printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", rows[i].key);
-			json_num(rows[i].rec, rows[i].unit == 4 ? 6 : 0);
-			printf(",\"replay\":");
-			json_num(rows[i].rep, rows[i].unit == 4 ? 6 : 0);
-			printf(",\"error\":");
-			json_num(rows[i].err, rows[i].unit == 3 ? 0 : 6);
-			printf(",\"limit\":");
-			json_num(rows[i].limit, 2);
-			printf(",\"gating\":%s,\"pass\":%s}", rows[i].gating ? "true" : "false",
-			       rows[i].pass < 0 ? "null" : rows[i].pass ? "true" : "false");
-		}
-		printf("]}\n");
-	}
-	sl_run_data_release(&rec);
-	sl_run_data_release(&rep);
-	sl_store_close(st);
-	return verdict ? 0 : 1; /* as diff(1): 1 the answer "differs", 2 trouble */
-fail_tx:
-	sl_store_rollback(st);
+	if (v.fmt == SL_FMT_TABLE)
+		print_text(x);
+	else if (v.fmt == SL_FMT_CSV)
+		print_csv(x);
+	else
+		print_json(x);
+	rc = x->verdict ? 0 : 1; /* as diff(1): 1 the answer "differs", 2 trouble */
+	goto out;
 fail:
 	sl_err("%s", d.msg[0] ? d.msg : "validate failed");
-	if (have_rec)
-		sl_run_data_release(&rec);
-	if (have_rep)
-		sl_run_data_release(&rep);
-	sl_behaviour_release(&b);
+out:
+	if (x->have_rec)
+		sl_run_data_release(&x->rec);
+	if (x->have_rep)
+		sl_run_data_release(&x->rep);
 	sl_store_close(st);
-	return 2;
+	free(x);
+	return rc;
 }
