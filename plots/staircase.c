@@ -199,210 +199,264 @@ static void level_seg(struct level_col *c, double xa, double xb, double y, doubl
 	}
 }
 
-/* Draw one run's panel; keep (may be NULL) gets one line per level segment
- * drawn: run, utid, level, array, from, to (ns since the trace's start). */
-static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
-		       const int64_t *utids, const int *col, size_t nt, double y0, uint64_t tmin, uint64_t tmax,
-		       FILE *keep, struct trows *tr, int shown)
+/* One run's panel being drawn: where, the window, its tasks. */
+struct panel {
+	cairo_t *cr;
+	const struct sl_prun *pr;
+	const int64_t *utids;
+	const int *col;
+	size_t nt;
+	struct trows *tr;
+	double x0, w, top, ph;
+	uint64_t t0, tmin, tmax;
+	int lmin, lmax; /* the level axis (lmax < lmin: none) */
+	FILE *keep;
+};
+
+/* level axis: lower level = better priority, drawn higher */
+static double level_y(const struct panel *g, int l)
 {
-	double x0 = LEFT, w = W - LEFT - RIGHT, top = y0 + 28, ph = area_h(shown), lane = 9;
-	double lanes_y = top + ph + 8;
-	int lmin, lmax, lv; /* shown: a row of a drawn task */
-	size_t i, k;
-	char buf[160];
-	uint64_t t0 = pr->t0;
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	sl_text(cr, x0, y0 + 18, 0, 13, pr->title);
-	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
-	cairo_rectangle(cr, x0, top, w, ph);
-	cairo_fill(cr);
-	if (rw->lag && ph >= 100) {
-		draw_lag(cr, rw, col, nt, x0, top, w, ph, tr);
-		goto lanes;
-	}
-	if (!shown) {
-		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-		snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s",
-			 nt == 1 ? "this task" : "these tasks",
-			 !strcmp(pr->r.run.scheduler, "recorded") ?
-				 " (a recorded run has no model levels)" : "");
-		sl_text(cr, x0 + w / 2, top + ph / 2 + 4, 1, 12, buf);
-	}
-	/* one level axis for every panel: the 40 levels the models have (0
-	 * best .. 39 worst; o1's dynamic prio - 100 lands in the same range) */
-	lmin = 0;
-	lmax = SL_STAIR_LEVELS - 1;
-	if (ph < 100)
-		lmax = lmin - 1; /* no level axis */
-	/* level axis: lower level = better priority, drawn higher */
-#define LY(l) (top + ph * ((double)((l) - lmin) / (double)(lmax - lmin)))
+	return g->top + g->ph * ((double)(l - g->lmin) / (double)(g->lmax - g->lmin));
+}
+
+/* The level axis: a grid line and a label every 5 levels. */
+static void level_axis(const struct panel *g)
+{
+	cairo_t *cr = g->cr;
+	char buf[16];
+	int lv;
 	cairo_set_line_width(cr, 1);
-	for (lv = lmin; lv <= lmax; lv++) {
-		if (lv % 5 && lv != lmax)
+	for (lv = g->lmin; lv <= g->lmax; lv++) {
+		if (lv % 5 && lv != g->lmax)
 			continue;
 		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-		cairo_move_to(cr, x0, LY(lv) + 0.5);
-		cairo_line_to(cr, x0 + w, LY(lv) + 0.5);
+		cairo_move_to(cr, g->x0, level_y(g, lv) + 0.5);
+		cairo_line_to(cr, g->x0 + g->w, level_y(g, lv) + 0.5);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		snprintf(buf, sizeof(buf), "%d", lv);
-		sl_text(cr, x0 - 6, LY(lv) + 4, 2, 11, buf);
+		sl_text(cr, g->x0 - 6, level_y(g, lv) + 4, 2, 11, buf);
 	}
-	if (ph >= 100) {
+	if (g->ph >= 100) {
 		cairo_save(cr);
-		cairo_translate(cr, 16, top + ph / 2);
+		cairo_translate(cr, 16, g->top + g->ph / 2);
 		cairo_rotate(cr, -1.5707963);
 		sl_text(cr, 0, 0, 1, 11, "level (prio - 100; up = better)");
 		cairo_restore(cr);
 	}
-	/* rotations along the top edge, a row of ticks per CPU (CPU 0 on top,
-	 * up to 8 rows), each row labelled with its CPU */
-	{
-		int ncpu = pr->r.run.cpus > 0 ? pr->r.run.cpus : 1, c;
-		double rh = ncpu > 1 ? (ncpu > 8 ? 32.0 / 8 : 32.0 / ncpu) : 10;
-		if (ncpu > 1 && rw->nrot)
-			for (c = 0; c < ncpu && c < 8; c++) {
-				cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
-				snprintf(buf, sizeof(buf), "cpu %d", c);
-				sl_text(cr, x0 + w + 2, top + c * rh + rh * 0.8, 0, 7, buf);
-			}
-		long lastcol[8][2];
-		for (c = 0; c < 8; c++)
-			lastcol[c][0] = lastcol[c][1] = -1;
-		for (k = 0; k < rw->nr; k++) {
-			double x, ry;
-			int rc = rw->r[k].cpu < 0 ? 0 : rw->r[k].cpu % 8;
-			if (rw->r[k].ts < t0 + tmin || rw->r[k].ts > t0 + tmax)
-				continue;
-			x = sl_tx(rw->r[k].ts - t0, tmin, tmax, x0, w);
-			/* thinning: a tick of its kind is in this pixel column of
-			 * the row already (rotations are in time order) */
-			if (lastcol[rc][rw->r[k].major] == (long)x)
-				continue;
-			lastcol[rc][rw->r[k].major] = (long)x;
-			ry = top + (ncpu > 1 ? rc * rh : 0);
-			if (rw->r[k].major)
-				cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
-			else
-				cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
-			cairo_move_to(cr, x, ry);
-			cairo_line_to(cr, x, ry + (rw->r[k].major ? rh : rh / 2));
-			cairo_stroke(cr);
+}
+
+/* Rotations along the top edge, a row of ticks per CPU (CPU 0 on top, up
+ * to 8 rows), each row labelled with its CPU. */
+static void rotation_ticks(const struct panel *g, const struct rows *rw)
+{
+	cairo_t *cr = g->cr;
+	int ncpu = g->pr->r.run.cpus > 0 ? g->pr->r.run.cpus : 1, c;
+	double rh = ncpu > 1 ? (ncpu > 8 ? 32.0 / 8 : 32.0 / ncpu) : 10;
+	long lastcol[8][2];
+	char buf[16];
+	size_t k;
+	if (ncpu > 1 && rw->nrot)
+		for (c = 0; c < ncpu && c < 8; c++) {
+			cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+			snprintf(buf, sizeof(buf), "cpu %d", c);
+			sl_text(cr, g->x0 + g->w + 2, g->top + c * rh + rh * 0.8, 0, 7, buf);
 		}
+	for (c = 0; c < 8; c++)
+		lastcol[c][0] = lastcol[c][1] = -1;
+	for (k = 0; k < rw->nr; k++) {
+		const struct rot *r = &rw->r[k];
+		double x, ry;
+		int rc = r->cpu < 0 ? 0 : r->cpu % 8;
+		if (r->ts < g->t0 + g->tmin || r->ts > g->t0 + g->tmax)
+			continue;
+		x = sl_tx(r->ts - g->t0, g->tmin, g->tmax, g->x0, g->w);
+		/* thinning: a tick of its kind is in this pixel column of the
+		 * row already (rotations are in time order) */
+		if (lastcol[rc][r->major] == (long)x)
+			continue;
+		lastcol[rc][r->major] = (long)x;
+		ry = g->top + (ncpu > 1 ? rc * rh : 0);
+		if (r->major)
+			cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
+		else
+			cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+		cairo_move_to(cr, x, ry);
+		cairo_line_to(cr, x, ry + (r->major ? rh : rh / 2));
+		cairo_stroke(cr);
 	}
-	/* the steps: level l from ts to the task's next row (or the run's end);
-	 * dashed while in the expired array */
-	cairo_save(cr);
-	cairo_rectangle(cr, x0, top, w, ph);
-	cairo_clip(cr);
-	for (i = 0; i < nt; i++) {
-		const struct step *prev = NULL;
-		uint64_t lend = last_end(&tr[i]);
-		size_t nsp, j;
-		struct span *sp = stc_awake_spans(&tr[i], &nsp);
-		struct level_col col_acc = { cr, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-		sl_color(cr, col[i]);
-		cairo_set_line_width(cr, 2);
-		for (k = 0; k <= rw->n; k++) {
-			const struct step *s = k < rw->n ? &rw->v[k] : NULL;
-			uint64_t until;
-			if (s && s->utid != utids[i])
+}
+
+/* The first of the spans sp (in time order, not overlapping) ending after
+ * ts. */
+static size_t first_span_after(const struct span *sp, size_t nsp, uint64_t ts)
+{
+	size_t lo = 0, hi = nsp;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sp[mid].b > ts)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Task i's steps: level l from ts to the task's next row (or the run's
+ * end), where the task is awake; dashed while in the expired array. keep
+ * (may be NULL) gets one line per level segment drawn: run, utid, level,
+ * array, from, to (ns since the trace's start). */
+static void task_steps(const struct panel *g, const struct rows *rw, size_t i)
+{
+	const struct step *prev = NULL;
+	uint64_t lend = last_end(&g->tr[i]), t0 = g->t0;
+	size_t nsp, j = 0, k;
+	struct span *sp = stc_awake_spans(&g->tr[i], &nsp);
+	struct level_col col_acc = { g->cr, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	sl_color(g->cr, g->col[i]);
+	cairo_set_line_width(g->cr, 2);
+	for (k = 0; k <= rw->n; k++) {
+		const struct step *s = k < rw->n ? &rw->v[k] : NULL;
+		uint64_t until;
+		if (s && s->utid != g->utids[i])
+			continue;
+		/* the last level holds while the task still runs */
+		until = s ? s->ts : lend;
+		/* start at the first span ending after prev, stop at the first
+		 * starting at until (those around draw nothing) */
+		if (prev)
+			j = first_span_after(sp, nsp, prev->ts);
+		for (; prev && j < nsp && sp[j].a < until; j++) {
+			/* the part of [prev->ts, until) in an awake span, in the window */
+			uint64_t a = prev->ts > sp[j].a ? prev->ts : sp[j].a;
+			uint64_t b = until < sp[j].b ? until : sp[j].b;
+			double xa, xb;
+			if (a < t0 + g->tmin)
+				a = t0 + g->tmin;
+			if (b > t0 + g->tmax)
+				b = t0 + g->tmax;
+			if (b <= a)
 				continue;
-			/* the last level holds while the task still runs */
-			until = s ? s->ts : lend;
-			/* the spans are in time order and do not overlap: start
-			 * at the first one ending after prev, stop at the first
-			 * starting at until (those around draw nothing) */
-			if (prev) {
-				size_t lo = 0, hi = nsp;
-				while (lo < hi) {
-					size_t mid = lo + (hi - lo) / 2;
-					if (sp[mid].b > prev->ts)
-						hi = mid;
-					else
-						lo = mid + 1;
-				}
-				j = lo;
-			}
-			for (; prev && j < nsp && sp[j].a < until; j++) {
-				/* the part of [prev->ts, until) in an awake span, in the window */
-				uint64_t a = prev->ts > sp[j].a ? prev->ts : sp[j].a;
-				uint64_t b = until < sp[j].b ? until : sp[j].b;
-				double xa, xb;
-				if (a < t0 + tmin)
-					a = t0 + tmin;
-				if (b > t0 + tmax)
-					b = t0 + tmax;
-				if (b <= a)
-					continue;
-				xa = sl_tx(a - t0, tmin, tmax, x0, w);
-				xb = sl_tx(b - t0, tmin, tmax, x0, w);
-				/* the step to the next level, where the task is awake */
-				level_seg(&col_acc, xa, xb, LY(prev->level),
-					  s && b == until ? LY(s->level) : LY(prev->level), prev->array);
-				if (keep)
-					fprintf(keep, "%" PRId64 "\t%" PRId64 "\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n",
-						pr->r.run.id, utids[i], prev->level, prev->array, a - t0,
-						b - t0);
-			}
-			if (s)
-				prev = s;
+			xa = sl_tx(a - t0, g->tmin, g->tmax, g->x0, g->w);
+			xb = sl_tx(b - t0, g->tmin, g->tmax, g->x0, g->w);
+			/* the step to the next level, where the task is awake */
+			level_seg(&col_acc, xa, xb, level_y(g, prev->level),
+				  s && b == until ? level_y(g, s->level) : level_y(g, prev->level),
+				  prev->array);
+			if (g->keep)
+				fprintf(g->keep, "%" PRId64 "\t%" PRId64 "\t%d\t%d\t%" PRIu64 "\t%" PRIu64 "\n",
+					g->pr->r.run.id, g->utids[i], prev->level, prev->array, a - t0,
+					b - t0);
 		}
-		level_flush(&col_acc);
-		free(sp);
+		if (s)
+			prev = s;
 	}
-	cairo_restore(cr);
-lanes:
-	/* lanes: when each task ran */
-	for (i = 0; i < nt; i++) {
+	level_flush(&col_acc);
+	free(sp);
+}
+
+/* Lanes under the levels: when each task ran. */
+static void run_lanes(const struct panel *g, double lanes_y, double lane)
+{
+	size_t i, k;
+	for (i = 0; i < g->nt; i++) {
 		double y = lanes_y + i * lane;
-		cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
-		cairo_rectangle(cr, x0, y, w, lane - 2);
-		cairo_fill(cr);
 		struct sl_bars bars;
-		sl_color(cr, col[i]);
-		sl_bars_start(&bars, cr, y, lane - 2);
-		for (k = 0; k < tr[i].ns; k++) {
-			const struct sl_slice_row *sl = TSL(&tr[i], k);
-			if (sl->ts + sl->dur < t0 + tmin || sl->ts > t0 + tmax)
+		cairo_set_source_rgb(g->cr, 0.93, 0.93, 0.93);
+		cairo_rectangle(g->cr, g->x0, y, g->w, lane - 2);
+		cairo_fill(g->cr);
+		sl_color(g->cr, g->col[i]);
+		sl_bars_start(&bars, g->cr, y, lane - 2);
+		for (k = 0; k < g->tr[i].ns; k++) {
+			const struct sl_slice_row *sl = TSL(&g->tr[i], k);
+			if (sl->ts + sl->dur < g->t0 + g->tmin || sl->ts > g->t0 + g->tmax)
 				continue;
-			sl_bars_add(&bars, sl_tx(sl->ts - t0, tmin, tmax, x0, w),
-				    sl_tx(sl->ts + sl->dur - t0, tmin, tmax, x0, w));
+			sl_bars_add(&bars, sl_tx(sl->ts - g->t0, g->tmin, g->tmax, g->x0, g->w),
+				    sl_tx(sl->ts + sl->dur - g->t0, g->tmin, g->tmax, g->x0, g->w));
 		}
 		sl_bars_end(&bars);
 	}
-	/* migration marks: a black notch on a lane where the task's slice is on
-	 * another CPU than its previous one, with the new CPU's number */
-	for (i = 0; i < nt; i++) {
+}
+
+/* Migration marks: a black notch on a lane where the task's slice is on
+ * another CPU than its previous one, with the new CPU's number. */
+static void lane_migrations(const struct panel *g, double lanes_y, double lane)
+{
+	char buf[16];
+	size_t i, k;
+	for (i = 0; i < g->nt; i++) {
 		double y = lanes_y + i * lane;
 		int lastc = -1, drawn_cpu = -1;
 		long drawn_col = -1;
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		for (k = 0; k < tr[i].ns; k++) {
-			const struct sl_slice_row *sl = TSL(&tr[i], k);
+		cairo_set_source_rgb(g->cr, 0, 0, 0);
+		for (k = 0; k < g->tr[i].ns; k++) {
+			const struct sl_slice_row *sl = TSL(&g->tr[i], k);
 			double xa;
-			int from;
-			from = lastc;
+			int from = lastc;
 			lastc = sl->cpu;
-			if (from < 0 || from == sl->cpu || sl->ts < t0 + tmin || sl->ts > t0 + tmax)
+			if (from < 0 || from == sl->cpu || sl->ts < g->t0 + g->tmin ||
+			    sl->ts > g->t0 + g->tmax)
 				continue;
-			xa = sl_tx(sl->ts - t0, tmin, tmax, x0, w);
+			xa = sl_tx(sl->ts - g->t0, g->tmin, g->tmax, g->x0, g->w);
 			/* thinning: the same mark in this pixel column already */
 			if ((long)xa == drawn_col && sl->cpu == drawn_cpu)
 				continue;
 			drawn_col = (long)xa;
 			drawn_cpu = sl->cpu;
-			cairo_rectangle(cr, xa - 0.5, y - 1, 1.5, lane);
-			cairo_fill(cr);
+			cairo_rectangle(g->cr, xa - 0.5, y - 1, 1.5, lane);
+			cairo_fill(g->cr);
 			snprintf(buf, sizeof(buf), "%d", sl->cpu);
-			sl_text(cr, xa + 2, y + lane - 3, 0, 6, buf);
+			sl_text(g->cr, xa + 2, y + lane - 3, 0, 6, buf);
 		}
 	}
+}
+
+/* Draw one run's panel at y0 (see task_steps for keep). */
+static void draw_panel(cairo_t *cr, const struct sl_prun *pr, const struct rows *rw,
+		       const int64_t *utids, const int *col, size_t nt, double y0, uint64_t tmin, uint64_t tmax,
+		       FILE *keep, struct trows *tr, int shown)
+{
+	struct panel g = { cr, pr, utids, col, nt, tr, LEFT, W - LEFT - RIGHT, y0 + 28, area_h(shown),
+			   pr->t0, tmin, tmax, 0, SL_STAIR_LEVELS - 1, keep };
+	double lane = 9, lanes_y = g.top + g.ph + 8;
+	char buf[160];
+	size_t i;
 	cairo_set_source_rgb(cr, 0, 0, 0);
-	sl_text(cr, x0 - 6, lanes_y + lane * (nt ? nt : 1) / 2.0 + 3, 2, 10, "ran");
-	sl_time_axis(cr, x0, w, lanes_y + lane * (nt ? nt : 1) + 2, tmin, tmax,
+	sl_text(cr, g.x0, y0 + 18, 0, 13, pr->title);
+	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
+	cairo_rectangle(cr, g.x0, g.top, g.w, g.ph);
+	cairo_fill(cr);
+	if (rw->lag && g.ph >= 100) {
+		draw_lag(cr, rw, col, nt, g.x0, g.top, g.w, g.ph, tr);
+	} else {
+		if (!shown) {
+			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+			snprintf(buf, sizeof(buf), "no staircase rows for %s in this run%s",
+				 nt == 1 ? "this task" : "these tasks",
+				 !strcmp(pr->r.run.scheduler, "recorded") ?
+					 " (a recorded run has no model levels)" : "");
+			sl_text(cr, g.x0 + g.w / 2, g.top + g.ph / 2 + 4, 1, 12, buf);
+		}
+		/* one level axis for every panel: the 40 levels the models have
+		 * (0 best .. 39 worst; o1's dynamic prio - 100 lands in the same
+		 * range); none on a short panel */
+		if (g.ph < 100)
+			g.lmax = g.lmin - 1;
+		level_axis(&g);
+		rotation_ticks(&g, rw);
+		cairo_save(cr);
+		cairo_rectangle(cr, g.x0, g.top, g.w, g.ph);
+		cairo_clip(cr);
+		for (i = 0; i < nt; i++)
+			task_steps(&g, rw, i);
+		cairo_restore(cr);
+	}
+	run_lanes(&g, lanes_y, lane);
+	lane_migrations(&g, lanes_y, lane);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	sl_text(cr, g.x0 - 6, lanes_y + lane * (nt ? nt : 1) / 2.0 + 3, 2, 10, "ran");
+	sl_time_axis(cr, g.x0, g.w, lanes_y + lane * (nt ? nt : 1) + 2, tmin, tmax,
 		     "time since the start of the trace (ms)");
-#undef LY
 }
 
 /* The staircase chart in one pass: the tasks, the panels' heights and

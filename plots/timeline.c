@@ -312,65 +312,46 @@ static int wk_get_row(void *ctx, const struct sl_wakeup_row *w)
 	return 0;
 }
 
-static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
+/* The window drawn (from tmin to tmax; win: a readable window chosen,
+ * else 0) and where the drawing is. */
+struct tl_draw {
+	cairo_t *cr;
+	const struct sl_pruns *p;
+	uint64_t tmin, tmax, win, span;
+	double w, y;
+	FILE *keep; /* --keep: the marks, else NULL */
+};
+
+/* The title line: the trace and the window. */
+static void tl_title(const struct tl_draw *g, const struct sl_plot_opts *o)
 {
-	struct tl *x = ch->ctx;
-	const struct sl_plot_opts *o = &ch->o;
-	const struct sl_pruns *p = pp;
-	struct sl_canvas c;
-	size_t i, k, ntop, legend_rows = 1;
-	uint64_t tmin = o->from, tmax = o->to, win = 0, span = x->span;
-	double y, w = W - LEFT - RIGHT, lx;
-	int rc = -1, h;
 	char buf[400];
-	FILE *keep = NULL;
-	if (!o->from && !o->to) {
-		tmin = x->a;
-		win = readable_window(x);
-		tmax = win ? tmin + win : span;
-	} else if (!o->to) {
-		tmax = span;
-	}
-	if (tmax <= tmin)
-		return sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
-	if (o->keep) {
-		char kp[1100];
-		snprintf(kp, sizeof(kp), "%s.timeline.dat", ch->out);
-		if (!(keep = fopen(kp, "w")))
-			return sl_fail(d, "%s: cannot write", kp);
-		fputs("# window RUN FROM TO | color UTID INDEX | mark RUN wake|preempt TS CPU UTID"
-		      " (ns since the trace's start)\n", keep);
-		for (k = 0; k < p->nfeatured; k++)
-			fprintf(keep, "color\t%" PRId64 "\t%zu\n", p->featured[k], k);
-	}
-	ntop = p->nfeatured;
-	legend_rows = (ntop + 1 + 3) / 4;
-	h = 40 + (int)legend_rows * 18 + 10;
-	for (i = 0; i < p->n; i++)
-		h += 30 + p->v[i].r.run.cpus * ROW + 45;
-	if (sl_canvas_open(&c, ch->out, W, h, d))
-		goto out;
-	cairo_set_source_rgb(c.cr, 0, 0, 0);
-	if (win) {
+	const char *tt = g->p->trace_title;
+	if (g->win) {
 		snprintf(buf, sizeof(buf), "%s: CPUs from %.3f to %.3f ms of %.3f ms (a readable "
-			 "window; --from/--to for another)", p->trace_title, tmin / 1e6, tmax / 1e6,
-			 span / 1e6);
-		if (sl_text_w(c.cr, 15, buf) > W - LEFT - 10)
-			snprintf(buf, sizeof(buf), "%s: %.3f to %.3f ms of %.3f ms", p->trace_title,
-				 tmin / 1e6, tmax / 1e6, span / 1e6);
+			 "window; --from/--to for another)", tt, g->tmin / 1e6, g->tmax / 1e6,
+			 g->span / 1e6);
+		if (sl_text_w(g->cr, 15, buf) > W - LEFT - 10)
+			snprintf(buf, sizeof(buf), "%s: %.3f to %.3f ms of %.3f ms", tt, g->tmin / 1e6,
+				 g->tmax / 1e6, g->span / 1e6);
+	} else if (o->from || o->to) {
+		snprintf(buf, sizeof(buf), "%s: CPUs from %.3f to %.3f ms", tt, g->tmin / 1e6,
+			 g->tmax / 1e6);
+	} else {
+		snprintf(buf, sizeof(buf), "%s: CPUs, each run whole on its own time axis", tt);
 	}
-	else if (o->from || o->to)
-		snprintf(buf, sizeof(buf), "%s: CPUs from %.3f to %.3f ms", p->trace_title, tmin / 1e6,
-			 tmax / 1e6);
-	else
-		snprintf(buf, sizeof(buf), "%s: CPUs, each run whole on its own time axis",
-			 p->trace_title);
-	sl_text(c.cr, LEFT, 22, 0, 15, buf);
-	/* legend, four to a row; marks last */
+	sl_text(g->cr, LEFT, 22, 0, 15, buf);
+}
+
+/* The legend, four to a row; the marks last. */
+static void tl_legend(const struct tl_draw *g)
+{
+	const struct sl_pruns *p = g->p;
+	size_t k, ntop = p->nfeatured;
+	char buf[400];
 	for (k = 0; k <= ntop; k++) {
 		char comm[40];
-		lx = LEFT + (double)(k % 4) * (w / 4);
-		y = 44 + (double)(k / 4) * 18;
+		double lx = LEFT + (double)(k % 4) * (g->w / 4), y = 44 + (double)(k / 4) * 18;
 		if (k < ntop) {
 			const struct sl_thread_row *t = sl_run_thread(&p->v[0].r, p->featured[k]);
 			sl_label_clean(comm, sizeof(comm), t ? t->comm : "?");
@@ -380,139 +361,217 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 			snprintf(buf, sizeof(buf),
 				 "other tasks;  v = wakeup,  red | = preempted,  black |-o = moved to CPU");
 		}
-		sl_color(c.cr, k < ntop ? (int)k : -1);
-		cairo_rectangle(c.cr, lx, y - 10, 14, 11);
-		cairo_fill(c.cr);
-		cairo_set_source_rgb(c.cr, 0, 0, 0);
-		sl_text(c.cr, lx + 19, y, 0, 11, buf);
+		sl_color(g->cr, k < ntop ? (int)k : -1);
+		cairo_rectangle(g->cr, lx, y - 10, 14, 11);
+		cairo_fill(g->cr);
+		cairo_set_source_rgb(g->cr, 0, 0, 0);
+		sl_text(g->cr, lx + 19, y, 0, 11, buf);
 	}
-	y = 40 + (double)legend_rows * 18 + 10;
-	for (i = 0; i < p->n; i++) {
-		/* the run as kept: its slices and wakeups in the window */
-		struct sl_prun run = p->v[i];
-		const struct sl_prun *pr = &run;
-		struct tl_run *tr = &x->v[i];
-		struct wk_get g = { pr, 0, 0, NULL, 0, 0 };
-		/* one axis for every run (drawn whole: to the longest run's end),
-		 * so runs side by side compare at a glance (issue 25) */
-		uint64_t rmax = tmax;
-		int cpu;
-		run.r.slices = tr->sl;
-		run.r.nslices = tr->nsl;
-		run.r.wakeups = tr->wk;
-		run.r.nwakeups = tr->nwk;
-		if (rmax >= tr->wk_lim) {
-			/* the window reaches past the kept wakeups: read them again */
-			g.tmin = tmin;
-			g.rmax = rmax;
-			if (sl_store_each_wakeup(ch->s, pr->r.run.id, wk_get_row, &g, d)) {
-				free(g.v);
-				sl_canvas_abort(&c);
-				goto out;
-			}
-			if (g.n > 1)
-				qsort(g.v, g.n, sizeof(*g.v), sl_wakeup_row_cmp);
-			run.r.wakeups = g.v;
-			run.r.nwakeups = g.n;
+}
+
+/* The slices of run pr in the window, a bar per slice in its task's colour
+ * (its name on it where it fits). */
+static void tl_slice_bars(const struct tl_draw *g, const struct sl_prun *pr)
+{
+	cairo_t *cr = g->cr;
+	int cur_col = -2; /* the colour set last (set again only on a change) */
+	size_t k;
+	/* crisp edges: a 1 ms slice on a 6 s axis stays its colour */
+	cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+	for (k = 0; k < pr->r.nslices; k++) {
+		const struct sl_slice_row *sl = &pr->r.slices[k];
+		const struct sl_thread_row *t;
+		char comm[40];
+		double xa, xb, ry;
+		int col;
+		if (sl->cpu < 0 || sl->cpu >= pr->r.run.cpus ||
+		    !overlap(sl, pr->t0 + g->tmin, pr->t0 + g->tmax))
+			continue;
+		xa = sl_tx(sl->ts - pr->t0, g->tmin, g->tmax, LEFT, g->w);
+		xb = sl_tx(sl->ts + sl->dur - pr->t0, g->tmin, g->tmax, LEFT, g->w);
+		ry = g->y + sl->cpu * ROW;
+		col = sl_pruns_color(g->p, sl->utid);
+		if (col != cur_col) {
+			sl_color(cr, col);
+			cur_col = col;
 		}
-		cairo_set_source_rgb(c.cr, 0, 0, 0);
-		sl_text(c.cr, LEFT, y + 20, 0, 13, pr->title);
-		y += 30;
-		if (keep)
-			fprintf(keep, "window\t%" PRId64 "\t%" PRIu64 "\t%" PRIu64 "\n", pr->r.run.id, tmin,
-				rmax);
-		for (cpu = 0; cpu < pr->r.run.cpus; cpu++) {
-			cairo_set_source_rgb(c.cr, 0.96, 0.96, 0.96);
-			cairo_rectangle(c.cr, LEFT, y + cpu * ROW, w, ROW - 4);
-			cairo_fill(c.cr);
-			cairo_set_source_rgb(c.cr, 0, 0, 0);
-			snprintf(buf, sizeof(buf), "CPU %d", cpu);
-			sl_text(c.cr, LEFT - 6, y + cpu * ROW + ROW / 2.0 + 2, 2, 11, buf);
+		cairo_rectangle(cr, xa, ry, xb - xa < 1 ? 1 : xb - xa, ROW - 4);
+		cairo_fill(cr);
+		if (xb - xa <= 50 || !(t = sl_run_thread(&pr->r, sl->utid)))
+			continue;
+		sl_label_clean(comm, sizeof(comm), t->comm);
+		if (sl_text_w(cr, 10, comm) < xb - xa - 4) {
+			cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+			cairo_set_source_rgb(cr, 1, 1, 1);
+			sl_text(cr, xa + 3, ry + ROW / 2.0 + 2, 0, 10, comm);
+			cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+			cur_col = -2;
 		}
-		int cur_col = -2; /* the colour set last (set again only on a change) */
-		/* crisp edges: a 1 ms slice on a 6 s axis stays its colour */
-		cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_NONE);
-		for (k = 0; k < pr->r.nslices; k++) {
-			const struct sl_slice_row *sl = &pr->r.slices[k];
-			const struct sl_thread_row *t;
-			double xa, xb, ry;
-			int col;
-			if (sl->cpu < 0 || sl->cpu >= pr->r.run.cpus ||
-			    !overlap(sl, pr->t0 + tmin, pr->t0 + rmax))
-				continue;
-			xa = sl_tx(sl->ts - pr->t0, tmin, rmax, LEFT, w);
-			xb = sl_tx(sl->ts + sl->dur - pr->t0, tmin, rmax, LEFT, w);
-			ry = y + sl->cpu * ROW;
-			col = sl_pruns_color(p, sl->utid);
-			if (col != cur_col) {
-				sl_color(c.cr, col);
-				cur_col = col;
-			}
-			cairo_rectangle(c.cr, xa, ry, xb - xa < 1 ? 1 : xb - xa, ROW - 4);
-			cairo_fill(c.cr);
-			if (xb - xa <= 50 || !(t = sl_run_thread(&pr->r, sl->utid)))
-				continue;
-			{
-				char comm[40];
-				sl_label_clean(comm, sizeof(comm), t->comm);
-				if (sl_text_w(c.cr, 10, comm) < xb - xa - 4) {
-					cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_DEFAULT);
-					cairo_set_source_rgb(c.cr, 1, 1, 1);
-					sl_text(c.cr, xa + 3, ry + ROW / 2.0 + 2, 0, 10, comm);
-					cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_NONE);
-					cur_col = -2;
-				}
-			}
-		}
-		cairo_set_antialias(c.cr, CAIRO_ANTIALIAS_DEFAULT);
-		/* preemptions: a red bar at the end of each slice that ended runnable */
-		cairo_set_source_rgb(c.cr, 0.8, 0.05, 0.05);
-		cairo_set_line_width(c.cr, 1.5);
-		for (k = 0; k < pr->r.nslices; k++) {
-			const struct sl_slice_row *sl = &pr->r.slices[k];
-			uint64_t e = sl->ts + sl->dur - pr->t0;
-			double xe;
-			if (sl->end_state != 'R' || sl->cpu < 0 || sl->cpu >= pr->r.run.cpus || e < tmin ||
-			    e > rmax)
-				continue;
-			xe = sl_tx(e, tmin, rmax, LEFT, w);
-			cairo_move_to(c.cr, xe, y + sl->cpu * ROW + ROW - 12);
-			cairo_line_to(c.cr, xe, y + sl->cpu * ROW + ROW - 4);
-			cairo_stroke(c.cr);
-			if (keep)
-				fprintf(keep, "mark\t%" PRId64 "\tpreempt\t%" PRIu64 "\t%d\t%" PRId64 "\n",
-					pr->r.run.id, e, sl->cpu, (int64_t)sl->utid);
-		}
-		/* wakeups: a small triangle over the CPU the task was woken on, in
-		 * the task's colour */
-		for (k = 0; k < pr->r.nwakeups; k++) {
-			const struct sl_wakeup_row *wk = &pr->r.wakeups[k];
-			uint64_t t = wk->ts - pr->t0;
-			double xw, ry;
-			if (wk->ts < pr->t0 || wk->cpu < 0 || wk->cpu >= pr->r.run.cpus || t < tmin ||
-			    t > rmax)
-				continue;
-			xw = sl_tx(t, tmin, rmax, LEFT, w);
-			ry = y + wk->cpu * ROW;
-			sl_color(c.cr, sl_pruns_color(p, wk->utid));
-			cairo_move_to(c.cr, xw - 3, ry - 4);
-			cairo_line_to(c.cr, xw + 3, ry - 4);
-			cairo_line_to(c.cr, xw, ry);
-			cairo_close_path(c.cr);
-			cairo_fill(c.cr);
-			if (keep)
-				fprintf(keep, "mark\t%" PRId64 "\twake\t%" PRIu64 "\t%d\t%" PRId64 "\n",
-					pr->r.run.id, t, wk->cpu, wk->utid);
-		}
-		free(g.v);
-		migration_marks(c.cr, pr, tr->from, tmin, rmax, y, w, keep);
-		y += pr->r.run.cpus * ROW;
-		sl_time_axis(c.cr, LEFT, w, y, tmin, rmax, "time since the start of the trace (ms)");
-		y += 45;
 	}
+	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+}
+
+/* Preemptions: a red bar at the end of each slice that ended runnable. */
+static void tl_preemptions(const struct tl_draw *g, const struct sl_prun *pr)
+{
+	cairo_t *cr = g->cr;
+	size_t k;
+	cairo_set_source_rgb(cr, 0.8, 0.05, 0.05);
+	cairo_set_line_width(cr, 1.5);
+	for (k = 0; k < pr->r.nslices; k++) {
+		const struct sl_slice_row *sl = &pr->r.slices[k];
+		uint64_t e = sl->ts + sl->dur - pr->t0;
+		double xe;
+		if (sl->end_state != 'R' || sl->cpu < 0 || sl->cpu >= pr->r.run.cpus || e < g->tmin ||
+		    e > g->tmax)
+			continue;
+		xe = sl_tx(e, g->tmin, g->tmax, LEFT, g->w);
+		cairo_move_to(cr, xe, g->y + sl->cpu * ROW + ROW - 12);
+		cairo_line_to(cr, xe, g->y + sl->cpu * ROW + ROW - 4);
+		cairo_stroke(cr);
+		if (g->keep)
+			fprintf(g->keep, "mark\t%" PRId64 "\tpreempt\t%" PRIu64 "\t%d\t%" PRId64 "\n",
+				pr->r.run.id, e, sl->cpu, (int64_t)sl->utid);
+	}
+}
+
+/* Wakeups: a small triangle over the CPU the task was woken on, in the
+ * task's colour. */
+static void tl_wakeup_marks(const struct tl_draw *g, const struct sl_prun *pr)
+{
+	cairo_t *cr = g->cr;
+	size_t k;
+	for (k = 0; k < pr->r.nwakeups; k++) {
+		const struct sl_wakeup_row *wk = &pr->r.wakeups[k];
+		uint64_t t = wk->ts - pr->t0;
+		double xw, ry;
+		if (wk->ts < pr->t0 || wk->cpu < 0 || wk->cpu >= pr->r.run.cpus || t < g->tmin ||
+		    t > g->tmax)
+			continue;
+		xw = sl_tx(t, g->tmin, g->tmax, LEFT, g->w);
+		ry = g->y + wk->cpu * ROW;
+		sl_color(cr, sl_pruns_color(g->p, wk->utid));
+		cairo_move_to(cr, xw - 3, ry - 4);
+		cairo_line_to(cr, xw + 3, ry - 4);
+		cairo_line_to(cr, xw, ry);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		if (g->keep)
+			fprintf(g->keep, "mark\t%" PRId64 "\twake\t%" PRIu64 "\t%d\t%" PRId64 "\n",
+				pr->r.run.id, t, wk->cpu, wk->utid);
+	}
+}
+
+/* Run i of the chart at g->y: its title, CPU rows, slices, marks and time
+ * axis; g->y moves past it. One axis for every run (drawn whole: to the
+ * longest run's end), so runs side by side compare at a glance (issue 25). */
+static int tl_run_panel(struct sl_chart *ch, struct tl_draw *g, size_t i, struct sl_diag *d)
+{
+	struct tl *x = ch->ctx;
+	/* the run as kept: its slices and wakeups in the window */
+	struct sl_prun run = g->p->v[i];
+	const struct sl_prun *pr = &run;
+	struct tl_run *tr = &x->v[i];
+	struct wk_get wg = { pr, 0, 0, NULL, 0, 0 };
+	char buf[64];
+	int cpu;
+
+	run.r.slices = tr->sl;
+	run.r.nslices = tr->nsl;
+	run.r.wakeups = tr->wk;
+	run.r.nwakeups = tr->nwk;
+	if (g->tmax >= tr->wk_lim) {
+		/* the window reaches past the kept wakeups: read them again */
+		wg.tmin = g->tmin;
+		wg.rmax = g->tmax;
+		if (sl_store_each_wakeup(ch->s, pr->r.run.id, wk_get_row, &wg, d)) {
+			free(wg.v);
+			return -1;
+		}
+		if (wg.n > 1)
+			qsort(wg.v, wg.n, sizeof(*wg.v), sl_wakeup_row_cmp);
+		run.r.wakeups = wg.v;
+		run.r.nwakeups = wg.n;
+	}
+	cairo_set_source_rgb(g->cr, 0, 0, 0);
+	sl_text(g->cr, LEFT, g->y + 20, 0, 13, pr->title);
+	g->y += 30;
+	if (g->keep)
+		fprintf(g->keep, "window\t%" PRId64 "\t%" PRIu64 "\t%" PRIu64 "\n", pr->r.run.id,
+			g->tmin, g->tmax);
+	for (cpu = 0; cpu < pr->r.run.cpus; cpu++) {
+		cairo_set_source_rgb(g->cr, 0.96, 0.96, 0.96);
+		cairo_rectangle(g->cr, LEFT, g->y + cpu * ROW, g->w, ROW - 4);
+		cairo_fill(g->cr);
+		cairo_set_source_rgb(g->cr, 0, 0, 0);
+		snprintf(buf, sizeof(buf), "CPU %d", cpu);
+		sl_text(g->cr, LEFT - 6, g->y + cpu * ROW + ROW / 2.0 + 2, 2, 11, buf);
+	}
+	tl_slice_bars(g, pr);
+	tl_preemptions(g, pr);
+	tl_wakeup_marks(g, pr);
+	free(wg.v);
+	migration_marks(g->cr, pr, tr->from, g->tmin, g->tmax, g->y, g->w, g->keep);
+	g->y += pr->r.run.cpus * ROW;
+	sl_time_axis(g->cr, LEFT, g->w, g->y, g->tmin, g->tmax,
+		     "time since the start of the trace (ms)");
+	g->y += 45;
+	return 0;
+}
+
+/* --keep: the marks file, its header and the colours. */
+static int tl_keep_open(struct sl_chart *ch, const struct sl_pruns *p, FILE **keep,
+			struct sl_diag *d)
+{
+	char kp[1100];
+	size_t k;
+	snprintf(kp, sizeof(kp), "%s.timeline.dat", ch->out);
+	if (!(*keep = fopen(kp, "w")))
+		return sl_fail(d, "%s: cannot write", kp);
+	fputs("# window RUN FROM TO | color UTID INDEX | mark RUN wake|preempt TS CPU UTID"
+	      " (ns since the trace's start)\n", *keep);
+	for (k = 0; k < p->nfeatured; k++)
+		fprintf(*keep, "color\t%" PRId64 "\t%zu\n", p->featured[k], k);
+	return 0;
+}
+
+static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
+{
+	struct tl *x = ch->ctx;
+	const struct sl_plot_opts *o = &ch->o;
+	struct tl_draw g = { NULL, pp, o->from, o->to, 0, x->span, W - LEFT - RIGHT, 0, NULL };
+	struct sl_canvas c;
+	size_t i, legend_rows = (pp->nfeatured + 1 + 3) / 4;
+	int rc = -1, h = 40 + (int)legend_rows * 18 + 10;
+
+	if (!o->from && !o->to) {
+		g.tmin = x->a;
+		g.win = readable_window(x);
+		g.tmax = g.win ? g.tmin + g.win : g.span;
+	} else if (!o->to) {
+		g.tmax = g.span;
+	}
+	if (g.tmax <= g.tmin)
+		return sl_fail(d, "empty time window (--from must be before --to and the runs' end)");
+	if (o->keep && tl_keep_open(ch, pp, &g.keep, d))
+		return -1;
+	for (i = 0; i < pp->n; i++)
+		h += 30 + pp->v[i].r.run.cpus * ROW + 45;
+	if (sl_canvas_open(&c, ch->out, W, h, d))
+		goto out;
+	g.cr = c.cr;
+	cairo_set_source_rgb(c.cr, 0, 0, 0);
+	tl_title(&g, o);
+	tl_legend(&g);
+	g.y = 40 + (double)legend_rows * 18 + 10;
+	for (i = 0; i < pp->n; i++)
+		if (tl_run_panel(ch, &g, i, d)) {
+			sl_canvas_abort(&c);
+			goto out;
+		}
 	rc = sl_canvas_close(&c, d);
 out:
-	if (keep && fclose(keep) && !rc)
+	if (g.keep && fclose(g.keep) && !rc)
 		rc = sl_fail(d, "%s.timeline.dat: write error", ch->out);
 	return rc;
 }
