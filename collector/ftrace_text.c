@@ -364,77 +364,69 @@ static int parse_lost(const char *s, const char *e, struct sl_event *ev)
 	return 1;
 }
 
-int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t len,
-			 struct sl_event *ev, struct sl_diag *d)
+/* A header line's CPU count ("#P:N" or "cpus=N") into p->cpus. */
+static void header_cpus(struct sl_ftrace_parser *p, const char *s, const char *e)
 {
-	const char *s = line, *e = line + len, *c, *ts_s, *ts_e, *name, *name_e, *body;
-	const char *h, *cpu_lb, *cpu_rb;
-	size_t i;
-	int type = 0;
+	const char *pc = memmem(s, (size_t)(e - s), "#P:", 3);
+	uint64_t n = 0;
+	const char *q;
+	if (pc)
+		pc += 3;
+	else if (e - s > 5 && !memcmp(s, "cpus=", 5))
+		pc = s + 5;
+	for (q = pc; pc && q < e && isdigit((unsigned char)*q); q++)
+		;
+	if (pc && parse_u64(pc, q, &n) == 0 && n > 0 && n <= 4096)
+		p->cpus = (unsigned)n;
+}
 
-	if (e > s && e[-1] == '\r')
-		e--;
-	sl_event_clear(ev);
-	s = skip_sp(s, e);
-	e = rskip_sp(s, e);
-	if (parse_lost(s, e, ev)) {
-		ev->ts = p->last_ts;
-		return 1;
-	}
-	/* the event name follows the first ": " preceded by a timestamp */
+/* The event name follows the first ": " preceded by a timestamp: that
+ * ": " (NULL if none) and the timestamp's start (*ts_s; ev->ts). */
+static const char *find_timestamp(const char *s, const char *e, const char **ts_s,
+				  struct sl_event *ev)
+{
+	const char *c, *ts_e;
 	for (c = s; (c = memmem(c, (size_t)(e - c), ": ", 2)) != NULL; c++) {
 		ts_e = c;
-		ts_s = ts_e;
-		while (ts_s > s && (isdigit((unsigned char)ts_s[-1]) || ts_s[-1] == '.'))
-			ts_s--;
-		if (ts_s < ts_e && memchr(ts_s, '.', (size_t)(ts_e - ts_s)) &&
-		    (ts_s == s || ts_s[-1] == ' ') && parse_ts(ts_s, ts_e, &ev->ts) == 0)
-			break;
+		*ts_s = ts_e;
+		while (*ts_s > s && (isdigit((unsigned char)(*ts_s)[-1]) || (*ts_s)[-1] == '.'))
+			(*ts_s)--;
+		if (*ts_s < ts_e && memchr(*ts_s, '.', (size_t)(ts_e - *ts_s)) &&
+		    (*ts_s == s || (*ts_s)[-1] == ' ') && parse_ts(*ts_s, ts_e, &ev->ts) == 0)
+			return c;
 	}
-	if (!c) {
-		if (is_header(s, e)) {
-			const char *pc = memmem(s, (size_t)(e - s), "#P:", 3);
-			uint64_t n = 0;
-			const char *q;
-			if (pc)
-				pc += 3;
-			else if (e - s > 5 && !memcmp(s, "cpus=", 5))
-				pc = s + 5;
-			for (q = pc; pc && q < e && isdigit((unsigned char)*q); q++)
-				;
-			if (pc && parse_u64(pc, q, &n) == 0 && n > 0 && n <= 4096)
-				p->cpus = (unsigned)n;
-			return 0;
-		}
-		return sl_fail(d, "not an ftrace event line");
+	return NULL;
+}
+
+/* The irq-flags column like "d.h3" or "dN.2." ending at h, if any: the
+ * context into ev->ctx; returns where the column before it ends. */
+static const char *irq_flags(const char *s, const char *h, struct sl_event *ev)
+{
+	const char *f = h;
+	while (f > s && f[-1] != ' ')
+		f--;
+	if (h - f >= 3 && h - f <= 6) {
+		char hs = f[2];
+		ev->ctx = SL_CTX_KNOWN;
+		if (hs == 'h' || hs == 'H')
+			ev->ctx |= SL_CTX_HARDIRQ;
+		else if (hs == 's')
+			ev->ctx |= SL_CTX_SOFTIRQ;
+		else if (hs == 'z' || hs == 'Z')
+			ev->ctx |= SL_CTX_NMI;
 	}
-	name = skip_sp(c + 2, e);
-	for (name_e = name; name_e < e && *name_e != ':' && *name_e != ' '; name_e++)
-		;
-	if (name_e >= e || *name_e != ':')
-		return sl_fail(d, "no event name after the timestamp");
-	body = skip_sp(name_e + 1, e);
-	/* before the timestamp: [FLAGS] then [CPU] */
-	h = rskip_sp(s, ts_s);
-	cpu_rb = NULL;
-	if (h > s && h[-1] != ']') { /* irq-flags column like "d.h3" or "dN.2." */
-		const char *f = h;
-		while (f > s && f[-1] != ' ')
-			f--;
-		if (h - f >= 3 && h - f <= 6) {
-			ev->ctx = SL_CTX_KNOWN;
-			if (h - f >= 3) {
-				char hs = f[2];
-				if (hs == 'h' || hs == 'H')
-					ev->ctx |= SL_CTX_HARDIRQ;
-				else if (hs == 's')
-					ev->ctx |= SL_CTX_SOFTIRQ;
-				else if (hs == 'z' || hs == 'Z')
-					ev->ctx |= SL_CTX_NMI;
-			}
-		}
-		h = rskip_sp(s, f);
-	}
+	return rskip_sp(s, f);
+}
+
+/* The columns before the timestamp (s to h): COMM-PID, [(TGID)], [CPU],
+ * [FLAGS], read from the right. */
+static int parse_prefix(const char *s, const char *h, struct sl_event *ev, struct sl_diag *d)
+{
+	const char *cpu_lb, *cpu_rb = NULL, *dash;
+
+	h = rskip_sp(s, h);
+	if (h > s && h[-1] != ']')
+		h = irq_flags(s, h, ev);
 	if (h > s && h[-1] == ']')
 		cpu_rb = h - 1;
 	if (!cpu_rb)
@@ -455,15 +447,118 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 			h = rskip_sp(s, lp);
 		}
 	}
-	/* COMM-PID */
-	{
-		const char *dash = h;
-		while (dash > s && dash[-1] != '-')
-			dash--;
-		if (dash <= s || parse_i32(dash, h, &ev->cur_pid))
-			return sl_fail(d, "no TASK-PID column");
-		sl_copy_comm(ev->cur_comm, SL_COMM_LEN, s, (size_t)(dash - 1 - s));
+	for (dash = h; dash > s && dash[-1] != '-'; dash--)
+		;
+	if (dash <= s || parse_i32(dash, h, &ev->cur_pid))
+		return sl_fail(d, "no TASK-PID column");
+	sl_copy_comm(ev->cur_comm, SL_COMM_LEN, s, (size_t)(dash - 1 - s));
+	return 0;
+}
+
+/* sched_process_exec: the filename's last component as comm. */
+static int parse_exec(const char *body, const char *e, struct sl_event *ev, struct sl_diag *d)
+{
+	const char *vs, *ve, *slash;
+	if (field_i32(body, e, "pid", &ev->pid))
+		return sl_fail(d, "malformed sched_process_exec");
+	if (field(body, e, "filename", &vs, &ve) == 0) {
+		for (slash = ve; slash > vs && slash[-1] != '/'; slash--)
+			;
+		sl_copy_comm(ev->comm, SL_COMM_LEN, slash, (size_t)(ve - slash));
+		if (strlen(ev->comm) > 15)
+			ev->comm[15] = 0; /* the kernel keeps 15 chars */
 	}
+	return 0;
+}
+
+/* sched_stat_runtime: "comm=C pid=N runtime=N [ns]" (+ " vruntime=N [ns]"
+ * before 6.8) */
+static int parse_runtime(const char *body, const char *e, struct sl_event *ev, struct sl_diag *d)
+{
+	const char *vs, *ve;
+	uint64_t r = 0;
+	if (field_i32(body, e, "pid", &ev->pid) || field(body, e, "runtime", &vs, &ve) || vs == ve ||
+	    !isdigit((unsigned char)*vs))
+		return sl_fail(d, "malformed sched_stat_runtime");
+	for (; vs < ve && isdigit((unsigned char)*vs); vs++) {
+		if (r > (UINT64_MAX - 9) / 10)
+			return sl_fail(d, "malformed sched_stat_runtime");
+		r = r * 10 + (uint64_t)(*vs - '0');
+	}
+	ev->count = r;
+	field_comm(body, e, "comm", ev->comm);
+	return 0;
+}
+
+/* The fields of an event of type (body to e) into ev: 0, or -1. */
+static int parse_body(int type, const char *body, const char *e, struct sl_event *ev,
+		      struct sl_diag *d)
+{
+	switch (type) {
+	case SL_EV_SWITCH:
+		return parse_switch(body, e, ev, d);
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP_NEW:
+		return parse_task_fields(body, e, ev, d, "sched_wakeup");
+	case SL_EV_FORK:
+		if ((field_i32(body, e, "parent_pid", &ev->pid) &&
+		     field_i32(body, e, "pid", &ev->pid)) ||
+		    field_i32(body, e, "child_pid", &ev->pid2))
+			return sl_fail(d, "malformed sched_process_fork");
+		field_comm(body, e, "comm", ev->comm);
+		field_comm(body, e, "child_comm", ev->comm2);
+		return 0;
+	case SL_EV_EXEC:
+		return parse_exec(body, e, ev, d);
+	case SL_EV_EXIT:
+		return parse_task_fields(body, e, ev, d, "sched_process_exit");
+	case SL_EV_MIGRATE:
+		if (field_i32(body, e, "pid", &ev->pid) ||
+		    field_i32(body, e, "dest_cpu", &ev->target_cpu))
+			return sl_fail(d, "malformed sched_migrate_task");
+		field_comm(body, e, "comm", ev->comm);
+		field_i32(body, e, "prio", &ev->prio);
+		field_i32(body, e, "orig_cpu", &ev->orig_cpu);
+		return 0;
+	case SL_EV_RUNTIME:
+		return parse_runtime(body, e, ev, d);
+	}
+	return 0;
+}
+
+int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t len,
+			 struct sl_event *ev, struct sl_diag *d)
+{
+	const char *s = line, *e = line + len, *c, *ts_s = NULL, *name, *name_e, *body;
+	size_t i;
+	int type = 0;
+
+	if (e > s && e[-1] == '\r')
+		e--;
+	sl_event_clear(ev);
+	s = skip_sp(s, e);
+	e = rskip_sp(s, e);
+	if (parse_lost(s, e, ev)) {
+		ev->ts = p->last_ts;
+		return 1;
+	}
+	c = find_timestamp(s, e, &ts_s, ev);
+	if (!c) {
+		if (is_header(s, e)) {
+			header_cpus(p, s, e);
+			return 0;
+		}
+		return sl_fail(d, "not an ftrace event line");
+	}
+	name = skip_sp(c + 2, e);
+	for (name_e = name; name_e < e && *name_e != ':' && *name_e != ' '; name_e++)
+		;
+	if (name_e >= e || *name_e != ':')
+		return sl_fail(d, "no event name after the timestamp");
+	body = skip_sp(name_e + 1, e);
+	if (parse_prefix(s, ts_s, ev, d))
+		return -1;
 	p->last_ts = ev->ts;
 	for (i = 0; i < SL_ARRAY_SIZE(sched_events); i++)
 		if ((size_t)(name_e - name) == strlen(sched_events[i].name) &&
@@ -474,63 +569,7 @@ int sl_ftrace_parse_line(struct sl_ftrace_parser *p, const char *line, size_t le
 		return 0;
 	}
 	ev->type = (uint16_t)type;
-	switch (type) {
-	case SL_EV_SWITCH:
-		return parse_switch(body, e, ev, d) ? -1 : 1;
-	case SL_EV_WAKEUP:
-	case SL_EV_WAKING:
-	case SL_EV_WAKEUP_NEW:
-		return parse_task_fields(body, e, ev, d, "sched_wakeup") ? -1 : 1;
-	case SL_EV_FORK:
-		if ((field_i32(body, e, "parent_pid", &ev->pid) &&
-		     field_i32(body, e, "pid", &ev->pid)) ||
-		    field_i32(body, e, "child_pid", &ev->pid2))
-			return sl_fail(d, "malformed sched_process_fork");
-		field_comm(body, e, "comm", ev->comm);
-		field_comm(body, e, "child_comm", ev->comm2);
-		return 1;
-	case SL_EV_EXEC: {
-		const char *vs, *ve, *slash;
-		if (field_i32(body, e, "pid", &ev->pid))
-			return sl_fail(d, "malformed sched_process_exec");
-		if (field(body, e, "filename", &vs, &ve) == 0) {
-			for (slash = ve; slash > vs && slash[-1] != '/'; slash--)
-				;
-			sl_copy_comm(ev->comm, SL_COMM_LEN, slash, (size_t)(ve - slash));
-			if (strlen(ev->comm) > 15)
-				ev->comm[15] = 0; /* the kernel keeps 15 chars */
-		}
-		return 1;
-	}
-	case SL_EV_EXIT:
-		if (parse_task_fields(body, e, ev, d, "sched_process_exit"))
-			return -1;
-		return 1;
-	case SL_EV_MIGRATE:
-		if (field_i32(body, e, "pid", &ev->pid) ||
-		    field_i32(body, e, "dest_cpu", &ev->target_cpu))
-			return sl_fail(d, "malformed sched_migrate_task");
-		field_comm(body, e, "comm", ev->comm);
-		field_i32(body, e, "prio", &ev->prio);
-		field_i32(body, e, "orig_cpu", &ev->orig_cpu);
-		return 1;
-	case SL_EV_RUNTIME: { /* "comm=C pid=N runtime=N [ns]" (+ " vruntime=N [ns]" before 6.8) */
-		const char *vs, *ve;
-		uint64_t r = 0;
-		if (field_i32(body, e, "pid", &ev->pid) || field(body, e, "runtime", &vs, &ve) ||
-		    vs == ve || !isdigit((unsigned char)*vs))
-			return sl_fail(d, "malformed sched_stat_runtime");
-		for (; vs < ve && isdigit((unsigned char)*vs); vs++) {
-			if (r > (UINT64_MAX - 9) / 10)
-				return sl_fail(d, "malformed sched_stat_runtime");
-			r = r * 10 + (uint64_t)(*vs - '0');
-		}
-		ev->count = r;
-		field_comm(body, e, "comm", ev->comm);
-		return 1;
-	}
-	}
-	return 0;
+	return parse_body(type, body, e, ev, d) ? -1 : 1;
 }
 
 /* ---- the reader ---- */
