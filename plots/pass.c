@@ -570,159 +570,214 @@ static void check(struct sl_chart *c, int rc)
 		c->failed = 1;
 }
 
-int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
-		  struct sl_run_metrics *m, struct sl_diag *d)
-{
+/* One pass over the runs for charts c[0..nc) (and the metrics m). */
+struct pass {
+	struct sl_store *s, *s2; /* s2: a second connection (NULL: none) */
+	struct sl_chart *c;
+	size_t nc;
 	struct sl_pruns p;
+	int need, need_wk;       /* SL_NEED_*; the wakeups read in the pass */
+	int64_t ref_id;          /* the recorded run (metrics), 0: none */
 	struct sl_run_ref ref;
-	struct sl_metrics_acc *acc = NULL;
-	struct sl_store *s2 = NULL;
-	struct sl_diag d2;
-	struct aside aside;
-	pthread_t aside_th;
-	struct sl_delay_figs *figs = NULL;
-	size_t j;
-	int need = 0, have_ref = 0, rc = -1, early = 0, need_wk;
-	int64_t ref_id = 0;
-	size_t i, k;
-	for (k = 0; k < nc; k++) {
-		c[k].failed = c[k].ended = 0;
-		c[k].diag.msg[0] = 0;
-		c[k].s = s;
-		need |= c[k].need;
-	}
-	if (m)
-		need |= SL_NEED_METRICS;
-	if (need & SL_NEED_METRICS)
-		need |= SL_NEED_WAKEUPS | SL_NEED_SLICES;
-	for (k = 0; k < nc && !(c[k].need & SL_NEED_STAIRS); k++)
+	int have_ref;
+	struct sl_delay_figs *figs; /* per run, from the pre-pass (metrics) */
+};
+
+/* The charts of delays get theirs in the pre-pass and end there (their
+ * gnuplots run beside the pass); the pre-pass's reading. */
+static int pass_pre(struct pass *x, const struct sl_plot_opts *o, struct sl_diag *d)
+{
+	struct sl_chart *c = x->c;
+	size_t j, k;
+	int early = 0;
+
+	for (k = 0; k < x->nc && !(c[k].need & SL_NEED_STAIRS); k++)
 		;
-	sl_store_cache(s, 1);
-	/* a second connection, for the threads that read beside the pass (a
-	 * failure to open it only costs time) */
-	if (o->nruns > 1 && sl_store_open(sl_store_path(s), 0, &s2, &d2) == 0)
-		sl_store_cache(s2, 1);
-	if (pre_pass(s, o, &p, d)) {
-		for (k = 0; k < nc; k++)
-			if (c[k].release)
-				c[k].release(&c[k]);
-		sl_store_close(s2);
-		sl_store_cache(s, 0);
-		return -1;
-	}
-	/* the charts of delays only get theirs in the pre-pass and end there:
-	 * their gnuplots run beside the pass */
-	for (j = 0; j < nc; j++)
+	for (j = 0; j < x->nc; j++)
 		if (early_chart(&c[j])) {
 			early = 1;
 			if (c[j].begin)
-				check(&c[j], c[j].begin(&c[j], &p, &c[j].diag));
+				check(&c[j], c[j].begin(&c[j], &x->p, &c[j].diag));
 		}
-	if (need & SL_NEED_METRICS) {
-		if (sl_store_recorded_run(s, p.trace.id, &ref_id, d))
-			goto out;
-		figs = xcalloc(p.n, sizeof(*figs));
+	if (x->need & SL_NEED_METRICS) {
+		if (sl_store_recorded_run(x->s, x->p.trace.id, &x->ref_id, d))
+			return -1;
+		x->figs = xcalloc(x->p.n, sizeof(*x->figs));
 	}
-	if (((need & (SL_NEED_PRE | SL_NEED_STAIRS)) || early || figs) &&
-	    pre_parallel(s, s2, &p, need, k < nc ? &c[k].o : o, c, nc, early, ref_id, figs, d))
-		goto out;
-	for (j = 0; j < nc; j++)
+	if (((x->need & (SL_NEED_PRE | SL_NEED_STAIRS)) || early || x->figs) &&
+	    pre_parallel(x->s, x->s2, &x->p, x->need, k < x->nc ? &c[k].o : o, c, x->nc, early,
+			 x->ref_id, x->figs, d))
+		return -1;
+	for (j = 0; j < x->nc; j++)
 		if (early_chart(&c[j])) {
 			if (c[j].end)
-				check(&c[j], c[j].end(&c[j], &p, &c[j].diag));
+				check(&c[j], c[j].end(&c[j], &x->p, &c[j].diag));
 			c[j].ended = 1;
 		}
 	/* what the pass still reads: the wakeups for the metrics and the
 	 * charts of their rows */
-	for (j = 0, need_wk = 0; j < nc; j++)
+	for (j = 0, x->need_wk = 0; j < x->nc; j++)
 		if ((c[j].need & SL_NEED_WAKEUPS) && !(c[j].need & SL_END_EARLY))
-			need_wk = 1;
-	if (need & SL_NEED_METRICS)
-		need_wk = 1;
-	if (ref_id && ref_id != p.v[0].r.run.id) {
-		if (ref_stream(s, ref_id, &ref, d))
+			x->need_wk = 1;
+	if (x->need & SL_NEED_METRICS)
+		x->need_wk = 1;
+	return 0;
+}
+
+/* Run i's wakeups a chunk at a time (nothing needs them all), to the
+ * metrics (acc) and the charts. */
+static int pass_wakeups(struct pass *x, size_t i, struct sl_metrics_acc *acc, struct sl_diag *d)
+{
+	struct wk_pass w;
+	size_t k;
+	int rc;
+	memset(&w, 0, sizeof(w));
+	w.p = &x->p;
+	w.i = i;
+	w.c = x->c;
+	w.nc = x->nc;
+	w.acc = acc;
+	w.buf = xmalloc(WK_CHUNK * sizeof(*w.buf));
+	rc = wk_read(x->s, x->s2, x->p.v[i].r.run.id, &w, d);
+	free(w.buf);
+	if (rc)
+		return -1;
+	/* the delays' figures, from the pre-pass */
+	if (acc)
+		sl_metrics_set_delays(acc, &x->figs[i]);
+	for (k = 0; k < x->nc; k++)
+		if (!x->c[k].failed && x->c[k].wakeups && !x->c[k].ended)
+			check(&x->c[k], x->c[k].wakeups(&x->c[k], &x->p, i, NULL, 0, &x->c[k].diag));
+	return 0;
+}
+
+/* Run i's slices, to the metrics (acc), the recorded run's CPU times
+ * (ref_here) and the charts; a chart that may draw aside (the staircase)
+ * on a thread of its own with the second connection, beside the rest. */
+static int pass_slices(struct pass *x, size_t i, struct sl_metrics_acc *acc, int ref_here,
+		       struct sl_diag *d)
+{
+	struct sl_chart *c = x->c;
+	struct sl_prun *pr = &x->p.v[i];
+	struct aside aside;
+	pthread_t aside_th;
+	size_t k;
+
+	if (load_part(x->s, pr, SL_LOAD_SLICES, d))
+		return -1;
+	aside.c = NULL;
+	for (k = 0; k < x->nc && x->s2 && !aside.c; k++)
+		if (!c[k].failed && c[k].slices && (c[k].need & SL_SLICES_ASIDE)) {
+			aside.c = &c[k];
+			aside.p = &x->p;
+			aside.i = i;
+			c[k].s = x->s2;
+			if (pthread_create(&aside_th, NULL, aside_main, &aside)) {
+				c[k].s = x->s;
+				aside.c = NULL;
+				break;
+			}
+		}
+	if (acc)
+		sl_metrics_add_slices(acc, pr->r.slices, pr->r.nslices);
+	if (ref_here)
+		sl_run_ref_add_slices(&x->ref, pr->r.slices, pr->r.nslices);
+	for (k = 0; k < x->nc; k++)
+		if (!c[k].failed && c[k].slices && &c[k] != aside.c)
+			check(&c[k], c[k].slices(&c[k], &x->p, i, &c[k].diag));
+	if (aside.c) {
+		pthread_join(aside_th, NULL);
+		aside.c->s = x->s;
+		check(aside.c, aside.rc);
+	}
+	drop_part(pr);
+	return 0;
+}
+
+/* Run i through the pass; its metrics into *mm (when x->need has
+ * SL_NEED_METRICS; *got set). */
+static int pass_run(struct pass *x, size_t i, struct sl_run_metrics *mm, int *got,
+		    struct sl_diag *d)
+{
+	struct sl_prun *pr = &x->p.v[i];
+	int ref_here = x->ref_id && i == 0 && x->ref_id == pr->r.run.id;
+	struct sl_metrics_acc *acc = NULL;
+	size_t k;
+
+	*got = 0;
+	if (x->need & SL_NEED_METRICS)
+		acc = sl_metrics_begin(&pr->r.run, pr->r.threads, pr->r.nthreads);
+	if (x->need_wk && pass_wakeups(x, i, acc, d))
+		goto fail;
+	if (ref_here) { /* the recorded run's CPU time per task, from its slices */
+		sl_run_ref_begin(&x->ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, NULL, 0);
+		x->have_ref = 1;
+	}
+	if ((x->need & SL_NEED_SLICES) && pass_slices(x, i, acc, ref_here, d))
+		goto fail;
+	if (acc) {
+		sl_metrics_finish(acc, x->have_ref ? &x->ref : NULL, mm);
+		*got = 1;
+		for (k = 0; k < x->nc; k++)
+			if (!x->c[k].failed && x->c[k].metrics)
+				check(&x->c[k], x->c[k].metrics(&x->c[k], &x->p, i, mm, &x->c[k].diag));
+	}
+	return 0;
+fail:
+	if (acc) {
+		struct sl_run_metrics tmp;
+		sl_metrics_finish(acc, NULL, &tmp);
+		sl_run_metrics_release(&tmp);
+	}
+	return -1;
+}
+
+int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
+		  struct sl_run_metrics *m, struct sl_diag *d)
+{
+	struct pass x;
+	struct sl_diag d2;
+	size_t i, k;
+	int rc = -1;
+
+	memset(&x, 0, sizeof(x));
+	x.s = s;
+	x.c = c;
+	x.nc = nc;
+	for (k = 0; k < nc; k++) {
+		c[k].failed = c[k].ended = 0;
+		c[k].diag.msg[0] = 0;
+		c[k].s = s;
+		x.need |= c[k].need;
+	}
+	if (m)
+		x.need |= SL_NEED_METRICS;
+	if (x.need & SL_NEED_METRICS)
+		x.need |= SL_NEED_WAKEUPS | SL_NEED_SLICES;
+	sl_store_cache(s, 1);
+	/* a second connection, for the threads that read beside the pass (a
+	 * failure to open it only costs time) */
+	if (o->nruns > 1 && sl_store_open(sl_store_path(s), 0, &x.s2, &d2) == 0)
+		sl_store_cache(x.s2, 1);
+	if (pre_pass(s, o, &x.p, d) || pass_pre(&x, o, d))
+		goto out;
+	if (x.ref_id && x.ref_id != x.p.v[0].r.run.id) {
+		if (ref_stream(s, x.ref_id, &x.ref, d))
 			goto out;
-		have_ref = 1;
+		x.have_ref = 1;
 	}
 	for (k = 0; k < nc; k++)
 		if (c[k].begin && !c[k].ended)
-			check(&c[k], c[k].begin(&c[k], &p, &c[k].diag));
-	for (i = 0; i < p.n; i++) {
-		struct sl_prun *pr = &p.v[i];
-		int ref_here = ref_id && i == 0 && ref_id == pr->r.run.id;
-		acc = NULL;
-		if (need & SL_NEED_METRICS)
-			acc = sl_metrics_begin(&pr->r.run, pr->r.threads, pr->r.nthreads);
-		if (need_wk) {
-			/* the wakeups a chunk at a time: nothing needs them all */
-			struct wk_pass w;
-			memset(&w, 0, sizeof(w));
-			w.p = &p;
-			w.i = i;
-			w.c = c;
-			w.nc = nc;
-			w.acc = acc;
-			w.buf = xmalloc(WK_CHUNK * sizeof(*w.buf));
-			if (wk_read(s, s2, pr->r.run.id, &w, d)) {
-				free(w.buf);
-				goto out_acc;
-			}
-			free(w.buf);
-			/* the delays' figures, from the pre-pass */
-			if (acc)
-				sl_metrics_set_delays(acc, &figs[i]);
-			for (k = 0; k < nc; k++)
-				if (!c[k].failed && c[k].wakeups && !c[k].ended)
-					check(&c[k], c[k].wakeups(&c[k], &p, i, NULL, 0, &c[k].diag));
-		}
-		if (ref_here) { /* the recorded run's CPU time per task, from its slices */
-			sl_run_ref_begin(&ref, pr->r.run.id, pr->r.threads, pr->r.nthreads, NULL, 0);
-			have_ref = 1;
-		}
-		if (need & SL_NEED_SLICES) {
-			if (load_part(s, pr, SL_LOAD_SLICES, d))
-				goto out_acc;
-			/* a chart that may draw aside (the staircase): on a thread of
-			 * its own with the second connection, beside the rest */
-			aside.c = NULL;
-			for (k = 0; k < nc && s2 && !aside.c; k++)
-				if (!c[k].failed && c[k].slices && (c[k].need & SL_SLICES_ASIDE)) {
-					aside.c = &c[k];
-					aside.p = &p;
-					aside.i = i;
-					c[k].s = s2;
-					if (pthread_create(&aside_th, NULL, aside_main, &aside)) {
-						c[k].s = s;
-						aside.c = NULL;
-						break;
-					}
-				}
-			if (acc)
-				sl_metrics_add_slices(acc, pr->r.slices, pr->r.nslices);
-			if (ref_here)
-				sl_run_ref_add_slices(&ref, pr->r.slices, pr->r.nslices);
-			for (k = 0; k < nc; k++)
-				if (!c[k].failed && c[k].slices && &c[k] != aside.c)
-					check(&c[k], c[k].slices(&c[k], &p, i, &c[k].diag));
-			if (aside.c) {
-				pthread_join(aside_th, NULL);
-				aside.c->s = s;
-				check(aside.c, aside.rc);
-			}
-			drop_part(pr);
-		}
-		if (acc) {
-			struct sl_run_metrics mm;
-			sl_metrics_finish(acc, have_ref ? &ref : NULL, &mm);
-			for (k = 0; k < nc; k++)
-				if (!c[k].failed && c[k].metrics)
-					check(&c[k], c[k].metrics(&c[k], &p, i, &mm, &c[k].diag));
-			acc = NULL;
-			if (m)
-				m[i] = mm;
-			else
-				sl_run_metrics_release(&mm);
-		}
+			check(&c[k], c[k].begin(&c[k], &x.p, &c[k].diag));
+	for (i = 0; i < x.p.n; i++) {
+		struct sl_run_metrics mm;
+		int got;
+		if (pass_run(&x, i, &mm, &got, d))
+			goto out;
+		if (got && m)
+			m[i] = mm;
+		else if (got)
+			sl_run_metrics_release(&mm);
 		/* the run's rows freed: the program may give the memory back
 		 * before the next (schedlab.c: malloc_trim) */
 		if (run_done_hook)
@@ -730,27 +785,20 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	}
 	for (k = 0; k < nc; k++)
 		if (!c[k].failed && c[k].end && !c[k].ended)
-			check(&c[k], c[k].end(&c[k], &p, &c[k].diag));
+			check(&c[k], c[k].end(&c[k], &x.p, &c[k].diag));
 	for (k = 0; k < nc; k++)
 		if (!c[k].failed && c[k].finish)
 			check(&c[k], c[k].finish(&c[k], &c[k].diag));
 	rc = 0;
-	goto out;
-out_acc:
-	if (acc) {
-		struct sl_run_metrics tmp;
-		sl_metrics_finish(acc, NULL, &tmp);
-		sl_run_metrics_release(&tmp);
-	}
 out:
 	for (k = 0; k < nc; k++)
 		if (c[k].release)
 			c[k].release(&c[k]);
-	if (have_ref)
-		sl_run_ref_release(&ref);
-	sl_pruns_release_pass(&p);
-	free(figs);
-	sl_store_close(s2);
+	if (x.have_ref)
+		sl_run_ref_release(&x.ref);
+	sl_pruns_release_pass(&x.p);
+	free(x.figs);
+	sl_store_close(x.s2);
 	sl_store_cache(s, 0);
 	return rc;
 }
