@@ -22,7 +22,7 @@ const struct sl_choice sl_sync_choices[] = {
 };
 
 const struct sl_choice sl_wake_cpu_choices[] = {
-	{ "running", SL_WAKE_CPU_RUNNING, "the sleeper's own CPU, as an interrupt's" },
+	{ "running", SL_WAKE_CPU_RUNNING, "the sleeper's own CPU (an interrupt's is --irq-cpu's)" },
 	{ "waker", SL_WAKE_CPU_WAKER, "the CPU the waker is queued on or last ran on" },
 	SL_CHOICES_END
 };

@@ -364,12 +364,13 @@ static int waker_home(const struct sl_engine *e, int waker)
 }
 
 /* try_to_wake_up's this_cpu for an interrupt or idle wakeup ph of p under
- * --irq-cpu recorded or relative: recorded: the recorded CPU folded onto the
- * replay's (--cpus may differ from the trace's); relative (and the phase
- * knows the CPU p slept on): p's own CPU when the interrupt fired on the CPU
- * it slept on (its own timer, as a rule: a 2.6.20 timer fires on the CPU
- * that armed it), else the CPU at the recorded offset from p's CPU. -1: the
- * sleeper's CPU. */
+ * --irq-cpu recorded, relative or remote: recorded: the recorded CPU folded
+ * onto the replay's (--cpus may differ from the trace's); relative (and the
+ * phase knows the CPU p slept on): p's own CPU when the interrupt fired on
+ * the CPU it slept on (its own timer, as a rule: a 2.6.20 timer fires on
+ * the CPU that armed it), else the CPU at the recorded offset from p's CPU;
+ * remote (the same): p's own CPU when it fired on the CPU p slept on, else
+ * the recorded CPU folded. -1: the sleeper's CPU. */
 static int irq_cpu(const struct sl_engine *e, const struct sl_task *p, const struct sl_phase *ph)
 {
 	int n = e->ncpus, wc = (int)(ph->wake_cpu1 - 1), off;

@@ -85,7 +85,9 @@ struct sl_cpu {
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };
 /* replay --wake-cpu */
 enum sl_wake_cpu_mode {
-	SL_WAKE_CPU_RUNNING = 0, /* default: a running waker's CPU; else the sleeper's */
+	SL_WAKE_CPU_RUNNING = 0, /* default: a running waker's CPU; else the
+				  * sleeper's (not --irq-cpu: that is for
+				  * interrupts and the idle task) */
 	SL_WAKE_CPU_WAKER = 1,   /* the waker's CPU (queued or last ran on) */
 };
 /* replay --irq-cpu */

@@ -61,7 +61,7 @@ static int check_opts(const struct sl_behaviour *b, const struct sl_policy_ops *
 	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
 		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
 	if (o->irq_cpu_mode < SL_IRQ_CPU_SLEEPER || o->irq_cpu_mode > SL_IRQ_CPU_REMOTE)
-		return sl_fail(d, "irq cpu mode %d: expected auto, relative, recorded or sleeper",
+		return sl_fail(d, "irq cpu mode %d: expected auto, relative, remote, recorded or sleeper",
 			       o->irq_cpu_mode);
 	*ncpus = n;
 	return 0;

@@ -258,7 +258,7 @@ SL_TEST(sync_wake_affine_takes_the_wakee_to_the_wakers_cpu)
  *   this_load = target_load(1, 1) = 0, tl_per_task = SCHED_LOAD_SCALE (CPU1
  *   has no task) = 128: 0 <= 128 and 0 + 128 <= 128: wake affine, R runs on
  *   CPU1 at 5 ms.
- * - running (default): as an interrupt's, this_cpu = R's CPU 0: it stays, queued
+ * - running (default): on the sleeper's CPU, this_cpu = R's CPU 0: it stays, queued
  *   behind H (equal O(1) prio 125: no preemption) until a balance pulls it:
  *   no wake-affine move, R's first slice after 5 ms. */
 SL_TEST(wake_cpu_of_a_waker_that_is_not_running)
