@@ -67,17 +67,23 @@ struct sl_event {
  * then returns -1 with the callee's diag left as is). */
 typedef int (*sl_event_fn)(void *ctx, const struct sl_event *ev);
 
+/* event.c */
 /* Reset an event to "nothing known". */
 void sl_event_clear(struct sl_event *ev);
 /* Tell fn the file was cut short at pos (an SL_EV_CUT event); returns fn's. */
 int sl_event_cut(sl_event_fn fn, void *ctx, uint64_t pos);
 
+/* prev_state.c */
 /* Map a kernel prev_state bit value to a letter. report_max is the value the
  * kernel uses for "preempted" (TASK_REPORT_MAX, e.g. 0x1000 or 0x100 or 0x80
  * depending on the kernel), or 0 if unknown. */
 char sl_state_from_bits(int64_t bits, int64_t report_max);
 /* Map a printed state ("S", "R+", "D|K", "x", "I") to a letter. */
 char sl_state_from_text(const char *s, size_t n);
+/* A prev_state that may be a task's raw __state (some Perfetto producers
+ * store it): 0 or a single bit up to 0x100 as sl_state_from_bits, else
+ * the raw state's bits (TASK_IDLE, WAKING, ...) to a letter. */
+char sl_state_from_raw(int64_t v, int64_t report_max);
 
 /* A format reader. probe() looks at the first bytes of a file (n may be
  * small) and returns a confidence 0..100; read() decodes the whole file,

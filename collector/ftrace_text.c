@@ -1,5 +1,5 @@
-/* collector/ftrace_text.c - ftrace text: the line parser (ftrace.h), the
- * prev_state helpers (event.h) and the "ftrace" reader.
+/* collector/ftrace_text.c - ftrace text: the line parser (ftrace.h) and the
+ * "ftrace" reader.
  *
  * A line is  TASK-PID [(TGID)] [CPU] [FLAGS] SECS.FRAC: EVENT: FIELDS
  * The task's comm may hold spaces, so the line is read from the event name
@@ -40,90 +40,6 @@ unsigned sl_ftrace_cpus(const struct sl_ftrace_parser *p)
 unsigned long sl_ftrace_other_events(const struct sl_ftrace_parser *p)
 {
 	return p->other;
-}
-
-int sl_event_cut(sl_event_fn fn, void *ctx, uint64_t pos)
-{
-	struct sl_event ev;
-	sl_event_clear(&ev);
-	ev.type = SL_EV_CUT;
-	ev.pos = pos;
-	return fn(ctx, &ev);
-}
-
-void sl_event_clear(struct sl_event *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->cpu = -1;
-	ev->cur_pid = ev->cur_tgid = -1;
-	ev->pid = ev->pid2 = -1;
-	ev->prio = ev->prio2 = -1;
-	ev->target_cpu = ev->orig_cpu = -1;
-	ev->state = '?';
-}
-
-char sl_state_from_bits(int64_t bits, int64_t report_max)
-{
-	/* Bit meanings differ by kernel. Since 4.14 the tracepoint reports
-	 * TASK_REPORT: S=1 D=2 T=4 t=8 X=16 Z=32 P=64 I=128 and "preempted"
-	 * is TASK_REPORT_MAX (0x100). Before, it reported the raw state with
-	 * TASK_STATE_MAX (0x400..0x1000) for preempted, 16 = EXIT_ZOMBIE,
-	 * 32 = EXIT_DEAD and 64 = TASK_DEAD (printed Z, X, x). */
-	static const char modern[] = { 'S', 'D', 'T', 't', 'X', 'Z', 'P', 'I' };
-	static const char old[] = { 'S', 'D', 'T', 't', 'Z', 'X', 'X', 'D', 'R', 'P', 'D' };
-	int i;
-
-	if (bits < 0)
-		return '?';
-	if (report_max > 0 && (bits & report_max))
-		return 'R';
-	if (report_max <= 0 && bits >= 0x400)
-		return 'R'; /* TASK_STATE_MAX of some pre-4.14 kernel */
-	if (bits == 0)
-		return 'R';
-	for (i = 0; i < 11; i++)
-		if (bits & (1LL << i))
-			break;
-	if (report_max == 0x100 || report_max == 0x80)
-		return i < 8 ? modern[i] : '?';
-	return i < 11 ? old[i] : '?';
-}
-
-char sl_state_from_text(const char *s, size_t n)
-{
-	size_t i;
-	if (!n)
-		return '?';
-	/* numbers: trace-cmd prints the raw value when it cannot decode */
-	if (isdigit((unsigned char)s[0])) {
-		long long v = 0;
-		for (i = 0; i < n && isdigit((unsigned char)s[i]) && v < (1LL << 40); i++)
-			v = v * 10 + (s[i] - '0');
-		return sl_state_from_bits(v, 0);
-	}
-	if (s[0] == '0' && n > 1 && (s[1] == 'x' || s[1] == 'X'))
-		return sl_state_from_bits(strtoll(s, NULL, 16), 0);
-	switch (s[0]) {
-	case 'R':
-		return 'R'; /* "R" or "R+" (preempted) */
-	case 'S':
-	case 'D':
-	case 'T':
-	case 't':
-	case 'X':
-	case 'Z':
-	case 'P':
-	case 'I':
-		return s[0];
-	case 'x':
-		return 'X'; /* TASK_DEAD on old kernels */
-	case 'K':
-	case 'W':
-	case 'N':
-		return 'D';
-	default:
-		return '?';
-	}
 }
 
 /* ---- small string helpers over [s, e) ---- */

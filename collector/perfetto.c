@@ -23,7 +23,7 @@
  * does not carry the waker: it is the task running on that CPU then.
  * prev_state is the tracepoint's value ("preempted" is 0x100 unless
  * system_info says the kernel is older than 4.14) or, from some producers,
- * the task's raw __state (see state_of).
+ * the task's raw __state (see sl_state_from_raw, prev_state.c).
  *
  * Bundles of different CPUs are not in time order, so the whole trace's
  * events are sorted before delivery (memory grows with the trace: a
@@ -222,37 +222,6 @@ static uint8_t ctx_of(uint64_t flags)
 	return c;
 }
 
-/* prev_state: the sched_switch tracepoint reports 0, one TASK_REPORT bit
- * (<= 0x80) or the "preempted" bit alone; some producers (systing) store
- * the task's raw __state instead, recognisable by other values (several
- * bits, TASK_WAKING 0x200, TASK_NOLOAD 0x400, TASK_FREEZABLE 0x2000...). */
-static char state_of(int64_t v, int64_t report_max)
-{
-	if (v < 0)
-		return '?';
-	if (v == 0 || ((v & (v - 1)) == 0 && v <= 0x100))
-		return sl_state_from_bits(v, report_max);
-	if ((v & 0x402) == 0x402)
-		return 'I'; /* TASK_IDLE = UNINTERRUPTIBLE | NOLOAD */
-	if (v & 2)
-		return 'D';
-	if (v & 1)
-		return 'S';
-	if (v & 4)
-		return 'T';
-	if (v & 8)
-		return 't';
-	if (v & 0x30)
-		return v & 0x10 ? 'X' : 'Z';
-	if (v & 0x40)
-		return 'P';
-	if (v & 0x80)
-		return 'X'; /* TASK_DEAD */
-	if (v & 0x200)
-		return 'R'; /* TASK_WAKING: on its way to a runqueue */
-	return '?';
-}
-
 static int32_t i32(uint64_t v)
 {
 	return (int32_t)(int64_t)v;
@@ -321,7 +290,7 @@ static int full_event(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
 			case 2: ev.pid = i32(v); break;
 			case 3: ev.prio = i32(v); break;
 			case 4:
-				ev.state = state_of((int64_t)v, f->report_max);
+				ev.state = sl_state_from_raw((int64_t)v, f->report_max);
 				ev.ctx |= v == 0 || v == 0x200 ? SL_CTX_RAW_RUNNING : 0;
 				break;
 			case 6: ev.pid2 = i32(v); break;
@@ -404,7 +373,7 @@ static int compact(struct pf *f, struct pb *b, uint64_t pos, int32_t cpu)
 		e = loc_new(f, pos, cpu);
 		e->ev.type = SL_EV_SWITCH;
 		e->ev.ts = ts;
-		e->ev.state = state_of((int64_t)f->a[2].v[i], f->report_max);
+		e->ev.state = sl_state_from_raw((int64_t)f->a[2].v[i], f->report_max);
 		e->ev.ctx |= f->a[2].v[i] == 0 || f->a[2].v[i] == 0x200 ? SL_CTX_RAW_RUNNING : 0;
 		e->ev.pid2 = i32(f->a[3].v[i]);
 		e->ev.prio2 = i32(f->a[4].v[i]);

@@ -111,6 +111,28 @@ SL_TEST(ftrace_state_bits)
 	CHECK_EQ_INT(sl_state_from_text("x", 1), 'X');
 }
 
+SL_TEST(prev_state_raw)
+{
+	/* a task's raw __state (include/linux/sched.h, v6.6): TASK_INTERRUPTIBLE
+	 * 0x1, TASK_UNINTERRUPTIBLE 0x2, __TASK_STOPPED 0x4, __TASK_TRACED 0x8,
+	 * EXIT_DEAD 0x10, EXIT_ZOMBIE 0x20, TASK_PARKED 0x40, TASK_DEAD 0x80,
+	 * TASK_WAKEKILL 0x100, TASK_WAKING 0x200, TASK_NOLOAD 0x400,
+	 * TASK_FREEZABLE 0x2000; TASK_IDLE = UNINTERRUPTIBLE | NOLOAD. A single
+	 * bit up to 0x100 is read as the tracepoint's TASK_REPORT value. */
+	CHECK_EQ_INT(sl_state_from_raw(0, 0x100), 'R');
+	CHECK_EQ_INT(sl_state_from_raw(0x100, 0x100), 'R');  /* TASK_REPORT_MAX: preempted */
+	CHECK_EQ_INT(sl_state_from_raw(0x80, 0x100), 'I');   /* TASK_REPORT_IDLE */
+	CHECK_EQ_INT(sl_state_from_raw(0x402, 0x100), 'I');  /* TASK_IDLE */
+	CHECK_EQ_INT(sl_state_from_raw(0x2001, 0x100), 'S'); /* FREEZABLE | INTERRUPTIBLE */
+	CHECK_EQ_INT(sl_state_from_raw(0x102, 0x100), 'D');  /* TASK_KILLABLE */
+	CHECK_EQ_INT(sl_state_from_raw(0x104, 0x100), 'T');  /* TASK_STOPPED */
+	CHECK_EQ_INT(sl_state_from_raw(0x108, 0x100), 't');  /* TASK_TRACED */
+	CHECK_EQ_INT(sl_state_from_raw(0x200, 0x100), 'R');  /* TASK_WAKING */
+	CHECK_EQ_INT(sl_state_from_raw(0x30, 0x100), 'X');   /* EXIT_DEAD | EXIT_ZOMBIE */
+	CHECK_EQ_INT(sl_state_from_raw(0x2800, 0x100), '?'); /* no state bit */
+	CHECK_EQ_INT(sl_state_from_raw(-1, 0x100), '?');
+}
+
 SL_TEST(ftrace_fork_exec_migrate_lost)
 {
 	struct sl_event ev;
