@@ -121,6 +121,15 @@ static int chart_bars(struct sl_gp *g, const struct sl_claim *c, struct sl_diag 
 	return 0;
 }
 
+/* An empty chart saying so (unset: the logscale line to undo). */
+static int nothing_measured(FILE *script, const char *unset)
+{
+	fputs("set label 9 'nothing measured' at graph 0.5, graph 0.5 center\n", script);
+	fputs(unset, script);
+	fputs("set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n", script);
+	return 0;
+}
+
 /* The groups' data file: a row per group (x), a column per series; *any:
  * some value is there. */
 static int groups_data(struct sl_gp *g, const struct sl_claim_chart *ch, char *path, size_t len,
@@ -183,12 +192,8 @@ static int chart_groups(struct sl_gp *g, const struct sl_claim *c, struct sl_dia
 		fputs("set logscale y\nset format y '%g'\n", g->script);
 	else
 		fputs("set yrange [0:*]\n", g->script);
-	if (!any || !ch->nx) {
-		fputs("set label 9 'nothing measured' at graph 0.5, graph 0.5 center\nunset logscale y\n"
-		      "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n",
-		      g->script);
-		return 0;
-	}
+	if (!any || !ch->nx)
+		return nothing_measured(g->script, "unset logscale y\n");
 	fputs("plot ", g->script);
 	for (s = 0; s < ch->nseries; s++)
 		if (ch->s[s].name[0]) {
@@ -239,12 +244,8 @@ static int chart_lines(struct sl_gp *g, const struct sl_claim *c, struct sl_diag
 		fputs("set logscale y\nset format y '%g'\n", g->script);
 	else
 		fputs("set yrange [0:*]\n", g->script);
-	if (!any) {
-		fputs("set label 9 'nothing measured' at graph 0.5, graph 0.5 center\nunset logscale\n"
-		      "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n",
-		      g->script);
-		return 0;
-	}
+	if (!any)
+		return nothing_measured(g->script, "unset logscale\n");
 	fputs("plot ", g->script);
 	for (s = 0; s < ch->nseries; s++)
 		if (ch->s[s].name[0] && ch->s[s].n) {

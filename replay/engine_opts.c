@@ -3,6 +3,7 @@
  * (run.params, docs/schema.md). */
 #include "engine_priv.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,99 +81,76 @@ const char *sl_irq_cpu_name(int mode)
 	}
 }
 
+/* printf into buf at *off (len bytes in all); -1 when it does not fit. */
+static int appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *off)
+		return -1;
+	*off += (size_t)n;
+	return 0;
+}
+
 int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
 			  int cpus, char *buf, size_t len, struct sl_diag *d)
 {
 	long long vals[SL_ENGINE_MAX_PARAMS];
-	size_t i, off;
-	int n, k;
+	size_t i, off = 0;
+	int k, j, bad;
 
 	if (sl_eng_parse_policy_opts(ops, o->policy_opts, vals, d))
 		return -1;
-	n = snprintf(buf, len,
-		     "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
-		     "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
-		     "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\","
-		     "\"preempt\":\"%s\"",
-		     ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
-		     o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
-		     (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
-		     o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
-		     sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
-		     o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
-		     sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)), sl_preempt_name(o->preempt));
-	if (n < 0 || (size_t)n >= len)
+	if (!len)
 		return sl_fail(d, "params too long");
-	off = (size_t)n;
-	if (ops->group_sched) {
-		/* the groups' source (docs/groups.md): a plain description */
-		n = snprintf(buf + off, len - off, ",\"groups\":\"%s\"",
-			     o->no_groups ? "none (--groups none: every task in the root group)"
-			     : o->groups_desc ? o->groups_desc : "none");
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->policy_from) {
-		n = snprintf(buf + off, len - off, ",\"policy_from\":\"%s\"", o->policy_from);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->interference) {
-		n = snprintf(buf + off, len - off, ",\"interference\":\"%s\"", o->interference);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->exclude && o->exclude[0]) {
-		/* the patterns of replay --exclude (comm globs: no quote or
-		 * backslash reaches here, see cmd-replay.c) */
-		n = snprintf(buf + off, len - off, ",\"exclude\":\"%s\"", o->exclude);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->origin && o->origin[0]) {
-		n = snprintf(buf + off, len - off, ",\"origin\":\"%s\"", o->origin);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (o->late_cpus && o->late_cpus[0]) {
-		n = snprintf(buf + off, len - off, ",\"late_cpus\":%s", o->late_cpus);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	for (k = 0; k < 2 && o->nq > 0; k++) {
+	buf[0] = 0;
+	bad = appendf(buf, len, &off,
+		      "{\"scheduler\":\"%s\",\"hz\":%d,\"rr_interval_ns\":%llu,\"mode\":\"%s\","
+		      "\"cpus\":%d,\"seed\":%llu,\"duration_ns\":%llu,\"overhead\":\"%s\","
+		      "\"sync\":\"%s\",\"sync_window_ns\":%llu,\"wake_cpu\":\"%s\",\"irq_cpu\":\"%s\","
+		      "\"preempt\":\"%s\"",
+		      ops->name, o->hz, (unsigned long long)o->rr_interval_ns,
+		      o->mode == SL_MODE_CAUSAL ? "causal" : "timed", cpus,
+		      (unsigned long long)o->seed, (unsigned long long)o->duration_ns,
+		      o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
+		      sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
+		      o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
+		      sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)),
+		      sl_preempt_name(o->preempt));
+	/* the groups' source (docs/groups.md): a plain description */
+	if (!bad && ops->group_sched)
+		bad = appendf(buf, len, &off, ",\"groups\":\"%s\"",
+			      o->no_groups ? "none (--groups none: every task in the root group)"
+			      : o->groups_desc ? o->groups_desc : "none");
+	if (!bad && o->policy_from)
+		bad = appendf(buf, len, &off, ",\"policy_from\":\"%s\"", o->policy_from);
+	if (!bad && o->interference)
+		bad = appendf(buf, len, &off, ",\"interference\":\"%s\"", o->interference);
+	/* the patterns of replay --exclude (comm globs: no quote or backslash
+	 * reaches here, see cmd-replay.c) */
+	if (!bad && o->exclude && o->exclude[0])
+		bad = appendf(buf, len, &off, ",\"exclude\":\"%s\"", o->exclude);
+	if (!bad && o->origin && o->origin[0])
+		bad = appendf(buf, len, &off, ",\"origin\":\"%s\"", o->origin);
+	if (!bad && o->late_cpus && o->late_cpus[0])
+		bad = appendf(buf, len, &off, ",\"late_cpus\":%s", o->late_cpus);
+	for (k = 0; k < 2 && o->nq > 0 && !bad; k++) {
 		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
-		int j;
-		n = snprintf(buf + off, len - off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",
-			     o->nq > 1 ? "[" : "");
-		for (j = 0; j < o->nq && n >= 0 && (size_t)n < len - off; j++) {
-			off += (size_t)n;
-			n = snprintf(buf + off, len - off, "%s%llu", j ? "," : "", (unsigned long long)q[j]);
-		}
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-		if (o->nq > 1) {
-			if (off + 1 >= len)
-				return sl_fail(d, "params too long");
-			buf[off++] = ']';
-			buf[off] = 0;
-		}
+		bad = appendf(buf, len, &off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",
+			      o->nq > 1 ? "[" : "");
+		for (j = 0; j < o->nq && !bad; j++)
+			bad = appendf(buf, len, &off, "%s%llu", j ? "," : "", (unsigned long long)q[j]);
+		if (!bad && o->nq > 1)
+			bad = appendf(buf, len, &off, "]");
 	}
-	for (i = 0; ops->params && ops->params[i].name && i < SL_ENGINE_MAX_PARAMS; i++) {
-		n = snprintf(buf + off, len - off, ",\"%s\":%lld", ops->params[i].name, vals[i]);
-		if (n < 0 || (size_t)n >= len - off)
-			return sl_fail(d, "params too long");
-		off += (size_t)n;
-	}
-	if (off + 2 > len)
+	for (i = 0; ops->params && ops->params[i].name && i < SL_ENGINE_MAX_PARAMS && !bad; i++)
+		bad = appendf(buf, len, &off, ",\"%s\":%lld", ops->params[i].name, vals[i]);
+	if (bad || appendf(buf, len, &off, "}"))
 		return sl_fail(d, "params too long");
-	buf[off++] = '}';
-	buf[off] = 0;
 	return 0;
 }
