@@ -25,37 +25,26 @@
 #   task's own CPU when the interrupt fired there in the recording, else on
 #   the other CPU), where 2.6.20's wake-affine rule may take the task. On
 #   the bundled 2-CPU desktop trace ed-desktop their CPU changes and quick
-#   returns are both within 2x of the recording's (180 and 46; when
-#   written rsdl 209/45, o1 209/92, sd 183/66, cfs 207/78; with the
-#   interrupts on the sleeper's CPU, the default before: 144/6, 87/1,
-#   103/6, 121/1; with the recorded CPU as it is, --irq-cpu recorded,
-#   226/38, 188/55, 228/89, 203/47). Most recorded quick returns are
+#   returns are both within 2x of the recording's (180 and 46; each
+#   mode's counts are in docs/bench-log.md). Most recorded quick returns are
 #   rcu_preempt's (26 of 46): 367 of its 524 wakeups came from the other
 #   CPU's interrupt. eevdf takes them --irq-cpu remote (its own CPU when
 #   the interrupt fired on the one it slept on, else the CPU it fired on)
-#   and is checked within 2x too (125/35 when written; 109/22 with the
-#   sleeper's CPU).
+#   and is checked within 2x too.
 # - eevdf's own 6.x placement and balancing (docs/eevdf.md, SMP): on the
 #   desktop and benchmark recordings of 6.x kernels with (next to) no exec
 #   points (perf-record-zstd, ftrace-runtime) eevdf's CPU changes are within
-#   2x of the recorded count (when written: 431 of 429, 41 of 80). Before
-#   the interrupts' CPUs they were the closest of every model's (the best
-#   other model had 206, 9); the 2.6.20 layer now has 128-194 and 31-56.
-#   On the messaging benchmarks it moves too much (replayed timed;
+#   2x of the recorded count. On the messaging benchmarks it moves too much (replayed timed;
 #   docs/eevdf.md).
 # - Exec points (docs/model.md): on the recordings of builds (100 or more
 #   exec points: rec-build-mix*, ed-desktop, perf-sched-missed) the 2.6.20
 #   layer balances every exec (sched_exec -> sched_balance_self, which moves
 #   an exec'ing task to a CPU with less than 100/112 of its own CPU's load),
 #   and each of rsdl, o1, sd and cfs changes CPUs within 2x of the recorded
-#   count, (replay + 10) / (recorded + 10) in [0.5, 2] (when written: 202-284
-#   of 188, 306-354 of 254, 183-209 of 180, 190-222 of 141; with exec points
-#   but the interrupts on the sleeper's CPU 115-153, 145-247, 87-144,
-#   113-144; before exec points 4-35, 17-80, 24-50, 16-48: too few, the
-#   fork-time rule placed each child once without a move). eevdf's exec
-#   balancing (6.x find_idlest_cpu, the exec'ing task's own share off its
-#   CPU) moves far less (74, 124, 109, 105 here, timed): printed,
-#   docs/eevdf.md.
+#   count, (replay + 10) / (recorded + 10) in [0.5, 2] (the counts before
+#   and after exec points: docs/bench-log.md). eevdf's exec balancing (6.x
+#   find_idlest_cpu, the exec'ing task's own share off its CPU) moves far
+#   less: printed, docs/eevdf.md.
 # - On every one of them, the share of the span in which a CPU has no task
 #   while a task allowed on every CPU waits behind another CPU's running
 #   task, beyond what the balancing intervals allow for each stretch
