@@ -27,9 +27,16 @@ static void list_params(FILE *f)
 		if (!ops->params || !ops->params[0].name)
 			continue;
 		fprintf(f, "\nParameters of %s (--opt NAME=VALUE):\n", ops->name);
-		for (i = 0; ops->params[i].name; i++)
-			fprintf(f, "  %-16s %lld (%lld..%lld) %s\n", ops->params[i].name, ops->params[i].def,
+		for (i = 0; ops->params[i].name; i++) {
+			const char *al = ops->param_aliases ? ops->param_aliases[i] : NULL;
+			char nm[64];
+			if (al)
+				snprintf(nm, sizeof(nm), "%s (%s)", ops->params[i].name, al);
+			else
+				snprintf(nm, sizeof(nm), "%s", ops->params[i].name);
+			fprintf(f, "  %-23s %lld (%lld..%lld) %s\n", nm, ops->params[i].def,
 				ops->params[i].min, ops->params[i].max, ops->params[i].doc ? ops->params[i].doc : "");
+		}
 	}
 }
 
@@ -113,25 +120,22 @@ static void filter_opts(const struct sl_policy_ops *ops, const char *all, char *
 	snprintf(buf, sizeof(buf), "%s", all);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const char *eq = strchr(tok, '=');
-		size_t i, n = eq ? (size_t)(eq - tok) : strlen(tok);
-		for (i = 0; ops->params && ops->params[i].name; i++)
-			if (strlen(ops->params[i].name) == n && !strncmp(ops->params[i].name, tok, n)) {
-				int k = snprintf(out + off, len - off, "%s%s", off ? "," : "", tok);
-				if (k > 0 && (size_t)k < len - off)
-					off += (size_t)k;
-				break;
-			}
+		size_t n = eq ? (size_t)(eq - tok) : strlen(tok);
+		if (sl_policy_param_index(ops, tok, n) >= 0) {
+			int k = snprintf(out + off, len - off, "%s%s", off ? "," : "", tok);
+			if (k > 0 && (size_t)k < len - off)
+				off += (size_t)k;
+		}
 	}
 }
 
 static int known_somewhere(const struct sl_policy_ops **pols, size_t np, const char *item)
 {
 	const char *eq = strchr(item, '=');
-	size_t i, j, n = eq ? (size_t)(eq - item) : strlen(item);
+	size_t j, n = eq ? (size_t)(eq - item) : strlen(item);
 	for (j = 0; j < np; j++)
-		for (i = 0; pols[j]->params && pols[j]->params[i].name; i++)
-			if (strlen(pols[j]->params[i].name) == n && !strncmp(pols[j]->params[i].name, item, n))
-				return 1;
+		if (sl_policy_param_index(pols[j], item, n) >= 0)
+			return 1;
 	return 0;
 }
 
@@ -287,8 +291,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 				"the window of --sync (default 50us; default unit us)"),
 		SL_OPT_INT(0, "seed", &seed, 0, INT64_MAX, "N", "recorded with the run (the replay itself is deterministic)"),
 		SL_OPT_LIST(0, "opt", &popts, "NAME=VALUE",
-			    "a model parameter (e.g. rsdl's gap-fillers a1..a8,\n"
-			    "accounting; see docs/rsdl.md); given to each model that has it"),
+			    "a model parameter (e.g. rsdl's gap-fillers, also by their\n"
+			    "numbers a1..a8, and accounting; see docs/rsdl.md); given to\n"
+			    "each model that has it"),
 		SL_OPT_LIST(0, "exclude", &r->excl, "COMM-GLOB",
 			    "leave out the tasks whose name matches (a shell pattern;\n"
 			    "repeat): their wakeups of others become timed, their\n"

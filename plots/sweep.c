@@ -4,6 +4,7 @@
  * merged database holds them; `schedlab sweep`). */
 #include "plot_int.h"
 #include "../analyze/metrics.h"
+#include "../replay/engine.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -121,6 +122,8 @@ int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *
 		}
 		trace = r.run.trace_id;
 		x = param_of(r.run.params, param);
+		if (isnan(x) && sl_policy_param_other(param)) /* rsdl's a1 <-> pick_sets_level */
+			x = param_of(r.run.params, sl_policy_param_other(param));
 		if (!strcmp(r.run.scheduler, "recorded") || isnan(x)) {
 			sl_run_data_release(&r);
 			continue;

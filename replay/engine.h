@@ -321,6 +321,12 @@ extern const size_t sl_npolicies;
 const struct sl_policy_ops *sl_policy_find(const char *name);
 /* Comma-separated names of the models, for messages. */
 const char *sl_policy_names(void);
+/* The index of ops's parameter called name (its first n chars; the
+ * parameter's name or its alias), or -1. */
+int sl_policy_param_index(const struct sl_policy_ops *ops, const char *name, size_t n);
+/* Some model's parameter name for its alias, or the alias for its name
+ * (rsdl: "a1" <-> "pick_sets_level"); NULL if name is neither. */
+const char *sl_policy_param_other(const char *name);
 
 /* The models of the table, by name (tests and benches). */
 extern const struct sl_policy_ops sl_policy_rsdl;

@@ -31,6 +31,7 @@ int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, 
 	const struct sl_policy_param *pp = ops->params;
 	size_t n = 0, i;
 	char buf[512], *save = NULL, *tok;
+	int k;
 
 	for (; pp && pp[n].name && n < SL_ENGINE_MAX_PARAMS; n++)
 		vals[n] = pp[n].def;
@@ -45,11 +46,10 @@ int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, 
 		if (!eq)
 			return sl_fail(d, "policy option '%s': expected NAME=VALUE", tok);
 		*eq = 0;
-		for (i = 0; i < n; i++)
-			if (!strcmp(pp[i].name, tok))
-				break;
-		if (i == n)
+		k = sl_policy_param_index(ops, tok, strlen(tok));
+		if (k < 0 || (size_t)k >= n)
 			return sl_fail(d, "%s has no option '%s'", ops->name, tok);
+		i = (size_t)k;
 		if (sl_parse_int(eq + 1, pp[i].min, pp[i].max, &v))
 			return sl_fail(d, "%s option %s: '%s' is not an integer in %lld..%lld", ops->name,
 				       tok, eq + 1, pp[i].min, pp[i].max);

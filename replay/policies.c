@@ -53,3 +53,34 @@ const char *sl_policy_names(void)
 	}
 	return buf;
 }
+
+int sl_policy_param_index(const struct sl_policy_ops *ops, const char *name, size_t n)
+{
+	int i;
+	for (i = 0; ops->params && ops->params[i].name; i++) {
+		const char *al = ops->param_aliases ? ops->param_aliases[i] : NULL;
+		if ((strlen(ops->params[i].name) == n && !strncmp(ops->params[i].name, name, n)) ||
+		    (al && strlen(al) == n && !strncmp(al, name, n)))
+			return i;
+	}
+	return -1;
+}
+
+const char *sl_policy_param_other(const char *name)
+{
+	size_t k;
+	int i;
+	for (k = 0; k < sl_npolicies; k++) {
+		const struct sl_policy_ops *ops = sl_policies[k];
+		for (i = 0; ops->param_aliases && ops->params[i].name; i++) {
+			const char *al = ops->param_aliases[i];
+			if (!al)
+				continue;
+			if (!strcmp(al, name))
+				return ops->params[i].name;
+			if (!strcmp(ops->params[i].name, name))
+				return al;
+		}
+	}
+	return NULL;
+}

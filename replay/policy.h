@@ -78,6 +78,9 @@ struct sl_policy_ops {
 	const char *name;       /* "rsdl", "o1", "sd": --sched NAME */
 	const char *doc;        /* one line */
 	const struct sl_policy_param *params; /* (optional) NULL or table */
+	/* (optional) NULL, or another name of params[i] that --opt accepts
+	 * (rsdl's gap-fillers a1..a8), NULL where there is none */
+	const char *const *param_aliases;
 	int group_sched;      /* 1: schedules task groups (e->groups, docs/groups.md) */
 
 	/* Run state: allocate the policy's per-run data (per-CPU runqueues for

@@ -23,15 +23,19 @@
 enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT, P_A4 };
 
 static const struct sl_policy_param rsdl_params[] = {
-	{ "a1", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level); 0: only a deeper one" },
-	{ "a2", 1, 0, 1, "1: a task's next level is searched from max(static level, prio_level); 0: from its static level" },
-	{ "a5", 1, 0, 1, "1: a CPU going idle starts a new major epoch (rotation)" },
-	{ "a6", 0, 0, 1, "quota below nice 0: 0 = RR*(1-nice) (seed 001); 1 = RR*nice^2/40 for nice < -6 (SD)" },
-	{ "a7", 0, 0, 1, "rotation when the level's runqueue quota is 0: < 0 (0, overrun) or <= 0 (1)" },
-	{ "a8", 1, 0, 1, "1: a woken task preempts when its level is strictly better than the running task's" },
+	{ "pick_sets_level", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level); 0: only a deeper one" },
+	{ "search_from_level", 1, 0, 1, "1: a task's next level is searched from max(static level, prio_level); 0: from its static level" },
+	{ "idle_rotates", 1, 0, 1, "1: a CPU going idle starts a new major epoch (rotation)" },
+	{ "sd_quota", 0, 0, 1, "quota below nice 0: 0 = RR*(1-nice) (seed 001); 1 = RR*nice^2/40 for nice < -6 (SD)" },
+	{ "rotate_at_zero", 0, 0, 1, "rotation when the level's runqueue quota is 0: < 0 (0, overrun) or <= 0 (1)" },
+	{ "wake_preempt", 1, 0, 1, "1: a woken task preempts when its level is strictly better than the running task's" },
 	{ "accounting", 0, 0, 1, "0: charge one whole tick per tick (2.6.20 jiffies); 1: charge ns actually run" },
-	{ "a4", 0, 0, 1, "tasks moved by a minor rotation: 0 keep their slice; 1 get a new quota at the new level when picked (if unused)" },
+	{ "minor_new_quota", 0, 0, 1, "tasks moved by a minor rotation: 0 keep their slice; 1 get a new quota at the new level when picked (if unused)" },
 	{ NULL, 0, 0, 0, NULL },
+};
+/* the gap-fillers' numbers in docs/rsdl.md, accepted by --opt */
+static const char *const rsdl_param_aliases[] = {
+	"a1", "a2", "a5", "a6", "a7", "a8", NULL, "a4",
 };
 
 struct rt {                      /* per task */
@@ -645,6 +649,7 @@ const struct sl_policy_ops sl_policy_rsdl = {
 	.name = "rsdl",
 	.doc = "Rotating Staircase Deadline (RSDL 0.26, Con Kolivas, March 2007)",
 	.params = rsdl_params,
+	.param_aliases = rsdl_param_aliases,
 	.init = rsdl_init,
 	.release = rsdl_release,
 	.task_init = rsdl_task_init,

@@ -27,7 +27,7 @@ expect_eq "$(sq "$T/db" "SELECT MIN(priority) || '-' || MAX(priority) FROM sched
 expect_eq "$(sq "$T/db" "SELECT MIN(level) || '-' || MAX(level) FROM staircase WHERE run_id = 1 AND utid = (SELECT utid FROM thread WHERE comm = 'a')")" "20-39" "staircase levels of a"
 [ "$(sq "$T/db" "SELECT COUNT(*) FROM rotation WHERE run_id = 1 AND kind = 'major'")" -ge 49 ] || fail "major rotations"
 sq "$T/db" "SELECT params FROM run WHERE id = 1" | grep -q '"rr_interval_ns":6000000' || fail "params JSON"
-sq "$T/db" "SELECT params FROM run WHERE id = 1" | grep -q '"a5":1' || fail "gap-fillers in params"
+sq "$T/db" "SELECT params FROM run WHERE id = 1" | grep -q '"idle_rotates":1' || fail "gap-fillers in params"
 
 # the same file again: same trace, identical rows (determinism)
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w.txt" --sched rsdl --duration 9s > /dev/null || fail "replay 2"
@@ -37,7 +37,7 @@ expect_eq "$(sq "$T/db" "SELECT (SELECT COUNT(*) FROM sched_slice WHERE run_id =
 
 # options: --rr-interval and --opt land in params; unknown ones are refused
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w.txt" --sched rsdl --duration 1s --rr-interval 8ms --opt a5=0 > /dev/null || fail "replay 3"
-sq "$T/db" "SELECT params FROM run WHERE id = 3" | grep -q '"rr_interval_ns":8000000.*"a5":0' || fail "params of run 3"
+sq "$T/db" "SELECT params FROM run WHERE id = 3" | grep -q '"rr_interval_ns":8000000.*"idle_rotates":0' || fail "params of run 3 (--opt a5=0, the alias)"
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w.txt" --sched rsdl --duration 1s --opt zz=1 2> "$T/err" && fail "--opt zz accepted"
 grep -q "schedlab: error: replay: --opt 'zz=1'" "$T/err" || fail "opt message: $(cat "$T/err")"
 "$SCHEDLAB" --db "$T/db" replay --workload "$T/w.txt" --sched nosuch --duration 1s 2> "$T/err" && fail "bad scheduler accepted"

@@ -361,3 +361,32 @@ SL_TEST(rsdl_realtime_tasks)
 	CHECK_EQ_INT(trun_runtime(&r, 0), 9000 * TMS);
 	trec_free(&r);
 }
+
+SL_TEST(rsdl_param_names_and_aliases)
+{
+	/* rsdl's gap-fillers are named after what they do; their numbers in
+	 * docs/rsdl.md (a1..a8) are aliases: --opt a1=0 and --opt
+	 * pick_sets_level=0 set the same parameter, and the params JSON names
+	 * it pick_sets_level. Defaults from the table of docs/rsdl.md. */
+	const struct sl_policy_ops *ops = sl_policy_find("rsdl");
+	struct sl_replay_opts o;
+	struct sl_diag d = { { 0 }, NULL, NULL };
+	char a[2048], b[2048];
+	CHECK(ops != NULL);
+	sl_replay_opts_init(&o);
+	o.policy_opts = "a1=0,a6=1";
+	CHECK_EQ_INT(sl_replay_params_json(ops, &o, 1, a, sizeof(a), &d), 0);
+	o.policy_opts = "pick_sets_level=0,sd_quota=1";
+	CHECK_EQ_INT(sl_replay_params_json(ops, &o, 1, b, sizeof(b), &d), 0);
+	CHECK_STR(a, b);
+	CHECK(strstr(a, "\"pick_sets_level\":0,\"search_from_level\":1,\"idle_rotates\":1,"
+			"\"sd_quota\":1,\"rotate_at_zero\":0,\"wake_preempt\":1,\"accounting\":0,"
+			"\"minor_new_quota\":0}") != NULL);
+	CHECK(strstr(a, "\"a1\"") == NULL);
+	o.policy_opts = "a3=1"; /* A3 is fixed: no parameter */
+	CHECK(sl_replay_params_json(ops, &o, 1, a, sizeof(a), &d) != 0);
+	CHECK_STR(sl_policy_param_other("a1"), "pick_sets_level");
+	CHECK_STR(sl_policy_param_other("minor_new_quota"), "a4");
+	CHECK(sl_policy_param_other("accounting") == NULL);
+	CHECK(sl_policy_param_other("hz") == NULL);
+}
