@@ -494,7 +494,8 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	struct sl_run_sink sink;
 	char popts[512], params[4096], groups[160], policy[200];
 
-	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
+	filter_opts(ops, all_popts ? all_popts : opts->policy_opts ? opts->policy_opts : "", popts,
+		    sizeof(popts));
 	o.policy_opts = popts;
 	if (b->groups_from == SL_GROUPS_LEDGER)
 		snprintf(groups, sizeof(groups),
@@ -587,7 +588,8 @@ int sl_cmd_replay_mem(const struct sl_behaviour *b, const struct sl_policy_ops *
 
 	memset(out, 0, sizeof(*out));
 	memset(&sink, 0, sizeof(sink));
-	filter_opts(ops, all_popts ? all_popts : "", popts, sizeof(popts));
+	filter_opts(ops, all_popts ? all_popts : opts->policy_opts ? opts->policy_opts : "", popts,
+		    sizeof(popts));
 	o.policy_opts = popts;
 	out->run = like->run;
 	out->run.cpus = o.cpus;

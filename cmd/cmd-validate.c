@@ -178,7 +178,7 @@ static int seeds_compare(const struct sl_behaviour *b, const struct sl_policy_op
 		struct sl_replay_opts os = *o;
 		struct sl_run_data m;
 		os.seed = s;
-		if (sl_cmd_replay_mem(b, ops, &os, o->policy_opts, rep, &m, d)) {
+		if (sl_cmd_replay_mem(b, ops, &os, NULL, rep, &m, d)) {
 			free(each);
 			return -1;
 		}
@@ -310,9 +310,9 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	choose_hz(v, x);
 	if (!v->overhead || !strcmp(v->overhead, "auto"))
 		sl_overhead_of_run(&x->rec, &x->o, &x->ov); /* the recorded run, loaded above */
-	/* the release's options go in as --opt does (sl_cmd_replay_store keeps
-	 * those the model has; o.policy_opts alone was overwritten there) */
-	if (sl_cmd_replay_store(st, x->tr.id, &b, x->ops, &x->o, x->o.policy_opts, &x->run_id, &rs,
+	/* the release's options (o.policy_opts) go in as --opt does:
+	 * sl_cmd_replay_store keeps those the model has */
+	if (sl_cmd_replay_store(st, x->tr.id, &b, x->ops, &x->o, NULL, &x->run_id, &rs,
 				NULL, d))
 		goto out;
 	if (sl_store_load_run(st, x->run_id, &x->rep, d))

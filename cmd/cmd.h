@@ -44,7 +44,8 @@ struct sl_replay_opts;
 struct sl_replay_stats;
 struct sl_diag;
 /* Replay b (trace_id's behaviour) through ops with opts (opts->cpus set;
- * all_popts: every --opt, those ops has are applied) and store the run in
+ * all_popts: every --opt, those ops has are applied; NULL: opts->policy_opts,
+ * the same way) and store the run in
  * one transaction (cmd-replay.c). *run_id, *s and *rows (may be NULL)
  * describe it. 0, or -1 with d set and nothing stored. */
 int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_behaviour *b,
