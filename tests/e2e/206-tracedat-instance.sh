@@ -13,14 +13,31 @@ I=$TR/instances/schedlab-e2e-$$
 mkdir $I || skip "cannot create an instance"
 echo 1 >$I/events/sched/sched_switch/enable
 echo 1 >$I/events/sched/sched_wakeup/enable
-sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
-sleep 0.2
+# The kernel's own buffer decides whether there is anything to read: a
+# machine whose instance saw no switch (CI has met one once) says so and
+# skips, instead of failing the reader for the kernel's silence.
+n=0
+for try in 1 2 3; do
+	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
+	sleep 0.2
+	n=$(grep -c 'sched_switch:' $I/trace)
+	[ "$n" -gt 0 ] && break
+done
 echo 0 >$I/tracing_on
+if [ "$n" = 0 ]; then
+	rmdir $I
+	skip "the kernel recorded no sched_switch in instance $I (tracing_on $(cat $TR/tracing_on))"
+fi
 trace-cmd extract -B schedlab-e2e-$$ -o "$T/inst.dat" >/dev/null 2>&1
 rc=$?
 [ -d $I ] && rmdir $I
 [ $rc = 0 ] || fail "trace-cmd extract -B"
 "$B/tools/evdump" -r tracedat -c "$T/inst.dat" >"$T/cnt" 2>"$T/err" || { cat "$T/err"; fail "reader"; }
 grep -q 'the top-level buffer is empty; read instance buffer "schedlab-e2e-' "$T/err" || { cat "$T/err"; fail "no instance warning"; }
-[ "$(awk '$1 == "switch" { print $2 }' "$T/cnt")" -gt 0 ] || fail "no switches read"
+# trace-cmd's own count on the same file is the reference: the reader must
+# find every switch trace-cmd report prints.
+want=$(trace-cmd report -i "$T/inst.dat" 2>/dev/null | grep -c 'sched_switch:')
+got=$(awk '$1 == "switch" { print $2 }' "$T/cnt")
+[ "$want" -gt 0 ] || skip "trace-cmd report finds no switch in the extracted file"
+[ "$got" = "$want" ] || fail "switches read $got, trace-cmd report $want"
 TRACEDAT_FILES="$T/inst.dat" sh "$TOP/tests/e2e/200-tracedat-peer.sh" || fail "peer agreement"
