@@ -35,22 +35,36 @@ static int store_affinity(struct sl_store *s, sqlite3_stmt *q, int64_t trace_id,
 	return sqlite3_step(q) == SQLITE_DONE ? 0 : st_dberr(s, d, "storing the threads' affinity");
 }
 
-/* A fair thread's policy from the ledger: SCHED_BATCH (3) cannot be told
- * from SCHED_NORMAL in a trace (both have prio 120 + nice in sched_switch,
- * __task_prio, kernel/sched/core.c, v6.18), but the kernel treats it apart
- * (no wakeup preemption: check_preempt_wakeup_fair, kernel/sched/fair.c).
- * Only a thread the trace has as normal or batch changes: an RT or
- * deadline thread's class is the trace's own. SCHED_IDLE (5) has no model
- * here and is left as the trace has it. */
+/* A thread's policy, nice and RT priority from the ledger: the kernel's own
+ * values (p->policy, static_prio, rt_priority), where a trace has only the
+ * effective prio of each switch (sched_switch's prio, __task_prio,
+ * kernel/sched/core.c, v6.18): 120 + nice for both SCHED_NORMAL and
+ * SCHED_BATCH, 99 - RT priority for both FIFO and RR, and a priority
+ * inheritance boost shows as the donor's prio (rt_mutex_setprio). The
+ * class the trace shows the thread in (fair or real-time) stays: a thread
+ * the ledger has in another class was moved between the trace and the
+ * snapshot. SCHED_IDLE (5) and deadline (6) have no model here and are
+ * left as the trace has them. */
 static int store_policy(struct sl_store *s, sqlite3_stmt *q, int64_t trace_id,
 			const struct sl_ledger_thread *t, struct sl_diag *d)
 {
-	if (t->policy != 0 && t->policy != 3)
+	int fair = t->policy == 0 || t->policy == 3;
+	if (!fair && !((t->policy == 1 || t->policy == 2) && t->rt_prio >= 1 && t->rt_prio <= 99))
+		return 0;
+	if (fair && (t->nice < -20 || t->nice > 19))
 		return 0;
 	sqlite3_reset(q);
-	sqlite3_bind_text(q, 1, t->policy == 3 ? "batch" : "normal", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 2, trace_id);
-	sqlite3_bind_int(q, 3, t->tid);
+	sqlite3_bind_text(q, 1, t->policy == 3 ? "batch" : t->policy == 2 ? "rr" :
+				t->policy == 1 ? "fifo" : "normal", -1, SQLITE_STATIC);
+	if (fair)
+		sqlite3_bind_int(q, 2, t->nice);
+	else
+		sqlite3_bind_null(q, 2);
+	sqlite3_bind_int(q, 3, fair ? 0 : t->rt_prio);
+	sqlite3_bind_int64(q, 4, trace_id);
+	sqlite3_bind_int(q, 5, t->tid);
+	sqlite3_bind_text(q, 6, fair ? "normal" : "fifo", -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 7, fair ? "batch" : "rr", -1, SQLITE_STATIC);
 	return sqlite3_step(q) == SQLITE_DONE ? 0 : st_dberr(s, d, "storing the threads' policy");
 }
 
@@ -73,8 +87,8 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 		     " (SELECT utid FROM thread WHERE trace_id = ? AND tid = ?)",
 		     d);
 	qp = !qa ? NULL : st_prep(s,
-		     "UPDATE thread SET policy = ? WHERE trace_id = ? AND tid = ?"
-		     " AND policy IN ('normal', 'batch')",
+		     "UPDATE thread SET policy = ?1, nice = COALESCE(?2, nice), rt_priority = ?3"
+		     " WHERE trace_id = ?4 AND tid = ?5 AND policy IN (?6, ?7)",
 		     d);
 	if (!qa || !qp || sl_store_get_trace(s, trace_id, &tr, d))
 		goto fail;

@@ -463,25 +463,28 @@ static int warn_late_cpus(struct sl_store *st, int64_t trace_id, const struct sl
 }
 
 /* Where the tasks' class, nice and RT priority come from, for the run's
- * params (docs/ledger.md "What the replay takes from it"): the trace's prio
- * (sched_switch's prio is 120 + nice for a fair task, 99 - RT priority for
- * a real-time one), and SCHED_BATCH, which the prio cannot show, from the
- * ledger. A workload's come from its file. */
+ * params (docs/ledger.md "What the replay takes from it"): the class
+ * (fair or real-time) from the trace's prio (sched_switch's prio is
+ * 120 + nice for a fair task, 99 - RT priority for a real-time one); the
+ * policy within it (SCHED_BATCH, RR), nice and RT priority from the
+ * ledger for the threads it holds, else the trace's prio. A workload's come
+ * from its file. */
 static void policy_from(const struct sl_behaviour *b, char *buf, size_t n)
 {
-	size_t i, batch = 0;
-	for (i = 0; i < b->ntasks; i++)
-		if (b->tasks[i].policy == SL_SCHED_BATCH)
-			batch++;
+	size_t i, batch = 0, rr = 0;
+	for (i = 0; i < b->ntasks; i++) {
+		batch += b->tasks[i].policy == SL_SCHED_BATCH;
+		rr += b->tasks[i].policy == SL_SCHED_RR;
+	}
 	if (b->ledger_tasks)
 		snprintf(buf, n,
-			 "nice, RT priority and class: the trace's prio; SCHED_BATCH: the ledger "
-			 "(%zu of its %zu threads)",
-			 batch, b->ledger_tasks);
+			 "class: the trace's prio; policy, nice and RT priority: the ledger for its %zu "
+			 "threads (%zu batch, %zu rr), the trace's prio for the others",
+			 b->ledger_tasks, batch, rr);
 	else
 		snprintf(buf, n,
 			 "nice, RT priority and class: the trace's prio (no ledger: SCHED_BATCH "
-			 "not told from normal)");
+			 "not told from normal, RR from FIFO)");
 }
 
 int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_behaviour *b,
