@@ -73,11 +73,18 @@ void ev_group_add(struct ev_run *r, struct ev_task *p, int idx)
 
 /* The group's load average on its CPU, as the group's cfs_rq keeps it: the
  * tasks attached there, each with its own weight (load_sum counts runnable
- * time only; ___update_load_avg: weight * load_sum / divider) */
-static uint64_t task_group_load(const struct ev_task *t)
+ * time only; ___update_load_avg: weight * load_sum / divider), brought up
+ * to now. A task's own sums are updated only when it is (en/de)queued or
+ * ticks, but the group's cfs_rq decays its blocked tasks' part at every
+ * update of that cfs_rq and in update_blocked_averages (kernel/sched/fair.c,
+ * v6.18): a task asleep for 100 ms counts 1/9 of its load, not all of it. */
+static uint64_t task_group_load(const struct ev_run *r, const struct ev_task *t)
 {
-	uint32_t divider = SL_PELT_LOAD_AVG_MAX - 1024 + t->avg.period_contrib;
-	return (uint64_t)t->nice_w * t->avg.load_sum / divider;
+	struct sl_pelt a = t->avg;
+	uint32_t divider;
+	sl_pelt_update(&a, r->e->now, (unsigned long)t->se.on_rq, 0, 0, 1);
+	divider = SL_PELT_LOAD_AVG_MAX - 1024 + a.period_contrib;
+	return (uint64_t)t->nice_w * a.load_sum / divider;
 }
 
 /* calc_group_shares() of group g on cpu */
@@ -109,7 +116,7 @@ void ev_group_sync(struct ev_run *r, const struct ev_task *p)
 		if (t->se.on_rq)
 			r->gw[t->cpu] += t->nice_w; /* delayed ones too: still queued */
 		if (t->pelt_cpu >= 0) {
-			uint64_t l = task_group_load(t);
+			uint64_t l = task_group_load(r, t);
 			r->gl[t->pelt_cpu] += l;
 			tg_load += l;
 		}

@@ -117,6 +117,42 @@ SL_TEST(groups_cgroup_weight)
 	sl_behaviour_release(&b);
 }
 
+/* A group's blocked load decays (update_blocked_averages and every update
+ * of the group's cfs_rq, kernel/sched/fair.c, v6.18). Group g (shares
+ * 1024) has A on CPU 1 (pinned) running 200 ms then asleep, and B on CPU 0
+ * (pinned) beside a root nice-0 hog C. For the first 200 ms both of g's
+ * loads are 1024 (new tasks start at their weight, both runnable), so B's
+ * share on CPU 0 is 1024 * 1024 / 2048 = 512: B runs 200 / 3 = 66.7 ms.
+ * Then A's load halves every 32.768 ms (32 periods of 1024 us) and B's
+ * share is 1024 * 1024 / (1024 + 1024 * 2^-(t / 32.768 ms)), B's part of
+ * CPU 0 share / (share + 1024): integrated (1e-5 s steps) over the
+ * remaining 1 s, B runs 557.1 ms of 1.2 s. A load that kept A's 1024 while
+ * A slept would leave B at 512 throughout: 400 ms. */
+SL_TEST(groups_blocked_load_decays)
+{
+	struct sl_behaviour b;
+	struct trec r;
+	unsigned long sh[1] = { 1024 };
+	struct sl_task_spec *a, *t;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	a = add_task(&b, "a", 0, 0);
+	add_phase(a, 200 * TMS, SL_END_SLEEP_S, 10 * SL_NS_PER_SEC, SL_WAKER_IRQ, -1, 0);
+	add_phase(a, TMS, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
+	a->group1 = 1;
+	a->cpumask = 2;
+	t = hog(&b, "b", 0, 1);
+	t->cpumask = 1;
+	t = hog(&b, "c", 0, 0);
+	t->cpumask = 1;
+	set_groups(&b, sh, 1);
+	CHECK_EQ_INT(run_groups(&b, 2, 1200 * TMS, 0, &r), 0);
+	CHECK_NEAR((double)trun_runtime(&r, 1) / 1e6, 557.1, 15.0);
+	CHECK_NEAR((double)trun_runtime(&r, 2) / 1e6, 642.9, 15.0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
 /* Sleepers in groups on two CPUs: every task's work done exactly (the
  * replay conserves CPU time), invariants hold after every call (debug),
  * and two runs give the same rows. */
