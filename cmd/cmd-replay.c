@@ -626,11 +626,13 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	struct sl_diag d = { { 0 }, 0, 0 };
 	int64_t trace_id = 0;
 	struct sl_run_data rec;
+	struct sl_sync_map sync;
 	int rc, cpus, existed = 1, have_rec = 0;
 	size_t nruns = 0;
 	char names[256], late[1536], *save = NULL, *tok;
 
 	memset(&r, 0, sizeof(r));
+	memset(&sync, 0, sizeof(sync));
 	memset(&b, 0, sizeof(b));
 	memset(&rec, 0, sizeof(rec));
 	late[0] = 0; /* a workload has no late CPUs */
@@ -732,6 +734,10 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		return dry_run(&r, pols, np, &b);
 	}
 
+	/* the sync wakeups depend on the behaviour and the options only: found
+	 * once for every model */
+	sl_sync_infer(&b, r.o.sync_mode, r.o.sync_window_ns, &sync);
+	r.o.sync = &sync;
 	for (i = 0; i < np; i++) {
 		struct sl_replay_stats s;
 		int64_t run_id;
@@ -742,11 +748,13 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		summary(run_id, pols[i]->name, &b, cpus, r.o.mode, r.trace_id != 0, &s, rows);
 		fflush(stdout);
 	}
+	sl_sync_release(&sync);
 	sl_behaviour_release(&b);
 	sl_store_close(st);
 	return 0;
 fail:
 	sl_err("%s", d.msg[0] ? d.msg : "replay failed");
+	sl_sync_release(&sync);
 	sl_run_data_release(&rec);
 	sl_behaviour_release(&b);
 	sl_store_close(st);

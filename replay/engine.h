@@ -23,6 +23,8 @@
 #include "../common/sink.h"
 #include "../common/util.h"
 
+struct sl_sync_map; /* sync.h */
+
 #define SL_ENGINE_MAX_CPUS 1024
 #define SL_ENGINE_MAX_PARAMS 16
 #define SL_OVERHEAD_Q 16 /* values of an overhead distribution */
@@ -133,6 +135,10 @@ struct sl_replay_opts {
 	 * the waker's CPU time (default 50 us) */
 	int sync_mode;
 	uint64_t sync_window_ns;
+	/* Those flags computed once (sl_sync_infer under sync_mode and
+	 * sync_window_ns) by a caller replaying one behaviour through several
+	 * models, or NULL: the replay infers them */
+	const struct sl_sync_map *sync;
 	/* Where a task's wakeup runs when its waker is not running in the
 	 * replay (docs/replay.md "Wakeup CPU"): enum sl_wake_cpu_mode */
 	int wake_cpu_mode;

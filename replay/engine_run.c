@@ -180,7 +180,10 @@ static int start_replay(struct sl_engine *e, const struct sl_behaviour *b,
 	for (i = 0; i < e->ntasks; i++)
 		e->ops->task_init(e, &e->tasks[i]);
 	sl_smp_init(e);
-	sl_sync_infer(b, o->sync_mode, o->sync_window_ns, &v->sync);
+	if (o->sync)
+		sl_sync_copy(o->sync, &v->sync);
+	else
+		sl_sync_infer(b, o->sync_mode, o->sync_window_ns, &v->sync);
 	v->st.sync_inferred = v->sync.nsync;
 	for (i = b->ntasks; i < e->ntasks; i++)
 		e->tasks[i].state = SL_TS_SLEEPING; /* the migration threads */

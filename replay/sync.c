@@ -165,3 +165,17 @@ void sl_sync_release(struct sl_sync_map *m)
 	free(m->off);
 	memset(m, 0, sizeof(*m));
 }
+
+void sl_sync_copy(const struct sl_sync_map *from, struct sl_sync_map *to)
+{
+	*to = *from;
+	if (from->off) {
+		to->off = xmalloc((from->ntasks + 1) * sizeof(*to->off));
+		memcpy(to->off, from->off, (from->ntasks + 1) * sizeof(*to->off));
+	}
+	if (from->flag) {
+		size_t n = from->off[from->ntasks];
+		to->flag = xmalloc(n);
+		memcpy(to->flag, from->flag, n);
+	}
+}

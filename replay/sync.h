@@ -42,6 +42,8 @@ int sl_sync_mode_parse(const char *name);
  * release with sl_sync_release). */
 void sl_sync_infer(const struct sl_behaviour *b, int mode, uint64_t window_ns, struct sl_sync_map *m);
 void sl_sync_release(struct sl_sync_map *m);
+/* to = a copy of from (to is overwritten; release both) */
+void sl_sync_copy(const struct sl_sync_map *from, struct sl_sync_map *to);
 
 /* 1 if the wakeup ending phase k's sleep of task t is sync */
 static inline int sl_sync_of(const struct sl_sync_map *m, size_t t, size_t k)
