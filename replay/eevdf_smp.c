@@ -225,6 +225,42 @@ void ev_pelt_detach(struct ev_run *r, struct ev_task *p)
 	p->pelt_cpu = -1;
 }
 
+#define EV_HISTORY_NS 128000000ULL
+
+int sl_eevdf_start_share(const struct sl_task_spec *s)
+{
+	struct sl_phase ph;
+	uint64_t run = 0, all = 0;
+	size_t i;
+	if (!s || !(s->flags & SL_TASK_AT_START) || (s->flags & SL_TASK_FORKED))
+		return -1;
+	for (i = 0; all < EV_HISTORY_NS && sl_task_phase(s, i, &ph) == 0; i++) {
+		if (ph.run_ns == SL_INF) {
+			run += EV_HISTORY_NS;
+			all += EV_HISTORY_NS;
+			break;
+		}
+		run += ph.run_ns;
+		all += ph.run_ns;
+		if (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D)
+			all += ph.sleep_ns;
+	}
+	return all ? (int)(run * 1024 / all) : -1;
+}
+
+/* the averages of a task older than the trace (sl_eevdf_start_share);
+ * 0 for a new one */
+static int at_start_history(struct ev_run *r, struct ev_task *p)
+{
+	int f = sl_eevdf_start_share(ev_task_of(r, &p->se)->spec);
+	if (f < 0)
+		return 0;
+	p->avg.load_avg = (unsigned long)((uint64_t)p->se.weight * (unsigned)f / 1024);
+	p->avg.runnable_avg = (unsigned long)f;
+	p->avg.util_avg = (unsigned long)f;
+	return 1;
+}
+
 void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 {
 	struct sl_pelt *cfs = &r->rq[cpu].avg;
@@ -237,6 +273,8 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 	if (p->pelt_cpu >= 0) {
 		/* migrate_task_rq_fair / detach: the load leaves the old CPU */
 		ev_pelt_detach(r, p);
+	} else if (!p->avg.last && at_start_history(r, p)) {
+		/* a task older than the trace: its history estimated */
 	} else if (!p->avg.last) {
 		/* init_entity_runnable_average: a new task counts its full
 		 * weight; post_init_entity_util_avg: half the CPU's spare

@@ -51,23 +51,31 @@ awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-mix-2 %s: reco
 # 0.098, +6.3 %, +15.0 %, +25.0 %; with the 0.75 ms slice of older releases
 # and the sleeper's CPU, p99 +38.1 % and migrations -38.2 %). That p99 is a
 # draw: over seeds 0-9 it is +17 % to +36 %, within 25 % on seeds 0, 4 and 5
-# only; validate's default, the median of seeds 0-4, has p99 +32.6 % and
-# the other 8 gating rows within (switches -8.4 %, migrations -17.8 %, KS
-# 0.095, p50 +16.6 %, p95 +10.3 %): FAIL on p99 alone (docs/validate.md,
-# "The replay's own spread").
+# only; validate's default, the median of seeds 0-4, has the other 8
+# gating rows within (switches -7.7 %, migrations -17.8 %, KS 0.095, p50
+# +16.6 %, p95 +10.4 %) and p99 on the threshold's edge: +24.98 % since the
+# tasks older than the trace start with their estimated load history
+# (replay/eevdf.h, sl_eevdf_start_share; +32.6 % before), +33.9 % over
+# seeds 0-9 (docs/validate.md, "The replay's own spread"). The test asks
+# for that spread (+15 to +35 %) and for the exit status to follow the
+# p99 row, not for one side of the edge.
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > /dev/null 2>&1 || fail "import quiet"
 # seed 0 alone passes every check: exit status 0 (1 would be FAIL)
 "$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --seeds 1 --format csv > "$T/csv3" 2> "$T/err" || fail "validate quiet: exit $?: $(cat "$T/err")"
 for m in runtime_exact switches migrations delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet $m ($(grep ",$m," "$T/csv3"))"
 done
-# the median of seeds 0-4 (the default): p99 outside, exit status 1
+# the median of seeds 0-4 (the default): every other gating row within,
+# p99 in the seeds' spread, and the exit status that of the p99 row
 "$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3m" 2> "$T/err"
-expect_eq "$?" 1 "validate quiet, median of 5: exit status"
+rc=$?
 for m in runtime_exact switches migrations span utilisation delay_ks_all delay_p50_all delay_p95_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3m")" 1 "rec-build-quiet median $m ($(grep ",$m," "$T/csv3m"))"
 done
-expect_eq "$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3m")" 0 "rec-build-quiet median p99 ($(grep ",delay_p99_all," "$T/csv3m"))"
+p99=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3m")
+awk -v e="$p99" 'BEGIN { exit !(e >= 0.15 && e <= 0.35) }' || fail "rec-build-quiet median p99 error $p99, not in +15..+35 %"
+p99ok=$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3m")
+expect_eq "$rc" "$((1 - p99ok))" "validate quiet, median of 5: exit status against its p99 row ($p99)"
 awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-quiet %s: recorded %s replay %s error %s\n", $5, $6, $7, $8 }' "$T/csv3"
 ks() { "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched "$1" --mode timed --overhead "$2" --format csv | awk -F, '$5 == "delay_ks_all" { print $8 }'; }
 for m in rsdl o1 sd; do

@@ -722,3 +722,37 @@ SL_TEST(eevdf_exiting_waker_not_sync)
 		trec_free(&r);
 	}
 }
+
+/* The averages a task older than the trace starts with (eevdf.h,
+ * sl_eevdf_start_share): 1024 * run / (run + sleep) over its first 128 ms.
+ * - 1 ms runs and 9 ms sleeps, 20 of them: the loop stops once 128 ms are
+ *   counted, after the 13th phase (130 ms): 13 ms of 130, 1024 * 13 / 130
+ *   = 102 (102.4): a nice -10 task (9548) starts at load 9548 * 102 / 1024
+ *   = 951, not 9548;
+ * - a task that never sleeps (SL_INF): 1024;
+ * - 30 ms then exit: 30 of 30, 1024 (the exit is not a sleep);
+ * - the same task forked in the trace: -1 (init_entity_runnable_average's
+ *   full weight, kernel/sched/fair.c, v6.18). */
+SL_TEST(eevdf_start_share)
+{
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	int i;
+	memset(&b, 0, sizeof(b));
+	t = add_task(&b, "tick", -10, 0);
+	for (i = 0; i < 20; i++)
+		add_phase(t, TMS, SL_END_SLEEP_S, 9 * TMS, SL_WAKER_IRQ, -1, 0);
+	t->flags |= SL_TASK_AT_START;
+	CHECK_EQ_INT(sl_eevdf_start_share(t), 102);
+	t = add_task(&b, "hog", 0, 0);
+	add_phase(t, SL_INF, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
+	t->flags |= SL_TASK_AT_START;
+	CHECK_EQ_INT(sl_eevdf_start_share(t), 1024);
+	t = add_task(&b, "short", 0, 0);
+	add_phase(t, 30 * TMS, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
+	t->flags |= SL_TASK_AT_START;
+	CHECK_EQ_INT(sl_eevdf_start_share(t), 1024);
+	t->flags = SL_TASK_FORKED;
+	CHECK_EQ_INT(sl_eevdf_start_share(t), -1);
+	sl_behaviour_release(&b);
+}
