@@ -81,22 +81,3 @@ int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu
 	free(l.first);
 	return 0;
 }
-
-int sl_late_cpus_of_run(const struct sl_trace_info *ti, const struct sl_run_data *rec,
-			struct sl_late_cpu **out, size_t *nout)
-{
-	struct late_acc l;
-	size_t i;
-	*out = NULL;
-	*nout = 0;
-	if (ti->last_ts <= ti->first_ts || ti->cpus <= 0)
-		return 0;
-	acc_init(&l, ti->cpus);
-	for (i = 0; i < rec->nslices; i++)
-		seen(&l, rec->slices[i].cpu, rec->slices[i].ts);
-	for (i = 0; i < rec->nwakeups; i++)
-		seen(&l, rec->wakeups[i].cpu, rec->wakeups[i].ts);
-	late_list(ti, &l, out, nout);
-	free(l.first);
-	return 0;
-}

@@ -255,16 +255,14 @@ int sl_store_run_threads(struct sl_store *s, int64_t run_id, struct sl_thread_ro
  * until then (a phone's cores brought up on demand): those whose first
  * slice or wakeup in the recorded run comes after a tenth of the span and
  * 100 ms (first_ns since the trace's start, UINT64_MAX: none at all).
- * *out malloc'd (NULL when none). A replay uses every CPU from 0. */
+ * *out malloc'd (NULL when none). A replay keeps each offline until then (sl_store_load_behaviour
+ * puts them in the behaviour's cpu_up_ns; replay --late-cpus online: from 0). */
 struct sl_late_cpu {
 	int cpu;
 	uint64_t first_ns, span_ns;
 };
 int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
 		       struct sl_diag *d);
-/* The same from rec, the trace ti's recorded run, loaded. */
-int sl_late_cpus_of_run(const struct sl_trace_info *ti, const struct sl_run_data *rec,
-			struct sl_late_cpu **out, size_t *nout);
 
 /* The newest recording's id (the largest of the imported traces), else the
  * newest workload's; 0 in an empty database. */

@@ -353,6 +353,26 @@ bad:
 	return -1;
 }
 
+/* b->cpu_up_ns from the recorded run's late CPUs (sl_store_late_cpus):
+ * the replay keeps each offline until its first event. */
+static int late_cpus(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b, struct sl_diag *d)
+{
+	struct sl_late_cpu *v;
+	size_t n, i;
+	if (sl_store_late_cpus(s, trace_id, &v, &n, d)) {
+		sl_behaviour_release(b);
+		return -1;
+	}
+	if (n && b->cpus > 0) {
+		b->cpu_up_ns = xcalloc((size_t)b->cpus, sizeof(*b->cpu_up_ns));
+		for (i = 0; i < n; i++)
+			if (v[i].cpu >= 0 && v[i].cpu < b->cpus)
+				b->cpu_up_ns[v[i].cpu] = v[i].first_ns;
+	}
+	free(v);
+	return 0;
+}
+
 int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
 			    struct sl_diag *d)
 {
@@ -444,7 +464,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	b->cpus = tr.cpus;
 	b->t0 = tr.first_ts;
 	b->span_ns = tr.last_ts - tr.first_ts;
-	return 0;
+	return late_cpus(s, trace_id, b, d);
 fail:
 	for (i = 0; i < n; i++)
 		free(phases[i]);

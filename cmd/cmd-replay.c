@@ -47,7 +47,7 @@ static const char synopsis[] =
 	"                [--sync block|exit|none] [--sync-window T] [--wake-cpu running|waker]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
-	"                [--interference recorded|none]\n"
+	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
@@ -280,6 +280,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "preempt", &preempt, sl_preempt_choices,
 			      "the kernel's preemption model, for the time a wakeup\n"
 			      "onto a busy CPU takes to switch (docs/replay.md):"),
+		SL_OPT_CHOICE(0, "late-cpus", &r->o.late_cpus_mode, sl_late_cpus_choices,
+			      "a CPU of a trace with no event until late (likely\n"
+			      "offline until then; docs/replay.md):"),
 		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
 			      "docs/groups.md):"),
@@ -423,43 +426,48 @@ static int dry_run(struct ropts *r, const struct sl_policy_ops **pols, size_t np
 
 /* A CPU of the recording with no event until late was likely offline (a
  * phone's cores brought up on demand: the Android systrace's CPU 1 has no
- * slice until 3.9 s of 5.0 s); the replay uses every CPU from 0, so it
- * says so (issue 25; sl_store_late_cpus), and each run's params keep it:
- * json gets [[CPU, first event ns after the trace's start or null], ...]
- * ("" when none; docs/replay.md "Offline CPUs"). */
-static int warn_late_cpus(struct sl_store *st, int64_t trace_id, const struct sl_run_data *rec,
-			  char *json, size_t len, struct sl_diag *d)
+ * slice until 3.9 s of 5.0 s): b->cpu_up_ns (sl_store_load_behaviour).
+ * The replay keeps it offline until then unless --late-cpus online, and
+ * each run's params keep the list: json gets [[CPU, first event ns after
+ * the trace's start or null], ...] ("" when none; docs/replay.md "CPUs
+ * that were offline"). */
+static void late_cpus_json(const struct sl_behaviour *b, char *json, size_t len)
 {
-	struct sl_late_cpu *v;
-	struct sl_trace_info ti;
-	size_t n, i, off = 0;
-	if (rec ? sl_store_get_trace(st, trace_id, &ti, d) || sl_late_cpus_of_run(&ti, rec, &v, &n)
-		: sl_store_late_cpus(st, trace_id, &v, &n, d))
-		return -1;
+	size_t off = 0;
+	int c;
 	json[0] = 0;
-	for (i = 0; i < n && off + 48 < len; i++) {
-		int k;
-		if (v[i].first_ns == UINT64_MAX)
-			k = snprintf(json + off, len - off, "%s[%d,null]", i ? "," : "[", v[i].cpu);
+	for (c = 0; b->cpu_up_ns && c < b->cpus && off + 48 < len; c++) {
+		if (!b->cpu_up_ns[c])
+			continue;
+		if (b->cpu_up_ns[c] == UINT64_MAX)
+			off += (size_t)snprintf(json + off, len - off, "%s[%d,null]", off ? "," : "[", c);
 		else
-			k = snprintf(json + off, len - off, "%s[%d,%" PRIu64 "]", i ? "," : "[", v[i].cpu,
-				     v[i].first_ns);
-		off += (size_t)k;
+			off += (size_t)snprintf(json + off, len - off, "%s[%d,%" PRIu64 "]", off ? "," : "[", c,
+						b->cpu_up_ns[c]);
 	}
 	if (off)
 		snprintf(json + off, len - off, "]");
-	for (i = 0; i < n; i++) {
-		if (v[i].first_ns == UINT64_MAX)
-			sl_warnx("trace %" PRId64 ": CPU %d has no event in the recording: it was "
-				 "likely offline, and the replay uses it from 0",
-				 trace_id, v[i].cpu);
+}
+
+/* The warnings of replay --trace for b's late CPUs. */
+static void warn_late_cpus(int64_t trace_id, const struct sl_behaviour *b, int mode)
+{
+	const char *what = mode == SL_LATE_CPUS_ONLINE ? "the replay uses it from 0 (--late-cpus online)"
+		: "the replay keeps it offline so long (--late-cpus online: uses it from 0)";
+	int c;
+	for (c = 0; b->cpu_up_ns && c < b->cpus; c++) {
+		if (!b->cpu_up_ns[c])
+			continue;
+		if (b->cpu_up_ns[c] == UINT64_MAX)
+			sl_warnx("trace %" PRId64 ": CPU %d has no event in the recording: it was likely "
+				 "offline, and %s",
+				 trace_id, c, mode == SL_LATE_CPUS_ONLINE ? what
+				 : "the replay keeps it offline (--late-cpus online: uses it from 0)");
 		else
-			sl_warnx("trace %" PRId64 ": CPU %d has no event until %.3f s of %.3f s: it "
-				 "was likely offline until then, and the replay uses it from 0",
-				 trace_id, v[i].cpu, (double)v[i].first_ns / 1e9, (double)v[i].span_ns / 1e9);
+			sl_warnx("trace %" PRId64 ": CPU %d has no event until %.3f s of %.3f s: it was "
+				 "likely offline until then, and %s",
+				 trace_id, c, (double)b->cpu_up_ns[c] / 1e9, (double)b->span_ns / 1e9, what);
 	}
-	free(v);
-	return 0;
 }
 
 /* Where the tasks' class, nice and RT priority come from, for the run's
@@ -495,7 +503,7 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	struct sl_replay_opts o = *opts;
 	struct sl_store_bind bind;
 	struct sl_run_sink sink;
-	char popts[512], params[4096], groups[160], policy[200];
+	char popts[512], params[4096], groups[160], policy[200], late[1024];
 
 	filter_opts(ops, all_popts ? all_popts : opts->policy_opts ? opts->policy_opts : "", popts,
 		    sizeof(popts));
@@ -511,6 +519,10 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	if (!o.policy_from) {
 		policy_from(b, policy, sizeof(policy));
 		o.policy_from = policy;
+	}
+	if (!o.late_cpus) {
+		late_cpus_json(b, late, sizeof(late));
+		o.late_cpus = late;
 	}
 	if (sl_replay_params_json(ops, &o, o.cpus, params, sizeof(params), d))
 		return -1;
@@ -629,13 +641,12 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	struct sl_sync_map sync;
 	int rc, cpus, existed = 1, have_rec = 0;
 	size_t nruns = 0;
-	char names[256], late[1536], *save = NULL, *tok;
+	char names[256], *save = NULL, *tok;
 
 	memset(&r, 0, sizeof(r));
 	memset(&sync, 0, sizeof(sync));
 	memset(&b, 0, sizeof(b));
 	memset(&rec, 0, sizeof(rec));
-	late[0] = 0; /* a workload has no late CPUs */
 	rc = parse_args(argc, argv, &r);
 	if (rc)
 		return rc == 1 ? 0 : rc;
@@ -706,9 +717,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	r.o.cpus = cpus;
 	if (!r.workload && (have_rec = load_recorded(st, trace_id, &r, &rec, &d)) < 0)
 		goto fail;
-	if (!r.workload && warn_late_cpus(st, trace_id, have_rec > 0 ? &rec : NULL, late, sizeof(late), &d))
-		goto fail;
-	r.o.late_cpus = late;
+	if (!r.workload)
+		warn_late_cpus(trace_id, &b, r.o.late_cpus_mode);
 	if (r.workload)
 		r.o.policy_from = "the workload file";
 	if (!r.workload) {

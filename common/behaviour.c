@@ -19,6 +19,8 @@ void sl_behaviour_release(struct sl_behaviour *b)
 	free(b->groups);
 	b->groups = NULL;
 	b->ngroups = 0;
+	free(b->cpu_up_ns);
+	b->cpu_up_ns = NULL;
 }
 
 void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviour *in)

@@ -178,6 +178,12 @@ struct sl_behaviour {
 	int cpus;                /* CPUs in the recording (1 for workloads) */
 	uint64_t t0;             /* absolute ts of time 0 (trace first_ts) */
 	uint64_t span_ns;        /* recorded span */
+	/* per recorded CPU (cpus entries), when it came up: ns from time 0 to
+	 * its first event in the recorded run when that is late (a CPU likely
+	 * offline until then), UINT64_MAX for one with no event at all, 0 for
+	 * the others; NULL: every CPU from time 0 (docs/replay.md "CPUs that
+	 * were offline"). The replay keeps such a CPU offline until then. */
+	uint64_t *cpu_up_ns;
 };
 
 /* out's groups: a copy of in's (tasks' group1 keep indexing them). */

@@ -47,6 +47,13 @@ const struct sl_choice sl_preempt_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_late_cpus_choices[] = {
+	{ "offline", SL_LATE_CPUS_OFFLINE,
+	  "offline until its first event in the recording: no task\nis placed or balanced onto it before" },
+	{ "online", SL_LATE_CPUS_ONLINE, "every CPU from time 0 (the late start was the tracer's)" },
+	SL_CHOICES_END
+};
+
 /* "relative for rsdl, o1, sd and cfs, remote for eevdf" */
 void sl_irq_cpu_auto_help(char *buf, size_t len)
 {

@@ -14,6 +14,7 @@ extern const struct sl_choice sl_wake_cpu_choices[]; /* enum sl_wake_cpu_mode */
 extern const struct sl_choice sl_irq_cpu_choices[];  /* enum sl_irq_cpu_mode, auto's
 						      * help without the models */
 extern const struct sl_choice sl_preempt_choices[];  /* enum sl_preempt_model */
+extern const struct sl_choice sl_late_cpus_choices[]; /* enum sl_late_cpus_mode */
 
 /* "relative for rsdl, o1, sd and cfs, remote for eevdf": what --irq-cpu
  * auto is for each model of the policy table (sl_irq_cpu_mode_of), in

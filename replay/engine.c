@@ -163,7 +163,7 @@ void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
  * waiting measure: per-CPU kernel threads and other pinned tasks aside). */
 void sl_eng_count_free(struct sl_engine *e, const struct sl_task *p, int cpu, int delta)
 {
-	if (e->priv->nr_free && (p->cpumask & e->priv->allmask) == e->priv->allmask)
+	if (e->priv->nr_free && (p->cpumask & e->priv->onlinemask) == e->priv->onlinemask)
 		e->priv->nr_free[cpu] += delta;
 }
 
@@ -190,10 +190,12 @@ static void idle_wait_track(struct sl_engine *e)
 		return;
 	for (c = 0; c < e->ncpus && !(idle && waiting); c++) {
 		const struct sl_cpu *x = &e->cpus[c];
+		if (!sl_eng_cpu_up(e, c))
+			continue; /* offline: not idle */
 		if (!x->nr_running)
 			idle = 1;
 		else if (x->curr &&
-			 v->nr_free[c] > ((x->curr->cpumask & v->allmask) == v->allmask ? 1u : 0u))
+			 v->nr_free[c] > ((x->curr->cpumask & v->onlinemask) == v->onlinemask ? 1u : 0u))
 			waiting = 1; /* beside a running task (not a CPU still waking up
 				      * for its task: --overhead) */
 	}
@@ -763,6 +765,10 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 			sl_eng_enqueue(e, p, k->cpu, &k->w);
 		}
 		return;
+	case EV_ONLINE:
+		sl_eng_cpu_online(e, (int)ev->id);
+		CHECK_AFTER(e, "cpu online");
+		return;
 	case EV_RESCHED:
 		cpu = &e->cpus[ev->id];
 		if (ev->gen == cpu->resched_gen && cpu->resched_pending) {
@@ -786,7 +792,8 @@ static void tick_all(struct sl_engine *e)
 			e->ops->tick(e, c, cpu->curr);
 			CHECK_AFTER(e, "tick");
 		}
-		if (e->ncpus > 1) /* (balancing has nothing to do on one CPU) */
+		if (e->ncpus > 1 && sl_eng_cpu_up(e, c)) /* (balancing has nothing to do
+							   * on one CPU, or an offline one) */
 			sl_smp_tick(e, c);
 	}
 	if (e->priv->smp.kick_pending)

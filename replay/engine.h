@@ -112,6 +112,16 @@ enum sl_irq_cpu_mode {
 				  * not relative to the sleeper) */
 };
 
+/* replay --late-cpus: a CPU of the recording with no event until late
+ * (common/behaviour.h cpu_up_ns; docs/replay.md "CPUs that were offline") */
+enum sl_late_cpus_mode {
+	SL_LATE_CPUS_OFFLINE = 0, /* default: offline until its first event, as
+				   * the kernel's hotplug: nothing is placed or
+				   * balanced onto it before (CPUs 0..63) */
+	SL_LATE_CPUS_ONLINE = 1,  /* every CPU from time 0 (the late start was
+				   * only the tracer's) */
+};
+
 /* Options of one replay (defaults: sl_replay_opts_init). */
 struct sl_replay_opts {
 	int cpus;                    /* 0: the behaviour's cpus (at least 1) */
@@ -128,8 +138,10 @@ struct sl_replay_opts {
 	const char *origin;          /* the command that made the run, when not replay
 				      * ("validate"; params only, issue 22) */
 	const char *late_cpus;       /* JSON [[cpu, first event ns or null], ...] of the
-				      * recording's likely offline CPUs, which the replay
-				      * uses from 0 (params only; docs/replay.md) */
+				      * recording's likely offline CPUs (the behaviour's
+				      * cpu_up_ns; params only; docs/replay.md) */
+	int late_cpus_mode;          /* enum sl_late_cpus_mode: what the replay does
+				      * with the behaviour's cpu_up_ns */
 	/* Sync wakeups inferred from the behaviour (replay/sync.h, docs/replay.md
 	 * "Sync wakeups"): enum sl_sync_mode (default block) and its window of
 	 * the waker's CPU time (default 50 us) */

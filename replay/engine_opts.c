@@ -2,6 +2,7 @@
  * NAME=VALUE parameters, the names of the modes and the run's params JSON
  * (run.params, docs/schema.md). */
 #include "engine_priv.h"
+#include "choices.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -138,7 +139,8 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	if (!bad && o->origin && o->origin[0])
 		bad = appendf(buf, len, &off, ",\"origin\":\"%s\"", o->origin);
 	if (!bad && o->late_cpus && o->late_cpus[0])
-		bad = appendf(buf, len, &off, ",\"late_cpus\":%s", o->late_cpus);
+		bad = appendf(buf, len, &off, ",\"late_cpus\":%s,\"late_cpus_mode\":\"%s\"", o->late_cpus,
+			      sl_choice_name(sl_late_cpus_choices, o->late_cpus_mode, "?"));
 	for (k = 0; k < 2 && o->nq > 0 && !bad; k++) {
 		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
 		bad = appendf(buf, len, &off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",

@@ -13,6 +13,7 @@ enum {
 	/* ticks are not queued: every CPU ticks at k * tick_ns, before any
 	 * queued event of the same instant (the tick charges the tick that just
 	 * elapsed) */
+	EV_ONLINE = 1,   /* a CPU offline until now comes up (cpu_up_ns) */
 	EV_PROGRESS = 2, /* a running task reaches its burst end / a waiter's point */
 	EV_WAKE = 3,     /* a timed sleep ends (or a causal fallback) */
 	EV_START = 4,    /* a task appears */
@@ -84,6 +85,9 @@ struct sl_engine_priv {
 	struct sl_task_spec *mig_spec; /* their specs */
 	struct sl_smp smp;       /* smp.c's state (smp.h) */
 	uint64_t allmask;        /* every CPU of the replay (CPUs 0..63) */
+	uint64_t onlinemask;     /* those up now (a late CPU is offline until its
+				  * cpu_up_ns: docs/replay.md); CPUs 64 and up
+				  * are always up */
 	unsigned *nr_free;       /* per CPU: queued tasks allowed everywhere */
 	int iw_on;               /* idle CPU beside a waiting task, since iw_since */
 	uint64_t iw_since;
@@ -140,6 +144,18 @@ void sl_eng_break_deadlock(struct sl_engine *e);
  * rows) is woken: it preempts cpu's task, runs sl_smp_migration_run() and
  * sleeps again, in the same instant. Returns 0, or -1 if cpu has none. */
 int sl_eng_wake_migration(struct sl_engine *e, int cpu);
+/* 1 if cpu is up (not a late CPU before its time) */
+static inline int sl_eng_cpu_up(const struct sl_engine *e, int cpu)
+{
+	return cpu >= 64 || ((e->priv->onlinemask >> cpu) & 1);
+}
+/* engine_run.c: a task's cpumask from its spec and the CPUs up now (the
+ * CPUs up it may use; if none, every CPU up: the kernel's
+ * select_fallback_rq) */
+uint64_t sl_eng_task_mask(const struct sl_engine *e, const struct sl_task_spec *s);
+/* engine_run.c: CPU cpu comes up (EV_ONLINE): every task allowed there may
+ * use it from now on */
+void sl_eng_cpu_online(struct sl_engine *e, int cpu);
 /* 1 if p is one of the engine's own tasks (no rows) */
 static inline int sl_eng_hidden(const struct sl_engine *e, const struct sl_task *p)
 {

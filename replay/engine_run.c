@@ -96,6 +96,65 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 	v->irq_mode = sl_irq_cpu_mode_of(ops, o->irq_cpu_mode);
 	v->lat_state = o->seed;
 	v->allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
+	v->onlinemask = v->allmask;
+}
+
+/* The late CPUs of the recording (b->cpu_up_ns) start offline unless
+ * --late-cpus online: as the kernel's CPU hotplug (sched_cpu_activate,
+ * kernel/sched/core.c, v6.6: a CPU joins cpu_active_mask when it comes up,
+ * and no wakeup, fork or balancing places a task on an inactive CPU), none
+ * of the replay's tasks may use one until its first recorded event, when
+ * an EV_ONLINE brings it up. CPUs 64 and up (beyond the tasks' masks) are
+ * always up; so is every CPU if none would be up at 0. */
+static void late_cpus(struct sl_engine *e, const struct sl_behaviour *b, const struct sl_replay_opts *o)
+{
+	struct sl_engine_priv *v = e->priv;
+	uint64_t up = v->allmask;
+	int c, n = e->ncpus < b->cpus ? e->ncpus : b->cpus;
+	if (!b->cpu_up_ns || o->late_cpus_mode == SL_LATE_CPUS_ONLINE)
+		return;
+	for (c = 0; c < n && c < 64; c++)
+		if (b->cpu_up_ns[c])
+			up &= ~(1ULL << c);
+	if (!up)
+		return;
+	v->onlinemask = up;
+	for (c = 0; c < n && c < 64; c++)
+		if (b->cpu_up_ns[c] && b->cpu_up_ns[c] != UINT64_MAX)
+			sl_evq_push(&v->q, b->cpu_up_ns[c], EV_ONLINE, (uint32_t)c, 0);
+}
+
+static uint64_t spec_mask(const struct sl_engine_priv *v, const struct sl_task_spec *s)
+{
+	uint64_t m = s->cpumask & v->allmask;
+	return m ? m : v->allmask;
+}
+
+uint64_t sl_eng_task_mask(const struct sl_engine *e, const struct sl_task_spec *s)
+{
+	uint64_t m = spec_mask(e->priv, s) & e->priv->onlinemask;
+	return m ? m : e->priv->onlinemask;
+}
+
+/* A mask only grows here (a task that fell back to the CPUs up keeps
+ * them, as select_fallback_rq's widened affinity does), so no task is left
+ * on a CPU it may no longer use. The count of queued tasks allowed on
+ * every CPU up is made again. */
+void sl_eng_cpu_online(struct sl_engine *e, int cpu)
+{
+	struct sl_engine_priv *v = e->priv;
+	uint64_t bit = 1ULL << cpu;
+	size_t i;
+	v->onlinemask |= bit;
+	for (i = 0; i < v->nreal; i++)
+		if (spec_mask(v, e->tasks[i].spec) & bit)
+			e->tasks[i].cpumask |= bit;
+	if (!v->nr_free)
+		return;
+	memset(v->nr_free, 0, (size_t)e->ncpus * sizeof(*v->nr_free));
+	for (i = 0; i < e->ntasks; i++)
+		if (e->tasks[i].on_rq)
+			sl_eng_count_free(e, &e->tasks[i], e->tasks[i].cpu, 1);
 }
 
 /* After the behaviour's tasks, a migration thread per CPU (2.6.20
@@ -141,9 +200,7 @@ static int init_tasks(struct sl_engine *e, const struct sl_behaviour *b,
 		p->sched_policy = s->policy;
 		p->rt_prio = s->rt_prio;
 		p->flags = s->flags;
-		p->cpumask = s->cpumask & v->allmask;
-		if (!p->cpumask)
-			p->cpumask = v->allmask;
+		p->cpumask = i < b->ntasks ? sl_eng_task_mask(e, s) : spec_mask(v, s);
 		for (c = 0; c < e->ncpus; c++)
 			if (sl_task_allowed(p, c))
 				break;
@@ -235,6 +292,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	init_engine(e, &priv, b, ops, o, ncpus, sink, d);
 	if (sl_eng_parse_policy_opts(ops, o->policy_opts, e->param, d))
 		return -1; /* nothing allocated yet */
+	late_cpus(e, b, o);
 	if (o->nq > 0)
 		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));
 	if (ncpus > 1)
