@@ -69,94 +69,92 @@ static void jb_need(struct jbuf *j, size_t more)
 	}
 }
 
-static void jb_ch(struct jbuf *j, char c)
-{
-	jb_need(j, 1);
-	j->p[j->n++] = c;
-	j->p[j->n] = 0;
-}
-
-static void jb_str(struct jbuf *j, const char *s)
-{
-	size_t l = strlen(s);
-	jb_need(j, l);
-	memcpy(j->p + j->n, s, l + 1);
-	j->n += l;
-}
-
-/* decimal without printf: a burst table has ~10^5 phases of 8 numbers */
-static void jb_int(struct jbuf *j, int64_t v)
+/* v in decimal at o, without printf (a burst table has ~10^5 phases of 11
+ * numbers); returns the end */
+static char *put_dec(char *o, int64_t v)
 {
 	char tmp[24];
-	if (v >= 0 && v < 10 && j->n + 2 < j->cap) {
-		j->p[j->n++] = (char)('0' + v);
-		j->p[j->n] = 0;
-		return;
-	}
 	int k = 0;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	if (v < 0)
+		*o++ = '-';
 	do {
 		tmp[k++] = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
-	jb_need(j, (size_t)k + 1);
-	if (v < 0)
-		j->p[j->n++] = '-';
 	while (k)
-		j->p[j->n++] = tmp[--k];
-	j->p[j->n] = 0;
+		*o++ = tmp[--k];
+	return o;
 }
+
+/* a decimal, or null when absent */
+static char *put_opt(char *o, int present, int64_t v)
+{
+	if (present)
+		return put_dec(o, v);
+	memcpy(o, "null", 4);
+	return o + 4;
+}
+
+static char *put_lit(char *o, const char *s)
+{
+	size_t l = strlen(s);
+	memcpy(o, s, l);
+	return o + l;
+}
+
+/* the most one phase takes: 9 numbers of up to 20 digits and a sign, two
+ * names, the punctuation */
+enum { PHASE_MAX = 9 * 21 + 2 * 8 + 32 };
 
 /* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
  * waker_utid|null, waker_progress_ns, pipe, lost, wake_cpu|null,
  * sleep_cpu|null, irq_ns], ...]; SL_INF is -1; wake_cpu (schema 8) is the
  * CPU an interrupt or idle wakeup fired on, sleep_cpu (schema 9) the CPU the
- * task slept on before it, irq_ns (schema 12) the burst's interference. */
+ * task slept on before it, irq_ns (schema 12) the burst's interference.
+ * Room for a phase is made once, then it is written in place. */
 static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
 {
 	size_t k;
-	char end[2] = { 0, 0 };
+	char *o;
+	jb_need(j, 2);
 	j->n = 0;
-	jb_ch(j, '[');
+	j->p[j->n++] = '[';
 	for (k = 0; k < t->nphases; k++) {
 		const struct sl_phase *p = &t->phases[k];
+		int known = p->waker >= 0 && (size_t)p->waker < b->ntasks;
+		jb_need(j, PHASE_MAX);
+		o = j->p + j->n;
 		if (k)
-			jb_ch(j, ',');
-		jb_ch(j, '[');
-		jb_int(j, p->run_ns == SL_INF ? -1 : (int64_t)p->run_ns);
-		jb_ch(j, ',');
-		jb_int(j, p->sleep_ns == SL_INF ? -1 : (int64_t)p->sleep_ns);
-		jb_str(j, ",\"");
-		end[0] = p->end >= 'A' && p->end <= 'Z' ? p->end : '?';
-		jb_str(j, end);
-		jb_str(j, "\",\"");
-		jb_str(j, name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind));
-		jb_str(j, "\",");
-		if (p->waker >= 0 && (size_t)p->waker < b->ntasks)
-			jb_int(j, b->tasks[p->waker].utid);
-		else
-			jb_str(j, "null");
-		jb_ch(j, ',');
-		jb_int(j, (int64_t)p->waker_progress_ns);
-		jb_ch(j, ',');
-		jb_int(j, p->pipe);
-		jb_ch(j, ',');
-		jb_int(j, p->lost);
-		jb_ch(j, ',');
-		if (p->wake_cpu1)
-			jb_int(j, (int64_t)p->wake_cpu1 - 1);
-		else
-			jb_str(j, "null");
-		jb_ch(j, ',');
-		if (p->sleep_cpu1)
-			jb_int(j, (int64_t)p->sleep_cpu1 - 1);
-		else
-			jb_str(j, "null");
-		jb_ch(j, ',');
-		jb_int(j, (int64_t)p->irq_ns);
-		jb_ch(j, ']');
+			*o++ = ',';
+		*o++ = '[';
+		o = put_dec(o, p->run_ns == SL_INF ? -1 : (int64_t)p->run_ns);
+		*o++ = ',';
+		o = put_dec(o, p->sleep_ns == SL_INF ? -1 : (int64_t)p->sleep_ns);
+		o = put_lit(o, ",\"");
+		*o++ = p->end >= 'A' && p->end <= 'Z' ? p->end : '?';
+		o = put_lit(o, "\",\"");
+		o = put_lit(o, name_of(waker_names, SL_ARRAY_SIZE(waker_names), p->waker_kind));
+		o = put_lit(o, "\",");
+		o = put_opt(o, known, known ? b->tasks[p->waker].utid : 0);
+		*o++ = ',';
+		o = put_dec(o, (int64_t)p->waker_progress_ns);
+		*o++ = ',';
+		o = put_dec(o, p->pipe);
+		*o++ = ',';
+		o = put_dec(o, p->lost);
+		*o++ = ',';
+		o = put_opt(o, p->wake_cpu1 != 0, (int64_t)p->wake_cpu1 - 1);
+		*o++ = ',';
+		o = put_opt(o, p->sleep_cpu1 != 0, (int64_t)p->sleep_cpu1 - 1);
+		*o++ = ',';
+		o = put_dec(o, (int64_t)p->irq_ns);
+		*o++ = ']';
+		j->n = (size_t)(o - j->p);
 	}
-	jb_ch(j, ']');
+	jb_need(j, 1);
+	j->p[j->n++] = ']';
+	j->p[j->n] = 0;
 }
 
 int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
@@ -284,6 +282,17 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 {
 	struct jrd r = { json, json };
 	size_t cap = 0;
+	const char *c;
+	/* room for them at once: a phase is one '[' (more in a document
+	 * edited by hand only makes the room larger) */
+	for (c = strchr(json, '['); c; c = strchr(c + 1, '['))
+		cap++;
+	if (cap > 1) {
+		cap--;
+		t->phases = xmalloc(cap * sizeof(*t->phases));
+	} else {
+		cap = 0;
+	}
 	if (jr_ch(&r, '['))
 		goto bad;
 	jr_ws(&r);
@@ -373,6 +382,32 @@ static int late_cpus(struct sl_store *s, int64_t trace_id, struct sl_behaviour *
 	return 0;
 }
 
+/* The utids of trace_id's tasks, ascending (the order they are loaded in):
+ * the phases name their wakers by utid. *n of them, or -1 with d set. */
+static int load_utids(struct sl_store *s, int64_t trace_id, int64_t **out, size_t *n,
+		      struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(s,
+				  "SELECT t.utid FROM thread t JOIN task_model m ON m.utid = t.utid"
+				  " WHERE t.trace_id = ? ORDER BY t.utid",
+				  d);
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		SL_GROW(*out, cap, *n + 1);
+		(*out)[(*n)++] = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return st_dberr(s, d, "loading threads");
+	return 0;
+}
+
 int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b,
 			    struct sl_diag *d)
 {
@@ -380,13 +415,12 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	sqlite3_stmt *q;
 	int64_t *utids = NULL, *parents = NULL;
 	struct sl_group_raw *graw = NULL;
-	char **phases = NULL;
-	size_t n = 0, cap = 0, i, off;
+	size_t n = 0, nu, cap = 0, i, off;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
-	if (sl_store_get_trace(s, trace_id, &tr, d))
-		return -1;
+	if (sl_store_get_trace(s, trace_id, &tr, d) || load_utids(s, trace_id, &utids, &nu, d))
+		goto fail;
 	q = st_prep(s,
 		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
 		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
@@ -396,21 +430,22 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		 " WHERE t.trace_id = ? ORDER BY t.utid",
 		 d);
 	if (!q)
-		return -1;
+		goto fail;
 	sqlite3_bind_int64(q, 1, trace_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct sl_task_spec *t;
 		const unsigned char *ph;
 		char pol[16];
+		if (n == nu || sqlite3_column_int64(q, 0) != utids[n])
+			break; /* not the rows just read: changed by another process */
 		SL_GROW(b->tasks, cap, n + 1);
-		utids = xrealloc(utids, cap * sizeof(*utids));
 		parents = xrealloc(parents, cap * sizeof(*parents));
-		phases = xrealloc(phases, cap * sizeof(*phases));
 		graw = xrealloc(graw, cap * sizeof(*graw));
 		t = &b->tasks[n];
 		memset(t, 0, sizeof(*t));
+		b->ntasks = n + 1; /* its phases are released with b */
 		t->idx = (int32_t)n;
-		t->utid = utids[n] = sqlite3_column_int64(q, 0);
+		t->utid = utids[n];
 		t->tid = sqlite3_column_int(q, 1);
 		t->tgid = sqlite3_column_int(q, 2);
 		st_col_text(q, 3, t->comm, sizeof(t->comm));
@@ -429,8 +464,14 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		t->run_ns = col_dur(q, 13);
 		t->sleep_ns = col_dur(q, 14);
 		t->count = (uint64_t)sqlite3_column_int64(q, 15);
+		/* parsed where SQLite holds it (valid until the next step) */
 		ph = sqlite3_column_text(q, 16);
-		phases[n] = xstrdup(ph ? (const char *)ph : "[]");
+		if (parse_phases(ph ? (const char *)ph : "[]", t, utids, nu, &off)) {
+			sqlite3_finalize(q);
+			sl_fail(d, "%s: task_model.phases of utid %" PRId64 " is malformed at offset %zu",
+				s->path, utids[n], off);
+			goto fail;
+		}
 		memset(&graw[n], 0, sizeof(graw[n]));
 		graw[n].known = sqlite3_column_type(q, 17) != SQLITE_NULL;
 		graw[n].autogroup = sqlite3_column_int64(q, 17);
@@ -440,24 +481,19 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		n++;
 	}
 	sqlite3_finalize(q);
-	b->ntasks = n;
+	if (rc == SQLITE_ROW || (rc == SQLITE_DONE && n != nu)) {
+		sl_fail(d, "%s: the threads of trace %" PRId64 " changed while they were loaded",
+			s->path, trace_id);
+		goto fail;
+	}
 	if (rc != SQLITE_DONE) {
 		st_dberr(s, d, "loading threads");
 		goto fail;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (parents[i] >= 0)
 			b->tasks[i].parent = utid_index(utids, n, parents[i]);
-		if (parse_phases(phases[i], &b->tasks[i], utids, n, &off)) {
-			sl_fail(d, "%s: task_model.phases of utid %" PRId64 " is malformed at offset %zu",
-				s->path, utids[i], off);
-			goto fail;
-		}
-	}
 	sl_behaviour_set_groups(b, graw);
-	for (i = 0; i < n; i++)
-		free(phases[i]);
-	free(phases);
 	free(parents);
 	free(utids);
 	free(graw);
@@ -466,9 +502,6 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	b->span_ns = tr.last_ts - tr.first_ts;
 	return late_cpus(s, trace_id, b, d);
 fail:
-	for (i = 0; i < n; i++)
-		free(phases[i]);
-	free(phases);
 	free(parents);
 	free(utids);
 	free(graw);
