@@ -125,10 +125,16 @@ static int32_t task_of(struct sl_model *m, int32_t tid, uint64_t ts)
 	return new_task(m, tid, ts);
 }
 
+/* t's comm from an event's, unless the event does not know it: "",
+ * trace-cmd's "<...>" (not in its saved cmdlines), "<idle>" (called once or
+ * more per event: the string compares only for a name starting with '<') */
 static void set_comm(struct mtask *t, const char *comm)
 {
-	if (comm && comm[0] && strcmp(comm, "<...>") && strcmp(comm, "<idle>"))
-		memcpy(t->comm, comm, SL_COMM_LEN);
+	if (!comm || !comm[0])
+		return;
+	if (comm[0] == '<' && (!strcmp(comm, "<...>") || !strcmp(comm, "<idle>")))
+		return;
+	memcpy(t->comm, comm, SL_COMM_LEN);
 }
 
 static void set_prio(struct mtask *t, int prio)
