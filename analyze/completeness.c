@@ -87,8 +87,8 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		   const struct wsrc *src);
 
 int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
-			  const struct sl_ledger *l, const char *path, struct sl_completeness *c,
-			  struct sl_diag *d)
+			  const struct sl_ledger *l, const char *path, struct sl_run_data *kept,
+			  struct sl_completeness *c, struct sl_diag *d)
 {
 	struct sl_run_data r;
 	struct sl_trace_info tr;
@@ -96,10 +96,18 @@ int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 	double *ratio;
 	int rc;
 	memset(c, 0, sizeof(*c));
-	/* the slices loaded (sorted: a thread's in order), the wakeups read */
+	/* the slices loaded (sorted: a thread's in order), or the ones kept
+	 * sorted the same way; the wakeups read */
 	if (sl_store_get_trace(st, trace_id, &tr, d) ||
-	    sl_store_load_run_parts(st, run_id, SL_LOAD_SLICES, &r, d))
+	    sl_store_load_run_parts(st, run_id, kept ? 0 : SL_LOAD_SLICES, &r, d))
 		return -1;
+	if (kept) {
+		r.slices = kept->slices;
+		r.nslices = kept->nslices;
+		kept->slices = NULL;
+		kept->nslices = 0;
+		sl_run_data_sort(&r);
+	}
 	/* each thread's work share (recorded_work: sched_stat_runtime) */
 	ratio = xcalloc(r.nthreads ? r.nthreads : 1, sizeof(*ratio));
 	rc = sl_store_work_ratio(st, trace_id, &r, ratio, d);

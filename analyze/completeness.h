@@ -47,9 +47,11 @@ void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data
 
 /* Hold the recorded run run_id of trace_id to the ledger l (read from
  * path) and store the result (sl_store_add_ledger), in a transaction of its
- * own. 0 with *c filled (free c->rows), or -1 with d set. */
+ * own. kept (NULL: read from the store) holds the run's slices as stored
+ * (sl_import_info.rec); they are taken (kept is left empty). 0 with *c
+ * filled (free c->rows), or -1 with d set. */
 int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
-			  const struct sl_ledger *l, const char *path, struct sl_completeness *c,
-			  struct sl_diag *d);
+			  const struct sl_ledger *l, const char *path, struct sl_run_data *kept,
+			  struct sl_completeness *c, struct sl_diag *d);
 
 #endif

@@ -231,6 +231,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	bind.utid_base = sl_store_next_utid(st);
 	bind.d = d;
 	sl_store_run_sink(&bind, &sink);
+	if (led) /* the ledger's completeness reads them next */
+		bind.keep = &out->rec;
 	hint = ledger_hints(led, &nhint);
 	rc = sl_import_model_hinted(rd, path, &sink, hint, nhint, progress, pctx, &im, d);
 	free(hint);
@@ -248,6 +250,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	if (rc == 1) {
 		sl_store_rollback(st);
 		sl_imported_release(&im);
+		sl_run_data_release(&out->rec);
 		out->run_id = 0;
 		return 0;
 	}
@@ -296,12 +299,14 @@ fail:
 	sha_wait(&sha, 1);
 	sl_store_rollback(st);
 	sl_imported_release(&im);
+	sl_run_data_release(&out->rec);
 	out->run_id = 0;
 	return -1;
 }
 
 void sl_import_info_release(struct sl_import_info *in)
 {
+	sl_run_data_release(&in->rec);
 	free(in->ms.lost_per_cpu);
 	free(in->ms.uncertain_ns);
 	free(in->ms.work);

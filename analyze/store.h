@@ -147,6 +147,12 @@ struct sl_store_bind {
 	struct sl_diag *d;
 	uint64_t rows;
 	void *pend; /* rows not yet inserted (the store's; flushed at commit) */
+	/* non-NULL: the slices written are kept in keep->slices too, as the
+	 * store gives them back (sl_store_load_run_parts before its sort), for
+	 * a caller that reads them right after the commit (the caller frees
+	 * them) */
+	struct sl_run_data *keep;
+	size_t keepcap;
 };
 /* Rows go in batches: they reach the tables at sl_store_commit() (or are
  * dropped by sl_store_rollback()), so commit before reading them back. At

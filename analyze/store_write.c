@@ -377,6 +377,22 @@ void sl_store_bind_uncertain(struct sl_store_bind *b, int task, uint64_t ns)
 		t->uncertain = (int64_t)ns;
 }
 
+/* The row v (end_state its text) as the store reads it back: a packed
+ * slice (store_load.c, slice_of_pack). */
+static void keep_slice(struct sl_store_bind *b, const int64_t *v, char end_state)
+{
+	struct sl_run_data *k = b->keep;
+	struct sl_slice_row *r;
+	SL_GROW(k->slices, b->keepcap, k->nslices + 1);
+	r = &k->slices[k->nslices++];
+	r->ts = (uint64_t)v[1];
+	r->dur = (uint64_t)v[2];
+	r->cpu = (int)v[3];
+	r->utid = (int32_t)v[4];
+	r->end_state = end_state ? (unsigned char)end_state : '?';
+	r->priority = (int)v[6];
+}
+
 static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
 		      int priority)
 {
@@ -398,6 +414,8 @@ static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, c
 	txt[0] = end_state;
 	txt[1] = 0;
 	v[6] = priority;
+	if (b->keep)
+		keep_slice(b, v, end_state);
 	return 0;
 }
 

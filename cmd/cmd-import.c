@@ -144,7 +144,8 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		sl_warnx("%s: %" PRIu64 " threads forked again under a tid whose exit was not seen",
 			 path, in.ms.inconsistencies);
 	if (have_ledger) {
-		int rc = sl_completeness_store(st, in.trace_id, in.run_id, &led, lbuf, &comp, &d);
+		int rc = sl_completeness_store(st, in.trace_id, in.run_id, &led, lbuf, &in.rec, &comp,
+						&d);
 		sl_ledger_release(&led);
 		if (rc) {
 			sl_err("%s", d.msg);
