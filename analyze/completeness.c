@@ -15,6 +15,43 @@ static uint64_t clip(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
 	return b > a ? b - a : 0;
 }
 
+/* Thread tid's window in trace time: from when its counters were read at
+ * the start (or the window's start, for a thread born in it) to when they
+ * were read at the end (the snapshots take tens of ms to read); [lo, hi]
+ * when the ledger's times are not trace times. */
+static void thread_window(const struct sl_ledger *l, int mapped, uint64_t lo, uint64_t hi, int tid,
+			  uint64_t *wlo, uint64_t *whi)
+{
+	const struct sl_ledger_thread *s = sl_ledger_find(&l->start, tid);
+	const struct sl_ledger_thread *e = sl_ledger_find(&l->end, tid);
+	*wlo = lo;
+	*whi = hi;
+	if (mapped && s && s->at_ns >= lo)
+		*wlo = s->at_ns;
+	if (mapped && e && e->at_ns >= lo)
+		*whi = e->at_ns;
+}
+
+struct sl_ledger_window *sl_ledger_windows(const struct sl_ledger *l, size_t *n)
+{
+	struct sl_ledger_window *w;
+	int mapped = !strcmp(l->clock, "mono");
+	size_t i;
+	*n = 0;
+	if (!l->end.nt)
+		return NULL;
+	w = xcalloc(l->end.nt, sizeof(*w));
+	for (i = 0; i < l->end.nt; i++) {
+		w[i].tid = l->end.t[i].tid;
+		if (mapped)
+			thread_window(l, 1, l->start.mono_ns, l->end.mono_ns, w[i].tid, &w[i].lo, &w[i].hi);
+		else
+			w[i].hi = UINT64_MAX;
+	}
+	*n = l->end.nt;
+	return w;
+}
+
 /* The index of utid in r->threads, or -1. */
 static long thread_index(const struct sl_run_data *r, int64_t utid)
 {
@@ -83,12 +120,13 @@ static int trace_sums(const struct sl_run_data *r, const uint64_t *wlo, const ui
 }
 
 static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uint64_t first_ts,
-		   uint64_t last_ts, const double *work_ratio, struct sl_completeness *c,
-		   const struct wsrc *src);
+		   uint64_t last_ts, const double *work_ratio, const struct sl_kernel_sums *ks,
+		   struct sl_completeness *c, const struct wsrc *src);
 
 int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 			  const struct sl_ledger *l, const char *path, struct sl_run_data *kept,
-			  struct sl_completeness *c, struct sl_diag *d)
+			  const struct sl_kernel_sums *ks, struct sl_completeness *c,
+			  struct sl_diag *d)
 {
 	struct sl_run_data r;
 	struct sl_trace_info tr;
@@ -108,11 +146,12 @@ int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 		kept->nslices = 0;
 		sl_run_data_sort(&r);
 	}
-	/* each thread's work share (recorded_work: sched_stat_runtime) */
+	/* each thread's work share (recorded_work: sched_stat_runtime), where
+	 * the import's own sums are not given */
 	ratio = xcalloc(r.nthreads ? r.nthreads : 1, sizeof(*ratio));
-	rc = sl_store_work_ratio(st, trace_id, &r, ratio, d);
+	rc = ks ? 0 : sl_store_work_ratio(st, trace_id, &r, ratio, d);
 	if (!rc)
-		rc = compute(l, &r, tr.first_ts, tr.last_ts, ratio, c, &src);
+		rc = compute(l, &r, tr.first_ts, tr.last_ts, ks ? NULL : ratio, ks, c, &src);
 	free(ratio);
 	sl_run_data_release(&r);
 	if (rc || sl_store_begin(st, d))
@@ -167,14 +206,24 @@ static size_t first_of(const struct tid_ix *ix, size_t n, int tid)
 
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
 			     uint64_t first_ts, uint64_t last_ts, const double *work_ratio,
-			     struct sl_completeness *c)
+			     const struct sl_kernel_sums *ks, struct sl_completeness *c)
 {
-	compute(l, rec, first_ts, last_ts, work_ratio, c, NULL);
+	compute(l, rec, first_ts, last_ts, work_ratio, ks, c, NULL);
+}
+
+/* The index of rec's thread j in ks's arrays, or -1. */
+static long ks_index(const struct sl_kernel_sums *ks, const struct sl_run_data *rec, size_t j)
+{
+	int64_t k;
+	if (!ks)
+		return -1;
+	k = rec->threads[j].utid - ks->utid_base;
+	return k >= 0 && (uint64_t)k < ks->n ? (long)k : -1;
 }
 
 static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uint64_t first_ts,
-		   uint64_t last_ts, const double *work_ratio, struct sl_completeness *c,
-		   const struct wsrc *src)
+		   uint64_t last_ts, const double *work_ratio, const struct sl_kernel_sums *ks,
+		   struct sl_completeness *c, const struct wsrc *src)
 {
 	size_t i, j, n = rec->nthreads ? rec->nthreads : 1;
 	struct tid_ix *ix;
@@ -191,19 +240,8 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		uint64_t b = last_ts < c->win_hi ? last_ts : c->win_hi;
 		c->coverage = b > a ? (double)(b - a) / (double)(c->win_hi - c->win_lo) : 0;
 	}
-	/* each thread's own window: from when its counters were read at the
-	 * start (or the window's start, for a thread born in it) to when they
-	 * were read at the end; the snapshots take tens of ms to read */
-	for (j = 0; j < rec->nthreads; j++) {
-		const struct sl_ledger_thread *s = sl_ledger_find(&l->start, rec->threads[j].tid);
-		const struct sl_ledger_thread *e = sl_ledger_find(&l->end, rec->threads[j].tid);
-		wlo[j] = c->win_lo;
-		whi[j] = c->win_hi;
-		if (c->mapped && s && s->at_ns >= c->win_lo)
-			wlo[j] = s->at_ns;
-		if (c->mapped && e && e->at_ns >= c->win_lo)
-			whi[j] = e->at_ns;
-	}
+	for (j = 0; j < rec->nthreads; j++)
+		thread_window(l, c->mapped, c->win_lo, c->win_hi, rec->threads[j].tid, &wlo[j], &whi[j]);
 	if (trace_sums(rec, wlo, whi, exec, wait, src)) {
 		free(exec);
 		free(wait);
@@ -211,6 +249,10 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		free(whi);
 		return -1;
 	}
+	/* the waits as the kernel counts them, where the import took them */
+	for (j = 0; j < rec->nthreads; j++)
+		if (ks_index(ks, rec, j) >= 0)
+			wait[j] = ks->wait[ks_index(ks, rec, j)];
 	ix = xcalloc(n, sizeof(*ix));
 	for (j = 0; j < rec->nthreads; j++) {
 		ix[j].tid = rec->threads[j].tid;
@@ -234,10 +276,15 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		for (j = first_of(ix, rec->nthreads, e->tid); j < rec->nthreads && ix[j].tid == e->tid; j++) {
 			row->trace_exec_ns += exec[ix[j].j];
 			row->trace_wait_ns += wait[ix[j].j];
-			/* its work in the window: its wall time there at the
-			 * thread's work share (the slices cut by the window's
-			 * edges taken at the mean) */
-			if (work_ratio && work_ratio[ix[j].j] >= 0) {
+			long k = ks_index(ks, rec, ix[j].j);
+			/* its work in the window: the kernel's own charges
+			 * (sched_stat_runtime) there; else its wall time there
+			 * at the thread's work share (the slices cut by the
+			 * window's edges taken at the mean) */
+			if (k >= 0 && ks->work && ks->work[k] != UINT64_MAX) {
+				row->trace_work_ns += ks->work[k];
+				row->have_work = 1;
+			} else if (work_ratio && work_ratio[ix[j].j] >= 0) {
 				row->trace_work_ns += (uint64_t)llround((double)exec[ix[j].j] * work_ratio[ix[j].j]);
 				row->have_work = 1;
 			}

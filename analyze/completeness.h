@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "store.h"
 #include "../collector/ledger.h"
+#include "../collector/model.h"
 
 /* Threads with less CPU time than this between the snapshots are left out
  * of the figures (a few ticks of accounting error would dominate them). */
@@ -37,21 +38,42 @@ struct sl_completeness {
 	uint64_t read_ns;            /* the ledger's own reading time (both snapshots) */
 };
 
+/* Each recorded task's work and run queue waits in its window as the
+ * kernel counts them (collector/kacct.h), taken by the import (the model's
+ * kwork_ns and kwait_ns): the task of utid at [utid - utid_base], its work
+ * UINT64_MAX when no sched_stat_runtime named it; work NULL
+ * when the trace has no sched_stat_runtime. */
+struct sl_kernel_sums {
+	int64_t utid_base;
+	size_t n;
+	const uint64_t *work, *wait;
+};
+
+/* Every thread of l's end snapshot with its window (malloc'd; *n of them;
+ * NULL when none): from the read of its counters at the start (or the
+ * window's start) to the read at the end, the whole trace when the
+ * ledger's times are not trace times. */
+struct sl_ledger_window *sl_ledger_windows(const struct sl_ledger *l, size_t *n);
+
 /* Hold rec (the recorded run, its slices and wakeups loaded) of a trace
- * spanning first_ts..last_ts to the ledger l; work_ratio (NULL: none) the
- * share of each rec thread's wall time that was work, -1 unknown
- * (sl_store_work_ratio). Release c->rows with free(). */
+ * spanning first_ts..last_ts to the ledger l; ks (NULL: none) the import's
+ * sums, which give each thread's work and waits; else work_ratio (NULL:
+ * none) the share of each rec thread's wall time that was work, -1 unknown
+ * (sl_store_work_ratio), and the waits from rec's rows clipped to the
+ * windows. Release c->rows with free(). */
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
 			     uint64_t first_ts, uint64_t last_ts, const double *work_ratio,
-			     struct sl_completeness *c);
+			     const struct sl_kernel_sums *ks, struct sl_completeness *c);
 
 /* Hold the recorded run run_id of trace_id to the ledger l (read from
  * path) and store the result (sl_store_add_ledger), in a transaction of its
  * own. kept (NULL: read from the store) holds the run's slices as stored
- * (sl_import_info.rec); they are taken (kept is left empty). 0 with *c
- * filled (free c->rows), or -1 with d set. */
+ * (sl_import_info.rec); they are taken (kept is left empty). ks as for
+ * sl_completeness_compute. 0 with *c filled (free c->rows), or -1 with d
+ * set. */
 int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 			  const struct sl_ledger *l, const char *path, struct sl_run_data *kept,
-			  struct sl_completeness *c, struct sl_diag *d);
+			  const struct sl_kernel_sums *ks, struct sl_completeness *c,
+			  struct sl_diag *d);
 
 #endif

@@ -1,5 +1,6 @@
 /* analyze/import.c - see import.h. */
 #include "import.h"
+#include "completeness.h"
 #include "../collector/ledger.h"
 #include "../collector/release.h"
 #include "../common/util.h"
@@ -194,8 +195,9 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		       const struct sl_ledger *led, sl_progress_fn progress, void *pctx,
 		       struct sl_import_info *out, struct sl_diag *d)
 {
+	struct sl_ledger_hints lh;
 	struct sl_slice_hint *hint;
-	size_t nhint;
+	struct sl_ledger_window *win = NULL;
 	struct shajob sha;
 	const struct sl_reader *rd;
 	struct sl_trace_info tr;
@@ -233,9 +235,13 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	sl_store_run_sink(&bind, &sink);
 	if (led) /* the ledger's completeness reads them next */
 		bind.keep = &out->rec;
-	hint = ledger_hints(led, &nhint);
-	rc = sl_import_model_hinted(rd, path, &sink, hint, nhint, progress, pctx, &im, d);
+	memset(&lh, 0, sizeof(lh));
+	lh.hint = hint = ledger_hints(led, &lh.nhint);
+	if (led)
+		lh.win = win = sl_ledger_windows(led, &lh.nwin);
+	rc = sl_import_model_hinted(rd, path, &sink, &lh, progress, pctx, &im, d);
 	free(hint);
+	free(win);
 	out->events = im.events;
 	if (rc)
 		goto fail;
@@ -283,6 +289,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	if (sl_store_commit(st, d))
 		goto fail;
 	out->trace_id = tr.id;
+	out->utid_base = bind.utid_base;
 	out->ntasks = im.b.ntasks;
 	for (i = 0; i < im.b.ntasks; i++) {
 		if (im.b.tasks[i].nphases)
@@ -293,6 +300,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	im.ms.lost_per_cpu = NULL;
 	im.ms.uncertain_ns = NULL;
 	im.ms.work = NULL;
+	im.ms.kwork_ns = im.ms.kwait_ns = NULL;
 	sl_imported_release(&im);
 	return 0;
 fail:
@@ -310,5 +318,7 @@ void sl_import_info_release(struct sl_import_info *in)
 	free(in->ms.lost_per_cpu);
 	free(in->ms.uncertain_ns);
 	free(in->ms.work);
+	free(in->ms.kwork_ns);
+	free(in->ms.kwait_ns);
 	memset(in, 0, sizeof(*in));
 }

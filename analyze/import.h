@@ -11,6 +11,7 @@
 
 struct sl_import_info {
 	int64_t trace_id, run_id;   /* the new trace and its recorded run */
+	int64_t utid_base;          /* its first task's utid (task i is utid_base + i) */
 	int64_t existing;           /* > 0: the same file (sha256) was imported
 				     * before as this trace; nothing was added */
 	const char *format;         /* the reader's name */

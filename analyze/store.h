@@ -63,9 +63,10 @@ struct sl_ledger_row {
 	int tid;
 	char comm[24];
 	uint64_t kernel_exec_ns, kernel_delay_ns; /* the snapshots' deltas */
-	uint64_t trace_exec_ns, trace_wait_ns;    /* the recorded run, in the window */
-	uint64_t trace_work_ns;  /* of trace_exec_ns, the work the kernel charged
-				  * (recorded_work's share; version 12) */
+	uint64_t trace_exec_ns, trace_wait_ns;    /* the recorded run, in the window (its
+						   * waits as the kernel counts them) */
+	uint64_t trace_work_ns;  /* the work the kernel charged in the window
+				  * (sched_stat_runtime; version 12) */
 	int have_work;           /* 0: no sched_stat_runtime for it (NULL) */
 };
 /* Store what holding trace_id to its ledger found (table ledger_thread and

@@ -144,8 +144,10 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		sl_warnx("%s: %" PRIu64 " threads forked again under a tid whose exit was not seen",
 			 path, in.ms.inconsistencies);
 	if (have_ledger) {
-		int rc = sl_completeness_store(st, in.trace_id, in.run_id, &led, lbuf, &in.rec, &comp,
-						&d);
+		struct sl_kernel_sums ks = { in.utid_base, in.ntasks,
+					     in.ms.have_runtime ? in.ms.kwork_ns : NULL, in.ms.kwait_ns };
+		int rc = sl_completeness_store(st, in.trace_id, in.run_id, &led, lbuf, &in.rec,
+					       in.ms.kwait_ns ? &ks : NULL, &comp, &d);
 		sl_ledger_release(&led);
 		if (rc) {
 			sl_err("%s", d.msg);

@@ -52,18 +52,21 @@ static void stamp_warnings(const char *path, const struct sl_model_stats *ms, st
 int sl_import_model(const struct sl_reader *r, const char *path, const struct sl_run_sink *rec,
 		    sl_progress_fn progress, void *pctx, struct sl_imported *out, struct sl_diag *d)
 {
-	return sl_import_model_hinted(r, path, rec, NULL, 0, progress, pctx, out, d);
+	return sl_import_model_hinted(r, path, rec, NULL, progress, pctx, out, d);
 }
 
 int sl_import_model_hinted(const struct sl_reader *r, const char *path, const struct sl_run_sink *rec,
-			   const struct sl_slice_hint *hint, size_t nhint, sl_progress_fn progress,
-			   void *pctx, struct sl_imported *out, struct sl_diag *d)
+			   const struct sl_ledger_hints *h, sl_progress_fn progress, void *pctx,
+			   struct sl_imported *out, struct sl_diag *d)
 {
 	struct counter c = { NULL, 0, progress, pctx };
 	int rc = -1;
 	memset(out, 0, sizeof(*out));
 	c.m = sl_model_new(rec, d);
-	sl_model_set_slice_hints(c.m, hint, nhint);
+	if (h) {
+		sl_model_set_slice_hints(c.m, h->hint, h->nhint);
+		sl_model_set_windows(c.m, h->win, h->nwin);
+	}
 	if (r->read(path, count_event, &c, d)) {
 		/* the model's messages start at the position: name the file */
 		if (d && strncmp(d->msg, path, strlen(path))) {
@@ -218,6 +221,8 @@ void sl_imported_release(struct sl_imported *im)
 	free(im->ms.lost_per_cpu);
 	free(im->ms.uncertain_ns);
 	free(im->ms.work);
+	free(im->ms.kwork_ns);
+	free(im->ms.kwait_ns);
 	free(im->first);
 	free(im->last);
 	sl_behaviour_release(&im->b);

@@ -28,11 +28,19 @@ struct sl_imported {
  * (release it with sl_imported_release), or -1 with d->msg set. */
 int sl_import_model(const struct sl_reader *r, const char *path, const struct sl_run_sink *rec,
 		    sl_progress_fn progress, void *pctx, struct sl_imported *out, struct sl_diag *d);
-/* The same with the kernel's mean slices of threads (sl_model_set_slice_hints;
- * hint NULL, n 0: none). */
+/* What a recording's ledger gives the model: the kernel's mean slices of
+ * threads (sl_model_set_slice_hints) and their windows
+ * (sl_model_set_windows); either may be empty. */
+struct sl_ledger_hints {
+	const struct sl_slice_hint *hint;
+	size_t nhint;
+	const struct sl_ledger_window *win;
+	size_t nwin;
+};
+/* The same with a ledger's hints (NULL: none). */
 int sl_import_model_hinted(const struct sl_reader *r, const char *path, const struct sl_run_sink *rec,
-			   const struct sl_slice_hint *hint, size_t nhint, sl_progress_fn progress,
-			   void *pctx, struct sl_imported *out, struct sl_diag *d);
+			   const struct sl_ledger_hints *h, sl_progress_fn progress, void *pctx,
+			   struct sl_imported *out, struct sl_diag *d);
 /* The same for n bytes in memory (what a file would hold). */
 int sl_import_model_mem(const struct sl_reader *r, const void *buf, size_t n,
 			const struct sl_run_sink *rec, struct sl_imported *out, struct sl_diag *d);

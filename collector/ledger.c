@@ -167,16 +167,34 @@ static void proc_info(const char *pid, struct proc_info *pi)
 	}
 }
 
+/* How close the time written beside a thread's counters is to their read. */
+#define READ_SPAN_NS 200000ULL
+
 static void write_thread(FILE *f, const char *pid, const char *tid, const struct proc_info *pi)
 {
 	char path[600], buf[4096], comm[64] = "";
 	unsigned long long exec = 0, delay = 0, pcount = 0, aff = 0;
 	char *p, *tok, *save = NULL;
 	int i, nice = 0, policy = 0, rtprio = 0;
+	uint64_t at = 0, span = UINT64_MAX;
 	snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid, tid);
-	uint64_t at = mono_now();
-	if (slurp(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu %llu %llu", &exec, &delay, &pcount) != 3)
-		return; /* gone, or no schedstat */
+	/* the moment of the read, to within READ_SPAN_NS: a reader preempted
+	 * between the clock and the read (tens of ms on a loaded machine)
+	 * would date the counters too early; the narrowest of a few tries */
+	for (i = 0; i < 4 && span > READ_SPAN_NS; i++) {
+		unsigned long long x, y, z;
+		uint64_t t0 = mono_now(), t1;
+		if (slurp(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu %llu %llu", &x, &y, &z) != 3)
+			return; /* gone, or no schedstat */
+		t1 = mono_now();
+		if (t1 - t0 < span) {
+			span = t1 - t0;
+			at = t0;
+			exec = x;
+			delay = y;
+			pcount = z;
+		}
+	}
 	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
 	if (slurp(path, buf, sizeof(buf)) > 0 && (p = strrchr(buf, ')'))) {
 		/* fields 3.. after the comm: nice is 19, rt_priority 40, policy 41 */

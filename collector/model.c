@@ -48,6 +48,7 @@ void sl_model_free(struct sl_model *m)
 	free(m->hkey);
 	free(m->hval);
 	free(m->hint);
+	sl_kacct_free(m->ka);
 	sl_yields_free(&m->y);
 	free(m);
 }
@@ -662,6 +663,7 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 		set_comm(&m->t[n], ev->comm2);
 		set_prio(&m->t[n], ev->prio2);
 	}
+	sl_kacct_switch(m->ka, ev->cpu, ev->ts, p, ev->pid, st == 'R', n, ev->pid2);
 	if (switch_in(m, ev->cpu, n, ev->ts, ev->ts))
 		return -1;
 	c = &m->cpu[ev->cpu];
@@ -693,10 +695,15 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 			return -1;
 		m->st.wakeups++;
 		t->wake_ts = ev->ts;
+		sl_kacct_wake(m->ka, w, t->tid, ev->ts, SL_KW_WAKING, ev->cpu);
 		return 0;
 	}
-	if (t->state == T_RUNNING || t->wake_pending)
-		return 0; /* not asleep, or sched_wakeup after sched_waking */
+	if (t->state == T_RUNNING || t->wake_pending) {
+		/* not asleep, or sched_wakeup after sched_waking: after the enqueue */
+		if (t->wake_pending == 2 && ev->type == SL_EV_WAKEUP && t->state == T_RUNNABLE)
+			sl_kacct_wake(m->ka, w, t->tid, ev->ts, SL_KW_WAKEUP, ev->cpu);
+		return 0;
+	}
 	/* the switch we missed took it off to sleep; or the switch said
 	 * __state 0 (raw, systing), yet the kernel fires sched_waking only for
 	 * a task whose __state is a sleeping one (ttwu_state_match in
@@ -754,6 +761,8 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		ph->sleep_cpu1 = ph->wake_cpu1 && t->last_cpu >= 0 ? (uint32_t)t->last_cpu + 1 : 0;
 	}
 	t->state = T_RUNNABLE;
+	sl_kacct_wake(m->ka, w, t->tid, ev->ts, ev->type == SL_EV_WAKING ? SL_KW_WAKING : SL_KW_NEW,
+		      ev->cpu);
 	t->wake_pending = ev->type == SL_EV_WAKING ? 2 : 1;
 	t->wake_ts = ev->ts;
 	t->waker = waker;
@@ -959,6 +968,10 @@ int sl_model_event(void *model, const struct sl_event *ev)
 		return on_fork(m, ev);
 	case SL_EV_EXEC:
 		return on_exec(m, ev);
+	case SL_EV_MIGRATE: /* a task already known (no new one from a move) */
+		if (m->ka && ev->pid > 0 && m->hkey[hslot(m, ev->pid)] == ev->pid)
+			sl_kacct_migrate(m->ka, m->hval[hslot(m, ev->pid)], ev->pid, ev->ts);
+		return 0;
 	case SL_EV_EXIT: {
 		int32_t t = task_of(m, ev->pid, ev->ts);
 		if (t >= 0) {
@@ -976,6 +989,7 @@ int sl_model_event(void *model, const struct sl_event *ev)
 			x->charged_any = 1;
 			if (x->state == T_RUNNING)
 				x->slice_charged += ev->count;
+			sl_kacct_charge(m->ka, t, x->tid, ev->ts, ev->count, ev->cpu);
 		}
 		return 0;
 	}

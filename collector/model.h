@@ -32,6 +32,11 @@ struct sl_model_stats {
 				   * it ran (malloc'd; caller frees) */
 	struct sl_work_row *work; /* [nwork], by task then CPU (malloc'd; caller frees) */
 	size_t nwork;
+	/* [ntasks] with ledger windows (sl_model_set_windows), else NULL: each
+	 * task's work (sched_stat_runtime) and run queue waits in its window
+	 * as the kernel counts them (collector/kacct.h; malloc'd; caller frees) */
+	uint64_t *kwork_ns, *kwait_ns;
+	int have_runtime;         /* the trace has sched_stat_runtime events */
 };
 
 /* The kernel's mean slice of a thread: its ledger's sum_exec_runtime delta
@@ -39,6 +44,13 @@ struct sl_model_stats {
 struct sl_slice_hint {
 	int32_t tid;
 	uint64_t mean_ns;
+};
+
+/* A thread's window in trace time: between the ledger's two reads of its
+ * counters (docs/ledger.md), lo exclusive, hi inclusive. */
+struct sl_ledger_window {
+	int32_t tid;
+	uint64_t lo, hi;
 };
 
 /* New builder writing the recorded run to *rec (copied). d receives errors
@@ -58,5 +70,9 @@ void sl_model_free(struct sl_model *m);
  * missing, its slice ends its mean slice after it began, within what the
  * evidence allows, instead of halfway (docs/model.md, "Missed switches"). */
 void sl_model_set_slice_hints(struct sl_model *m, const struct sl_slice_hint *h, size_t n);
+/* Give the model the ledger's windows of threads (copied; before the first
+ * event): it then counts each task's work and waits in its window as the
+ * kernel does (collector/kacct.h) into its stats' kwork_ns and kwait_ns. */
+void sl_model_set_windows(struct sl_model *m, const struct sl_ledger_window *w, size_t n);
 
 #endif

@@ -50,6 +50,9 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	b->tasks = xcalloc(m->nt ? m->nt : 1, sizeof(*b->tasks));
 	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
 	m->st.uncertain_ns = xcalloc(m->nt ? m->nt : 1, sizeof(uint64_t));
+	m->st.have_runtime = m->seen_runtime;
+	if (m->ka)
+		sl_kacct_finish(m->ka, m->nt, &m->st.kwork_ns, &m->st.kwait_ns);
 	*last_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];
@@ -118,4 +121,10 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	st->lost_per_cpu = m->lost;
 	m->lost = NULL;
 	return 0;
+}
+
+void sl_model_set_windows(struct sl_model *m, const struct sl_ledger_window *w, size_t n)
+{
+	sl_kacct_free(m->ka);
+	m->ka = sl_kacct_new(w, n);
 }

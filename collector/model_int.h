@@ -4,6 +4,7 @@
 #define SL_MODEL_INT_H
 
 #include "model.h"
+#include "kacct.h"
 #include "yields.h"
 
 enum tstate { T_UNKNOWN = 0, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
@@ -104,6 +105,7 @@ struct sl_model {
 	struct sl_yields y;
 	struct sl_slice_hint *hint; /* sorted by tid (sl_model_set_slice_hints) */
 	size_t nhint;
+	struct sl_kacct *ka;        /* NULL: no ledger windows (sl_model_set_windows) */
 	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
 };
 
