@@ -13,13 +13,12 @@
 #include "cfs.h"
 #include "fair_weights.h"
 #include "prio_array.h"
+#include "rt.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RT_PRIO 100
 #define NICE_0_LOAD SL_NICE_0_LOAD
-#define RR_SLICE_NS (100 * SL_NS_PER_MS) /* DEF_TIMESLICE, kernel/sched.c v2.6.24 */
 
 enum { P_START_DEBIT, P_NEW_FAIR_SLEEPERS, P_WAKEUP_PREEMPT, P_CHILD_RUNS_FIRST, P_COMPAT_YIELD,
        P_SMP_SCALE };
@@ -51,9 +50,9 @@ struct cfs_task {
 	uint32_t inv_weight;
 	int32_t pos;             /* index in its CPU's heap, -1 not in it */
 	int32_t cpu;             /* runqueue it is on / last ran on */
-	int64_t rr_left;         /* SCHED_RR time_slice (ns) */
+	struct sl_rt_se rt;      /* the RT class (rt.h): rt.policy 0 fair; SCHED_RR
+				  * time_slice in ticks */
 	int16_t prio;            /* kernel prio: RT 99 - rt_prio, else static_prio */
-	int8_t rt;               /* 1: the RT class */
 	int8_t on_rq;
 	uint8_t policy;
 	int8_t nice;
@@ -78,6 +77,7 @@ struct cfs_run {
 	struct cfs_rq *rq;
 	struct sl_cfs_tun tun;
 	int start_debit, new_fair_sleepers, wakeup_preempt, child_runs_first, compat_yield;
+	int64_t rr_ticks;        /* DEF_TIMESLICE: 100 ms in ticks (sl_rt_rr_ticks) */
 };
 
 static struct cfs_run *R(struct sl_engine *e)
@@ -252,26 +252,9 @@ static int32_t leftmost(const struct cfs_rq *q)
 	return q->n ? q->heap[0] : -1;
 }
 
-/* ---- the RT class (kernel/sched_rt.c v2.6.24): the shared priority
- * array, a FIFO list per prio 0..98 ---- */
+/* ---- the RT class (kernel/sched_rt.c v2.6.24) is rt.h's, on q->rt ---- */
 
 #define LINKS(r) SL_PRIO_LINKS((r)->t)
-
-static void rt_add(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
-{
-	sl_prio_add_tail(&q->rt, LINKS(r), pi, r->t[pi].prio);
-}
-
-static void rt_del(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
-{
-	sl_prio_del(&q->rt, LINKS(r), pi, r->t[pi].prio);
-}
-
-static int32_t rt_first(const struct cfs_rq *q)
-{
-	int k = sl_prio_first(&q->rt);
-	return k < SL_PRIO_MAX ? q->rt.head[k] : -1;
-}
 
 /* ---- the fair class ---- */
 
@@ -338,7 +321,7 @@ static void set_weight(struct cfs_run *r, struct cfs_task *p, struct sl_task *et
 {
 	/* set_load_weight (kernel/sched.c v2.6.24): RT tasks
 	 * prio_to_weight[0] * 2 and prio_to_wmult[0] >> 1 (for balancing) */
-	if (p->rt) {
+	if (p->rt.policy) {
 		p->weight = sl_fair_weight(-20) * 2;
 		p->inv_weight = sl_fair_wmult(-20) >> 1;
 	} else {
@@ -362,6 +345,7 @@ static int cfs_init(struct sl_engine *e)
 	r->wakeup_preempt = (int)sl_engine_param(e, P_WAKEUP_PREEMPT);
 	r->child_runs_first = (int)sl_engine_param(e, P_CHILD_RUNS_FIRST);
 	r->compat_yield = (int)sl_engine_param(e, P_COMPAT_YIELD);
+	r->rr_ticks = sl_rt_rr_ticks(e->hz);
 	sl_cfs_tunables(e->ncpus, (int)sl_engine_param(e, P_SMP_SCALE), &r->tun);
 	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
@@ -394,14 +378,8 @@ static void cfs_task_init(struct sl_engine *e, struct sl_task *et)
 	p->cpu = -1;
 	p->nice = (int8_t)et->nice;
 	p->policy = (uint8_t)(et->sched_policy >= 0 && et->sched_policy <= 3 ? et->sched_policy : 0);
-	p->rt = p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR;
-	if (p->rt) {
-		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
-		p->prio = (int16_t)(MAX_RT_PRIO - 1 - rp);
-	} else {
-		p->prio = (int16_t)et->static_prio;
-	}
-	p->rr_left = RR_SLICE_NS;
+	sl_rt_se_init(&p->rt, p->policy, et->rt_prio, r->rr_ticks);
+	p->prio = (int16_t)(p->rt.policy ? p->rt.prio : et->static_prio);
 	set_weight(r, p, et);
 	et->pol = p;
 }
@@ -414,10 +392,10 @@ static void cfs_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, const 
 	if (w->kind == SL_ENQ_MIGRATE && w->src_cpu >= 0 && w->src_cpu < e->ncpus &&
 	    r->rq[w->src_cpu].in_transit > 0)
 		r->rq[w->src_cpu].in_transit--;
-	if (p->rt) {
+	if (p->rt.policy) {
 		p->cpu = cpu;
 		p->on_rq = 1;
-		rt_add(r, q, et->idx);
+		sl_rt_enqueue(&q->rt, LINKS(r), et->idx, &p->rt);
 		return;
 	}
 	if (q->fair_curr == et->idx)
@@ -444,8 +422,8 @@ static void cfs_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char s
 	struct cfs_rq *q = &r->rq[cpu];
 	struct cfs_task *p = &r->t[et->idx];
 	(void)state;
-	if (p->rt) {
-		rt_del(r, q, et->idx);
+	if (p->rt.policy) {
+		sl_rt_dequeue(&q->rt, LINKS(r), et->idx, &p->rt);
 		p->on_rq = 0;
 		return;
 	}
@@ -463,14 +441,14 @@ static int cfs_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
 	struct cfs_run *r = R(e);
 	struct cfs_rq *q = &r->rq[cpu];
 	struct cfs_task *p = &r->t[et->idx], *c;
+	int rt;
 	if (q->curr < 0)
 		return 1;
 	c = &r->t[q->curr];
-	if (c->rt) /* check_preempt_curr_rt */
-		return p->rt && p->prio < c->prio;
+	/* check_preempt_curr_rt; an RT task preempts the fair class */
+	if ((rt = sl_rt_preempts(&p->rt, &c->rt)) >= 0)
+		return rt;
 	/* check_preempt_wakeup */
-	if (p->rt)
-		return 1;
 	if (p->policy == SL_SCHED_BATCH || !r->wakeup_preempt)
 		return 0;
 	update_curr(r, q);
@@ -495,7 +473,7 @@ static struct sl_task *cfs_pick_next(struct sl_engine *e, int cpu, struct sl_tas
 	}
 	(void)prev;
 	/* pick_next_task: the RT class first, then the leftmost fair task */
-	next = rt_first(q);
+	next = sl_rt_pick(&q->rt);
 	if (next < 0) {
 		next = leftmost(q);
 		if (next >= 0) {
@@ -519,18 +497,11 @@ static void cfs_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 	struct cfs_run *r = R(e);
 	struct cfs_rq *q = &r->rq[cpu];
 	struct cfs_task *p = &r->t[et->idx];
-	if (p->rt) {
+	if (p->rt.policy) {
 		/* task_tick_rt: SCHED_RR loses a tick; at 0 a new
 		 * DEF_TIMESLICE and the tail of its list if not alone */
-		if (p->policy != SL_SCHED_RR)
-			return;
-		p->rr_left -= (int64_t)e->tick_ns;
-		if (p->rr_left > 0)
-			return;
-		p->rr_left = RR_SLICE_NS;
-		if (p->link.next >= 0 || p->link.prev >= 0) {
-			rt_del(r, q, et->idx);
-			rt_add(r, q, et->idx);
+		if (sl_rt_tick(&p->rt, 1, r->rr_ticks) && !sl_rt_alone(LINKS(r), et->idx)) {
+			sl_rt_requeue(&q->rt, LINKS(r), et->idx, &p->rt);
 			sl_engine_resched(e, cpu);
 		}
 		return;
@@ -553,10 +524,10 @@ static void cfs_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task
 	struct cfs_task *pp = &r->t[parent->idx], *c = &r->t[child->idx];
 	int parent_running = r->rq[parent->cpu].curr == parent->idx && parent->state == SL_TS_RUNNING;
 	/* wake_up_new_task (kernel/sched.c v2.6.24) */
-	if (c->rt) {
+	if (c->rt.policy) {
 		c->cpu = cpu;
 		c->on_rq = 1;
-		rt_add(r, q, child->idx);
+		sl_rt_enqueue(&q->rt, LINKS(r), child->idx, &c->rt);
 	} else if (!parent->on_rq) {
 		/* !current->se.on_rq: activate_task without placement; the
 		 * child has its parent's vruntime (dup_task_struct), moved by
@@ -597,10 +568,9 @@ static void cfs_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 	struct cfs_task *p = &r->t[et->idx];
 	size_t i;
 	int32_t last = -1;
-	if (p->rt) {
+	if (p->rt.policy) {
 		/* yield_task_rt: the tail of its list */
-		rt_del(r, q, et->idx);
-		rt_add(r, q, et->idx);
+		sl_rt_requeue(&q->rt, LINKS(r), et->idx, &p->rt);
 		return;
 	}
 	/* yield_task_fair */
@@ -625,7 +595,7 @@ static void cfs_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
 	int old_prio = p->prio, delta, running;
 	(void)old_nice;
 	p->nice = (int8_t)et->nice;
-	if (p->rt) {
+	if (p->rt.policy) {
 		set_weight(r, p, et);
 		return;
 	}
@@ -675,22 +645,14 @@ static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 {
 	struct cfs_run *r = R(e);
 	struct cfs_rq *q = &r->rq[src];
-	int32_t best = -1;
-	int k;
+	int32_t best;
 	/* move_tasks: the RT class first (load_balance_rt: highest prio, from
 	 * the tail of each list), then the fair tree from its leftmost task
 	 * (load_balance_fair); the engine's can_migrate_task
 	 * (sl_engine_may_migrate) accepts or skips each in that order */
-	for (k = sl_prio_first(&q->rt); k < SL_PRIO_MAX && best < 0; k = sl_prio_next(&q->rt, k + 1)) {
-		int32_t pi;
-		for (pi = q->rt.tail[k]; pi >= 0; pi = r->t[pi].link.prev)
-			if (pi != q->curr && sl_engine_may_migrate(e, &e->tasks[pi], dst)) {
-				best = pi;
-				break;
-			}
-	}
+	best = sl_rt_movable(e, &q->rt, LINKS(r), 0, q->curr, dst);
 	if (best >= 0) {
-		rt_del(r, q, best);
+		sl_rt_dequeue(&q->rt, LINKS(r), best, &r->t[best].rt);
 	} else if (q->n) {
 		size_t n = q->n;
 		int32_t *h = xmalloc(n * sizeof(*h));
@@ -720,7 +682,7 @@ static int check_rt(void *ctx, int pi, int cpu, int array, int q)
 	const struct cfs_run *r = ctx;
 	const struct cfs_task *p = &r->t[pi];
 	(void)array;
-	return p->rt && p->on_rq && p->cpu == cpu && p->prio == q;
+	return p->rt.policy && p->rt.queued && p->on_rq && p->cpu == cpu && p->rt.prio == q;
 }
 
 static long cfs_debug_count(struct sl_engine *e, int cpu)
@@ -734,7 +696,7 @@ static long cfs_debug_count(struct sl_engine *e, int cpu)
 	for (i = 0; i < q->n; i++) {
 		int32_t pi = q->heap[i];
 		struct cfs_task *p = &r->t[pi];
-		if (p->pos != (int32_t)i || p->cpu != cpu || !p->on_rq || p->rt || pi == q->fair_curr)
+		if (p->pos != (int32_t)i || p->cpu != cpu || !p->on_rq || p->rt.policy || pi == q->fair_curr)
 			return -1;
 		if (i > 0 && before(p, &r->t[q->heap[(i - 1) / 2]]))
 			return -1;

@@ -69,21 +69,9 @@ static struct sl_task *task_of(struct ev_run *r, const struct sl_eevdf_se *se)
 	return ev_task_of(r, se);
 }
 
-/* ---- real-time queue: FIFO list per priority (kernel/sched/rt.c) ---- */
+/* ---- the RT class (kernel/sched/rt.c) is rt.h's, on rq->rtq ---- */
 
 #define LINKS(r) SL_PRIO_LINKS((r)->t)
-
-static void rt_add(struct ev_run *r, struct ev_rq *rq, int pi)
-{
-	sl_prio_add_tail(&rq->rtq, LINKS(r), pi, r->t[pi].rtq);
-	r->t[pi].rt_queued = 1;
-}
-
-static void rt_del(struct ev_run *r, struct ev_rq *rq, int pi)
-{
-	sl_prio_del(&rq->rtq, LINKS(r), pi, r->t[pi].rtq);
-	r->t[pi].rt_queued = 0;
-}
 
 /* ---- the fair class on the engine's CPUs ---- */
 
@@ -174,15 +162,14 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 	struct sl_engine *e = r->e;
 	struct sl_task *cur = e->cpus[cpu].curr;
 	struct ev_task *c;
+	int rt;
 	if (!cur)
 		return 1;
 	c = T(r, cur);
 	if (c == p)
 		return 0;
-	if (p->rt)
-		return !c->rt || p->rtq < c->rtq;
-	if (c->rt)
-		return 0;
+	if ((rt = sl_rt_preempts(&p->rt_se, &c->rt_se)) >= 0)
+		return rt;
 	if (e->cpus[cpu].need_resched || cur->state != SL_TS_RUNNING)
 		return 0;
 	/* batch (and idle) tasks do not preempt: the tick does */
@@ -201,7 +188,7 @@ static int eevdf_init(struct sl_engine *e)
 	r->e = e;
 	slice = sl_engine_param(e, EV_P_BASE_SLICE_US) ? (uint64_t)sl_engine_param(e, EV_P_BASE_SLICE_US) * 1000
 						    : sl_eevdf_base_slice(e->ncpus, (uint64_t)sl_engine_param(e, EV_P_SLICE_NORM_US) * 1000);
-	r->rr_ticks = e->hz / 10 > 0 ? e->hz / 10 : 1; /* RR_TIMESLICE = 100 ms */
+	r->rr_ticks = sl_rt_rr_ticks(e->hz); /* RR_TIMESLICE = 100 ms */
 	r->wakeup_preemption = (int)sl_engine_param(e, EV_P_WAKEUP_PREEMPTION);
 	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
@@ -245,12 +232,10 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	p->recent_cpu = -1;
 	p->pelt_cpu = -1;
 	p->last_wakee = -1;
-	if (et->sched_policy == SL_SCHED_FIFO || et->sched_policy == SL_SCHED_RR) {
-		int rp = et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio;
-		p->rt = et->sched_policy;
-		p->rtq = 99 - rp;
-		p->rr_left = r->rr_ticks;
-		et->prio = p->rtq; /* kernel prio of an RT task: 99 - rt_priority */
+	sl_rt_se_init(&p->rt_se, et->sched_policy, et->rt_prio, r->rr_ticks);
+	p->rt = p->rt_se.policy;
+	if (p->rt) {
+		et->prio = p->rt_se.prio; /* kernel prio of an RT task: 99 - rt_priority */
 	} else {
 		p->batch = et->sched_policy == SL_SCHED_BATCH;
 		et->prio = et->static_prio;
@@ -287,7 +272,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 	}
 	p->cpu = cpu;
 	if (p->rt) {
-		rt_add(r, &r->rq[cpu], et->idx);
+		sl_rt_enqueue(&r->rq[cpu].rtq, LINKS(r), et->idx, &p->rt_se);
 		return;
 	}
 	/* a task appearing (trace or workload start) joins like a new one:
@@ -301,8 +286,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	struct ev_run *r = R(e);
 	struct ev_task *p = T(r, et);
 	if (p->rt) {
-		if (p->rt_queued)
-			rt_del(r, &r->rq[cpu], et->idx);
+		sl_rt_dequeue(&r->rq[cpu].rtq, LINKS(r), et->idx, &p->rt_se);
 		return;
 	}
 	if (!p->se.on_rq)
@@ -331,16 +315,16 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	struct ev_rq *rq = &r->rq[cpu];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
 	struct sl_eevdf_se *se;
-	int q;
+	int pi;
 	(void)prev;
 
 	ev_rq_update_curr(r, cpu);
-	q = sl_prio_first(&rq->rtq);
-	if (q < SL_PRIO_MAX) {
+	pi = sl_rt_pick(&rq->rtq);
+	if (pi >= 0) {
 		/* pick_next_task_rt: the first task of the best list; a fair
 		 * curr goes back to its queue (put_prev_entity) */
 		put_prev(r, cpu);
-		return &e->tasks[rq->rtq.head[q]];
+		return &e->tasks[pi];
 	}
 	if (cfs->curr && (!cfs->curr->on_rq || cfs->curr->delayed))
 		put_prev(r, cpu);
@@ -364,12 +348,9 @@ static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 	if (p->rt) {
 		/* task_tick_rt: SCHED_RR loses the CPU to its equals every
 		 * RR_TIMESLICE; SCHED_FIFO runs on */
-		if (p->rt != SL_SCHED_RR || --p->rr_left > 0)
-			return;
-		p->rr_left = r->rr_ticks;
-		if (p->rt_queued && (p->link.prev >= 0 || p->link.next >= 0)) {
-			rt_del(r, rq, et->idx);
-			rt_add(r, rq, et->idx);
+		if (sl_rt_tick(&p->rt_se, 1, r->rr_ticks) && p->rt_se.queued &&
+		    !sl_rt_alone(LINKS(r), et->idx)) {
+			sl_rt_requeue(&rq->rtq, LINKS(r), et->idx, &p->rt_se);
 			sl_engine_resched(e, cpu);
 		}
 		return;
@@ -390,7 +371,7 @@ static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_ta
 	/* task_fork_fair + wake_up_new_task: placed at V of its CPU with half
 	 * a slice (ENQUEUE_INITIAL), then wakeup_preempt(WF_FORK) */
 	if (c->rt)
-		rt_add(r, &r->rq[cpu], child->idx);
+		sl_rt_enqueue(&r->rq[cpu].rtq, LINKS(r), child->idx, &c->rt_se);
 	else
 		fair_enqueue(r, cpu, c, 1);
 	if (e->cpus[cpu].curr && preempts(r, cpu, c))
@@ -406,10 +387,7 @@ static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 		return;
 	if (p->rt) {
 		/* yield_task_rt: to the tail of its list */
-		if (p->rt_queued) {
-			rt_del(r, rq, et->idx);
-			rt_add(r, rq, et->idx);
-		}
+		sl_rt_requeue(&rq->rtq, LINKS(r), et->idx, &p->rt_se);
 		return;
 	}
 	if (rq->cfs.curr != &p->se)
@@ -511,7 +489,7 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 	struct ev_rq *rq = &r->rq[src];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
 	uint64_t last = 0;
-	int q;
+	int pi;
 
 	/* detach_tasks: the fair tasks from the tail of cfs_tasks (least
 	 * recently queued or picked first); the engine's rules decide which
@@ -528,24 +506,18 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 		return task_of(r, next);
 	}
 	/* no fair task: a waiting RT task (as the RT class's push/pull would) */
-	for (q = sl_prio_first(&rq->rtq); q < SL_PRIO_MAX; q = sl_prio_next(&rq->rtq, q + 1)) {
-		int pi;
-		for (pi = rq->rtq.head[q]; pi >= 0; pi = r->t[pi].link.next) {
-			struct sl_task *et = &e->tasks[pi];
-			if (et == e->cpus[src].curr || !sl_engine_may_migrate(e, et, dst))
-				continue;
-			rt_del(r, rq, pi);
-			return et;
-		}
-	}
-	return NULL;
+	pi = sl_rt_movable(e, &rq->rtq, LINKS(r), 1, e->cpus[src].curr ? e->cpus[src].curr->idx : -1, dst);
+	if (pi < 0)
+		return NULL;
+	sl_rt_dequeue(&rq->rtq, LINKS(r), pi, &r->t[pi].rt_se);
+	return &e->tasks[pi];
 }
 
 static int rt_ok(void *ctx, int task, int cpu, int array, int q)
 {
 	const struct ev_task *p = &((struct ev_run *)ctx)->t[task];
 	(void)array;
-	return p->rt_queued && p->rtq == q && p->cpu == cpu;
+	return p->rt_se.queued && p->rt_se.prio == q && p->cpu == cpu;
 }
 
 static long eevdf_debug_count(struct sl_engine *e, int cpu)

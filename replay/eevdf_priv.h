@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "eevdf.h"
 #include "prio_array.h"
+#include "rt.h"
 
 /* the policy's parameters, in the order of eevdf_params (eevdf.c) */
 enum {
@@ -28,11 +29,9 @@ struct ev_task {
 	struct sl_prio_link link; /* first: RT run-list links (prio_array.h) */
 	struct sl_eevdf_se se;
 	int cpu;                /* runqueue it is on / last ran on */
-	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair */
-	int rtq;                /* 99 - rt_priority */
+	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair (= rt_se.policy) */
+	struct sl_rt_se rt_se;  /* the RT class (rt.h): its list, SCHED_RR ticks left */
 	int batch;              /* SCHED_BATCH: never wakeup-preempts */
-	int rt_queued;
-	int rr_left;            /* SCHED_RR: ticks left of its time slice */
 	int recent_cpu;         /* p->recent_used_cpu of select_idle_sibling (-1) */
 	/* eevdf_smp.c */
 	struct sl_pelt avg;     /* se->avg */
@@ -68,7 +67,7 @@ struct ev_run {
 	struct ev_task *t;
 	struct ev_rq *rq;
 	uint64_t mru;
-	int rr_ticks;           /* sched_rr_timeslice: 100 ms in ticks */
+	int64_t rr_ticks;       /* sched_rr_timeslice: 100 ms in ticks */
 	int wakeup_preemption;
 	/* eevdf_group.c */
 	struct ev_group *grp;

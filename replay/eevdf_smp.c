@@ -761,35 +761,39 @@ balanced:
 	return 0;
 }
 
+struct pullable {
+	struct sl_engine *e;
+	int c, this_cpu;
+};
+
+/* a task of CPU c's RT lists that may be pulled to this_cpu */
+static int pullable_ok(void *ctx, int pi)
+{
+	const struct pullable *p = ctx;
+	const struct sl_task *et = &p->e->tasks[pi];
+	return et != p->e->cpus[p->c].curr && sl_task_allowed(et, p->this_cpu) && et->state == SL_TS_RUNNABLE;
+}
+
 /* pull_rt_task(), as far as an idle CPU goes: the best waiting RT task of
- * another CPU that may run here */
+ * another CPU that may run here (the first CPU's on a tie) */
 static int pull_rt(struct ev_run *r, int this_cpu)
 {
 	struct sl_engine *e = r->e;
-	int c, q, pi, best = -1, best_q = SL_PRIO_MAX, best_c = -1;
-	for (c = 0; c < e->ncpus; c++) {
-		struct ev_rq *rq = &r->rq[c];
-		if (c == this_cpu)
+	struct pullable ctx = { e, 0, this_cpu };
+	int q, pi, best = -1, best_q = SL_PRIO_MAX, best_c = -1;
+	for (ctx.c = 0; ctx.c < e->ncpus; ctx.c++) {
+		if (ctx.c == this_cpu)
 			continue;
-		for (q = sl_prio_first(&rq->rtq); q < best_q; q = sl_prio_next(&rq->rtq, q + 1)) {
-			for (pi = rq->rtq.head[q]; pi >= 0; pi = r->t[pi].link.next) {
-				struct sl_task *et = &e->tasks[pi];
-				if (et == e->cpus[c].curr || !sl_task_allowed(et, this_cpu) ||
-				    et->state != SL_TS_RUNNABLE)
-					continue;
-				best = pi;
-				best_q = q;
-				best_c = c;
-				break;
-			}
-			if (best >= 0)
-				break;
+		pi = sl_rt_find(&r->rq[ctx.c].rtq, SL_PRIO_LINKS(r->t), 1, best_q, pullable_ok, &ctx, &q);
+		if (pi >= 0) {
+			best = pi;
+			best_q = q;
+			best_c = ctx.c;
 		}
 	}
 	if (best < 0)
 		return 0;
-	sl_prio_del(&r->rq[best_c].rtq, SL_PRIO_LINKS(r->t), best, r->t[best].rtq);
-	r->t[best].rt_queued = 0;
+	sl_rt_dequeue(&r->rq[best_c].rtq, SL_PRIO_LINKS(r->t), best, &r->t[best].rt_se);
 	sl_engine_pull(e, &e->tasks[best], best_c, this_cpu);
 	return 1;
 }

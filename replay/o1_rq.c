@@ -4,6 +4,7 @@
  * and exit (sched_fork, wake_up_new_task, sched_exit), §2.8 nice and yield
  * (set_user_nice, sys_sched_yield): kernel/sched.c of Linux 2.6.20. */
 #include "o1_rq.h"
+#include "rt.h"
 #include "../common/util.h"
 
 #include <stdio.h>
@@ -19,9 +20,11 @@ static inline int is_rt(const struct sl_o1_task *p)
 	return p->prio < SL_O1_MAX_RT_PRIO;
 }
 
+/* 2.6.20 has no scheduling classes: RT tasks are on the same arrays at prio
+ * 0..99; the RT class's policy and prio rules are rt.h's */
 static inline int rt_policy(const struct sl_o1_task *p)
 {
-	return p->policy == SL_O1_FIFO || p->policy == SL_O1_RR;
+	return sl_rt_policy(p->policy);
 }
 
 static inline int expired_idx(const struct sl_o1_rq *rq)
@@ -103,7 +106,7 @@ static inline void deactivate(struct sl_o1 *o, int pi)
 static inline int normal_prio(const struct sl_o1 *o, const struct sl_o1_task *p)
 {
 	if (rt_policy(p))
-		return SL_O1_MAX_RT_PRIO - 1 - p->rt_prio;
+		return sl_rt_prio(p->rt_prio); /* MAX_RT_PRIO - 1 - rt_priority */
 	return sl_o1_normal_prio(&o->c, p->static_prio, p->sleep_avg);
 }
 
@@ -220,7 +223,7 @@ void sl_o1_task_setup(struct sl_o1 *o, int pi, int nice, int policy, int rt_prio
 		nice = 19;
 	p->static_prio = (int16_t)(120 + nice);
 	p->policy = (uint8_t)(policy >= 0 && policy <= 3 ? policy : SL_O1_NORMAL);
-	p->rt_prio = (int16_t)(rt_policy(p) ? (rt_prio < 1 ? 1 : rt_prio > 99 ? 99 : rt_prio) : 0);
+	p->rt_prio = (int16_t)(rt_policy(p) ? sl_rt_priority(rt_prio) : 0);
 	p->kthread = (uint8_t)!!kthread;
 	p->cpu = cpu;
 	p->sleep_avg = 0;

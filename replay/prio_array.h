@@ -6,7 +6,8 @@
  *
  * Used by o1 (o1_rq.c: active and expired arrays of prio 0..139), sd (sd.c:
  * the same), rsdl (rsdl.c: active and expired arrays of levels 0..39 and
- * one array of real-time queues 0..98) and cfs (cfs.c: its RT class, 0..98).
+ * one array of real-time queues 0..98) and the RT class of rsdl, cfs and
+ * eevdf (rt.h: lists 0..98).
  *
  * Lists link tasks by index (the engine's task index), through a
  * struct sl_prio_link that must be the FIRST member of the model's per-task

@@ -14,6 +14,7 @@
  * a1 a2 a4 a5 a6 a7 a8 and accounting. */
 #include "engine.h"
 #include "prio_array.h"
+#include "rt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ struct rt {                      /* per task */
 	int array;               /* physical array index 0/1, -1 not queued */
 	int charge_level;        /* level charged while it runs */
 	int first_time_slice;
-	int rt;                  /* SCHED_FIFO (1) or SCHED_RR (2), 0 normal */
+	struct sl_rt_se rt;      /* its RT class entity (rt.h); rt.policy 0: normal */
 	int rot_cpu;             /* CPU of `rotation` */
 	uint64_t rotation;       /* epoch it last got quota in */
 	uint64_t bitmap;         /* levels it took quota from this epoch */
@@ -82,29 +83,22 @@ struct rsdl {
 #define LINKS(r) SL_PRIO_LINKS((r)->rts)
 #define IDX(ts) ((ts)->t->idx)
 
-/* ---- real-time tasks: FIFO lists by priority above the staircase (the
+/* ---- real-time tasks: the RT class (rt.h) above the staircase (the
  * announcement: "rt task management is straight forward"); SCHED_RR tasks
- * round-robin with an RR_INTERVAL slice, SCHED_FIFO ones run until they
- * sleep or a better RT task wakes ---- */
-
-static int rt_index(const struct sl_task *p)
-{
-	int rp = p->rt_prio < 1 ? 1 : p->rt_prio > 99 ? 99 : p->rt_prio;
-	return 99 - rp;
-}
+ * round-robin with an RR_INTERVAL slice (ns), SCHED_FIFO ones run until
+ * they sleep or a better RT task wakes ---- */
 
 static void rt_queue(struct rsdl *r, struct rq *rq, struct rt *ts)
 {
-	int i = rt_index(ts->t);
-	ts->level = i;
+	ts->level = ts->rt.prio;
 	ts->array = ARR_RT;
-	sl_prio_add_tail(&rq->rtq, LINKS(r), IDX(ts), i);
-	ts->t->prio = i; /* kernel prio of an RT task: 99 - rt_priority */
+	sl_rt_enqueue(&rq->rtq, LINKS(r), IDX(ts), &ts->rt);
+	ts->t->prio = ts->rt.prio; /* kernel prio of an RT task: 99 - rt_priority */
 }
 
 static void rt_unqueue(struct rsdl *r, struct rq *rq, struct rt *ts)
 {
-	sl_prio_del(&rq->rtq, LINKS(r), IDX(ts), ts->level);
+	sl_rt_dequeue(&rq->rtq, LINKS(r), IDX(ts), &ts->rt);
 	ts->array = -1;
 }
 
@@ -225,9 +219,9 @@ static void update_if_moved(struct sl_engine *e, struct rq *rq, struct rt *ts, i
 static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
 {
 	struct rq *rq = &R(e)->rq[cpu];
-	if (ts->rt) {
-		if (ts->time_slice <= 0)
-			ts->time_slice = R(e)->rr;
+	if (ts->rt.policy) {
+		if (ts->rt.time_slice <= 0)
+			ts->rt.time_slice = R(e)->rr;
 		rt_queue(R(e), rq, ts);
 		return;
 	}
@@ -342,9 +336,9 @@ static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
 	ts->rotation = UINT64_MAX;
 	ts->quota = task_quota(r, p->nice);
 	ts->level = static_level(p);
-	ts->rt = (p->sched_policy == SL_SCHED_FIFO || p->sched_policy == SL_SCHED_RR) ? p->sched_policy : 0;
+	sl_rt_se_init(&ts->rt, p->sched_policy, p->rt_prio, 0);
 	p->pol = ts;
-	p->prio = ts->rt ? rt_index(p) : 100 + ts->level;
+	p->prio = ts->rt.policy ? ts->rt.prio : 100 + ts->level;
 	/* load weight ~ CPU entitlement per epoch: levels x quota (in 0.1 ms) */
 	p->load_weight = (unsigned long)((20 - p->nice) * (ts->quota / 100000 + 1));
 }
@@ -367,9 +361,10 @@ static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
 	struct sl_task *curr = e->cpus[cpu].curr;
 	if (!curr)
 		return 0;
-	if (RT(p)->rt) /* an RT task preempts any normal task and worse RT ones */
-		return !RT(curr)->rt || RT(p)->level < RT(curr)->level;
-	if (!R(e)->a8 || RT(curr)->rt)
+	int rt = sl_rt_preempts(&RT(p)->rt, &RT(curr)->rt);
+	if (rt >= 0) /* an RT task preempts any normal task and worse RT ones */
+		return rt;
+	if (!R(e)->a8)
 		return 0;
 	return RT(p)->array == rq->active && RT(p)->level < RT(curr)->level;
 }
@@ -386,10 +381,10 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 	struct rsdl *r = R(e);
 	struct rq *rq = &r->rq[cpu];
 	size_t guard, limit = (size_t)NLEV * (r->nrts + 4) + 64;
-	int rti = sl_prio_first(&rq->rtq);
+	int rti = sl_rt_pick(&rq->rtq);
 
-	if (rti < SL_PRIO_MAX) { /* real-time tasks first */
-		struct rt *ts = &r->rts[rq->rtq.head[rti]];
+	if (rti >= 0) { /* real-time tasks first */
+		struct rt *ts = &r->rts[rti];
 		ts->charge_level = -1;
 		return ts->t;
 	}
@@ -460,8 +455,8 @@ static void rsdl_put_prev(struct sl_engine *e, int cpu, struct sl_task *prev, st
 	if (prev) {
 		struct rt *ts = RT(prev);
 		int64_t ns = (int64_t)(e->now - ts->last_charge);
-		if (ts->rt)
-			ts->time_slice -= ns;
+		if (ts->rt.policy)
+			ts->rt.time_slice -= ns;
 		else
 			charge(rq, ts, ns);
 	}
@@ -480,17 +475,12 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 		ns = (int64_t)(e->now - ts->last_charge);
 		ts->last_charge = e->now;
 	}
-	if (ts->rt) {
+	if (ts->rt.policy) {
 		/* SCHED_FIFO: never expires; SCHED_RR: round robin within its
-		 * priority every RR_INTERVAL */
-		if (ts->rt == SL_SCHED_RR) {
-			ts->time_slice -= ns;
-			if (ts->time_slice <= 0) {
-				ts->time_slice = r->rr;
-				rt_unqueue(r, rq, ts);
-				rt_queue(r, rq, ts);
-				sl_engine_resched(e, cpu);
-			}
+		 * priority every RR_INTERVAL (even alone on its list) */
+		if (sl_rt_tick(&ts->rt, ns, r->rr)) {
+			sl_rt_requeue(&rq->rtq, LINKS(r), IDX(ts), &ts->rt);
+			sl_engine_resched(e, cpu);
 		}
 		return;
 	}
@@ -520,9 +510,9 @@ static void rsdl_fork(struct sl_engine *e, struct sl_task *parent, struct sl_tas
 	struct rq *rq = &r->rq[cpu];
 	struct rt *pt = RT(parent), *ct = RT(child);
 
-	if (ct->rt) {
+	if (ct->rt.policy) {
 		enqueue_recalc(e, cpu, ct);
-	} else if (!pt->rt && parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
+	} else if (!pt->rt.policy && parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
 	    pt->rot_cpu == cpu && pt->array == rq->active && pt->time_slice > 0) {
 		/* SD rules (sched_fork, 2.6.21-ck1): halve the parent's slice, the child gets the
 		 * same and inherits the epoch, the bitmap and the level */
@@ -562,9 +552,8 @@ static void rsdl_yield(struct sl_engine *e, int cpu, struct sl_task *p)
 {
 	struct rq *rq = &R(e)->rq[cpu];
 	struct rt *ts = RT(p);
-	if (ts->rt) { /* tail of its RT list */
-		rt_unqueue(R(e), rq, ts);
-		rt_queue(R(e), rq, ts);
+	if (ts->rt.policy) { /* yield_task_rt: tail of its RT list */
+		sl_rt_requeue(&rq->rtq, LINKS(R(e)), IDX(ts), &ts->rt);
 		return;
 	}
 	/* SD queue_expired: expired array, fresh entitlement after the swap */
@@ -624,7 +613,7 @@ static int check_task(void *ctx, int i, int cpu, int array, int q)
 {
 	const struct rt *ts = &((struct rsdl *)ctx)->rts[i];
 	return ts->array == array && ts->t->cpu == cpu && ts->t->on_rq &&
-	       (array != ARR_RT || (ts->rt && ts->level == q));
+	       (array != ARR_RT || (ts->rt.policy && ts->rt.queued && ts->rt.prio == q));
 }
 
 static long rsdl_debug_count(struct sl_engine *e, int cpu)

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "sd.h"
 #include "prio_array.h"
+#include "rt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,9 +149,11 @@ static int is_rt(const struct sd_task *p)
 	return p->prio < ISO_PRIO;
 }
 
+/* as in 2.6.20, RT tasks share the arrays (prio 0..99); the RT class's
+ * policy and prio rules are rt.h's */
 static int rt_policy(const struct sd_task *p)
 {
-	return p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR;
+	return sl_rt_policy(p->policy);
 }
 
 static int uprio(const struct sd_task *p)
@@ -327,7 +330,7 @@ static void set_quota(struct sd_run *r, struct sd_task *p)
 static int effective_prio(const struct sd_task *p)
 {
 	if (rt_policy(p))
-		return MAX_RT - 1 - p->rt_prio;
+		return sl_rt_prio(p->rt_prio);
 	if (p->prio >= MAX_RT && p->prio < NPRIO)
 		return p->prio;
 	return p->static_prio;
@@ -461,12 +464,12 @@ static void sd_task_init(struct sl_engine *e, struct sl_task *et)
 	p->link.next = p->link.prev = -1;
 	p->static_prio = (int16_t)(120 + et->nice);
 	p->policy = (uint8_t)(et->sched_policy >= 0 && et->sched_policy <= 3 ? et->sched_policy : 0);
-	p->rt_prio = (int16_t)(rt_policy(p) ? (et->rt_prio < 1 ? 1 : et->rt_prio > 99 ? 99 : et->rt_prio) : 0);
+	p->rt_prio = (int16_t)(rt_policy(p) ? sl_rt_priority(et->rt_prio) : 0);
 	p->cpu = et->cpu >= 0 ? et->cpu : 0;
 	p->arr = -1;
 	p->arr_cpu = -1;
 	p->rotation = UINT64_MAX; /* never ran: fresh entitlement */
-	p->prio = p->normal_prio = (int16_t)(rt_policy(p) ? MAX_RT - 1 - p->rt_prio : p->static_prio);
+	p->prio = p->normal_prio = (int16_t)(rt_policy(p) ? sl_rt_prio(p->rt_prio) : p->static_prio);
 	set_quota(r, p);
 	p->time_slice = p->quota;
 	p->last_ran = e->now;
