@@ -231,13 +231,7 @@ static void choice_tables(struct sl_choice *modes, struct sl_choice *irqs, char 
 	for (i = 0; sl_mode_choices[i].name && i < 2; i++)
 		modes[i + 1] = sl_mode_choices[i];
 	modes[i + 1] = (struct sl_choice)SL_CHOICES_END;
-	sl_irq_cpu_auto_help(irq_auto, len);
-	for (i = 0; sl_irq_cpu_choices[i].name && i < 7; i++) {
-		irqs[i] = sl_irq_cpu_choices[i];
-		if (irqs[i].value == SL_IRQ_CPU_AUTO)
-			irqs[i].help = irq_auto;
-	}
-	irqs[i] = (struct sl_choice)SL_CHOICES_END;
+	sl_irq_cpu_table(irqs, irq_auto, len);
 }
 
 static int parse_args(int argc, char **argv, struct ropts *r)

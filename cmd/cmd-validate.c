@@ -20,6 +20,7 @@ static const char synopsis[] =
 	"schedlab [--db FILE] validate --trace ID [--sched MODEL] [--mode timed|causal]\n"
 	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
 	"                [--interference recorded|none]\n"
+	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--format table|csv|json]";
 
 static const char about[] =
@@ -41,13 +42,15 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace;
 	const char *sched, *overhead;
-	int fmt, mode, interference;
+	int fmt, mode, interference, irq_cpu;
 	long long hz, seeds;
 };
 
 static int parse(int argc, char **argv, struct vopts *v)
 {
 	int rc;
+	char irq_auto[128];
+	struct sl_choice irqs[8];
 	const struct sl_opt opts[] = {
 		SL_OPT_ID(0, "trace", &v->trace, "an imported trace with a recorded run"),
 		SL_OPT_STRING(0, "sched", &v->sched, "MODEL",
@@ -71,11 +74,16 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "the replay's bursts with their recorded interference\n"
 			      "(recorded keeps the CPU time validate holds exact; see\n"
 			      "'schedlab replay -h'):"),
+		SL_OPT_CHOICE(0, "irq-cpu", &v->irq_cpu, irqs,
+			      "where an interrupt's wakeup runs (docs/replay.md\n"
+			      "\"Wakeup CPU\"):"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, 0, more_help };
+	sl_irq_cpu_table(irqs, irq_auto, sizeof(irq_auto));
 	memset(v, 0, sizeof(*v));
+	v->irq_cpu = SL_IRQ_CPU_AUTO;
 	v->fmt = SL_FMT_TABLE;
 	v->mode = SL_MODE_CAUSAL;
 	v->interference = SL_INTERFERENCE_RECORDED;
@@ -301,6 +309,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 		goto out;
 	}
 	x->o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
+	x->o.irq_cpu_mode = v->irq_cpu;
 	x->o.interference = sl_choice_name(sl_interference_choices, v->interference, "recorded");
 	if (v->interference == SL_INTERFERENCE_NONE)
 		sl_behaviour_work_only(&b);

@@ -75,3 +75,15 @@ void sl_irq_cpu_auto_help(char *buf, size_t len)
 			}
 	}
 }
+
+void sl_irq_cpu_table(struct sl_choice out[8], char *auto_help, size_t len)
+{
+	size_t i;
+	sl_irq_cpu_auto_help(auto_help, len);
+	for (i = 0; sl_irq_cpu_choices[i].name && i < 7; i++) {
+		out[i] = sl_irq_cpu_choices[i];
+		if (out[i].value == SL_IRQ_CPU_AUTO)
+			out[i].help = auto_help;
+	}
+	out[i] = (struct sl_choice)SL_CHOICES_END;
+}

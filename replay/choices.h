@@ -16,9 +16,12 @@ extern const struct sl_choice sl_irq_cpu_choices[];  /* enum sl_irq_cpu_mode, au
 extern const struct sl_choice sl_preempt_choices[];  /* enum sl_preempt_model */
 extern const struct sl_choice sl_late_cpus_choices[]; /* enum sl_late_cpus_mode */
 
-/* "relative for rsdl, o1, sd and cfs, remote for eevdf": what --irq-cpu
- * auto is for each model of the policy table (sl_irq_cpu_mode_of), in
- * buf. */
+/* "relative for rsdl, o1, sd, cfs and eevdf": what --irq-cpu auto is for
+ * each model of the policy table (sl_irq_cpu_mode_of), in buf. */
 void sl_irq_cpu_auto_help(char *buf, size_t len);
+
+/* --irq-cpu's table for a command's options: sl_irq_cpu_choices with auto's
+ * help (sl_irq_cpu_auto_help, in auto_help[len]) into out[8] */
+void sl_irq_cpu_table(struct sl_choice out[8], char *auto_help, size_t len);
 
 #endif

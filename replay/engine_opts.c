@@ -63,7 +63,8 @@ int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode)
 {
 	if (mode != SL_IRQ_CPU_AUTO)
 		return mode;
-	return ops->select_cpu ? SL_IRQ_CPU_REMOTE : SL_IRQ_CPU_RELATIVE;
+	(void)ops; /* every model: relative (docs/replay.md "Wakeup CPU") */
+	return SL_IRQ_CPU_RELATIVE;
 }
 
 const char *sl_irq_cpu_name(int mode)

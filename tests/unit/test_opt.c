@@ -206,10 +206,10 @@ SL_TEST(opt_format_duration)
 /* Each replay choice table feeds a run's params JSON (issue 25: replay -h
  * said one thing of --irq-cpu auto, the runs stored another): for every
  * entry, the value the parser stores makes sl_replay_params_json write the
- * entry's own name. --irq-cpu auto is stored as the mode in effect: remote
- * for eevdf (the model with its own wakeup placement, select_cpu), relative
- * for the 2.6.20 layer's models (rsdl, o1, sd) and cfs (replay/engine.h), and
- * its help says exactly that, in the policy table's order. */
+ * entry's own name. --irq-cpu auto is stored as the mode in effect:
+ * relative for every model, eevdf included since the corpus showed its
+ * other-CPU interrupt wakeups to be softirqs (docs/replay.md "Wakeup CPU"),
+ * and its help says exactly that, in the policy table's order. */
 SL_TEST(opt_choice_tables_feed_params)
 {
 	static const struct {
@@ -249,10 +249,10 @@ SL_TEST(opt_choice_tables_feed_params)
 		sl_replay_opts_init(&o);
 		o.irq_cpu_mode = SL_IRQ_CPU_AUTO;
 		CHECK_EQ_INT(sl_replay_params_json(eevdf, &o, 1, json, sizeof(json), &d), 0);
-		CHECK(strstr(json, "\"irq_cpu\":\"remote\"") != NULL);
+		CHECK(strstr(json, "\"irq_cpu\":\"relative\"") != NULL);
 	}
 	sl_irq_cpu_auto_help(help, sizeof(help));
-	CHECK_STR(help, "relative for rsdl, o1, sd and cfs, remote for eevdf");
+	CHECK_STR(help, "relative for rsdl, o1, sd, cfs and eevdf");
 }
 
 /* -h of a choice option: its names from the table, one help line per

@@ -689,7 +689,8 @@ SL_TEST(smp_irq_wakeup_relative_to_the_cpu_it_slept_on)
 	 *   wake 0, sleep 1: 0, stays (relative moves it); wake 3, sleep 2: 1,
 	 *   moves; wake 2, sleep 0: 0, stays.
 	 * - auto: relative for rsdl (wake 1 sleep 1 stays, wake 1 sleep 0
-	 *   moves); remote for eevdf (its own placement): wake 1, sleep 1 is
+	 *   moves); relative for eevdf too (its own placement; with 2 CPUs
+	 *   relative and remote agree on these two): wake 1, sleep 1 is
 	 *   its own CPU's interrupt: this_cpu = prev = its cpu 0, busy, so
 	 *   select_idle_sibling takes the idle cpu 1 (as for any 6.x wakeup
 	 *   beside an idle CPU of the LLC); wake 1, sleep 0 takes cpu 1 as this_cpu and
