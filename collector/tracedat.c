@@ -47,7 +47,7 @@ struct evdesc {
 struct tdreader {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
-	struct tep_format_field *cflags, *cpid;
+	struct tep_format_field *cflags, *cpid, *ctype;
 	struct evdesc ev[9];
 	int nev;
 	struct sl_tdstate st;
@@ -132,7 +132,7 @@ static inline int num(const struct tep_record *r, struct tep_format_field *f, in
 	return 0;
 }
 
-static int num32(const struct tep_record *r, struct tep_format_field *f, int32_t *out)
+static inline int num32(const struct tep_record *r, struct tep_format_field *f, int32_t *out)
 {
 	int64_t v;
 	if (num(r, f, &v) < 0)
@@ -151,12 +151,12 @@ static int str(const struct tep_record *r, struct tep_handle *tep,
 	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > r->size)
 		return -1;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long v;
+		int64_t v;
 		unsigned off, l;
-		if (f->size != 4 || tep_read_number_field(f, r->data, &v) < 0)
+		if (f->size != 4 || num(r, f, &v) < 0)
 			return -1;
-		off = (unsigned)(v & 0xffff);
-		l = (unsigned)(v >> 16) & 0xffff;
+		off = (unsigned)((uint64_t)v & 0xffff);
+		l = (unsigned)((uint64_t)v >> 16) & 0xffff;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			off += (unsigned)(f->offset + f->size);
 		if (off > (unsigned)r->size || l > (unsigned)r->size - off)
@@ -245,6 +245,8 @@ static void bind_events(struct tdreader *t)
 			t->cflags = tep_find_common_field(e, "common_flags");
 		if (!t->cpid)
 			t->cpid = tep_find_common_field(e, "common_pid");
+		if (!t->ctype)
+			t->ctype = tep_find_common_field(e, "common_type");
 		t->nev++;
 	}
 }
@@ -302,6 +304,26 @@ static void set_common(struct tdreader *t, struct tep_record *r, struct sl_event
 	}
 }
 
+/* r's event id: its common_type field, read as tep_data_type reads it
+ * (unsigned, the file's byte order) without its per-call lookup */
+static int event_id(struct tdreader *t, const struct tep_record *r)
+{
+	const struct tep_format_field *f = t->ctype;
+	const unsigned char *p;
+	if (!f || f->offset < 0 || (f->size != 2 && f->size != 4) || f->offset + f->size > r->size)
+		return tep_data_type(t->tep, (struct tep_record *)r);
+	p = (const unsigned char *)r->data + f->offset;
+	if (f->size == 2) {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		return file_le ? x : __builtin_bswap16(x);
+	} else {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		return (int)(file_le ? x : __builtin_bswap32(x));
+	}
+}
+
 /* Fill ev from r; 1 = a sched event, 0 = not ours or malformed (counted). */
 static int decode(struct tdreader *t, struct tep_record *r, struct sl_event *ev,
 		  uint64_t *nbad)
@@ -312,7 +334,7 @@ static int decode(struct tdreader *t, struct tep_record *r, struct sl_event *ev,
 
 	if (r->size < 8 || !r->data)
 		return 0;
-	id = tep_data_type(t->tep, r);
+	id = event_id(t, r);
 	for (i = 0; i < t->nev; i++)
 		if (t->ev[i].id == id) {
 			d = &t->ev[i];
