@@ -73,18 +73,32 @@ static void jb_need(struct jbuf *j, size_t more)
  * numbers); returns the end */
 static char *put_dec(char *o, int64_t v)
 {
-	char tmp[24];
-	int k = 0;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char tmp[24], *e = tmp + sizeof(tmp), *p = e;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	if (v < 0)
 		*o++ = '-';
-	do {
-		tmp[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (k)
-		*o++ = tmp[--k];
-	return o;
+	if (u < 10) { /* pipe, lost, CPUs: most are one digit */
+		*o++ = (char)('0' + u);
+		return o;
+	}
+	while (u >= 100) { /* two digits at a time, from the right */
+		p -= 2;
+		memcpy(p, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
+	memcpy(o, p, (size_t)(e - p));
+	return o + (e - p);
 }
 
 /* a decimal, or null when absent */
