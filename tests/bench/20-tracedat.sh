@@ -8,14 +8,15 @@
 # ~400k sched events; the goals are for >= 250k) when run as root, else the
 # largest trace.dat in ../shared/traces. The machine is shared: the tools
 # run interleaved, one after the other in each of ROUNDS rounds (default
-# 5), and each figure is the median of its rounds.
+# 5), and each figure is the median of its rounds. TRACEDAT=FILE benches
+# that file instead (to compare two builds on one input).
 set -u
 : "${SCHEDLAB:=$(pwd)/schedlab}" "${B:=$(pwd)/build/default}" "${SHARED:=$(cd .. && pwd)/shared}"
 T=$(mktemp -d /tmp/schedlab-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 command -v trace-cmd >/dev/null || { echo "tracedat: skipped (no trace-cmd)"; exit 0; }
-F=
-if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ]; then
+F=${TRACEDAT:-}
+if [ -z "$F" ] && [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ]; then
 	"$SCHEDLAB" -q record -o "$T/big.dat" --buffer-kb 32768 -- sh -c \
 		'i=0; while [ $i -lt 4 ]; do (yes | head -c 300000000 | cat >/dev/null) & i=$((i + 1)); done; wait' \
 		>/dev/null 2>&1 && F="$T/big.dat"

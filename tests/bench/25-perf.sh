@@ -9,15 +9,16 @@
 # is for a perf.data of at least 30 MB), else the largest
 # perf.data in traces/. The machine is shared: the tools run interleaved,
 # one after the other in each of ROUNDS rounds (default 5), and each figure
-# is the median of its rounds. Peak memory
+# is the median of its rounds (PERFDATA=FILE benches that file instead).
+# Peak memory
 # (RSS) of the reader and of the import is shown beside the file size.
 set -u
 : "${SCHEDLAB:=$(pwd)/schedlab}" "${B:=$(pwd)/build/default}" "${TOP:=$(pwd)}"
 T=$(mktemp -d /tmp/schedlab-bench25.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 command -v perf >/dev/null || { echo "perf: skipped (no perf)"; exit 0; }
-F=
-if [ "$(id -u)" = 0 ]; then
+F=${PERFDATA:-}
+if [ -z "$F" ] && [ "$(id -u)" = 0 ]; then
 	perf sched record -m 16M -o "$T/big.data" -- perf bench sched messaging -g 8 -l 1000 \
 		>/dev/null 2>&1 && F="$T/big.data"
 fi
