@@ -234,6 +234,76 @@ static void choice_tables(struct sl_choice *modes, struct sl_choice *irqs, char 
 	sl_irq_cpu_table(irqs, irq_auto, len);
 }
 
+/* v appended to the comma-separated list in buf (len bytes, *off used):
+ * 0, or 2 with "too many OPTION" printed. */
+static int append_item(char *buf, size_t len, size_t *off, const char *v, const char *option)
+{
+	int k = snprintf(buf + *off, len - *off, "%s%s", *off ? "," : "", v);
+	if (k < 0 || (size_t)k >= len - *off) {
+		sl_err("replay: too many %s", option);
+		return 2;
+	}
+	*off += (size_t)k;
+	return 0;
+}
+
+/* The --opt values, checked, as one "NAME=VALUE,..." list in r->popts:
+ * 0, or 2 with the error printed. */
+static int join_opts(struct ropts *r, const struct sl_strlist *popts)
+{
+	size_t i, off = 0;
+	for (i = 0; i < popts->n; i++) {
+		const char *v = popts->v[i];
+		if (!strchr(v, '=') || strchr(v, ',')) {
+			sl_err("replay: --opt '%s': expected NAME=VALUE", v);
+			return 2;
+		}
+		if (append_item(r->popts, sizeof(r->popts), &off, v, "--opt"))
+			return 2;
+	}
+	return 0;
+}
+
+/* The --exclude patterns, checked, in r->excl_v and as one list in
+ * r->exclude: 0, or 2 with the error printed. */
+static int join_excludes(struct ropts *r)
+{
+	size_t i, off = 0;
+	for (i = 0; i < r->excl.n; i++) {
+		const char *v = r->excl.v[i];
+		if (i == SL_ARRAY_SIZE(r->excl_v) || !*v || strpbrk(v, ",\"\\")) {
+			sl_err("replay: --exclude '%s': expected a comm pattern without , \" or \\", v);
+			return 2;
+		}
+		if (append_item(r->exclude, sizeof(r->exclude), &off, v, "--exclude"))
+			return 2;
+		r->excl_v[r->excl_n++] = v;
+	}
+	return 0;
+}
+
+/* The options that go together: 0, or 2 with the error printed. */
+static int check_args(const struct ropts *r)
+{
+	if (!r->trace_id == !r->workload) {
+		sl_err("replay: give exactly one of --trace ID and --workload FILE");
+		return 2;
+	}
+	if (!r->sched) {
+		sl_err("replay: --sched NAME[,NAME...] is required (models: %s)", sl_policy_names());
+		return 2;
+	}
+	if (r->workload && r->overhead && !strcmp(r->overhead, "auto")) {
+		sl_err("replay: --overhead auto measures a trace's recorded run: a workload has none");
+		return 2;
+	}
+	if (r->workload && !r->o.duration_ns) {
+		sl_err("replay: a workload needs --duration T");
+		return 2;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct ropts *r)
 {
 	long long cpus = 0, hz = 0, seed = 0;
@@ -242,7 +312,6 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 	struct sl_strlist popts = { 0 };
 	struct sl_choice modes[4], irqs[8];
 	char irq_auto[160];
-	size_t i, off = 0;
 	int rc;
 	const struct sl_opt opts[] = {
 		SL_OPT_ID(0, "trace", &r->trace_id, "an imported trace (see 'schedlab import')"),
@@ -322,60 +391,15 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		       "durations up to 1s like 20us,5us", r->overhead);
 		rc = 2;
 	}
-	for (i = 0; i < popts.n && !rc; i++) {
-		const char *v = popts.v[i];
-		int k;
-		if (!strchr(v, '=') || strchr(v, ',')) {
-			sl_err("replay: --opt '%s': expected NAME=VALUE", v);
-			rc = 2;
-			break;
-		}
-		k = snprintf(r->popts + off, sizeof(r->popts) - off, "%s%s", off ? "," : "", v);
-		if (k < 0 || (size_t)k >= sizeof(r->popts) - off) {
-			sl_err("replay: too many --opt");
-			rc = 2;
-			break;
-		}
-		off += (size_t)k;
-	}
-	for (i = 0, off = 0; i < r->excl.n && !rc; i++) {
-		const char *v = r->excl.v[i];
-		int k;
-		if (i == SL_ARRAY_SIZE(r->excl_v) || !*v || strpbrk(v, ",\"\\")) {
-			sl_err("replay: --exclude '%s': expected a comm pattern without , \" or \\", v);
-			rc = 2;
-			break;
-		}
-		k = snprintf(r->exclude + off, sizeof(r->exclude) - off, "%s%s", off ? "," : "", v);
-		if (k < 0 || (size_t)k >= sizeof(r->exclude) - off) {
-			sl_err("replay: too many --exclude");
-			rc = 2;
-			break;
-		}
-		off += (size_t)k;
-		r->excl_v[r->excl_n++] = v;
-	}
+	if (!rc)
+		rc = join_opts(r, &popts);
+	if (!rc)
+		rc = join_excludes(r);
 	r->o.exclude = r->exclude;
 	sl_opts_release(opts);
 	if (rc)
 		return rc;
-	if (!r->trace_id == !r->workload) {
-		sl_err("replay: give exactly one of --trace ID and --workload FILE");
-		return 2;
-	}
-	if (!r->sched) {
-		sl_err("replay: --sched NAME[,NAME...] is required (models: %s)", sl_policy_names());
-		return 2;
-	}
-	if (r->workload && r->overhead && !strcmp(r->overhead, "auto")) {
-		sl_err("replay: --overhead auto measures a trace's recorded run: a workload has none");
-		return 2;
-	}
-	if (r->workload && !r->o.duration_ns) {
-		sl_err("replay: a workload needs --duration T");
-		return 2;
-	}
-	return 0;
+	return check_args(r);
 }
 
 static double now_s(void)

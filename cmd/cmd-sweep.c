@@ -288,6 +288,116 @@ static int write_slurm(const struct grid *g, size_t nj, const char *script)
 	return 0;
 }
 
+/* g->models from --sched (all: every model); 0, or 1 with the error printed. */
+static int model_axis(struct grid *g, const char *sched)
+{
+	size_t k;
+	if (axis_parse(&g->models, sched ? sched : "all", 0)) {
+		sl_err("sweep: --sched '%s': expected model names", sched);
+		return 1;
+	}
+	if (g->models.n == 1 && !strcmp(g->models.v[0], "all")) {
+		axis_free(&g->models);
+		memset(&g->models, 0, sizeof(g->models));
+		for (k = 0; k < sl_npolicies; k++)
+			axis_add(&g->models, sl_policies[k]->name);
+	}
+	for (k = 0; k < g->models.n; k++)
+		if (!sl_policy_find(g->models.v[k])) {
+			sl_err("sweep: unknown model '%s' (models: %s)", g->models.v[k], sl_policy_names());
+			return 1;
+		}
+	return 0;
+}
+
+/* The swept parameters: --rr-interval, --hz, --cpus, each --overhead, each
+ * --opt NAME=V1,V2; 0, or 1 with the error printed. */
+static int param_axes(struct grid *g, const char *const vals[3], const struct sl_strlist *over,
+		      const struct sl_strlist *optl)
+{
+	static const char *const names[3] = { "rr-interval", "hz", "cpus" };
+	size_t k, j;
+	int i;
+	for (i = 0; i < 3; i++) {
+		if (!vals[i])
+			continue;
+		g->ax[g->nax].opt = names[i];
+		if (axis_parse(&g->ax[g->nax], vals[i], i == 0)) {
+			sl_err("sweep: --%s '%s': expected values like %s", names[i], vals[i],
+			       i == 0 ? "1ms,6ms or 1ms..20ms:1ms" : "1,2,4 or 1..8:1");
+			return 1;
+		}
+		g->nax++;
+	}
+	if (over->n) {
+		g->ax[g->nax].opt = "overhead";
+		for (k = 0; k < over->n; k++)
+			axis_add(&g->ax[g->nax], over->v[k]);
+		g->nax++;
+	}
+	for (k = 0; k < optl->n; k++) {
+		/* NAME=V1,V2: the values of one parameter, each "NAME=Vi" */
+		const char *eq = strchr(optl->v[k], '=');
+		struct axis tmp = { 0 };
+		if (!eq || eq == optl->v[k] || g->nax == SL_ARRAY_SIZE(g->ax) || axis_parse(&tmp, eq + 1, 0)) {
+			sl_err("sweep: --opt '%s': expected NAME=V1,V2...", optl->v[k]);
+			axis_free(&tmp);
+			return 1;
+		}
+		g->ax[g->nax].opt = "opt";
+		for (j = 0; j < tmp.n; j++) {
+			char item[300];
+			snprintf(item, sizeof(item), "%.*s=%s", (int)(eq - optl->v[k]), optl->v[k], tmp.v[j]);
+			axis_add(&g->ax[g->nax], item);
+		}
+		axis_free(&tmp);
+		g->nax++;
+	}
+	return 0;
+}
+
+/* Absolute paths, as the jobs may run in another folder or machine: the
+ * inputs (the n trace files, then the workload), the schedlab the jobs run
+ * (this one unless --bin; in self) and the output folder (in absdir). 0, or
+ * 1 with the error printed. */
+static int absolute_paths(struct grid *g, char **files, int n, const char *dir, char *self, size_t selflen,
+			  char *absdir, size_t abslen)
+{
+	int i;
+	g->inputs = xcalloc((size_t)n + 1, sizeof(*g->inputs));
+	for (i = 0; i <= n; i++) {
+		const char *in = i < n ? files[i] : g->workload;
+		char *abs;
+		if (!in)
+			continue;
+		if (!(abs = realpath(in, NULL))) {
+			sl_err("%s: %s", in, strerror(errno));
+			return 1;
+		}
+		g->inputs[g->ninputs++] = abs;
+	}
+	if (!g->bin) {
+		ssize_t l = readlink("/proc/self/exe", self, selflen - 1);
+		if (l <= 0) {
+			sl_err("sweep: cannot tell where this schedlab is: give --bin PATH");
+			return 1;
+		}
+		self[l] = 0;
+		g->bin = self;
+	}
+	if (dir[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)) || snprintf(absdir, abslen, "%s/%s", cwd, dir) >= (int)abslen) {
+			sl_err("sweep: %s: path too long or no current folder", dir);
+			return 1;
+		}
+		g->dir = absdir;
+	} else {
+		g->dir = dir;
+	}
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 {
 	struct grid g;
@@ -295,7 +405,7 @@ int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 	const char *dir = "sweep";
 	struct sl_strlist over = { 0 }, optl = { 0 };
 	long long jobs = 2;
-	int plan = 0, run = 0, rc, n, i, mode = -1;
+	int plan = 0, run = 0, rc, n, mode = -1;
 	char self[PATH_MAX], absdir[PATH_MAX];
 	size_t k, total, nj;
 	const struct sl_opt opts[] = {
@@ -336,59 +446,10 @@ int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 		sl_err("sweep: --workload needs --duration");
 		goto out;
 	}
-	if (axis_parse(&g.models, sched ? sched : "all", 0)) {
-		sl_err("sweep: --sched '%s': expected model names", sched);
-		goto out;
-	}
-	if (g.models.n == 1 && !strcmp(g.models.v[0], "all")) {
-		axis_free(&g.models);
-		memset(&g.models, 0, sizeof(g.models));
-		for (k = 0; k < sl_npolicies; k++)
-			axis_add(&g.models, sl_policies[k]->name);
-	}
-	for (k = 0; k < g.models.n; k++)
-		if (!sl_policy_find(g.models.v[k])) {
-			sl_err("sweep: unknown model '%s' (models: %s)", g.models.v[k], sl_policy_names());
-			goto out;
-		}
 	{
-		const char *names[3] = { "rr-interval", "hz", "cpus" }, *vals[3] = { rr, hz, cpus };
-		for (i = 0; i < 3; i++) {
-			if (!vals[i])
-				continue;
-			g.ax[g.nax].opt = names[i];
-			if (axis_parse(&g.ax[g.nax], vals[i], i == 0)) {
-				sl_err("sweep: --%s '%s': expected values like %s", names[i], vals[i],
-				       i == 0 ? "1ms,6ms or 1ms..20ms:1ms" : "1,2,4 or 1..8:1");
-				goto out;
-			}
-			g.nax++;
-		}
-	}
-	if (over.n) {
-		g.ax[g.nax].opt = "overhead";
-		for (k = 0; k < over.n; k++)
-			axis_add(&g.ax[g.nax], over.v[k]);
-		g.nax++;
-	}
-	for (k = 0; k < optl.n; k++) {
-		/* NAME=V1,V2: the values of one parameter, each "NAME=Vi" */
-		const char *eq = strchr(optl.v[k], '=');
-		struct axis tmp = { 0 };
-		size_t j;
-		if (!eq || eq == optl.v[k] || g.nax == SL_ARRAY_SIZE(g.ax) || axis_parse(&tmp, eq + 1, 0)) {
-			sl_err("sweep: --opt '%s': expected NAME=V1,V2...", optl.v[k]);
-			axis_free(&tmp);
+		const char *const vals[3] = { rr, hz, cpus };
+		if (model_axis(&g, sched) || param_axes(&g, vals, &over, &optl))
 			goto out;
-		}
-		g.ax[g.nax].opt = "opt";
-		for (j = 0; j < tmp.n; j++) {
-			char item[300];
-			snprintf(item, sizeof(item), "%.*s=%s", (int)(eq - optl.v[k]), optl.v[k], tmp.v[j]);
-			axis_add(&g.ax[g.nax], item);
-		}
-		axis_free(&tmp);
-		g.nax++;
 	}
 	for (total = g.models.n, k = 0; k < g.nax; k++)
 		total *= g.ax[k].n;
@@ -396,45 +457,9 @@ int cmd_sweep(int argc, char **argv, const struct sl_globals *gl)
 		sl_err("sweep: %zu jobs: more than 100000, split the sweep", total * (size_t)(n + (g.workload != NULL)));
 		goto out;
 	}
-	/* absolute paths: the jobs may run in another folder or machine */
 	rc = 1;
-	g.inputs = xcalloc((size_t)n + 1, sizeof(*g.inputs));
-	for (i = 0; i < n; i++) {
-		char *abs = realpath(argv[1 + i], NULL);
-		if (!abs) {
-			sl_err("%s: %s", argv[1 + i], strerror(errno));
-			goto out;
-		}
-		g.inputs[g.ninputs++] = abs;
-	}
-	if (g.workload) {
-		char *abs = realpath(g.workload, NULL);
-		if (!abs) {
-			sl_err("%s: %s", g.workload, strerror(errno));
-			goto out;
-		}
-		g.inputs[g.ninputs++] = abs;
-	}
-	if (!g.bin) {
-		ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (l <= 0) {
-			sl_err("sweep: cannot tell where this schedlab is: give --bin PATH");
-			goto out;
-		}
-		self[l] = 0;
-		g.bin = self;
-	}
-	if (dir[0] != '/') {
-		char cwd[PATH_MAX];
-		if (!getcwd(cwd, sizeof(cwd)) ||
-		    snprintf(absdir, sizeof(absdir), "%s/%s", cwd, dir) >= (int)sizeof(absdir)) {
-			sl_err("sweep: %s: path too long or no current folder", dir);
-			goto out;
-		}
-		g.dir = absdir;
-	} else {
-		g.dir = dir;
-	}
+	if (absolute_paths(&g, argv + 1, n, dir, self, sizeof(self), absdir, sizeof(absdir)))
+		goto out;
 	nj = total * g.ninputs;
 	if (run)
 		rc = run_here(&g, nj, jobs);

@@ -244,86 +244,27 @@ static void uncertain_notes(FILE *f, const struct sl_run_metrics *m, size_t n)
 	}
 }
 
-int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struct sl_diag *d)
+/* The page's head and the trace's table. */
+static void write_head(FILE *f, int64_t trace_id, const struct sl_trace_info *ti, const struct sl_run_metrics *m,
+		       size_t n, const struct sl_late_cpu *late, size_t nlate)
 {
-	struct sl_trace_info ti;
-	struct sl_plot_opts o;
-	struct sl_run_metrics *m = NULL;
-	struct sl_chart cs[SL_ARRAY_SIZE(charts)];
-	struct sl_late_cpu *late = NULL;
-	int64_t *runs = NULL;
-	size_t n = 0, i, k, nc = 0, nlate = 0;
-	int rc = -1;
-	char path[1200], tmp[1200] = "";
-	int fd;
-	FILE *f = NULL;
-
-	if (!trace_id && sl_store_latest_trace(s, &trace_id, d))
-		return -1;
-	if (!trace_id)
-		return sl_fail(d, "the database has no trace");
-	if (sl_store_get_trace(s, trace_id, &ti, d) || sl_store_list_runs(s, trace_id, &runs, &n, d))
-		return -1;
-	if (!n) {
-		free(runs);
-		return sl_fail(d, "trace %" PRId64 " has no runs", trace_id);
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		free(runs);
-		return sl_fail(d, "%s: %s", dir, strerror(errno));
-	}
-	if (sl_store_late_cpus(s, trace_id, &late, &nlate, d)) {
-		free(runs);
-		return -1;
-	}
-	/* the metrics (as analyze computes them, fidelity against the recorded
-	 * run) and the charts (files in dir), in one pass over the runs: each
-	 * run is read once, one at a time */
-	memset(&o, 0, sizeof(o));
-	o.runs = runs;
-	o.nruns = n;
-	memset(cs, 0, sizeof(cs));
-	for (k = 0; k < SL_ARRAY_SIZE(charts); k++) {
-		if (charts[k].zoom && ti.last_ts - ti.first_ts <= 200 * SL_NS_PER_MS)
-			continue;
-		cs[nc].o = o;
-		cs[nc].o.to = charts[k].zoom ? 100 * SL_NS_PER_MS : 0;
-		snprintf(cs[nc].diag.msg, sizeof(cs[nc].diag.msg), "%s/%s", dir, charts[k].file);
-		cs[nc].out = xstrdup(cs[nc].diag.msg);
-		charts[k].make(&cs[nc]);
-		nc++;
-	}
-	m = xcalloc(n, sizeof(*m));
-	if (sl_charts_run(s, &o, cs, nc, m, d))
-		goto out;
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	fd = sl_out_begin(path, tmp, sizeof(tmp), d);
-	if (fd < 0) {
-		tmp[0] = 0;
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		sl_fail(d, "%s: %s", path, strerror(errno));
-		goto out;
-	}
+	size_t i;
 	fprintf(f, "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\">\n"
 		   "<title>schedlab report: trace %" PRId64 "</title>\n<style>%s</style></head><body>\n",
 		trace_id, css);
 	fprintf(f, "<h1>schedlab report: trace %" PRId64 "</h1>\n<table>\n"
 		   "<tr><th class=l>file</th><td class=l>",
 		trace_id);
-	esc(f, ti.path);
+	esc(f, ti->path);
 	fputs("</td></tr>\n<tr><th class=l>format</th><td class=l>", f);
-	esc(f, ti.format);
+	esc(f, ti->format);
 	fputs("</td></tr>\n<tr><th class=l>sha256</th><td class=l><code>", f);
-	esc(f, ti.sha256);
+	esc(f, ti->sha256);
 	fprintf(f, "</code></td></tr>\n<tr><th class=l>CPUs</th><td class=l>%d</td></tr>\n"
 		   "<tr><th class=l>span</th><td class=l>%.6f s</td></tr>\n"
 		   "<tr><th class=l>events</th><td class=l>%" PRIu64 " (%" PRIu64 " lost)</td></tr>\n"
 		   "<tr><th class=l>runs</th><td class=l>",
-		ti.cpus, (double)(ti.last_ts - ti.first_ts) / 1e9, ti.events, ti.lost_events);
+		ti->cpus, (double)(ti->last_ts - ti->first_ts) / 1e9, ti->events, ti->lost_events);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s<a href=\"#run%" PRId64 "\">run %" PRId64 " ", i ? ", " : "", m[i].run.id,
 			m[i].run.id);
@@ -331,9 +272,14 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		fputs("</a>", f);
 	}
 	fputs("</td></tr>\n", f);
-	completeness_rows(f, &ti, m, n, late, nlate);
+	completeness_rows(f, ti, m, n, late, nlate);
 	fputs("</table>\n", f);
+}
 
+/* The Compare table: each run's figures and its difference to the first. */
+static void write_compare(FILE *f, const struct sl_run_metrics *m, size_t n)
+{
+	size_t i, k;
 	fputs("<h2>Compare</h2>\n<p class=note>Each run's figures; diff = run minus the first "
 	      "run.</p>\n<table><tr><th class=l>metric</th>", f);
 	for (i = 0; i < n; i++) {
@@ -356,11 +302,23 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	uncertain_notes(f, m, n);
+}
+
+/* Is chart k left out of a trace of this span (a zoom of a short trace)? */
+static int chart_skipped(size_t k, const struct sl_trace_info *ti)
+{
+	return charts[k].zoom && ti->last_ts - ti->first_ts <= 200 * SL_NS_PER_MS;
+}
+
+/* The charts: each drawn one embedded with its caption, a failed one's
+ * message (also warned). */
+static void write_charts(FILE *f, const struct sl_chart *cs, const struct sl_trace_info *ti, struct sl_diag *d)
+{
+	size_t k, i;
 	fputs("<h2>Charts</h2>\n", f);
 	for (k = 0, i = 0; k < SL_ARRAY_SIZE(charts); k++) {
 		const struct sl_chart *c;
-		if (charts[k].zoom && ti.last_ts - ti.first_ts <= 200 * SL_NS_PER_MS)
+		if (chart_skipped(k, ti))
 			continue;
 		c = &cs[i++];
 		fprintf(f, "<h3>%s</h3>\n", charts[k].title);
@@ -376,8 +334,13 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		esc(f, charts[k].caption);
 		fputs("</p>\n", f);
 	}
-	/* the 2007 claims: their page, when `schedlab claims -o` wrote one
-	 * beside this report (the README tour's out/claims and out/report) */
+}
+
+/* The 2007 claims: their page, when `schedlab claims -o` wrote one beside
+ * this report (the README tour's out/claims and out/report). */
+static void write_claims(FILE *f, const char *dir, int64_t trace_id)
+{
+	char path[1200];
 	fputs("<h2>The 2007 claims</h2>\n<p class=caption>", f);
 	snprintf(path, sizeof(path), "%s/../claims/index.html", dir);
 	if (access(path, R_OK) == 0)
@@ -386,6 +349,33 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 		      "measured figures, a verdict and a chart for each. ", f);
 	fprintf(f, "<code>schedlab claims -o DIR</code> writes that page; <code>schedlab claims --trace "
 		   "%" PRId64 "</code> runs the trace-driven claims on this trace.</p>\n", trace_id);
+}
+
+/* index.html in dir, written to a temporary file and renamed into place
+ * when whole. */
+static int write_page(struct sl_store *s, int64_t trace_id, const char *dir, const struct sl_trace_info *ti,
+		      const int64_t *runs, const struct sl_run_metrics *m, size_t n, const struct sl_chart *cs,
+		      const struct sl_late_cpu *late, size_t nlate, struct sl_diag *d)
+{
+	char path[1200], tmp[1200] = "";
+	FILE *f = NULL;
+	size_t i;
+	int fd, rc = -1;
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	fd = sl_out_begin(path, tmp, sizeof(tmp), d);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		sl_fail(d, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	write_head(f, trace_id, ti, m, n, late, nlate);
+	write_compare(f, m, n);
+	uncertain_notes(f, m, n);
+	write_charts(f, cs, ti, d);
+	write_claims(f, dir, trace_id);
 	fputs("<h2>Runs</h2>\n", f);
 	for (i = 0; i < n; i++) {
 		struct sl_run_info ri;
@@ -395,7 +385,6 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 	}
 	fputs("<p class=note>Written by schedlab report. Times are from the trace's database rows; "
 	      "delay = first run after a wakeup minus the wakeup.</p>\n</body></html>\n", f);
-	snprintf(path, sizeof(path), "%s/index.html", dir);
 	errno = 0;
 	if (ferror(f) | fclose(f)) {
 		const char *why = sl_out_why(path, errno);
@@ -411,9 +400,61 @@ out:
 		fclose(f);
 	if (tmp[0]) /* the page not finished: nothing of it is left */
 		remove(tmp);
+	return rc;
+}
+
+int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struct sl_diag *d)
+{
+	struct sl_trace_info ti;
+	struct sl_plot_opts o;
+	struct sl_run_metrics *m = NULL;
+	struct sl_chart cs[SL_ARRAY_SIZE(charts)];
+	struct sl_late_cpu *late = NULL;
+	int64_t *runs = NULL;
+	size_t n = 0, i, k, nc = 0, nlate = 0;
+	int rc = -1;
+
+	if (!trace_id && sl_store_latest_trace(s, &trace_id, d))
+		return -1;
+	if (!trace_id)
+		return sl_fail(d, "the database has no trace");
+	if (sl_store_get_trace(s, trace_id, &ti, d) || sl_store_list_runs(s, trace_id, &runs, &n, d))
+		goto out;
+	if (!n) {
+		sl_fail(d, "trace %" PRId64 " has no runs", trace_id);
+		goto out;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		sl_fail(d, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (sl_store_late_cpus(s, trace_id, &late, &nlate, d))
+		goto out;
+	/* the metrics (as analyze computes them, fidelity against the recorded
+	 * run) and the charts (files in dir), in one pass over the runs: each
+	 * run is read once, one at a time */
+	memset(&o, 0, sizeof(o));
+	o.runs = runs;
+	o.nruns = n;
+	memset(cs, 0, sizeof(cs));
+	for (k = 0; k < SL_ARRAY_SIZE(charts); k++) {
+		if (chart_skipped(k, &ti))
+			continue;
+		cs[nc].o = o;
+		cs[nc].o.to = charts[k].zoom ? 100 * SL_NS_PER_MS : 0;
+		snprintf(cs[nc].diag.msg, sizeof(cs[nc].diag.msg), "%s/%s", dir, charts[k].file);
+		cs[nc].out = xstrdup(cs[nc].diag.msg);
+		charts[k].make(&cs[nc]);
+		nc++;
+	}
+	m = xcalloc(n, sizeof(*m));
+	if (sl_charts_run(s, &o, cs, nc, m, d))
+		goto out;
+	rc = write_page(s, trace_id, dir, &ti, runs, m, n, cs, late, nlate, d);
+out:
 	for (k = 0; k < nc; k++)
 		free((char *)cs[k].out);
-	for (i = 0; i < n; i++)
+	for (i = 0; m && i < n; i++)
 		sl_run_metrics_release(&m[i]);
 	free(m);
 	free(runs);
