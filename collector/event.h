@@ -25,8 +25,14 @@ enum sl_ev_type {
 			   * once, after the last event (ts is not a time) */
 	SL_EV_RUNTIME,    /* sched_stat_runtime: pid/comm = the task charged, count = runtime ns
 			   * (the kernel's update_curr delta, ending at ts) */
+	SL_EV_TASKINFO,   /* what the file says of task pid beside its events (not an
+			   * event: ts is not a time; sent before the events): count =
+			   * SL_KIND_KTHREAD or SL_KIND_USER */
 	SL_EV_NTYPES
 };
+
+/* SL_EV_TASKINFO's count: a kernel thread, or a user task */
+enum { SL_KIND_KTHREAD = 1, SL_KIND_USER = 2 };
 
 /* Context of the event (from irq-flags columns or common_flags). */
 enum {

@@ -20,7 +20,7 @@ struct counter {
 static int count_event(void *ctx, const struct sl_event *ev)
 {
 	struct counter *c = ctx;
-	if (ev->type == SL_EV_CUT) /* where the file ends, not an event */
+	if (ev->type == SL_EV_CUT || ev->type == SL_EV_TASKINFO) /* not events */
 		return sl_model_event(c->m, ev);
 	c->n++;
 	if (c->progress && (c->n & 0xfffff) == 0)

@@ -49,6 +49,7 @@ void sl_model_free(struct sl_model *m)
 	free(m->hval);
 	free(m->hint);
 	sl_kacct_free(m->ka);
+	free(m->kinds);
 	sl_yields_free(&m->y);
 	free(m);
 }
@@ -745,6 +746,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	t = &m->t[w]; /* task_of may have grown the array */
 	if (!t->started) {
 		start_task(m, t, ev->ts, waker, prog);
+		t->spec.flags |= SL_TASK_WOKEN;
 	} else if (t->state == T_SLEEPING && t->nph) {
 		struct sl_phase *ph = &t->ph[t->nph - 1];
 		ph->sleep_ns = ev->ts - t->sleep_ts;
@@ -901,6 +903,14 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	struct sl_model *m = model;
 	int32_t cur;
 	uint64_t pin = UINT64_MAX;
+	if (ev->type == SL_EV_TASKINFO) { /* not an event: kept for the end */
+		if (ev->pid > 0 && (ev->count == SL_KIND_KTHREAD || ev->count == SL_KIND_USER)) {
+			SL_GROW(m->kinds, m->kcap, m->nkinds + 1);
+			m->kinds[m->nkinds].tid = ev->pid;
+			m->kinds[m->nkinds++].kind = (int32_t)ev->count;
+		}
+		return 0;
+	}
 	if (ev->type == SL_EV_CUT) {
 		if (!m->st.cut) {
 			m->st.cut = 1;

@@ -32,6 +32,25 @@ static void collect_work(struct sl_model *m)
 	qsort(m->st.work, m->st.nwork, sizeof(*m->st.work), cmp_work);
 }
 
+static int cmp_kind(const void *a, const void *b)
+{
+	const struct sl_task_kind *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* A kernel thread? The file's own word first (SL_EV_TASKINFO: Perfetto's
+ * process tree, where a kernel thread has no command line, collector/
+ * perfetto.c), then its fork by kthreadd, then its name (sl_is_kthread). */
+static int is_kthread(const struct sl_model *m, const struct mtask *t)
+{
+	struct sl_task_kind key, *k;
+	key.tid = t->tid;
+	k = m->nkinds ? bsearch(&key, m->kinds, m->nkinds, sizeof(key), cmp_kind) : NULL;
+	if (k)
+		return k->kind == SL_KIND_KTHREAD;
+	return sl_is_kthread(t->tid, t->kthread, t->comm);
+}
+
 int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first_ts,
 		    uint64_t **last_ts, struct sl_model_stats *st)
 {
@@ -42,6 +61,8 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	if (sl_yields_emit(&m->y, &m->rec))
 		return -1;
 	memset(b, 0, sizeof(*b));
+	if (m->nkinds)
+		qsort(m->kinds, m->nkinds, sizeof(*m->kinds), cmp_kind);
 	if (m->have_first && m->second_ts != UINT64_MAX) {
 		m->st.lead_gap_ns = m->second_ts - m->st.first_ts;
 		m->st.tail_gap_ns = m->st.last_ts - m->prev_ts;
@@ -99,7 +120,7 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 			s->policy = SL_SCHED_FIFO;
 			s->rt_prio = 99 - t->prio;
 		}
-		if (sl_is_kthread(t->tid, t->kthread, t->comm)) {
+		if (is_kthread(m, t)) {
 			s->flags |= SL_TASK_KTHREAD;
 			s->cpumask = sl_kthread_mask(t->comm);
 		}

@@ -106,6 +106,9 @@ struct sl_model {
 	struct sl_slice_hint *hint; /* sorted by tid (sl_model_set_slice_hints) */
 	size_t nhint;
 	struct sl_kacct *ka;        /* NULL: no ledger windows (sl_model_set_windows) */
+	/* SL_EV_TASKINFO: tid and SL_KIND_* (sorted by tid at the end) */
+	struct sl_task_kind { int32_t tid, kind; } *kinds;
+	size_t nkinds, kcap;
 	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
 };
 

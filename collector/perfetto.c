@@ -4,7 +4,11 @@
  *
  * What is read (protos/perfetto/trace/...):
  *   Trace { repeated TracePacket packet = 1 }
- *   TracePacket { ftrace_events = 1 (FtraceEventBundle), system_info = 45 }
+ *   TracePacket { ftrace_events = 1 (FtraceEventBundle), process_tree = 2,
+ *                 system_info = 45 }
+ *   ProcessTree { processes = 1 (Process { pid = 1, ppid = 2, cmdline = 3 }),
+ *                 threads = 2 (Thread { tid = 1, tgid = 5 }) }: which tasks are
+ *     kernel threads (process_tree below)
  *   FtraceEventBundle { cpu = 1, event = 2 (FtraceEvent), lost_events = 3,
  *                       compact_sched = 4 }
  *   CompactSched: packed arrays, one entry per event. Switches: timestamp
@@ -173,6 +177,8 @@ struct pf {
 	struct u64s a[13];   /* compact_sched arrays by field number */
 	struct pb *intern;
 	size_t nintern, intcap;
+	struct sl_event *kinds; /* SL_EV_TASKINFO of the process tree */
+	size_t nkinds, kcap;
 };
 
 static void str_to(char *dst, struct pb *s)
@@ -536,6 +542,62 @@ static void system_info(struct pf *f, struct pb *b)
 	}
 }
 
+static void add_kind(struct pf *f, int64_t pid, int kind)
+{
+	struct sl_event *ev;
+	if (pid <= 0 || pid > INT32_MAX)
+		return;
+	SL_GROW(f->kinds, f->kcap, f->nkinds + 1);
+	ev = &f->kinds[f->nkinds++];
+	sl_event_clear(ev);
+	ev->type = SL_EV_TASKINFO;
+	ev->pid = (int32_t)pid;
+	ev->count = (uint64_t)kind;
+}
+
+/* A process tree's word on which tasks are kernel threads (the model
+ * takes it before the comm patterns; collector/model_finish.c): a child of
+ * kthreadd (ppid 2: every kthread_create() is carried out by kthreadd,
+ * kernel/kthread.c), or with no ppid given, a process with no command line
+ * (a kernel thread has no mm, so /proc/PID/cmdline is empty: get_mm_cmdline,
+ * fs/proc/base.c; a zombie's is empty too, a rare confusion); a process with
+ * a parent other than kthreadd (or none, pid 1), or with a command line, is
+ * a user task, and so is a thread of another thread group (a kernel thread
+ * is its own group: kernel_thread() has no CLONE_THREAD). */
+static void process_tree(struct pf *f, struct pb *b)
+{
+	struct pb sub, u;
+	uint32_t num, n2;
+	uint64_t v;
+	int wt, w2;
+	while (pb_next(b, &num, &wt, &v, &sub) > 0) {
+		int64_t pid = 0, ppid = -1, tgid = 0;
+		int cmd = 0;
+		if ((num != 1 && num != 2) || wt != 2)
+			continue;
+		while (pb_next(&sub, &n2, &w2, &v, &u) > 0) {
+			if (n2 == 1 && w2 == 0)
+				pid = (int64_t)(int32_t)v;
+			else if (num == 1 && n2 == 2 && w2 == 0)
+				ppid = (int64_t)(int32_t)v;
+			else if (num == 1 && n2 == 3 && w2 == 2 && u.e > u.p && u.p[0])
+				cmd = 1;
+			else if (num == 2 && n2 == 5 && w2 == 0)
+				tgid = (int64_t)(int32_t)v;
+		}
+		if (num == 2) {
+			if (tgid > 0 && tgid != pid)
+				add_kind(f, pid, SL_KIND_USER);
+		} else if (pid == 2 || ppid == 2) {
+			add_kind(f, pid, SL_KIND_KTHREAD);
+		} else if (ppid >= 0) {
+			add_kind(f, pid, SL_KIND_USER);
+		} else {
+			add_kind(f, pid, cmd ? SL_KIND_USER : SL_KIND_KTHREAD);
+		}
+	}
+}
+
 /* Decode bundle k again (second pass) into the CPU's list. */
 /* The file's pages that were read are dropped now and then (the decoded
  * events are copies; nothing points into the map between decodes), so
@@ -790,6 +852,10 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 					system_info(&f, &x);
 					continue;
 				}
+				if (num == 2 && wt == 2) {
+					process_tree(&f, &x);
+					continue;
+				}
 				if (num != 1 || wt != 2)
 					continue;
 				/* first pass: decode to learn the bundle's CPU, its
@@ -831,6 +897,8 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	if (!rc && f.nev == 0)
 		rc = sl_fail(d, "%s:%zu: no scheduler events (ftrace sched_switch / compact_sched) "
 				"in this Perfetto trace", path, fsize);
+	for (i = 0; !rc && i < f.nkinds; i++)
+		rc = fn(ctx, &f.kinds[i]);
 	if (!rc)
 		rc = deliver_merged(&f, fn, ctx);
 	if (!rc && cut_at && sl_event_cut(fn, ctx, cut_at))
@@ -840,6 +908,7 @@ static int read_perfetto(const char *path, sl_event_fn fn, void *ctx, struct sl_
 	free(f.loc);
 	free(f.cpu);
 	free(f.intern);
+	free(f.kinds);
 	for (i = 0; i < SL_ARRAY_SIZE(f.a); i++)
 		free(f.a[i].v);
 	return rc;

@@ -55,4 +55,41 @@ expect_eq "$(sq "$T/db2" "SELECT count(*) FROM wakeup w JOIN thread t USING (uti
 	"ringbuf_stack_e's wakeups"
 expect_eq "$(sq "$T/db2" "SELECT w.ts_run - w.ts FROM wakeup w JOIN thread t USING (utid) WHERE w.run_id = 1 AND t.tid = 1180476
 	ORDER BY w.ts LIMIT 1")" 16642 "its first delay"
-echo "ok: waking-only: a's delays 50/none/100 us; ringbuf_stack_e 25 wakeups"
+# (3) why the recorded run has more wakeup rows than any replay (issue 25:
+#     3,223 against 2,521): a recorded row with no run is a waking the
+#     replay cannot have, the task having run and slept unseen (the file
+#     lacks 180 switches): woken again before any switch-in, or woken
+#     while the recorded slices show it running (its switch-out unseen),
+#     or not run before the trace's end, or its next slice one the import
+#     placed for a missed switch (a task with uncertain time). Worked out
+#     in SQL on the rows: every row with no run is one of those.
+nr=$(sq "$T/db2" "SELECT count(*) FROM wakeup WHERE run_id = 1 AND ts_run IS NULL")
+split=$(sq "$T/db2" "WITH w AS (SELECT * FROM wakeup WHERE run_id = 1 AND ts_run IS NULL),
+	nx AS (SELECT w.*, (SELECT min(s.ts) FROM sched_slice s WHERE s.run_id = 1 AND s.utid = w.utid AND s.ts > w.ts) AS next_run FROM w),
+	c AS (SELECT EXISTS (SELECT 1 FROM sched_slice s WHERE s.run_id = 1 AND s.utid = nx.utid AND s.ts <= nx.ts AND s.ts + s.dur > nx.ts) AS running,
+		EXISTS (SELECT 1 FROM wakeup x WHERE x.run_id = 1 AND x.utid = nx.utid AND x.ts > nx.ts AND x.ts <= COALESCE(nx.next_run, 1e19)) AS again,
+		nx.next_run IS NULL AS unrun,
+		(SELECT uncertain_ns FROM task_stat u WHERE u.run_id = 1 AND u.utid = nx.utid) > 0 AS unsure FROM nx)
+	SELECT sum(running OR again), sum(NOT (running OR again) AND unrun), sum(NOT (running OR again OR unrun) AND unsure) FROM c")
+set -- $(echo "$split" | tr '|' ' ')
+expect_eq "$(($1 + $2 + $3))" "$nr" "recorded wakeups with no run that are re-wakings or wakings of a running task ($1),
+	never run ($2), or before a placed slice ($3)"
+# and every replay's wakeups are the behaviour's: one per sleep that a
+# wakeup ends (a phase ending S or D with a phase after it) and one per
+# start that was a wakeup (forked, or first seen being woken: flags 2 or
+# 128, or started by a task's wakeup), whoever woke it (the first wakeup
+# of a task woken by an interrupt or idle was lost before: migration/N,
+# whose start, at its first waking, is not a causal wait for a task)
+"$SCHEDLAB" --db "$T/db2" -q replay --trace 1 --sched all > /dev/null 2>&1 || fail "replay $F"
+sleeps=$(sq "$T/db2" "SELECT count(*) FROM task_model m, json_each(m.phases) p
+	WHERE json_extract(p.value, '\$[2]') IN ('S', 'D') AND p.key < json_array_length(m.phases) - 1")
+starts=$(sq "$T/db2" "SELECT count(*) FROM task_model m WHERE (m.flags & 130) != 0 OR (m.parent_utid IS NOT NULL AND (m.flags & 1) = 0)")
+expect_eq "$(sq "$T/db2" "SELECT group_concat(n, ' ') FROM (SELECT count(w.utid) AS n FROM run r LEFT JOIN wakeup w ON w.run_id = r.id
+	WHERE r.id > 1 GROUP BY r.id ORDER BY r.id)")" "$(echo $((sleeps + starts)) $((sleeps + starts)) $((sleeps + starts)) $((sleeps + starts)) $((sleeps + starts)))" \
+	"every model's wakeups: $sleeps sleeps + $starts starts"
+expect_eq "$(sq "$T/db2" "SELECT count(*) FROM wakeup w JOIN thread t USING (utid) JOIN task_model m USING (utid)
+	WHERE w.run_id = 2 AND t.comm LIKE 'migration/%' AND w.ts = (SELECT first_ts FROM trace WHERE id = 1) + m.start_ns AND (m.flags & 128) != 0 AND m.parent_utid IS NULL")" \
+	"$(sq "$T/db2" "SELECT count(*) FROM task_model m JOIN thread t USING (utid) WHERE t.comm LIKE 'migration/%' AND (m.flags & 128) != 0
+	AND m.parent_utid IS NULL")" \
+	"first wakeups of the migration threads replayed"
+echo "ok: waking-only: a's delays 50/none/100 us; ringbuf_stack_e 25 wakeups; $nr recorded wakeups never run ($1 re-wakings or of a running task, $2 never run, $3 before a placed slice); replays $sleeps + $starts"

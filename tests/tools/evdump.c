@@ -19,7 +19,7 @@
 
 static const char *const tname[SL_EV_NTYPES] = {
 	"none", "switch", "wakeup", "waking", "wakeup_new", "fork", "exec", "exit", "migrate", "lost",
-	"cut", "runtime",
+	"cut", "runtime", "taskinfo",
 };
 
 struct st {
@@ -37,8 +37,8 @@ struct st {
 static int on_event(void *ctx, const struct sl_event *e)
 {
 	struct st *s = ctx;
-	if (e->type == SL_EV_CUT) { /* after the last event; its ts is not a time */
-		s->count[SL_EV_CUT]++;
+	if (e->type == SL_EV_CUT || e->type == SL_EV_TASKINFO) { /* not events: ts is not a time */
+		s->count[e->type]++;
 		return 0;
 	}
 	if (e->ts < s->last_ts)
