@@ -144,6 +144,11 @@ static void copy_behaviour(const struct sl_behaviour *in, struct sl_behaviour *o
 	size_t i;
 	*out = *in;
 	sl_behaviour_copy_groups(out, in);
+	out->cpu_up_ns = NULL; /* its own copy, freed with it */
+	if (in->cpu_up_ns && in->cpus > 0) {
+		out->cpu_up_ns = xmalloc((size_t)in->cpus * sizeof(*out->cpu_up_ns));
+		memcpy(out->cpu_up_ns, in->cpu_up_ns, (size_t)in->cpus * sizeof(*out->cpu_up_ns));
+	}
 	out->tasks = xcalloc(in->ntasks ? in->ntasks : 1, sizeof(*out->tasks));
 	for (i = 0; i < in->ntasks; i++) {
 		out->tasks[i] = in->tasks[i];

@@ -27,7 +27,11 @@ uint64_t sl_kthread_mask(const char *comm)
  * whose fork the trace did not see, named as the kernel names its threads:
  * a '/' (per-CPU and per-device threads: ksoftirqd/0, jbd2/sda1-8, irq/9-acpi)
  * or one of the fixed names of mm/, kernel/ and block/ (kswapd0,
- * kcompactd0, kdamond.0, khugepaged, ...). */
+ * kcompactd0, kdamond.0, khugepaged, ...), or of drivers seen in phone
+ * traces: the cpufreq interactive governor's kinteractiveup and
+ * kinteractive_lo (drivers/cpufreq/cpufreq_interactive.c, Android 3.x
+ * kernels), sync_supers (mm/backing-dev.c, 2.6.26 to 3.5) and the
+ * Broadcom dhd Wi-Fi driver's dhd_dpc and dhd_watchdog. */
 int sl_is_kthread(int32_t tid, int forked_by_kthreadd, const char *comm)
 {
 	static const char *const names[] = { "kworker", "rcu_", "kthreadd", "kswapd", "kcompactd",
@@ -35,7 +39,8 @@ int sl_is_kthread(int32_t tid, int forked_by_kthreadd, const char *comm)
 					     "oom_reaper", "kthrotld", "kdevtmpfs", "kintegrityd",
 					     "kblockd", "kstrp", "watchdogd", "psimon", "hwrng",
 					     "kpsmoused", "writeback", "ecryptfs-kthread", "scsi_eh_",
-					     "scsi_tmf_", "card0-crtc" };
+					     "scsi_tmf_", "card0-crtc", "kinteractive", "sync_supers",
+					     "dhd_dpc", "dhd_watchdog" };
 	size_t i;
 	if (tid == 2 || forked_by_kthreadd || strchr(comm, '/'))
 		return 1;

@@ -171,6 +171,36 @@ static void run_section(FILE *f, const struct sl_run_metrics *m, const char *par
 			n, m->ntasks);
 }
 
+/* What the replays did with the late CPUs (docs/replay.md "CPUs that
+ * were offline"): their params' late_cpus_mode; a run without one (made
+ * before the engine kept them offline, or with --late-cpus online) used
+ * every CPU from 0. */
+static void late_note(FILE *f, const struct sl_run_metrics *m, size_t n)
+{
+	size_t i, off = 0, on = 0;
+	int k;
+	for (i = 0; i < n; i++)
+		if (strcmp(m[i].run.scheduler, "recorded")) {
+			if (strstr(m[i].run.params, "\"late_cpus_mode\":\"offline\""))
+				off++;
+			else
+				on++;
+		}
+	if (!on || !off) {
+		fputs(off ? " (every replay keeps it offline until then)" : " (the replays use it from 0)", f);
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		size_t j = 0;
+		fputs(k ? "; used from 0 in" : " (kept offline until then in", f);
+		for (i = 0; i < n; i++)
+			if (strcmp(m[i].run.scheduler, "recorded") &&
+			    (strstr(m[i].run.params, "\"late_cpus_mode\":\"offline\"") == NULL) == k)
+				fprintf(f, "%s run %" PRId64, j++ ? "," : "", m[i].run.id);
+	}
+	fputs(")", f);
+}
+
 /* What the trace lacks and what the replays assumed (issue 25): the
  * recording kernel's release, the HZ of the replays (a trace does not
  * record its kernel's HZ), the switches the importer placed and the time
@@ -208,7 +238,8 @@ static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const str
 			fputs("no event in the recording: likely offline", f);
 		else
 			fprintf(f, "no event until %.3f s: likely offline until then", (double)late[i].first_ns / 1e9);
-		fputs(" (the replays use it from 0)</td></tr>\n", f);
+		late_note(f, m, n);
+		fputs("</td></tr>\n", f);
 	}
 	for (i = 0; i < n; i++)
 		if (!strcmp(m[i].run.scheduler, "recorded"))

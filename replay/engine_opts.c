@@ -124,6 +124,11 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		      o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
 		      sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)),
 		      sl_preempt_name(o->preempt));
+	/* the late CPUs early (a reader of the first 512 bytes, the report, sees
+	 * them; docs/replay.md "CPUs that were offline") */
+	if (!bad && o->late_cpus && o->late_cpus[0])
+		bad = appendf(buf, len, &off, ",\"late_cpus_mode\":\"%s\",\"late_cpus\":%s",
+			      sl_choice_name(sl_late_cpus_choices, o->late_cpus_mode, "?"), o->late_cpus);
 	/* the groups' source (docs/groups.md): a plain description */
 	if (!bad && ops->group_sched)
 		bad = appendf(buf, len, &off, ",\"groups\":\"%s\"",
@@ -139,9 +144,6 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		bad = appendf(buf, len, &off, ",\"exclude\":\"%s\"", o->exclude);
 	if (!bad && o->origin && o->origin[0])
 		bad = appendf(buf, len, &off, ",\"origin\":\"%s\"", o->origin);
-	if (!bad && o->late_cpus && o->late_cpus[0])
-		bad = appendf(buf, len, &off, ",\"late_cpus\":%s,\"late_cpus_mode\":\"%s\"", o->late_cpus,
-			      sl_choice_name(sl_late_cpus_choices, o->late_cpus_mode, "?"));
 	for (k = 0; k < 2 && o->nq > 0 && !bad; k++) {
 		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
 		bad = appendf(buf, len, &off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",

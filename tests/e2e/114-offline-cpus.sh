@@ -66,6 +66,11 @@ check() { # TRACE EXPECTED-CPUS
 	"$SCHEDLAB" --db "$T/db" report --trace 1 -o "$T/rep" > /dev/null 2>&1 || fail "report $1"
 	rows=$(sed -n 's/.*<tr><th class=l>CPU \([0-9]*\)<\/th><td class=l>no event until \([0-9.]*\) s.*/\1 \2/p' "$T/rep/index.html")
 	expect_eq "$rows" "$want" "report rows of $1"
+	# and what each replay did with them (runs 2-12 offline, 13-17 online)
+	if [ -n "$wantj" ]; then
+		grep -q "kept offline until then in run 2, run 3,.* run 12; used from 0 in run 13, run 14, run 15, run 16, run 17)" \
+			"$T/rep/index.html" || fail "report: which runs kept the late CPUs offline ($1)"
+	fi
 	rm -rf "$T/rep"
 }
 check "$SHARED/traces/catapult-android-systrace/android_systrace.html" 1

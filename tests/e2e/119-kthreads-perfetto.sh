@@ -74,3 +74,20 @@ for c in i915_flip events_unbound kworker; do
 	case "$found" in *"$c"*) fail "kernel thread $c found interactive: $found" ;; esac
 done
 echo "ok: $n kernel threads from the process tree; claim 10: $(echo "$found" | cut -c1-120)"
+# The Android systrace has no process tree, tgid or fork: the names
+# decide. Its kernel threads by name (the trace's sched_switch comms; the
+# drivers' kthread_create() names, collector/kthread.c): the cpufreq
+# governor's kinteractiveup and kinteractive_lo, sync_supers, the Wi-Fi
+# driver's dhd_dpc and dhd_watchdog; claims --trace finds none of them
+# interactive (kinteractive_lo was).
+A="$SHARED/traces/catapult-android-systrace/android_systrace.html"
+[ -f "$A" ] || exit 0
+"$SCHEDLAB" -q --db "$T/a.db" import "$A" > /dev/null 2>&1 || fail "import $A"
+expect_eq "$(sq "$T/a.db" "SELECT group_concat(t.comm || '=' || (m.flags & 16), ' ') FROM (SELECT * FROM thread ORDER BY tid) t
+	JOIN task_model m USING (utid) WHERE t.comm IN ('kinteractiveup', 'kinteractive_lo', 'sync_supers', 'dhd_dpc', 'dhd_watchdog')")" \
+	"sync_supers=16 kinteractiveup=16 kinteractive_lo=16 dhd_watchdog=16 dhd_dpc=16" "Android kernel threads by name"
+"$SCHEDLAB" --db "$T/a.db" claims --trace 1 --format csv > "$T/a.csv" 2> "$T/err" || fail "claims --trace (Android): $(cat "$T/err")"
+sqlite3 "$T/a.db" ".import --csv $T/a.csv ac" || fail "claims CSV (Android)"
+found=$(sq "$T/a.db" "SELECT reason FROM ac WHERE id = '10' AND model = 'rsdl'")
+case "$found" in *kinteractive*|*kworker*|*dhd_*) fail "Android kernel thread found interactive: $found" ;; esac
+echo "ok: Android: $(echo "$found" | sed 's/.*: //' | cut -c1-100)"
