@@ -646,6 +646,103 @@ int sl_cmd_replay_mem(const struct sl_behaviour *b, const struct sl_policy_ops *
 	return 0;
 }
 
+/* The models of --sched ("all": every model this build has, in the policy
+ * table's order) in pols (max of them), each --opt known to one of them:
+ * 0, or 2 with the error printed. */
+static int choose_models(const struct ropts *r, const struct sl_policy_ops **pols, size_t max, size_t *np)
+{
+	char names[256], buf[512], *save = NULL, *tok;
+	snprintf(names, sizeof(names), "%s", strcmp(r->sched, "all") ? r->sched : sl_policy_names());
+	for (tok = strtok_r(names, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		const struct sl_policy_ops *ops = sl_policy_find(tok);
+		if (!ops) {
+			sl_err("replay: unknown scheduler '%s' (models: %s)", tok, sl_policy_names());
+			return 2;
+		}
+		if (*np == max) {
+			sl_err("replay: too many schedulers");
+			return 2;
+		}
+		pols[(*np)++] = ops;
+	}
+	if (!*np) {
+		sl_err("replay: --sched names no scheduler");
+		return 2;
+	}
+	snprintf(buf, sizeof(buf), "%s", r->popts);
+	save = NULL;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!known_somewhere(pols, *np, tok)) {
+			sl_err("replay: --opt '%s': no selected scheduler has this parameter", tok);
+			return 2;
+		}
+	return 0;
+}
+
+/* The behaviour to replay into b: the workload's (stored as a trace, its
+ * id in *trace_id) or the trace's; r->o.cpus set (the trace's CPUs unless
+ * --cpus, at most SL_ENGINE_MAX_CPUS). 0, or -1 with d set. */
+static int load_input(struct sl_store *st, struct ropts *r, struct sl_behaviour *b, int64_t *trace_id,
+		      struct sl_diag *d)
+{
+	int cpus;
+	if (r->workload) {
+		cpus = r->o.cpus ? r->o.cpus : 1;
+		if (workload_trace(st, r->workload, b, cpus, r->o.duration_ns, trace_id, d))
+			return -1;
+		r->o.cpus = cpus;
+		return 0;
+	}
+	*trace_id = r->trace_id;
+	if (sl_store_load_behaviour(st, *trace_id, b, d))
+		return -1;
+	if (!b->ntasks)
+		return sl_fail(d, "trace %" PRId64 " has no tasks to replay", *trace_id);
+	cpus = r->o.cpus ? r->o.cpus : (b->cpus > 0 ? b->cpus : 1);
+	if (cpus > SL_ENGINE_MAX_CPUS) {
+		sl_warnx("trace %" PRId64 " was recorded on %d CPUs; replaying on %d, the most "
+			 "the models support (--cpus N to choose)",
+			 *trace_id, cpus, SL_ENGINE_MAX_CPUS);
+		cpus = SL_ENGINE_MAX_CPUS;
+	}
+	r->o.cpus = cpus;
+	return 0;
+}
+
+/* The options a trace's recorded run decides (overheads, HZ, late CPUs),
+ * the interference, --exclude; rec is read and released here. 0, or -1
+ * with d set. */
+static int prepare(struct sl_store *st, struct ropts *r, int64_t trace_id, struct sl_behaviour *b,
+		   struct sl_run_data *rec, int quiet, struct sl_diag *d)
+{
+	int have_rec = 0;
+	if (!r->workload && (have_rec = load_recorded(st, trace_id, r, rec, d)) < 0)
+		return -1;
+	if (!r->workload)
+		warn_late_cpus(trace_id, b, r->o.late_cpus_mode);
+	if (r->workload)
+		r->o.policy_from = "the workload file";
+	if (!r->workload) {
+		r->o.interference = sl_choice_name(sl_interference_choices, r->interference, "recorded");
+		if (r->interference == SL_INTERFERENCE_NONE)
+			sl_behaviour_work_only(b);
+	}
+	if (r->excl_n) {
+		size_t nx = sl_behaviour_exclude(b, r->excl_v, r->excl_n);
+		if (!nx)
+			sl_warnx("replay: no task matches --exclude %s: nothing left out", r->exclude);
+		else if (!quiet)
+			printf("left out %zu task%s matching %s (--exclude)\n", nx, nx == 1 ? "" : "s",
+			       r->exclude);
+	}
+	if (r->trace_id && (!r->overhead || !strcmp(r->overhead, "auto")))
+		sl_overhead_of_run(have_rec > 0 ? rec : NULL, &r->o, NULL);
+	if (r->trace_id && r->hz_auto)
+		trace_hz(have_rec > 0 ? rec : NULL, &r->o, quiet);
+	sl_run_data_release(rec);
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 {
 	struct ropts r;
@@ -657,9 +754,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	int64_t trace_id = 0;
 	struct sl_run_data rec;
 	struct sl_sync_map sync;
-	int rc, cpus, existed = 1, have_rec = 0;
+	int rc, cpus, existed = 1;
 	size_t nruns = 0;
-	char names[256], *save = NULL, *tok;
 
 	memset(&r, 0, sizeof(r));
 	memset(&sync, 0, sizeof(sync));
@@ -668,34 +764,8 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 	rc = parse_args(argc, argv, &r);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	/* "all": every model this build has, in the policy table's order */
-	snprintf(names, sizeof(names), "%s", strcmp(r.sched, "all") ? r.sched : sl_policy_names());
-	for (tok = strtok_r(names, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		const struct sl_policy_ops *ops = sl_policy_find(tok);
-		if (!ops) {
-			sl_err("replay: unknown scheduler '%s' (models: %s)", tok, sl_policy_names());
-			return 2;
-		}
-		if (np == SL_ARRAY_SIZE(pols)) {
-			sl_err("replay: too many schedulers");
-			return 2;
-		}
-		pols[np++] = ops;
-	}
-	if (!np) {
-		sl_err("replay: --sched names no scheduler");
-		return 2;
-	}
-	if (r.popts[0]) {
-		char buf[512];
-		snprintf(buf, sizeof(buf), "%s", r.popts);
-		save = NULL;
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			if (!known_somewhere(pols, np, tok)) {
-				sl_err("replay: --opt '%s': no selected scheduler has this parameter", tok);
-				return 2;
-			}
-	}
+	if ((rc = choose_models(&r, pols, SL_ARRAY_SIZE(pols), &np)))
+		return rc;
 
 	if (r.workload) {
 		if (sl_workload_load(r.workload, &b, &d)) {
@@ -712,51 +782,9 @@ int cmd_replay(int argc, char **argv, const struct sl_globals *g)
 		goto fail;
 	if (!r.workload) /* the behaviour and the recorded run are read first */
 		sl_store_map_reads(st);
-	if (r.workload) {
-		cpus = r.o.cpus ? r.o.cpus : 1;
-		if (workload_trace(st, r.workload, &b, cpus, r.o.duration_ns, &trace_id, &d))
-			goto fail;
-	} else {
-		trace_id = r.trace_id;
-		if (sl_store_load_behaviour(st, trace_id, &b, &d))
-			goto fail;
-		if (!b.ntasks) {
-			sl_fail(&d, "trace %" PRId64 " has no tasks to replay", trace_id);
-			goto fail;
-		}
-		cpus = r.o.cpus ? r.o.cpus : (b.cpus > 0 ? b.cpus : 1);
-		if (cpus > SL_ENGINE_MAX_CPUS) {
-			sl_warnx("trace %" PRId64 " was recorded on %d CPUs; replaying on %d, the most "
-				 "the models support (--cpus N to choose)",
-				 trace_id, cpus, SL_ENGINE_MAX_CPUS);
-			cpus = SL_ENGINE_MAX_CPUS;
-		}
-	}
-	r.o.cpus = cpus;
-	if (!r.workload && (have_rec = load_recorded(st, trace_id, &r, &rec, &d)) < 0)
+	if (load_input(st, &r, &b, &trace_id, &d) || prepare(st, &r, trace_id, &b, &rec, g->quiet, &d))
 		goto fail;
-	if (!r.workload)
-		warn_late_cpus(trace_id, &b, r.o.late_cpus_mode);
-	if (r.workload)
-		r.o.policy_from = "the workload file";
-	if (!r.workload) {
-		r.o.interference = sl_choice_name(sl_interference_choices, r.interference, "recorded");
-		if (r.interference == SL_INTERFERENCE_NONE)
-			sl_behaviour_work_only(&b);
-	}
-	if (r.excl_n) {
-		size_t nx = sl_behaviour_exclude(&b, r.excl_v, r.excl_n);
-		if (!nx)
-			sl_warnx("replay: no task matches --exclude %s: nothing left out", r.exclude);
-		else if (!g->quiet)
-			printf("left out %zu task%s matching %s (--exclude)\n", nx, nx == 1 ? "" : "s",
-			       r.exclude);
-	}
-	if (r.trace_id && (!r.overhead || !strcmp(r.overhead, "auto")))
-		sl_overhead_of_run(have_rec > 0 ? &rec : NULL, &r.o, NULL);
-	if (r.trace_id && r.hz_auto)
-		trace_hz(have_rec > 0 ? &rec : NULL, &r.o, g->quiet);
-	sl_run_data_release(&rec);
+	cpus = r.o.cpus;
 	if (r.dry) {
 		sl_store_close(st);
 		return dry_run(&r, pols, np, &b);
