@@ -11,6 +11,8 @@ void sl_evbuf_init(struct sl_evbuf *b)
 
 void sl_evbuf_push(struct sl_evbuf *b, const struct sl_event *ev)
 {
+	SL_GROW(b->ts, b->tscap, b->n + 1);
+	b->ts[b->n] = ev->ts;
 	SL_GROW(b->ev, b->cap, b->n + 1);
 	b->ev[b->n++] = *ev;
 	if (ev->ts > b->max_ts)
@@ -77,9 +79,9 @@ static size_t sorted_keys(struct sl_evbuf *b, uint64_t upto)
 	int sorted = 1;
 	SL_GROW(b->key, b->kcap, b->n);
 	for (i = 0; i < b->n; i++) {
-		if (b->ev[i].ts > upto)
+		if (b->ts[i] > upto)
 			continue;
-		b->key[m].ts = b->ev[i].ts;
+		b->key[m].ts = b->ts[i];
 		b->key[m].idx = i;
 		if (m && b->key[m].ts < b->key[m - 1].ts)
 			sorted = 0;
@@ -99,8 +101,10 @@ void sl_evbuf_sort(struct sl_evbuf *b)
 	if (i == m)
 		return; /* already in order */
 	out = xmalloc(b->cap * sizeof(*out));
-	for (i = 0; i < m; i++)
+	for (i = 0; i < m; i++) {
 		out[i] = b->ev[b->key[i].idx];
+		b->ts[i] = b->key[i].ts;
+	}
 	free(b->ev);
 	b->ev = out;
 }
@@ -118,8 +122,10 @@ int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx)
 			return rc;
 	}
 	for (i = j = 0; i < b->n; i++)
-		if (b->ev[i].ts > upto)
+		if (b->ts[i] > upto) {
+			b->ts[j] = b->ts[i];
 			b->ev[j++] = b->ev[i];
+		}
 	b->n = j;
 	return 0;
 }
@@ -129,6 +135,7 @@ void sl_evbuf_release(struct sl_evbuf *b)
 	free(b->ev);
 	free(b->key);
 	free(b->tmp);
+	free(b->ts);
 	memset(b, 0, sizeof(*b));
 }
 
