@@ -132,7 +132,7 @@ void ev_group_add(struct ev_run *r, struct ev_task *p, int idx);
 void ev_group_sync(struct ev_run *r, const struct ev_task *p);
 
 /* the ops hooks of eevdf_smp.c */
-int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int sync);
-int ev_balance(struct sl_engine *e, int cpu, int kind, struct sl_task *p);
+int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int wake_flags);
+int ev_balance(struct sl_engine *e, int cpu, int kind);
 
 #endif

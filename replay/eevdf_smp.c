@@ -392,12 +392,16 @@ static int wake_wide(struct ev_run *r, const struct ev_task *waker, const struct
 	return !(slave < factor || master < slave * factor);
 }
 
-int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int sync)
+static int fork_exec_cpu(struct ev_run *r, struct sl_task *p, int cpu, int wake_flags);
+
+int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int wake_flags)
 {
 	struct ev_run *r = ev_R(e);
 	struct ev_task *t = ev_T(r, p);
 	int target = prev_cpu, this_cpu = waker_cpu >= 0 ? waker_cpu : prev_cpu, c, k, recent;
-	int want_affine = 1;
+	int want_affine = 1, sync = !!(wake_flags & SL_WF_SYNC);
+	if (wake_flags & (SL_WF_FORK | SL_WF_EXEC))
+		return fork_exec_cpu(r, p, prev_cpu, wake_flags);
 	if (!sl_engine_param(e, EV_P_SELECT_IDLE) || t->rt)
 		return -1; /* RT: select_task_rq_rt, not modelled: the shared rule */
 	if (waker_cpu >= 0 && e->cpus[waker_cpu].curr) {
@@ -867,7 +871,7 @@ void ev_smp_init(struct ev_run *r)
 	}
 }
 
-int ev_balance(struct sl_engine *e, int cpu, int kind, struct sl_task *p)
+int ev_balance(struct sl_engine *e, int cpu, int kind)
 {
 	struct ev_run *r = ev_R(e);
 	if (!sl_engine_param(e, EV_P_BALANCE))
@@ -878,19 +882,26 @@ int ev_balance(struct sl_engine *e, int cpu, int kind, struct sl_task *p)
 		return 0;
 	case SL_BAL_NEWIDLE:
 		return newidle(r, cpu);
-	case SL_BAL_FORK:
+	}
+	return -1;
+}
+
+/* select_task_rq(WF_FORK / WF_EXEC) of p on cpu (ev_select_cpu) */
+static int fork_exec_cpu(struct ev_run *r, struct sl_task *p, int cpu, int wake_flags)
+{
+	if (!sl_engine_param(r->e, EV_P_BALANCE))
+		return -1;
+	if (wake_flags & SL_WF_FORK) {
 		if (ev_T(r, p)->rt)
 			return -1;
 		return fork_cpu(r, p, cpu);
-	case SL_BAL_EXEC:
-		/* sched_exec -> select_task_rq(WF_EXEC): an RT task stays
-		 * (select_task_rq_rt places only WF_TTWU and WF_FORK); a fair
-		 * one goes through find_idlest_cpu with its load synced
-		 * (sync_entity_load_avg), its own share off its CPU */
-		if (ev_T(r, p)->rt)
-			return cpu;
-		ev_pelt_update(r, cpu, ev_T(r, p));
-		return fork_cpu(r, p, cpu);
 	}
-	return -1;
+	/* sched_exec -> select_task_rq(WF_EXEC): an RT task stays
+	 * (select_task_rq_rt places only WF_TTWU and WF_FORK); a fair
+	 * one goes through find_idlest_cpu with its load synced
+	 * (sync_entity_load_avg), its own share off its CPU */
+	if (ev_T(r, p)->rt)
+		return cpu;
+	ev_pelt_update(r, cpu, ev_T(r, p));
+	return fork_cpu(r, p, cpu);
 }

@@ -60,8 +60,17 @@ struct sl_enq_info {
 enum sl_balance_kind {
 	SL_BAL_TICK = 1,
 	SL_BAL_NEWIDLE = 2,
-	SL_BAL_FORK = 3,
-	SL_BAL_EXEC = 4,
+};
+
+/* Why select_cpu is asked, as the kernel's wake_flags of select_task_rq
+ * (kernel/sched/sched.h, v6.6): a wakeup (WF_TTWU, with WF_SYNC when the
+ * waker is about to leave its CPU), a fork (WF_FORK: SD_BALANCE_FORK) or an
+ * exec (WF_EXEC: SD_BALANCE_EXEC). */
+enum sl_wake_flags {
+	SL_WF_EXEC = 0x02,
+	SL_WF_FORK = 0x04,
+	SL_WF_TTWU = 0x08,
+	SL_WF_SYNC = 0x10,
 };
 
 /* A tunable of a policy (a gap-filler choice, an accounting mode...).
@@ -181,29 +190,34 @@ struct sl_policy_ops {
 	 * is gone (each call moves one task). */
 	struct sl_task *(*steal)(struct sl_engine *e, int src_cpu, int dst_cpu);
 
-	/* (optional) Wakeup placement of a model whose kernel placed wakeups
-	 * its own way (eevdf: select_task_rq_fair with select_idle_sibling):
-	 * return the CPU p (asleep, not queued) is woken on, allowed for p, or
-	 * -1 to take the shared 2.6.20 rule (try_to_wake_up's wake-affine).
-	 * prev_cpu is where p last ran, waker_cpu the CPU of the waking task
-	 * (-1: an interrupt or timer: the wakeup runs on prev_cpu), sync 1 when
-	 * the waker is about to leave its CPU (sl_enq_info.sync: an exiting
-	 * child waking its parent, a pipe write that blocks). */
+	/* (optional) Placement of a model whose kernel placed tasks its own
+	 * way, as select_task_rq(p, prev_cpu, wake_flags) (eevdf:
+	 * select_task_rq_fair): return the CPU p is to run on, allowed for p,
+	 * or -1 to take the shared 2.6.20 rule for this call. wake_flags
+	 * (enum sl_wake_flags) say why:
+	 * - SL_WF_TTWU: p (asleep, not queued) wakes; prev_cpu is where it last
+	 *   ran, waker_cpu the CPU of the waking task (-1: an interrupt or
+	 *   timer: the wakeup runs on prev_cpu); SL_WF_SYNC too when the waker
+	 *   is about to leave its CPU (sl_enq_info.sync: an exiting child
+	 *   waking its parent, a pipe write that blocks). Shared rule:
+	 *   try_to_wake_up's wake-affine.
+	 * - SL_WF_FORK: p (not queued) is forked by the task running on
+	 *   prev_cpu (= waker_cpu). Shared rule: sched_fork's, with sched_exec
+	 *   for a new process whose exec the behaviour does not show.
+	 * - SL_WF_EXEC: p, running on prev_cpu (= waker_cpu), execs
+	 *   (sched_exec): prev_cpu, it stays; another, the engine moves it
+	 *   through prev_cpu's migration thread. Shared rule: 2.6.20's
+	 *   sched_balance_self(SD_BALANCE_EXEC). */
 	int (*select_cpu)(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu,
-			  int sync);
+			  int wake_flags);
 
 	/* (optional) Load balancing of a model whose kernel balances its own
 	 * way (eevdf: 6.x's PELT-based load_balance), in place of the shared
 	 * 2.6.20 layer. kind SL_BAL_TICK: cpu's scheduler tick (busy or idle);
-	 * SL_BAL_NEWIDLE: cpu is about to go idle (nothing on its runqueue);
-	 * moves go through sl_engine_pull(); returns the tasks pulled to cpu.
-	 * SL_BAL_FORK: p (not queued) is forked by a task running on cpu:
-	 * return the CPU p starts on (allowed for p). SL_BAL_EXEC: p, running
-	 * on cpu, execs (sched_exec): return the CPU it is to run on (cpu:
-	 * it stays; another: the engine moves it through cpu's migration
-	 * thread). Any kind: -1 takes the
-	 * shared 2.6.20 rule for this call. */
-	int (*balance)(struct sl_engine *e, int cpu, int kind, struct sl_task *p);
+	 * SL_BAL_NEWIDLE: cpu is about to go idle (nothing on its runqueue).
+	 * Moves go through sl_engine_pull(); returns the tasks pulled to cpu,
+	 * or -1 to take the shared 2.6.20 layer for this call. */
+	int (*balance)(struct sl_engine *e, int cpu, int kind);
 
 	/* (optional, invariant mode) Walk the policy's structures for cpu and
 	 * return how many distinct tasks it holds on that runqueue (including

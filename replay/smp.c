@@ -572,7 +572,7 @@ void sl_smp_idle_balance(struct sl_engine *e, int this)
 
 	if (e->ncpus == 1 || !e->ops->steal)
 		return;
-	if (e->ops->balance && e->ops->balance(e, this, SL_BAL_NEWIDLE, NULL) >= 0)
+	if (e->ops->balance && e->ops->balance(e, this, SL_BAL_NEWIDLE) >= 0)
 		return; /* the model's own balancing */
 	if (sd->flags & SL_SD_BALANCE_NEWIDLE) {
 		pulled = load_balance_newidle(e, this);
@@ -615,7 +615,7 @@ void sl_smp_tick(struct sl_engine *e, int cpu)
 
 	if (e->ncpus == 1)
 		return;
-	if (e->ops->balance && e->ops->balance(e, cpu, SL_BAL_TICK, NULL) >= 0)
+	if (e->ops->balance && e->ops->balance(e, cpu, SL_BAL_TICK) >= 0)
 		return; /* the model's own balancing */
 	if (cpu == 0 && j > v->smp.jiffy + 1) {
 		/* the engine skipped the ticks of a stretch in which every CPU
@@ -668,7 +668,7 @@ int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int w
 		return least_loaded_allowed(e, p); /* set_cpus_allowed moved it */
 	if (e->ops->select_cpu) {
 		/* the model's own kernel's placement */
-		int c = e->ops->select_cpu(e, p, cpu, waker_cpu, sync_waker != NULL);
+		int c = e->ops->select_cpu(e, p, cpu, waker_cpu, SL_WF_TTWU | (sync_waker ? SL_WF_SYNC : 0));
 		if (c >= 0 && c < e->ncpus && sl_task_allowed(p, c))
 			return c;
 	}
@@ -757,8 +757,8 @@ int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu)
 	 * not show (no exec point: the trace has no sched_process_exec) is
 	 * taken to exec at once: sched_exec balances it (SD_BALANCE_EXEC);
 	 * one with an exec point is balanced there (sl_smp_exec). */
-	if (e->ops->balance) {
-		cpu = e->ops->balance(e, parent_cpu, SL_BAL_FORK, p);
+	if (e->ops->select_cpu) {
+		cpu = e->ops->select_cpu(e, p, parent_cpu, parent_cpu, SL_WF_FORK);
 		if (cpu >= 0 && cpu < e->ncpus && sl_task_allowed(p, cpu))
 			return cpu; /* the model's own fork balancing */
 	}
@@ -774,8 +774,8 @@ void sl_smp_exec(struct sl_engine *e, int cpu, struct sl_task *p)
 	int dest = -1;
 	if (e->ncpus == 1)
 		return;
-	if (e->ops->balance)
-		dest = e->ops->balance(e, cpu, SL_BAL_EXEC, p);
+	if (e->ops->select_cpu)
+		dest = e->ops->select_cpu(e, p, cpu, cpu, SL_WF_EXEC);
 	if (dest < 0 || dest >= e->ncpus || !sl_task_allowed(p, dest))
 		dest = balance_exec(e, p, cpu); /* 2.6.20 sched_exec */
 	if (dest == cpu)

@@ -74,11 +74,12 @@ void sl_smp_release(struct sl_engine *e);
 int sl_smp_wake_cpu(struct sl_engine *e, struct sl_task *p, int waker_cpu, int waker_home,
 		    const struct sl_task *sync_waker);
 /* p, running on cpu, has reached an exec point: sched_exec() balances it
- * (the model's SL_BAL_EXEC, else 2.6.20's sched_balance_self) and, for
+ * (the model's select_cpu with SL_WF_EXEC, else 2.6.20's sched_balance_self) and, for
  * another CPU, asks cpu's migration thread to move it. */
 void sl_smp_exec(struct sl_engine *e, int cpu, struct sl_task *p);
-/* sched_fork/sched_exec placement of p forked on parent_cpu (-1: a start
- * without a running parent: the least loaded allowed CPU) */
+/* sched_fork/sched_exec placement of p forked on parent_cpu (the model's
+ * select_cpu with SL_WF_FORK, else the 2.6.20 rule; -1: a start without a
+ * running parent: the least loaded allowed CPU) */
 int sl_smp_fork_cpu(struct sl_engine *e, struct sl_task *p, int parent_cpu);
 /* How long 2.6.20's rules may leave a CPU idle beside a task waiting
  * behind another CPU's running task: max_interval + (cache_nice_tries + 1)

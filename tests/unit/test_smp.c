@@ -811,3 +811,67 @@ SL_TEST(smp_sd_moved_task_keeps_its_rotation)
 	trec_free(&r);
 	sl_behaviour_release(&b);
 }
+
+/* select_cpu is asked as select_task_rq is, with wake flags: a spy around
+ * eevdf's records each call. X runs 0.5 ms on cpu 0, execs (WF_EXEC, asked
+ * with prev_cpu = its CPU), runs 1 ms, forks C (WF_FORK, prev_cpu = the
+ * parent's CPU: cpu 0 at 1.5 ms), sleeps 2 ms (a timer: WF_TTWU alone, no
+ * waker CPU), runs 1 ms and exits. */
+static const struct sl_policy_ops *spied;
+static int spy_flags[16], spy_prev[16], spy_waker[16], spy_n;
+
+static int spy_select(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int wake_flags)
+{
+	if (p->idx == 0 && spy_n < 16) {
+		spy_flags[spy_n] = wake_flags;
+		spy_prev[spy_n] = prev_cpu;
+		spy_waker[spy_n++] = waker_cpu;
+	} else if (p->idx == 1 && (wake_flags & SL_WF_FORK) && spy_n < 16) {
+		spy_flags[spy_n] = wake_flags;
+		spy_prev[spy_n] = prev_cpu;
+		spy_waker[spy_n++] = waker_cpu;
+	}
+	return spied->select_cpu(e, p, prev_cpu, waker_cpu, wake_flags);
+}
+
+SL_TEST(smp_select_cpu_wake_flags)
+{
+	struct sl_policy_ops spy;
+	struct sl_behaviour b;
+	struct sl_task_spec *t;
+	struct sl_replay_opts o;
+	struct sl_diag d = { { 0 }, 0, 0 };
+	struct trec r;
+	struct sl_run_sink k = trec_sink(&r);
+	spied = sl_policy_find("eevdf");
+	spy = *spied;
+	spy.select_cpu = spy_select;
+	spy_n = 0;
+	memset(&b, 0, sizeof(b));
+	memset(&r, 0, sizeof(r));
+	b.cpus = 2;
+	t = add_task(&b, "x", 0, 0);
+	add_phase(t, 500 * 1000ULL, SL_END_EXEC, 0, 0, -1, 0);
+	add_phase(t, 1 * TMS, SL_END_SLEEP_S, 2 * TMS, SL_WAKER_IRQ, -1, 0);
+	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	t = add_task(&b, "c", 0, 1500 * 1000ULL);
+	t->flags = SL_TASK_FORKED;
+	t->parent = 0;
+	t->run_ns = 1 * TMS;
+	t->count = 1;
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = 100 * TMS;
+	o.debug = 1;
+	CHECK_EQ_INT(sl_replay_run(&b, &spy, &o, &k, NULL, &d), 0);
+	CHECK_EQ_INT(spy_n, 3);
+	CHECK_EQ_INT(spy_flags[0], SL_WF_EXEC);
+	CHECK_EQ_INT(spy_prev[0], 0);
+	CHECK_EQ_INT(spy_waker[0], 0);
+	CHECK_EQ_INT(spy_flags[1], SL_WF_FORK);
+	CHECK_EQ_INT(spy_prev[1], 0);
+	CHECK_EQ_INT(spy_flags[2], SL_WF_TTWU);
+	CHECK_EQ_INT(spy_waker[2], -1);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
