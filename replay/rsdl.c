@@ -317,12 +317,8 @@ static int rsdl_init(struct sl_engine *e)
 static void rsdl_release(struct sl_engine *e)
 {
 	struct rsdl *r = R(e);
-	if (!r)
-		return;
-	free(r->rq);
-	free(r->rts);
-	free(r);
-	e->pol = NULL;
+	if (r)
+		sl_engine_free_policy(e, r, r->rts, r->rq);
 }
 
 static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)

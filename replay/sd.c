@@ -445,15 +445,8 @@ static int sd_init(struct sl_engine *e)
 static void sd_release(struct sl_engine *e)
 {
 	struct sd_run *r = R(e);
-	size_t i;
-	if (!r)
-		return;
-	for (i = 0; i < e->ntasks; i++)
-		e->tasks[i].pol = NULL;
-	free(r->t);
-	free(r->rq);
-	free(r);
-	e->pol = NULL;
+	if (r)
+		sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void sd_task_init(struct sl_engine *e, struct sl_task *et)
