@@ -1,8 +1,8 @@
 /* replay/cfs.h - the CFS model (replay/cfs.c, docs/cfs.md): its pure
- * arithmetic, exported for the unit tests. Every formula names the kernel
- * function it follows (kernel/sched_fair.c and kernel/sched.c of v2.6.24,
- * the first release with the vruntime form of CFS; see docs/cfs.md for why
- * not v2.6.23). */
+ * arithmetic (replay/cfs_arith.c), exported for the unit tests. Every
+ * formula names the kernel function it follows (kernel/sched_fair.c and
+ * kernel/sched.c of v2.6.24, the first release with the vruntime form of
+ * CFS; see docs/cfs.md for why not v2.6.23). */
 #ifndef SL_CFS_H
 #define SL_CFS_H
 
@@ -48,5 +48,12 @@ uint64_t sl_cfs_place(uint64_t min_v, uint64_t se_v, int initial, uint64_t debit
  * plus the wakeup granularity (scaled by calc_delta_fair to the running
  * task's nice) is below the running task's vruntime. */
 int sl_cfs_wakeup_preempts(uint64_t curr_v, int curr_nice, uint64_t woken_v, uint64_t wakeup_gran);
+
+/* max_vruntime: the later of two vruntimes, wrapping as the kernel's s64
+ * difference does. */
+static inline uint64_t sl_cfs_max_vruntime(uint64_t a, uint64_t b)
+{
+	return (int64_t)(b - a) > 0 ? b : a;
+}
 
 #endif
