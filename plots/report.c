@@ -273,6 +273,17 @@ static void uncertain_notes(FILE *f, const struct sl_run_metrics *m, size_t n)
 			   "it may not be a wait.</p>\n",
 			(double)t->uncertain_ns / 1e6);
 	}
+	/* a recorded run's wakeups that never ran: the replays cannot have
+	 * most of them (docs/replay.md "Wakeup counts: recorded and
+	 * replayed"), so the counts differ by design */
+	for (i = 0; i < n; i++)
+		if (!strcmp(m[i].run.scheduler, "recorded") && m[i].wakeups > m[i].ndelays)
+			fprintf(f, "<p class=note>Run %" PRId64 " has %" PRIu64 " wakeups of which %zu ran; the "
+				   "%" PRIu64 " others are mostly wakings of a task that ran and slept where the "
+				   "file does not show it (switches missing from it), which a replay cannot have: "
+				   "a replay's wakeups are the sleeps and starts of the behaviour "
+				   "(docs/replay.md, \"Wakeup counts\").</p>\n",
+				m[i].run.id, m[i].wakeups, m[i].ndelays, m[i].wakeups - (uint64_t)m[i].ndelays);
 }
 
 /* The page's head and the trace's table. */

@@ -92,4 +92,9 @@ expect_eq "$(sq "$T/db2" "SELECT count(*) FROM wakeup w JOIN thread t USING (uti
 	"$(sq "$T/db2" "SELECT count(*) FROM task_model m JOIN thread t USING (utid) WHERE t.comm LIKE 'migration/%' AND (m.flags & 128) != 0
 	AND m.parent_utid IS NULL")" \
 	"first wakeups of the migration threads replayed"
+# the report says why the recorded run has more wakeups (the same count)
+"$SCHEDLAB" --db "$T/db2" report --trace 1 -o "$T/rep" > /dev/null 2>&1 || fail "report"
+note=$(sed -n 's/.*Run 1 has \([0-9]*\) wakeups of which \([0-9]*\) ran; the \([0-9]*\) others.*/\1 \2 \3/p' "$T/rep/index.html")
+expect_eq "$note" "$(sq "$T/db2" "SELECT count(*) FROM wakeup WHERE run_id = 1") $(sq "$T/db2" "SELECT count(*) FROM wakeup
+	WHERE run_id = 1 AND ts_run IS NOT NULL AND ts_run >= ts") $nr" "report's note on the wakeup counts"
 echo "ok: waking-only: a's delays 50/none/100 us; ringbuf_stack_e 25 wakeups; $nr recorded wakeups never run ($1 re-wakings or of a running task, $2 never run, $3 before a placed slice); replays $sleeps + $starts"
