@@ -33,27 +33,6 @@ struct sl_model *sl_model_new(const struct sl_run_sink *rec, struct sl_diag *d)
 	return m;
 }
 
-void sl_model_free(struct sl_model *m)
-{
-	size_t i;
-	if (!m)
-		return;
-	for (i = 0; i < m->nt; i++) {
-		free(m->t[i].ph);
-		free(m->t[i].cw);
-	}
-	free(m->t);
-	free(m->cpu);
-	free(m->lost);
-	free(m->hkey);
-	free(m->hval);
-	free(m->hint);
-	sl_kacct_free(m->ka);
-	free(m->kinds);
-	sl_yields_free(&m->y);
-	free(m);
-}
-
 static size_t hslot(const struct sl_model *m, int32_t tid)
 {
 	uint32_t h = (uint32_t)tid * 2654435761u;
@@ -746,7 +725,6 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	t = &m->t[w]; /* task_of may have grown the array */
 	if (!t->started) {
 		start_task(m, t, ev->ts, waker, prog);
-		t->spec.flags |= SL_TASK_WOKEN;
 	} else if (t->state == T_SLEEPING && t->nph) {
 		struct sl_phase *ph = &t->ph[t->nph - 1];
 		ph->sleep_ns = ev->ts - t->sleep_ts;
@@ -903,14 +881,8 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	struct sl_model *m = model;
 	int32_t cur;
 	uint64_t pin = UINT64_MAX;
-	if (ev->type == SL_EV_TASKINFO) { /* not an event: kept for the end */
-		if (ev->pid > 0 && (ev->count == SL_KIND_KTHREAD || ev->count == SL_KIND_USER)) {
-			SL_GROW(m->kinds, m->kcap, m->nkinds + 1);
-			m->kinds[m->nkinds].tid = ev->pid;
-			m->kinds[m->nkinds++].kind = (int32_t)ev->count;
-		}
-		return 0;
-	}
+	if (ev->type == SL_EV_TASKINFO) /* not an event: kept for the end */
+		return sl_model_kind_event(m, ev);
 	if (ev->type == SL_EV_CUT) {
 		if (!m->st.cut) {
 			m->st.cut = 1;

@@ -32,6 +32,37 @@ static void collect_work(struct sl_model *m)
 	qsort(m->st.work, m->st.nwork, sizeof(*m->st.work), cmp_work);
 }
 
+void sl_model_free(struct sl_model *m)
+{
+	size_t i;
+	if (!m)
+		return;
+	for (i = 0; i < m->nt; i++) {
+		free(m->t[i].ph);
+		free(m->t[i].cw);
+	}
+	free(m->t);
+	free(m->cpu);
+	free(m->lost);
+	free(m->hkey);
+	free(m->hval);
+	free(m->hint);
+	sl_kacct_free(m->ka);
+	free(m->kinds);
+	sl_yields_free(&m->y);
+	free(m);
+}
+
+int sl_model_kind_event(struct sl_model *m, const struct sl_event *ev)
+{
+	if (ev->pid > 0 && (ev->count == SL_KIND_KTHREAD || ev->count == SL_KIND_USER)) {
+		SL_GROW(m->kinds, m->kcap, m->nkinds + 1);
+		m->kinds[m->nkinds].tid = ev->pid;
+		m->kinds[m->nkinds++].kind = (int32_t)ev->count;
+	}
+	return 0;
+}
+
 static int cmp_kind(const void *a, const void *b)
 {
 	const struct sl_task_kind *x = a, *y = b;

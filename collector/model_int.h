@@ -112,6 +112,8 @@ struct sl_model {
 	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
 };
 
+/* An SL_EV_TASKINFO: kept for sl_model_finish (collector/model_finish.c). */
+int sl_model_kind_event(struct sl_model *m, const struct sl_event *ev);
 /* Append a phase (a burst of run ns ending in end) to t's behaviour. */
 void sl_model_add_phase(struct mtask *t, uint64_t run, char end);
 /* The row of task idx's slice held back at a missed switch, if any, with

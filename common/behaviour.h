@@ -77,8 +77,6 @@ enum {
 	SL_TASK_KTHREAD = 16,  /* kernel thread (no mm): O(1) treats sleep differently */
 	SL_TASK_IDLE = 32,     /* the idle task (pid 0): never replayed */
 	SL_TASK_EXCLUDED = 64, /* left out of a replay (replay --exclude): never replayed */
-	SL_TASK_WOKEN = 128,   /* first seen being woken in the trace (its start is
-				* a wakeup, by a task, an interrupt or idle) */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };

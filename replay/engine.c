@@ -501,10 +501,9 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	/* a task forked or first woken inside the trace became runnable by a
 	 * wakeup (sched_wakeup_new / sched_wakeup) in the recorded run: give
 	 * the replay the same wakeup row, so that delay distributions and
-	 * counts compare like with like (SL_TASK_WOKEN: first woken by an
-	 * interrupt or idle too; a database imported before it knew only a
-	 * task's wakeup, by its parent) */
-	if ((s->flags & (SL_TASK_FORKED | SL_TASK_WOKEN)) || (s->parent >= 0 && !(s->flags & SL_TASK_AT_START))) {
+	 * counts compare like with like (a task first woken by an interrupt
+	 * or idle has none: docs/replay.md "Wakeup counts") */
+	if ((s->flags & SL_TASK_FORKED) || (s->parent >= 0 && !(s->flags & SL_TASK_AT_START))) {
 		p->eng->wake_pending = 1;
 		p->eng->wake_ts = e->now;
 		p->eng->wake_waker = s->parent >= 0 && (size_t)s->parent < e->ntasks ? s->parent : -1;
