@@ -210,6 +210,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	memset(out, 0, sizeof(*out));
 	memset(&tr, 0, sizeof(tr));
 	memset(&im, 0, sizeof(im));
+	memset(&bind, 0, sizeof(bind));
 	rd = sl_reader_detect(path, force, d);
 	if (!rd)
 		return -1;
@@ -227,12 +228,12 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	if (sl_store_add_trace(st, &tr, &tr.id, d) ||
 	    sl_store_add_run(st, tr.id, "recorded", "{}", 0, "recorded", 0, &out->run_id, d))
 		goto fail;
-	memset(&bind, 0, sizeof(bind));
 	bind.s = st;
 	bind.run_id = out->run_id;
 	bind.utid_base = sl_store_next_utid(st);
 	bind.d = d;
 	sl_store_run_sink(&bind, &sink);
+	bind.track_cpus = 1; /* table cpu_first */
 	if (led) /* the ledger's completeness reads them next */
 		bind.keep = &out->rec;
 	memset(&lh, 0, sizeof(lh));
@@ -257,6 +258,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		sl_store_rollback(st);
 		sl_imported_release(&im);
 		sl_run_data_release(&out->rec);
+		free(bind.cpu_first);
 		out->run_id = 0;
 		return 0;
 	}
@@ -282,6 +284,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		goto fail;
 	if (sl_store_add_work(st, tr.id, bind.utid_base, im.ms.work, im.ms.nwork, d))
 		goto fail;
+	if (sl_store_add_cpu_first(st, tr.id, bind.cpu_first, bind.ncpu_first, d))
+		goto fail;
 	for (i = 0; i < (size_t)im.ms.cpus; i++)
 		if (im.ms.lost_per_cpu[i] &&
 		    sl_store_add_lost(st, tr.id, (int)i, im.ms.lost_per_cpu[i], d))
@@ -302,11 +306,13 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	im.ms.work = NULL;
 	im.ms.kwork_ns = im.ms.kwait_ns = NULL;
 	sl_imported_release(&im);
+	free(bind.cpu_first);
 	return 0;
 fail:
 	sha_wait(&sha, 1);
 	sl_store_rollback(st);
 	sl_imported_release(&im);
+	free(bind.cpu_first);
 	sl_run_data_release(&out->rec);
 	out->run_id = 0;
 	return -1;

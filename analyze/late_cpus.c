@@ -1,6 +1,9 @@
 /* analyze/late_cpus.c - see store.h (sl_store_late_cpus): CPUs of a
- * recording with no event until late, likely offline until then. */
-#include "store.h"
+ * recording with no event until late, likely offline until then. The
+ * first event on each CPU is kept at import (table cpu_first, schema 13);
+ * a trace imported before has none, and its recorded run's rows are read
+ * instead (the same firsts: the import takes them from the same rows). */
+#include "store_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,12 +63,55 @@ static void acc_init(struct late_acc *l, int cpus)
 		l->first[c] = UINT64_MAX;
 }
 
+int sl_store_add_cpu_first(struct sl_store *st, int64_t trace_id, const uint64_t *first, size_t n,
+			   struct sl_diag *d)
+{
+	sqlite3_stmt *q = NULL;
+	size_t c;
+	for (c = 0; c < n; c++) {
+		if (first[c] == UINT64_MAX)
+			continue;
+		if (!q && !(q = st_prep(st, "INSERT INTO cpu_first(trace_id, cpu, first_ts) VALUES (?,?,?)", d)))
+			return -1;
+		sqlite3_bind_int64(q, 1, trace_id);
+		sqlite3_bind_int64(q, 2, (int64_t)c);
+		sqlite3_bind_int64(q, 3, (int64_t)first[c]);
+		if (st_step_done(st, q, d, "adding cpu_first")) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+/* The firsts kept at import into l: how many rows (0: none kept), or -1. */
+static int stored_firsts(struct sl_store *st, int64_t trace_id, struct late_acc *l, struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(st, "SELECT cpu, first_ts FROM cpu_first WHERE trace_id = ?", d);
+	int rc, n = 0;
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t cpu = sqlite3_column_int64(q, 0);
+		n++;
+		if (cpu >= 0 && cpu < l->n)
+			seen(l, (int)cpu, (uint64_t)sqlite3_column_int64(q, 1));
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return st_dberr(st, d, "reading cpu_first");
+	return n;
+}
+
 int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
 		       struct sl_diag *d)
 {
 	struct sl_trace_info ti;
 	struct late_acc l;
 	int64_t rec = 0;
+	int n;
 	*out = NULL;
 	*nout = 0;
 	if (sl_store_get_trace(st, trace_id, &ti, d) || sl_store_recorded_run(st, trace_id, &rec, d))
@@ -73,7 +119,9 @@ int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu
 	if (!rec || ti.last_ts <= ti.first_ts || ti.cpus <= 0)
 		return 0;
 	acc_init(&l, ti.cpus);
-	if (sl_store_each_slice(st, rec, late_slice, &l, d) || sl_store_each_wakeup(st, rec, late_wakeup, &l, d)) {
+	n = stored_firsts(st, trace_id, &l, d);
+	if (n < 0 || (n == 0 && (sl_store_each_slice(st, rec, late_slice, &l, d) ||
+				 sl_store_each_wakeup(st, rec, late_wakeup, &l, d)))) {
 		free(l.first);
 		return -1;
 	}

@@ -1,4 +1,4 @@
--- schedlab database schema, version 12 (PRAGMA user_version).
+-- schedlab database schema, version 13 (PRAGMA user_version).
 -- Times are integer nanoseconds. Documented in docs/schema.md.
 CREATE TABLE IF NOT EXISTS trace (
 	id INTEGER PRIMARY KEY,
@@ -24,6 +24,15 @@ CREATE TABLE IF NOT EXISTS trace_cpu (
 	trace_id INTEGER NOT NULL REFERENCES trace(id),
 	cpu INTEGER NOT NULL,
 	lost_events INTEGER NOT NULL,
+	PRIMARY KEY (trace_id, cpu)
+);
+-- version 13: the first slice or wakeup of the recorded run on each CPU
+-- that has one (its ts), written at import for the late-CPU check
+-- (sl_store_late_cpus); traces imported before have no rows
+CREATE TABLE IF NOT EXISTS cpu_first (
+	trace_id INTEGER NOT NULL REFERENCES trace(id),
+	cpu INTEGER NOT NULL,
+	first_ts INTEGER NOT NULL,
 	PRIMARY KEY (trace_id, cpu)
 );
 -- version 10: each thread of the ledger alive across its window, the

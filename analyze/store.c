@@ -218,6 +218,10 @@ static int migrate_v11(struct sl_store *s, struct sl_diag *d)
 		       "", d);
 }
 
+/* Schema 12 -> 13: table cpu_first (the recorded run's first event on each
+ * CPU, kept at import) comes with the schema; traces imported before have
+ * no rows, and sl_store_late_cpus reads their recorded runs as before. */
+
 static int migrate_v5(struct sl_store *s, struct sl_diag *d)
 {
 	char pre[512];
@@ -303,7 +307,7 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d)) ||
-	    (v >= 1 && v <= 11 && migrate_v11(s, d))) {
+	    (v >= 1 && v <= 11 && migrate_v11(s, d)) || (v >= 1 && v <= 12 && migrate(s, 12, "", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}

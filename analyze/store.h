@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 12
+#define SL_SCHEMA_VERSION 13
 
 struct sl_store;
 
@@ -154,6 +154,12 @@ struct sl_store_bind {
 	 * them) */
 	struct sl_run_data *keep;
 	size_t keepcap;
+	/* track_cpus: the first ts of a slice or wakeup written on each CPU
+	 * (cpu_first[c], UINT64_MAX for none; ncpu_first of them, grown as
+	 * rows come; the caller frees it), for sl_store_add_cpu_first */
+	int track_cpus;
+	uint64_t *cpu_first;
+	size_t ncpu_first;
 };
 /* Rows go in batches: they reach the tables at sl_store_commit() (or are
  * dropped by sl_store_rollback()), so commit before reading them back. At
@@ -270,6 +276,11 @@ struct sl_late_cpu {
 };
 int sl_store_late_cpus(struct sl_store *st, int64_t trace_id, struct sl_late_cpu **out, size_t *nout,
 		       struct sl_diag *d);
+/* Keep the recorded run's first event on each CPU (a bind's cpu_first,
+ * n of them) in table cpu_first, so that sl_store_late_cpus reads them
+ * instead of the run's rows. */
+int sl_store_add_cpu_first(struct sl_store *st, int64_t trace_id, const uint64_t *first, size_t n,
+			   struct sl_diag *d);
 
 /* The newest recording's id (the largest of the imported traces), else the
  * newest workload's; 0 in an empty database. */

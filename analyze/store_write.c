@@ -393,6 +393,24 @@ static void keep_slice(struct sl_store_bind *b, const int64_t *v, char end_state
 	r->priority = (int)v[6];
 }
 
+/* A row at ts on cpu: the bind's first on that CPU? (track_cpus) */
+static void note_cpu(struct sl_store_bind *b, int64_t cpu, int64_t ts)
+{
+	if (cpu < 0)
+		return;
+	if ((size_t)cpu >= b->ncpu_first) {
+		size_t n = b->ncpu_first ? b->ncpu_first : 8, i;
+		while (n <= (size_t)cpu)
+			n *= 2;
+		b->cpu_first = xrealloc(b->cpu_first, n * sizeof(*b->cpu_first));
+		for (i = b->ncpu_first; i < n; i++)
+			b->cpu_first[i] = UINT64_MAX;
+		b->ncpu_first = n;
+	}
+	if ((uint64_t)ts < b->cpu_first[cpu])
+		b->cpu_first[cpu] = (uint64_t)ts;
+}
+
 static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end_state,
 		      int priority)
 {
@@ -416,6 +434,8 @@ static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, c
 	v[6] = priority;
 	if (b->keep)
 		keep_slice(b, v, end_state);
+	if (b->track_cpus)
+		note_cpu(b, cpu, v[1]);
 	return 0;
 }
 
@@ -443,6 +463,8 @@ static int sink_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int wa
 	v[3] = ts_run != UINT64_MAX ? i64(ts_run + b->ts_offset) : NULL_VAL;
 	v[4] = waker >= 0 ? bind_utid(b, waker) : NULL_VAL;
 	v[5] = cpu >= 0 ? cpu : NULL_VAL;
+	if (b->track_cpus)
+		note_cpu(b, cpu, v[2]);
 	return 0;
 }
 
