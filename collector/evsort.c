@@ -11,9 +11,11 @@ void sl_evbuf_init(struct sl_evbuf *b)
 
 void sl_evbuf_push(struct sl_evbuf *b, const struct sl_event *ev)
 {
-	SL_GROW(b->ts, b->tscap, b->n + 1);
+	if (b->n == b->cap || b->n == b->tscap) {
+		SL_BIG_GROW(b->ts, b->tscap, b->n + 1);
+		SL_BIG_GROW(b->ev, b->cap, b->n + 1);
+	}
 	b->ts[b->n] = ev->ts;
-	SL_GROW(b->ev, b->cap, b->n + 1);
 	b->ev[b->n++] = *ev;
 	if (ev->ts > b->max_ts)
 		b->max_ts = ev->ts;
@@ -44,7 +46,7 @@ static void sort_keys(struct sl_evbuf *b, size_t m)
 		free(run);
 		return;
 	}
-	SL_GROW(b->tmp, b->tcap, m);
+	SL_BIG_GROW(b->tmp, b->tcap, m);
 	dst = b->tmp;
 	while (nrun > 1) {
 		size_t r, w = 0;
@@ -77,7 +79,7 @@ static size_t sorted_keys(struct sl_evbuf *b, uint64_t upto)
 {
 	size_t i, m = 0;
 	int sorted = 1;
-	SL_GROW(b->key, b->kcap, b->n);
+	SL_BIG_GROW(b->key, b->kcap, b->n);
 	for (i = 0; i < b->n; i++) {
 		if (b->ts[i] > upto)
 			continue;
@@ -95,18 +97,20 @@ static size_t sorted_keys(struct sl_evbuf *b, uint64_t upto)
 void sl_evbuf_sort(struct sl_evbuf *b)
 {
 	size_t m = sorted_keys(b, UINT64_MAX), i;
-	struct sl_event *out;
+	struct sl_event *out = NULL;
+	size_t ocap = 0;
 	for (i = 0; i < m && b->key[i].idx == i; i++)
 		;
 	if (i == m)
 		return; /* already in order */
-	out = xmalloc(b->cap * sizeof(*out));
+	SL_BIG_GROW(out, ocap, b->cap);
 	for (i = 0; i < m; i++) {
 		out[i] = b->ev[b->key[i].idx];
 		b->ts[i] = b->key[i].ts;
 	}
-	free(b->ev);
+	sl_big_free(b->ev, b->cap, sizeof(*b->ev));
 	b->ev = out;
+	b->cap = ocap;
 }
 
 int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx)
@@ -132,10 +136,10 @@ int sl_evbuf_flush(struct sl_evbuf *b, uint64_t upto, sl_event_fn fn, void *ctx)
 
 void sl_evbuf_release(struct sl_evbuf *b)
 {
-	free(b->ev);
-	free(b->key);
-	free(b->tmp);
-	free(b->ts);
+	sl_big_free(b->ev, b->cap, sizeof(*b->ev));
+	sl_big_free(b->key, b->kcap, sizeof(*b->key));
+	sl_big_free(b->tmp, b->tcap, sizeof(*b->tmp));
+	sl_big_free(b->ts, b->tscap, sizeof(*b->ts));
 	memset(b, 0, sizeof(*b));
 }
 

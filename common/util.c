@@ -4,9 +4,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +81,84 @@ void sl_grow(void **arr, size_t *cap, size_t need, size_t sz)
 	}
 	*arr = xrealloc(*arr, c * sz);
 	*cap = c;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SL_BIG_MALLOC 1 /* ASan sees the accesses of malloc'd memory only */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SL_BIG_MALLOC 1
+#endif
+#endif
+
+/* The bytes of a big array's mapping: cap elements, in whole 4 KiB pages,
+ * and from 2 MiB on in whole 2 MiB pages (a grown array's new part then
+ * starts on a 2 MiB page nothing has touched yet: only such a page can be
+ * a huge one). */
+static size_t big_bytes(size_t cap, size_t sz)
+{
+	const size_t hp = (size_t)2 << 20;
+	size_t n = (cap * sz + 4095) & ~(size_t)4095;
+	return n < hp ? n : (n + hp - 1) & ~(hp - 1);
+}
+
+/* n bytes of address space at a 2 MiB boundary (huge pages fit only
+ * there), reserved, not yet usable; MAP_FAILED when there is none. */
+static void *big_reserve(size_t n)
+{
+	const size_t hp = (size_t)2 << 20;
+	char *r = mmap(NULL, n + hp, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *a;
+	if (r == MAP_FAILED)
+		return r;
+	a = (char *)(((uintptr_t)r + hp - 1) & ~(uintptr_t)(hp - 1));
+	if (a > r)
+		munmap(r, (size_t)(a - r));
+	munmap(a + n, (size_t)(r + n + hp - (a + n)));
+	return a;
+}
+
+void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+#ifdef SL_BIG_MALLOC
+	sl_grow(arr, cap, need, sz);
+#else
+	size_t c = *cap, old = *cap ? big_bytes(*cap, sz) : 0, n;
+	void *p;
+	if (need <= c)
+		return;
+	if (c < 4096)
+		c = 4096;
+	while (c < need) {
+		if (c > SIZE_MAX / 4 / sz)
+			oom(SIZE_MAX);
+		c *= 2;
+	}
+	n = big_bytes(c, sz);
+	c = n / sz;
+	/* a new place at a 2 MiB boundary: mremap moves the pages there (huge
+	 * ones whole) and the advice with them */
+	p = big_reserve(n);
+	if (p != MAP_FAILED)
+		p = old ? mremap(*arr, old, n, MREMAP_MAYMOVE | MREMAP_FIXED, p)
+			: mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (p == MAP_FAILED)
+		oom(n);
+	madvise(p, n, MADV_HUGEPAGE);
+	*arr = p;
+	*cap = c;
+#endif
+}
+
+void sl_big_free(void *arr, size_t cap, size_t sz)
+{
+#ifdef SL_BIG_MALLOC
+	(void)cap;
+	(void)sz;
+	free(arr);
+#else
+	if (arr)
+		munmap(arr, big_bytes(cap, sz));
+#endif
 }
 
 int sl_fail(struct sl_diag *d, const char *fmt, ...)

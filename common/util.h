@@ -25,6 +25,14 @@ void sl_grow(void **arr, size_t *cap, size_t need, size_t sz);
 /* Sort n values ascending (LSD radix; linear). */
 void sl_sort_u64(uint64_t *v, size_t n);
 #define SL_GROW(arr, cap, need) sl_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* sl_grow for a big array that grows and shrinks back often (an event
+ * buffer): its memory is a mapping of its own, grown by mremap, and its
+ * whole 2 MiB pages may be transparent huge pages (MADV_HUGEPAGE): one page
+ * fault where 4 KiB pages take 512 (10-16 us each on a VM). Free it with
+ * sl_big_free(arr, cap, sz), not free(). Under ASan, malloc'd as sl_grow. */
+void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz);
+void sl_big_free(void *arr, size_t cap, size_t sz);
+#define SL_BIG_GROW(arr, cap, need) sl_big_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* Diagnostics carried from library code to the command that prints them.
  * Library code never prints; it fills an sl_diag and returns -1. */

@@ -144,3 +144,52 @@ SL_TEST(evbuf_flush_upto_keeps_the_rest)
 	CHECK_EQ_INT(b.nout, 7);
 	sl_evbuf_release(&b);
 }
+
+/* sl_big_grow keeps what the array held across growths (each a move of
+ * the mapping to a new place: 4096 elements, then whole 2 MiB mappings) and
+ * gives at least what was asked. Pushed: 300 000 events of 136 bytes (41 MB,
+ * past several growths), two CPUs interleaved in blocks of 1000 out of
+ * order; delivered: every one, in ts order (ts = push index with the blocks
+ * of CPU 1 pushed before CPU 0's), pos intact. */
+SL_TEST(evbuf_big_growth_keeps_every_event)
+{
+	struct sl_evbuf b;
+	uint64_t *v = NULL, i, n = 300000, last = 0, cnt = 0, bad = 0;
+	size_t cap = 0;
+	sl_evbuf_init(&b);
+	for (i = 0; i < n; i++) {
+		/* block k of 1000: pushed in order k^1 (pairs swapped) */
+		uint64_t blk = i / 1000, j = ((blk ^ 1) * 1000) + i % 1000;
+		struct sl_event e = mk(j < n ? j : i, (int)(blk & 1), j < n ? j : i);
+		sl_evbuf_push(&b, &e);
+	}
+	CHECK(b.cap >= n);
+	CHECK_EQ_INT(b.n, n);
+	for (i = 0; i < b.n; i++)
+		if (b.ev[i].pos != b.ts[i])
+			bad++;
+	CHECK_EQ_INT(bad, 0);
+	sl_evbuf_sort(&b);
+	for (i = 0; i < b.n; i++) {
+		if (i && b.ev[i].ts < last)
+			bad++;
+		last = b.ev[i].ts;
+		cnt++;
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(cnt, n);
+	CHECK_EQ_INT(b.ev[0].ts, 0);
+	CHECK_EQ_INT(b.ev[n - 1].ts, n - 1);
+	sl_evbuf_release(&b);
+	/* the array alone: values across growths (4096 -> 2 MiB -> ...) */
+	for (i = 0; i < 1000000; i++) {
+		SL_BIG_GROW(v, cap, i + 1);
+		v[i] = i * 7;
+	}
+	CHECK(cap >= 1000000);
+	for (i = 0; i < 1000000; i++)
+		if (v[i] != i * 7)
+			bad++;
+	CHECK_EQ_INT(bad, 0);
+	sl_big_free(v, cap, sizeof(*v));
+}
