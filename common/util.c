@@ -149,6 +149,18 @@ void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz)
 #endif
 }
 
+void sl_big_dontfork(void *arr, size_t cap, size_t sz)
+{
+#ifdef SL_BIG_MALLOC
+	(void)arr;
+	(void)cap;
+	(void)sz;
+#else
+	if (arr)
+		madvise(arr, big_bytes(cap, sz), MADV_DONTFORK);
+#endif
+}
+
 void sl_big_free(void *arr, size_t cap, size_t sz)
 {
 #ifdef SL_BIG_MALLOC

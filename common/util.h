@@ -32,6 +32,10 @@ void sl_sort_u64(uint64_t *v, size_t n);
  * sl_big_free(arr, cap, sz), not free(). Under ASan, malloc'd as sl_grow. */
 void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz);
 void sl_big_free(void *arr, size_t cap, size_t sz);
+/* A child forked later gets no copy of this big array (MADV_DONTFORK): for
+ * memory no child touches, which the parent then writes without copying
+ * the pages it shared with the child (no effect under ASan). */
+void sl_big_dontfork(void *arr, size_t cap, size_t sz);
 #define SL_BIG_GROW(arr, cap, need) sl_big_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* Diagnostics carried from library code to the command that prints them.
