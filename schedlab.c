@@ -1,7 +1,7 @@
 /* schedlab.c - main(): global options and the command table. */
 #include "cmd/cmd.h"
 #include "common/util.h"
-#include "plots/plot.h"
+#include "analyze/pass.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -95,7 +95,7 @@ static void memory_policy(void)
 #ifdef __GLIBC__
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	sl_plot_set_run_done_hook(trim_heap);
+	sl_pass_set_run_done_hook(trim_heap);
 #endif
 }
 

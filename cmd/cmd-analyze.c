@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "../analyze/fidelity.h"
 #include "../analyze/metrics.h"
+#include "../analyze/pass.h"
 #include "../analyze/store.h"
 
 #include <inttypes.h>
@@ -257,35 +258,15 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 	if (fmt == SL_FMT_JSON)
 		printf("[");
 	for (i = 0; i < ids.n; i++) {
-		struct sl_run_data r;
-		struct sl_run_ref ref;
 		struct sl_run_metrics m;
-		int64_t rec;
-		struct sl_run_info ri;
-		int have_ref = 0;
-		/* the reference first: its rows are gone before this run's come */
-		if (sl_store_get_run(st, ids.v[i], &ri, &d))
+		/* the pass's metrics, as compare and the report take them:
+		 * against the trace's recorded run, the run read a part at a time */
+		if (sl_runs_metrics(st, &ids.v[i], 1, &m, &d))
 			goto out;
-		if (sl_store_recorded_run(st, ri.trace_id, &rec, &d))
-			goto out;
-		if (rec > 0 && rec != ids.v[i]) {
-			if (sl_run_ref_load(st, rec, &ref, &d))
-				goto out;
-			have_ref = 1;
-		}
-		if (sl_store_load_run(st, ids.v[i], &r, &d)) {
-			if (have_ref)
-				sl_run_ref_release(&ref);
-			goto out;
-		}
-		sl_metrics_compute(&r, have_ref ? &ref : NULL, &m);
 		if (sl_store_begin(st, &d) || sl_metrics_store(st, &m, &d) ||
 		    sl_store_commit(st, &d)) {
 			sl_store_rollback(st);
 			sl_run_metrics_release(&m);
-			sl_run_data_release(&r);
-			if (have_ref)
-				sl_run_ref_release(&ref);
 			goto out;
 		}
 		if (fmt == SL_FMT_TABLE) {
@@ -298,9 +279,6 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 			print_json(&m, i == 0);
 		}
 		sl_run_metrics_release(&m);
-		sl_run_data_release(&r);
-		if (have_ref)
-			sl_run_ref_release(&ref);
 	}
 	if (fmt == SL_FMT_JSON)
 		printf("]\n");

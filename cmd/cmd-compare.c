@@ -3,7 +3,7 @@
 #include "cmd.h"
 #include "../analyze/metrics.h"
 #include "../analyze/store.h"
-#include "../plots/plot.h"
+#include "../analyze/pass.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -451,3 +451,15 @@ void sl_sort_u64(uint64_t *v, size_t n)
 	free(tmp);
 	free(cnt);
 }
+
+void sl_label_clean(char *dst, size_t len, const char *s)
+{
+	size_t i = 0;
+	if (!len)
+		return;
+	for (; *s && i + 1 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		dst[i++] = (c < 0x20 || c >= 0x7f || c == '"') ? '?' : (char)c;
+	}
+	dst[i] = 0;
+}

@@ -89,4 +89,10 @@ int sl_atomic_begin(const char *path, char *tmp, size_t len, struct sl_diag *d);
 FILE *sl_atomic_fopen(const char *path, char *tmp, size_t len, struct sl_diag *d);
 int sl_atomic_commit(const char *tmp, const char *path, struct sl_diag *d);
 int sl_atomic_fclose_commit(FILE *f, const char *tmp, const char *path, struct sl_diag *d);
+/* Copy s into dst keeping only printable ASCII other than the double
+ * quote (replaced by '?'): for text drawn with cairo, run titles and the
+ * label columns of gnuplot data files (tab-separated; a double quote there
+ * would start a quoted field). Not for a gnuplot script: that is
+ * sl_gp_str (plots/). */
+void sl_label_clean(char *dst, size_t len, const char *s);
 #endif

@@ -30,10 +30,10 @@ struct lat {
 	size_t *counts;
 };
 
-static int lat_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+static int lat_begin(struct sl_pass_client *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct lat *l = c->ctx;
-	if (sl_gp_begin(&l->g, c->out, c->o.keep, 1000, 1000, d))
+	if (sl_gp_begin(&l->g, sl_chart_of(c)->out, sl_chart_of(c)->o.keep, 1000, 1000, d))
 		return -1;
 	l->gp = 1;
 	l->minpos = UINT64_MAX;
@@ -42,7 +42,7 @@ static int lat_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 	return 0;
 }
 
-static int lat_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
+static int lat_wakeups(struct sl_pass_client *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
 		       size_t n, struct sl_diag *d)
 {
 	struct lat *l = c->ctx;
@@ -98,7 +98,7 @@ static size_t lat_plot(FILE *f, const struct sl_pruns *p, char (*paths)[1100], c
 	return plotted;
 }
 
-static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
+static int lat_end(struct sl_pass_client *c, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct lat *l = c->ctx;
 	struct sl_gp g = l->g;
@@ -178,13 +178,13 @@ static int lat_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	return rc;
 }
 
-static int lat_finish(struct sl_chart *c, struct sl_diag *d)
+static int lat_finish(struct sl_pass_client *c, struct sl_diag *d)
 {
 	struct lat *l = c->ctx;
 	return sl_gp_wait(&l->g, d);
 }
 
-static void lat_release(struct sl_chart *c)
+static void lat_release(struct sl_pass_client *c)
 {
 	struct lat *l = c->ctx;
 	if (l->gp)
@@ -195,8 +195,9 @@ static void lat_release(struct sl_chart *c)
 	c->ctx = NULL;
 }
 
-void sl_chart_latency(struct sl_chart *c)
+void sl_chart_latency(struct sl_chart *ch)
 {
+	struct sl_pass_client *c = &ch->pc;
 	c->ctx = xcalloc(1, sizeof(struct lat));
 	c->need = SL_NEED_WAKEUPS | SL_END_EARLY;
 	c->begin = lat_begin;
@@ -227,7 +228,7 @@ struct hist {
 	int gp;
 };
 
-static int hist_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+static int hist_begin(struct sl_pass_client *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct hist *h = c->ctx;
 	h->nfull = sl_hist_edges(UINT64_MAX, &h->full);
@@ -236,7 +237,7 @@ static int hist_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 	return 0;
 }
 
-static int hist_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
+static int hist_wakeups(struct sl_pass_client *c, struct sl_pruns *p, size_t i, const uint64_t *dl,
 			size_t n, struct sl_diag *d)
 {
 	struct hist *h = c->ctx;
@@ -247,7 +248,7 @@ static int hist_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i, const 
 	return 0;
 }
 
-static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
+static int hist_end(struct sl_pass_client *c, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct hist *h = c->ctx;
 	const struct sl_pruns *p = pp;
@@ -271,7 +272,7 @@ static int hist_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 		if (i < p->n)
 			break;
 	}
-	if (sl_gp_begin(g, c->out, c->o.keep, 1000, 620, d))
+	if (sl_gp_begin(g, sl_chart_of(c)->out, sl_chart_of(c)->o.keep, 1000, 620, d))
 		goto out_free;
 	h->gp = 1;
 	f = sl_gp_data_runs(g, "bins", path, sizeof(path), "lo_ns\thi_ns\tbin", "", p, d);
@@ -321,13 +322,13 @@ out_free:
 	return rc;
 }
 
-static int hist_finish(struct sl_chart *c, struct sl_diag *d)
+static int hist_finish(struct sl_pass_client *c, struct sl_diag *d)
 {
 	struct hist *h = c->ctx;
 	return sl_gp_wait(&h->g, d);
 }
 
-static void hist_release(struct sl_chart *c)
+static void hist_release(struct sl_pass_client *c)
 {
 	struct hist *h = c->ctx;
 	size_t i;
@@ -341,8 +342,9 @@ static void hist_release(struct sl_chart *c)
 	c->ctx = NULL;
 }
 
-void sl_chart_histogram(struct sl_chart *c)
+void sl_chart_histogram(struct sl_chart *ch)
 {
+	struct sl_pass_client *c = &ch->pc;
 	c->ctx = xcalloc(1, sizeof(struct hist));
 	c->need = SL_NEED_WAKEUPS | SL_END_EARLY;
 	c->begin = hist_begin;

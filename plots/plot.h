@@ -60,19 +60,6 @@ int sl_plot_share(struct sl_store *s, const struct sl_plot_opts *o, const char *
 int sl_plot_compare(struct sl_store *s, const struct sl_plot_opts *o, const char *out,
 		    struct sl_diag *d);
 
-/* The metrics of runs of one trace (m: n of them, released by the caller
- * with sl_run_metrics_release), against the trace's recorded run, as
- * sl_metrics_compute computes them, read a run at a time as a report
- * reads them (plots/pass.c). */
-struct sl_run_metrics;
-int sl_runs_metrics(struct sl_store *s, const int64_t *runs, size_t n, struct sl_run_metrics *m,
-		    struct sl_diag *d);
-
-/* A function the pass calls after each run's rows are freed (NULL: none).
- * The library sets no process-wide allocator policy itself; the program
- * may (schedlab.c gives the freed memory back to the system there). */
-void sl_plot_set_run_done_hook(void (*fn)(void));
-
 /* --- chart data (plot_data.c), unit-tested --- */
 
 /* One step of an empirical CDF: cum of the n delays are <= delay_ns. */

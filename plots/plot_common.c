@@ -73,18 +73,6 @@ int sl_out_commit(const char *tmp, const char *path, struct sl_diag *d)
 	return sl_atomic_commit(tmp, path, d);
 }
 
-void sl_label_clean(char *dst, size_t len, const char *s)
-{
-	size_t i = 0;
-	if (!len)
-		return;
-	for (; *s && i + 1 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		dst[i++] = (c < 0x20 || c >= 0x7f || c == '"') ? '?' : (char)c;
-	}
-	dst[i] = 0;
-}
-
 uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 {
 	uint64_t *rt = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(*rt));
@@ -95,17 +83,6 @@ uint64_t *sl_prun_runtimes(const struct sl_run_data *r)
 			rt[t - r->threads] += r->slices[i].dur;
 	}
 	return rt;
-}
-
-void sl_featured_add(const struct sl_run_data *r0, const struct sl_slice_row *sl, uint64_t *rt,
-		     uint64_t *sleeps)
-{
-	const struct sl_thread_row *t = sl_run_thread(r0, sl->utid);
-	if (!t)
-		return;
-	rt[t - r0->threads] += sl->dur;
-	if (sl->end_state == 'S' || sl->end_state == 'D')
-		sleeps[t - r0->threads]++;
 }
 
 size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want)
@@ -120,32 +97,6 @@ size_t sl_pruns_featured(const struct sl_pruns *p, int64_t *utids, size_t want)
 	n = sl_featured_pick(r0, rt, sleeps, utids, want);
 	free(rt);
 	free(sleeps);
-	return n;
-}
-
-size_t sl_featured_pick(const struct sl_run_data *r0, const uint64_t *rt, const uint64_t *sleeps,
-			int64_t *utids, size_t want)
-{
-	size_t nt = r0->nthreads, k, n = 0;
-	char *taken = xcalloc(nt ? nt : 1, 1);
-	int by_sleeps = 0;
-	while (n < want) {
-		const uint64_t *key = by_sleeps ? sleeps : rt;
-		size_t best = nt;
-		for (k = 0; k < nt; k++)
-			if (!taken[k] && key[k] && (best == nt || key[k] > key[best]))
-				best = k;
-		if (best == nt && by_sleeps) {
-			by_sleeps = 0; /* nobody else sleeps: the busiest fill in */
-			continue;
-		}
-		if (best == nt)
-			break;
-		taken[best] = 1;
-		utids[n++] = r0->threads[best].utid;
-		by_sleeps = !by_sleeps;
-	}
-	free(taken);
 	return n;
 }
 
@@ -173,34 +124,6 @@ void sl_pruns_release(struct sl_pruns *p)
 	free(p->v);
 	p->v = NULL;
 	p->n = 0;
-}
-
-int sl_pruns_label_run(struct sl_pruns *p, size_t i, struct sl_diag *d)
-{
-	struct sl_prun *pr = &p->v[i];
-	if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id)
-		return sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
-				  " of trace %" PRId64 ": chart runs of one trace",
-			       pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id, p->v[0].r.run.trace_id);
-	/* a replay made by validate says so (its params' origin, issue 22) */
-	snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s%s)", pr->r.run.id,
-		 pr->r.run.scheduler, pr->r.run.mode,
-		 strstr(pr->r.run.params, "\"origin\":\"validate\"") ? ", validate" : "");
-	return 0;
-}
-
-int sl_pruns_label_trace(struct sl_store *s, struct sl_pruns *p, struct sl_diag *d)
-{
-	char path[160];
-	const char *base;
-	if (sl_store_get_trace(s, p->v[0].r.run.trace_id, &p->trace, d))
-		return -1;
-	base = strrchr(p->trace.path, '/');
-	base = base ? base + 1 : p->trace.path;
-	sl_label_clean(path, sizeof(path), base);
-	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
-		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
-	return 0;
 }
 
 int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, struct sl_pruns *p,
@@ -234,4 +157,31 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 fail:
 	sl_pruns_release(p);
 	return -1;
+}
+
+int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
+		  struct sl_run_metrics *m, struct sl_diag *d)
+{
+	struct sl_pass_client **pc = xcalloc(nc ? nc : 1, sizeof(*pc));
+	size_t k;
+	int rc;
+	for (k = 0; k < nc; k++) {
+		pc[k] = &c[k].pc;
+		pc[k]->from = c[k].o.from; /* the staircase's window */
+		pc[k]->to = c[k].o.to;
+	}
+	rc = sl_pass_run(s, o->runs, o->nruns, pc, nc, m, d);
+	free(pc);
+	return rc;
+}
+
+int sl_chart_draw(struct sl_store *s, struct sl_chart *c, struct sl_diag *d)
+{
+	if (sl_charts_run(s, &c->o, c, 1, NULL, d))
+		return -1;
+	if (c->pc.failed) {
+		memcpy(d->msg, c->pc.diag.msg, sizeof(d->msg));
+		return -1;
+	}
+	return 0;
 }

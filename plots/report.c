@@ -364,11 +364,11 @@ static void write_charts(FILE *f, const struct sl_chart *cs, const struct sl_tra
 			continue;
 		c = &cs[i++];
 		fprintf(f, "<h3>%s</h3>\n", charts[k].title);
-		if (c->failed) {
+		if (c->pc.failed) {
 			fputs("<p class=err>chart failed: ", f);
-			esc(f, c->diag.msg);
+			esc(f, c->pc.diag.msg);
 			fputs("</p>\n", f);
-			sl_warn(d, "%s", c->diag.msg);
+			sl_warn(d, "%s", c->pc.diag.msg);
 			continue;
 		}
 		embed_png(f, c->out, charts[k].title);
@@ -484,8 +484,8 @@ int sl_report_write(struct sl_store *s, int64_t trace_id, const char *dir, struc
 			continue;
 		cs[nc].o = o;
 		cs[nc].o.to = charts[k].zoom ? 100 * SL_NS_PER_MS : 0;
-		snprintf(cs[nc].diag.msg, sizeof(cs[nc].diag.msg), "%s/%s", dir, charts[k].file);
-		cs[nc].out = xstrdup(cs[nc].diag.msg);
+		snprintf(cs[nc].pc.diag.msg, sizeof(cs[nc].pc.diag.msg), "%s/%s", dir, charts[k].file);
+		cs[nc].out = xstrdup(cs[nc].pc.diag.msg);
 		charts[k].make(&cs[nc]);
 		nc++;
 	}

@@ -55,10 +55,10 @@ struct share {
 	int gp;
 };
 
-static int share_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+static int share_begin(struct sl_pass_client *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct share *sh = c->ctx;
-	const struct sl_plot_opts *o = &c->o;
+	const struct sl_plot_opts *o = &sl_chart_of(c)->o;
 	size_t i, k, nt = p->v[0].r.nthreads;
 	sh->nt = nt;
 	sh->n = p->n;
@@ -92,7 +92,7 @@ static int share_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d
 	return 0;
 }
 
-static int share_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl_diag *d)
+static int share_slices(struct sl_pass_client *c, struct sl_pruns *p, size_t i, struct sl_diag *d)
 {
 	struct share *sh = c->ctx;
 	struct task_tot *t = sh->t;
@@ -118,10 +118,10 @@ static int share_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct
 	return 0;
 }
 
-static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
+static int share_end(struct sl_pass_client *c, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct share *sh = c->ctx;
-	const struct sl_plot_opts *o = &c->o;
+	const struct sl_plot_opts *o = &sl_chart_of(c)->o;
 	const struct sl_pruns *p = pp;
 	struct sl_gp *g = &sh->g;
 	struct task_tot *t = sh->t;
@@ -132,7 +132,7 @@ static int share_end(struct sl_chart *c, struct sl_pruns *pp, struct sl_diag *d)
 	FILE *f;
 	int rc = -1;
 	qsort(t, nt, sizeof(*t), cmp_tot);
-	if (sl_gp_begin(g, c->out, o->keep, 1000, 800, d))
+	if (sl_gp_begin(g, sl_chart_of(c)->out, o->keep, 1000, 800, d))
 		goto out_free;
 	sh->gp = 1;
 	f = sl_gp_data_runs(g, "task", tpath, sizeof(tpath), "task\tutid\ttid\tnice", "runtime_ns ", p, d);
@@ -218,13 +218,13 @@ out_free:
 	return rc;
 }
 
-static int share_finish(struct sl_chart *c, struct sl_diag *d)
+static int share_finish(struct sl_pass_client *c, struct sl_diag *d)
 {
 	struct share *sh = c->ctx;
 	return sl_gp_wait(&sh->g, d);
 }
 
-static void share_release(struct sl_chart *c)
+static void share_release(struct sl_pass_client *c)
 {
 	struct share *sh = c->ctx;
 	size_t k;
@@ -238,8 +238,9 @@ static void share_release(struct sl_chart *c)
 	c->ctx = NULL;
 }
 
-void sl_chart_share(struct sl_chart *c)
+void sl_chart_share(struct sl_chart *ch)
 {
+	struct sl_pass_client *c = &ch->pc;
 	c->ctx = xcalloc(1, sizeof(struct share));
 	c->need = SL_NEED_SLICES | SL_NEED_PRE;
 	c->begin = share_begin;
@@ -286,10 +287,10 @@ struct cmp {
 	int have_ks; /* a run has a KS distance (a recording to compare with) */
 };
 
-static int cmp_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+static int cmp_begin(struct sl_pass_client *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct cmp *x = c->ctx;
-	if (sl_gp_begin(&x->g, c->out, c->o.keep, 1200, 700, d))
+	if (sl_gp_begin(&x->g, sl_chart_of(c)->out, sl_chart_of(c)->o.keep, 1200, 700, d))
 		return -1;
 	x->gp = 1;
 	x->f = sl_gp_data(&x->g, "metrics", x->path, sizeof(x->path), d);
@@ -300,7 +301,7 @@ static int cmp_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 	return 0;
 }
 
-static int cmp_metrics(struct sl_chart *c, struct sl_pruns *p, size_t i,
+static int cmp_metrics(struct sl_pass_client *c, struct sl_pruns *p, size_t i,
 		       const struct sl_run_metrics *mp, struct sl_diag *d)
 {
 	struct cmp *x = c->ctx;
@@ -333,7 +334,7 @@ static int cmp_metrics(struct sl_chart *c, struct sl_pruns *p, size_t i,
 	return 0;
 }
 
-static int cmp_end(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+static int cmp_end(struct sl_pass_client *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct cmp *x = c->ctx;
 	struct sl_gp *g = &x->g;
@@ -392,13 +393,13 @@ static int cmp_end(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
 	return sl_gp_start(g, d);
 }
 
-static int cmp_finish(struct sl_chart *c, struct sl_diag *d)
+static int cmp_finish(struct sl_pass_client *c, struct sl_diag *d)
 {
 	struct cmp *x = c->ctx;
 	return sl_gp_wait(&x->g, d);
 }
 
-static void cmp_release(struct sl_chart *c)
+static void cmp_release(struct sl_pass_client *c)
 {
 	struct cmp *x = c->ctx;
 	if (x->f)
@@ -409,8 +410,9 @@ static void cmp_release(struct sl_chart *c)
 	c->ctx = NULL;
 }
 
-void sl_chart_compare(struct sl_chart *c)
+void sl_chart_compare(struct sl_chart *ch)
 {
+	struct sl_pass_client *c = &ch->pc;
 	c->ctx = xcalloc(1, sizeof(struct cmp));
 	c->need = SL_NEED_METRICS;
 	c->begin = cmp_begin;

@@ -526,10 +526,10 @@ static double legend(cairo_t *cr, const struct sl_pruns *p, const int64_t *utids
 	return y + 14;
 }
 
-static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
+static int stc_begin(struct sl_pass_client *ch, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
-	const struct sl_plot_opts *o = &ch->o;
+	const struct sl_plot_opts *o = &sl_chart_of(ch)->o;
 	const struct sl_pruns *p = pp;
 	int64_t *utids = x->utids;
 	int *col = x->col;
@@ -578,7 +578,7 @@ static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d
 	if (o->keep) {
 		/* --keep: what was drawn, as data (OUT.steps.dat) */
 		char kp[1100];
-		snprintf(kp, sizeof(kp), "%s.steps.dat", ch->out);
+		snprintf(kp, sizeof(kp), "%s.steps.dat", sl_chart_of(ch)->out);
 		x->keep = fopen(kp, "w");
 		if (!x->keep)
 			return sl_fail(d, "%s: cannot write", kp);
@@ -590,7 +590,7 @@ static int stc_begin(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d
 			fprintf(x->keep, " %d", col[i]);
 		fputs("\n# run\tutid\tlevel\tarray\tfrom_ns\tto_ns\n", x->keep);
 	}
-	if (sl_canvas_open(&x->c, ch->out, W, (int)y, d))
+	if (sl_canvas_open(&x->c, sl_chart_of(ch)->out, W, (int)y, d))
 		return -1;
 	x->canvas = 1;
 	cairo_set_source_rgb(x->c.cr, 0, 0, 0);
@@ -609,7 +609,7 @@ static void free_trows(struct stc *x)
 	}
 }
 
-static int stc_wakeups(struct sl_chart *ch, struct sl_pruns *p, size_t i,
+static int stc_wakeups(struct sl_pass_client *ch, struct sl_pruns *p, size_t i,
 		       const struct sl_wakeup_row *v, size_t n, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
@@ -618,7 +618,7 @@ static int stc_wakeups(struct sl_chart *ch, struct sl_pruns *p, size_t i,
 }
 
 /* the tasks' wakeup times in order, once the run's wakeups are all read */
-static int stc_sorted(struct sl_chart *ch, struct sl_pruns *p, size_t i, const uint64_t *dl,
+static int stc_sorted(struct sl_pass_client *ch, struct sl_pruns *p, size_t i, const uint64_t *dl,
 		      size_t ndl, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
@@ -628,7 +628,7 @@ static int stc_sorted(struct sl_chart *ch, struct sl_pruns *p, size_t i, const u
 	return 0;
 }
 
-static int stc_slices(struct sl_chart *ch, struct sl_pruns *pp, size_t i, struct sl_diag *d)
+static int stc_slices(struct sl_pass_client *ch, struct sl_pruns *pp, size_t i, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
 	const struct sl_pruns *p = pp;
@@ -708,18 +708,18 @@ out:
 	return rc;
 }
 
-static int stc_end(struct sl_chart *ch, struct sl_pruns *p, struct sl_diag *d)
+static int stc_end(struct sl_pass_client *ch, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct stc *x = ch->ctx;
 	int rc = sl_canvas_close(&x->c, d);
 	x->canvas = 0;
 	if (x->keep && fclose(x->keep) && !rc)
-		rc = sl_fail(d, "%s.steps.dat: write error", ch->out);
+		rc = sl_fail(d, "%s.steps.dat: write error", sl_chart_of(ch)->out);
 	x->keep = NULL;
 	return rc;
 }
 
-static void stc_release(struct sl_chart *ch)
+static void stc_release(struct sl_pass_client *ch)
 {
 	struct stc *x = ch->ctx;
 	if (x->canvas)
@@ -731,8 +731,9 @@ static void stc_release(struct sl_chart *ch)
 	ch->ctx = NULL;
 }
 
-void sl_chart_staircase(struct sl_chart *c)
+void sl_chart_staircase(struct sl_chart *ch)
 {
+	struct sl_pass_client *c = &ch->pc;
 	c->ctx = xcalloc(1, sizeof(struct stc));
 	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE | SL_NEED_STAIRS | SL_SLICES_ASIDE;
 	c->begin = stc_begin;

@@ -2,7 +2,7 @@
  * one colour per task (the busiest in the window; the rest grey), with
  * black marks where a task changed CPU.
  *
- * Drawn in one pass over the runs (sl_charts_run): each run's slices give
+ * Drawn in one pass over the runs (sl_charts_run, analyze/pass.h): each run's slices give
  * its crowding at every window the chart may choose and are kept only as
  * far as a window this run allows reaches (with the CPU each kept slice's
  * task had before it, for the migration marks); its wakeups are kept from
@@ -121,10 +121,10 @@ static uint64_t readable_window(const struct tl *x)
 	return best;
 }
 
-static int tl_begin(struct sl_chart *c, struct sl_pruns *p, struct sl_diag *d)
+static int tl_begin(struct sl_pass_client *c, struct sl_pruns *p, struct sl_diag *d)
 {
 	struct tl *x = c->ctx;
-	const struct sl_plot_opts *o = &c->o;
+	const struct sl_plot_opts *o = &sl_chart_of(c)->o;
 	size_t i;
 	x->n = p->n;
 	x->v = xcalloc(p->n, sizeof(*x->v));
@@ -161,7 +161,7 @@ static void wk_cut(struct tl_run *tr, uint64_t t0)
 
 /* the run's wakeups from the window's start (a chunk at a time, in the
  * order written) */
-static int tl_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i,
+static int tl_wakeups(struct sl_pass_client *c, struct sl_pruns *p, size_t i,
 		      const struct sl_wakeup_row *v, size_t n, struct sl_diag *d)
 {
 	struct tl *x = c->ctx;
@@ -170,7 +170,7 @@ static int tl_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i,
 	size_t k;
 	if (!tr->started) {
 		tr->started = 1;
-		tr->wk_lim = c->o.to && c->o.to < UINT64_MAX ? c->o.to + 1 : UINT64_MAX;
+		tr->wk_lim = sl_chart_of(c)->o.to && sl_chart_of(c)->o.to < UINT64_MAX ? sl_chart_of(c)->o.to + 1 : UINT64_MAX;
 	}
 	for (k = 0; k < n; k++) {
 		const struct sl_wakeup_row *wk = &v[k];
@@ -186,10 +186,10 @@ static int tl_wakeups(struct sl_chart *c, struct sl_pruns *p, size_t i,
 
 /* the run's crowding at each length tried; its slices as far as a window
  * it allows reaches */
-static int tl_slices(struct sl_chart *c, struct sl_pruns *p, size_t i, struct sl_diag *d)
+static int tl_slices(struct sl_pass_client *c, struct sl_pruns *p, size_t i, struct sl_diag *d)
 {
 	struct tl *x = c->ctx;
-	const struct sl_plot_opts *o = &c->o;
+	const struct sl_plot_opts *o = &sl_chart_of(c)->o;
 	struct tl_run *tr = &x->v[i];
 	const struct sl_prun *pr = &p->v[i];
 	uint64_t keep_to = UINT64_MAX, lo, hi;
@@ -465,7 +465,7 @@ static void tl_wakeup_marks(const struct tl_draw *g, const struct sl_prun *pr)
 /* Run i of the chart at g->y: its title, CPU rows, slices, marks and time
  * axis; g->y moves past it. One axis for every run (drawn whole: to the
  * longest run's end), so runs side by side compare at a glance (issue 25). */
-static int tl_run_panel(struct sl_chart *ch, struct tl_draw *g, size_t i, struct sl_diag *d)
+static int tl_run_panel(struct sl_pass_client *ch, struct tl_draw *g, size_t i, struct sl_diag *d)
 {
 	struct tl *x = ch->ctx;
 	/* the run as kept: its slices and wakeups in the window */
@@ -520,12 +520,12 @@ static int tl_run_panel(struct sl_chart *ch, struct tl_draw *g, size_t i, struct
 }
 
 /* --keep: the marks file, its header and the colours. */
-static int tl_keep_open(struct sl_chart *ch, const struct sl_pruns *p, FILE **keep,
+static int tl_keep_open(struct sl_pass_client *ch, const struct sl_pruns *p, FILE **keep,
 			struct sl_diag *d)
 {
 	char kp[1100];
 	size_t k;
-	snprintf(kp, sizeof(kp), "%s.timeline.dat", ch->out);
+	snprintf(kp, sizeof(kp), "%s.timeline.dat", sl_chart_of(ch)->out);
 	if (!(*keep = fopen(kp, "w")))
 		return sl_fail(d, "%s: cannot write", kp);
 	fputs("# window RUN FROM TO | color UTID INDEX | mark RUN wake|preempt TS CPU UTID"
@@ -535,10 +535,10 @@ static int tl_keep_open(struct sl_chart *ch, const struct sl_pruns *p, FILE **ke
 	return 0;
 }
 
-static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
+static int tl_end(struct sl_pass_client *ch, struct sl_pruns *pp, struct sl_diag *d)
 {
 	struct tl *x = ch->ctx;
-	const struct sl_plot_opts *o = &ch->o;
+	const struct sl_plot_opts *o = &sl_chart_of(ch)->o;
 	struct tl_draw g = { NULL, pp, o->from, o->to, 0, x->span, W - LEFT - RIGHT, 0, NULL };
 	struct sl_canvas c;
 	size_t i, legend_rows = (pp->nfeatured + 1 + 3) / 4;
@@ -557,7 +557,7 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 		return -1;
 	for (i = 0; i < pp->n; i++)
 		h += 30 + pp->v[i].r.run.cpus * ROW + 45;
-	if (sl_canvas_open(&c, ch->out, W, h, d))
+	if (sl_canvas_open(&c, sl_chart_of(ch)->out, W, h, d))
 		goto out;
 	g.cr = c.cr;
 	cairo_set_source_rgb(c.cr, 0, 0, 0);
@@ -572,11 +572,11 @@ static int tl_end(struct sl_chart *ch, struct sl_pruns *pp, struct sl_diag *d)
 	rc = sl_canvas_close(&c, d);
 out:
 	if (g.keep && fclose(g.keep) && !rc)
-		rc = sl_fail(d, "%s.timeline.dat: write error", ch->out);
+		rc = sl_fail(d, "%s.timeline.dat: write error", sl_chart_of(ch)->out);
 	return rc;
 }
 
-static void tl_release(struct sl_chart *c)
+static void tl_release(struct sl_pass_client *c)
 {
 	struct tl *x = c->ctx;
 	size_t i;
@@ -592,8 +592,9 @@ static void tl_release(struct sl_chart *c)
 	c->ctx = NULL;
 }
 
-void sl_chart_timeline(struct sl_chart *c)
+void sl_chart_timeline(struct sl_chart *ch)
 {
+	struct sl_pass_client *c = &ch->pc;
 	c->ctx = xcalloc(1, sizeof(struct tl));
 	c->need = SL_NEED_WAKEUPS | SL_NEED_SLICES | SL_NEED_PRE;
 	c->begin = tl_begin;

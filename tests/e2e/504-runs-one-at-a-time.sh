@@ -1,5 +1,5 @@
 #!/bin/sh
-# report, plot and compare read runs a run at a time (plots/pass.c,
+# report, plot and compare read runs a run at a time (analyze/pass.c,
 # docs/schema.md): a run's slices are loaded and sorted by merging each
 # CPU's runs of rows in order, its wakeups are streamed unsorted and the
 # timeline keeps only the first 16384 from its window's start, reading them

@@ -1,6 +1,7 @@
-/* plots/pass.c - charts drawn in one pass over their runs, a run at a
- * time (plot_int.h, sl_charts_run): a report of a big trace holds one
- * run's slices, never every run's rows at once.
+/* analyze/pass.c - one pass over the runs of a trace, a run at a time
+ * (pass.h, sl_pass_run), for the metrics and the clients (the charts): a
+ * report of a big trace holds one run's slices, never every run's rows at
+ * once.
  *
  * The pre-pass streams the rows (sl_store_each_slice: not sorted, not
  * kept), on two threads with a connection each, for what the charts must
@@ -16,20 +17,85 @@
  * charts (the staircase on a thread beside the others) and freed. Peak
  * memory: a run's slices (24 bytes each) and its tasks' delays (8 bytes
  * a wakeup). */
-#include "plot_int.h"
-#include "../analyze/metrics.h"
+#include "pass.h"
+#include "metrics.h"
 
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* called after each run's rows are freed (sl_plot_set_run_done_hook) */
+/* called after each run's rows are freed (sl_pass_set_run_done_hook) */
 static void (*run_done_hook)(void);
 
-void sl_plot_set_run_done_hook(void (*fn)(void))
+void sl_pass_set_run_done_hook(void (*fn)(void))
 {
 	run_done_hook = fn;
+}
+
+void sl_featured_add(const struct sl_run_data *r0, const struct sl_slice_row *sl, uint64_t *rt,
+		     uint64_t *sleeps)
+{
+	const struct sl_thread_row *t = sl_run_thread(r0, sl->utid);
+	if (!t)
+		return;
+	rt[t - r0->threads] += sl->dur;
+	if (sl->end_state == 'S' || sl->end_state == 'D')
+		sleeps[t - r0->threads]++;
+}
+
+size_t sl_featured_pick(const struct sl_run_data *r0, const uint64_t *rt, const uint64_t *sleeps,
+			int64_t *utids, size_t want)
+{
+	size_t nt = r0->nthreads, k, n = 0;
+	char *taken = xcalloc(nt ? nt : 1, 1);
+	int by_sleeps = 0;
+	while (n < want) {
+		const uint64_t *key = by_sleeps ? sleeps : rt;
+		size_t best = nt;
+		for (k = 0; k < nt; k++)
+			if (!taken[k] && key[k] && (best == nt || key[k] > key[best]))
+				best = k;
+		if (best == nt && by_sleeps) {
+			by_sleeps = 0; /* nobody else sleeps: the busiest fill in */
+			continue;
+		}
+		if (best == nt)
+			break;
+		taken[best] = 1;
+		utids[n++] = r0->threads[best].utid;
+		by_sleeps = !by_sleeps;
+	}
+	free(taken);
+	return n;
+}
+
+int sl_pruns_label_run(struct sl_pruns *p, size_t i, struct sl_diag *d)
+{
+	struct sl_prun *pr = &p->v[i];
+	if (i && pr->r.run.trace_id != p->v[0].r.run.trace_id)
+		return sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64
+				  " of trace %" PRId64 ": chart runs of one trace",
+			       pr->r.run.id, pr->r.run.trace_id, p->v[0].r.run.id, p->v[0].r.run.trace_id);
+	/* a replay made by validate says so (its params' origin, issue 22) */
+	snprintf(pr->title, sizeof(pr->title), "run %" PRId64 ": %.31s (%.15s%s)", pr->r.run.id,
+		 pr->r.run.scheduler, pr->r.run.mode,
+		 strstr(pr->r.run.params, "\"origin\":\"validate\"") ? ", validate" : "");
+	return 0;
+}
+
+int sl_pruns_label_trace(struct sl_store *s, struct sl_pruns *p, struct sl_diag *d)
+{
+	char path[160];
+	const char *base;
+	if (sl_store_get_trace(s, p->v[0].r.run.trace_id, &p->trace, d))
+		return -1;
+	base = strrchr(p->trace.path, '/');
+	base = base ? base + 1 : p->trace.path;
+	sl_label_clean(path, sizeof(path), base);
+	snprintf(p->trace_title, sizeof(p->trace_title), "trace %" PRId64 ": %.100s (%.23s, %d CPU%s)",
+		 p->trace.id, path, p->trace.format, p->trace.cpus, p->trace.cpus == 1 ? "" : "s");
+	return 0;
 }
 
 struct pre {
@@ -115,7 +181,7 @@ struct pre_job {
 	 * (figs, NULL: none; the KS distance against ref_dl, the recorded
 	 * run's, read first) and the charts of delays only (SL_END_EARLY),
 	 * called under cmu */
-	struct sl_chart *c;
+	struct sl_pass_client **c;
 	size_t nc;
 	pthread_mutex_t *cmu;
 	struct sl_delay_figs *figs;
@@ -126,7 +192,7 @@ struct pre_job {
 	struct sl_diag d;
 };
 
-static int early_chart(const struct sl_chart *c)
+static int early_chart(const struct sl_pass_client *c)
 {
 	return !c->failed && (c->need & SL_END_EARLY);
 }
@@ -178,7 +244,7 @@ static int pre_run(struct pre_job *j, size_t i)
 					 j->ref_id && j->ref_id != pr->r.run.id, &j->figs[i]);
 		pthread_mutex_lock(j->cmu);
 		for (k = 0; k < j->nc; k++) {
-			struct sl_chart *c = &j->c[k];
+			struct sl_pass_client *c = j->c[k];
 			if (early_chart(c) && c->wakeups && c->wakeups(c, p, i, dl.v, dl.n, &c->diag))
 				c->failed = 1;
 		}
@@ -225,7 +291,7 @@ static void *pre_worker(void *arg)
 }
 
 static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns *p, int need,
-			const struct sl_plot_opts *so, struct sl_chart *c, size_t nc, int early,
+			const struct sl_pass_client *so, struct sl_pass_client **c, size_t nc, int early,
 			int64_t ref_id, struct sl_delay_figs *figs, struct sl_diag *d)
 {
 	struct pre_job j[2];
@@ -328,18 +394,18 @@ static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns
 }
 
 /* The runs' info and threads. */
-static int pre_pass(struct sl_store *s, const struct sl_plot_opts *o, struct sl_pruns *p,
+static int pre_pass(struct sl_store *s, const int64_t *runs, size_t nruns, struct sl_pruns *p,
 		    struct sl_diag *d)
 {
 	size_t i;
 	memset(p, 0, sizeof(*p));
-	if (!o->nruns)
+	if (!nruns)
 		return sl_fail(d, "no run to draw");
-	p->v = xcalloc(o->nruns, sizeof(*p->v));
-	for (i = 0; i < o->nruns; i++) {
+	p->v = xcalloc(nruns, sizeof(*p->v));
+	for (i = 0; i < nruns; i++) {
 		struct sl_prun *pr = &p->v[i];
-		if (sl_store_get_run(s, o->runs[i], &pr->r.run, d) ||
-		    sl_store_run_threads(s, o->runs[i], &pr->r.threads, &pr->r.nthreads, d))
+		if (sl_store_get_run(s, runs[i], &pr->r.run, d) ||
+		    sl_store_run_threads(s, runs[i], &pr->r.threads, &pr->r.nthreads, d))
 			goto fail;
 		p->n++;
 		if (sl_pruns_label_run(p, i, d))
@@ -401,7 +467,7 @@ static void drop_part(struct sl_prun *pr)
 struct wk_pass {
 	struct sl_pruns *p;
 	size_t i;
-	struct sl_chart *c;
+	struct sl_pass_client **c;
 	size_t nc;
 	struct sl_metrics_acc *acc;
 	struct sl_wakeup_row *buf;
@@ -415,7 +481,7 @@ static void wk_chunk(struct wk_pass *w, const struct sl_wakeup_row *v, size_t n)
 	if (w->acc)
 		sl_metrics_add_wakeups(w->acc, v, n);
 	for (k = 0; k < w->nc; k++) {
-		struct sl_chart *c = &w->c[k];
+		struct sl_pass_client *c = w->c[k];
 		if (!c->failed && c->wakeup_rows && c->wakeup_rows(c, w->p, w->i, v, n, &c->diag))
 			c->failed = 1;
 	}
@@ -548,9 +614,9 @@ out:
 	return rc ? -1 : 0;
 }
 
-/* a chart's slices() on a thread of its own */
+/* a client's slices() on a thread of its own */
 struct aside {
-	struct sl_chart *c;
+	struct sl_pass_client *c;
 	struct sl_pruns *p;
 	size_t i;
 	int rc;
@@ -563,17 +629,17 @@ static void *aside_main(void *arg)
 	return NULL;
 }
 
-/* a chart's callback returned rc: a failure drops the chart */
-static void check(struct sl_chart *c, int rc)
+/* a client's callback returned rc: a failure drops the client */
+static void check(struct sl_pass_client *c, int rc)
 {
 	if (rc)
 		c->failed = 1;
 }
 
-/* One pass over the runs for charts c[0..nc) (and the metrics m). */
+/* One pass over the runs for clients c[0..nc) (and the metrics m). */
 struct pass {
 	struct sl_store *s, *s2; /* s2: a second connection (NULL: none) */
-	struct sl_chart *c;
+	struct sl_pass_client **c;
 	size_t nc;
 	struct sl_pruns p;
 	int need, need_wk;       /* SL_NEED_*; the wakeups read in the pass */
@@ -585,19 +651,19 @@ struct pass {
 
 /* The charts of delays get theirs in the pre-pass and end there (their
  * gnuplots run beside the pass); the pre-pass's reading. */
-static int pass_pre(struct pass *x, const struct sl_plot_opts *o, struct sl_diag *d)
+static int pass_pre(struct pass *x, struct sl_diag *d)
 {
-	struct sl_chart *c = x->c;
+	struct sl_pass_client **c = x->c;
 	size_t j, k;
 	int early = 0;
 
-	for (k = 0; k < x->nc && !(c[k].need & SL_NEED_STAIRS); k++)
+	for (k = 0; k < x->nc && !(c[k]->need & SL_NEED_STAIRS); k++)
 		;
 	for (j = 0; j < x->nc; j++)
-		if (early_chart(&c[j])) {
+		if (early_chart(c[j])) {
 			early = 1;
-			if (c[j].begin)
-				check(&c[j], c[j].begin(&c[j], &x->p, &c[j].diag));
+			if (c[j]->begin)
+				check(c[j], c[j]->begin(c[j], &x->p, &c[j]->diag));
 		}
 	if (x->need & SL_NEED_METRICS) {
 		if (sl_store_recorded_run(x->s, x->p.trace.id, &x->ref_id, d))
@@ -605,19 +671,19 @@ static int pass_pre(struct pass *x, const struct sl_plot_opts *o, struct sl_diag
 		x->figs = xcalloc(x->p.n, sizeof(*x->figs));
 	}
 	if (((x->need & (SL_NEED_PRE | SL_NEED_STAIRS)) || early || x->figs) &&
-	    pre_parallel(x->s, x->s2, &x->p, x->need, k < x->nc ? &c[k].o : o, c, x->nc, early,
+	    pre_parallel(x->s, x->s2, &x->p, x->need, k < x->nc ? c[k] : NULL, c, x->nc, early,
 			 x->ref_id, x->figs, d))
 		return -1;
 	for (j = 0; j < x->nc; j++)
-		if (early_chart(&c[j])) {
-			if (c[j].end)
-				check(&c[j], c[j].end(&c[j], &x->p, &c[j].diag));
-			c[j].ended = 1;
+		if (early_chart(c[j])) {
+			if (c[j]->end)
+				check(c[j], c[j]->end(c[j], &x->p, &c[j]->diag));
+			c[j]->ended = 1;
 		}
 	/* what the pass still reads: the wakeups for the metrics and the
 	 * charts of their rows */
 	for (j = 0, x->need_wk = 0; j < x->nc; j++)
-		if ((c[j].need & SL_NEED_WAKEUPS) && !(c[j].need & SL_END_EARLY))
+		if ((c[j]->need & SL_NEED_WAKEUPS) && !(c[j]->need & SL_END_EARLY))
 			x->need_wk = 1;
 	if (x->need & SL_NEED_METRICS)
 		x->need_wk = 1;
@@ -646,8 +712,8 @@ static int pass_wakeups(struct pass *x, size_t i, struct sl_metrics_acc *acc, st
 	if (acc)
 		sl_metrics_set_delays(acc, &x->figs[i]);
 	for (k = 0; k < x->nc; k++)
-		if (!x->c[k].failed && x->c[k].wakeups && !x->c[k].ended)
-			check(&x->c[k], x->c[k].wakeups(&x->c[k], &x->p, i, NULL, 0, &x->c[k].diag));
+		if (!x->c[k]->failed && x->c[k]->wakeups && !x->c[k]->ended)
+			check(x->c[k], x->c[k]->wakeups(x->c[k], &x->p, i, NULL, 0, &x->c[k]->diag));
 	return 0;
 }
 
@@ -657,7 +723,7 @@ static int pass_wakeups(struct pass *x, size_t i, struct sl_metrics_acc *acc, st
 static int pass_slices(struct pass *x, size_t i, struct sl_metrics_acc *acc, int ref_here,
 		       struct sl_diag *d)
 {
-	struct sl_chart *c = x->c;
+	struct sl_pass_client **c = x->c;
 	struct sl_prun *pr = &x->p.v[i];
 	struct aside aside;
 	pthread_t aside_th;
@@ -667,13 +733,13 @@ static int pass_slices(struct pass *x, size_t i, struct sl_metrics_acc *acc, int
 		return -1;
 	aside.c = NULL;
 	for (k = 0; k < x->nc && x->s2 && !aside.c; k++)
-		if (!c[k].failed && c[k].slices && (c[k].need & SL_SLICES_ASIDE)) {
-			aside.c = &c[k];
+		if (!c[k]->failed && c[k]->slices && (c[k]->need & SL_SLICES_ASIDE)) {
+			aside.c = c[k];
 			aside.p = &x->p;
 			aside.i = i;
-			c[k].s = x->s2;
+			c[k]->s = x->s2;
 			if (pthread_create(&aside_th, NULL, aside_main, &aside)) {
-				c[k].s = x->s;
+				c[k]->s = x->s;
 				aside.c = NULL;
 				break;
 			}
@@ -683,8 +749,8 @@ static int pass_slices(struct pass *x, size_t i, struct sl_metrics_acc *acc, int
 	if (ref_here)
 		sl_run_ref_add_slices(&x->ref, pr->r.slices, pr->r.nslices);
 	for (k = 0; k < x->nc; k++)
-		if (!c[k].failed && c[k].slices && &c[k] != aside.c)
-			check(&c[k], c[k].slices(&c[k], &x->p, i, &c[k].diag));
+		if (!c[k]->failed && c[k]->slices && c[k] != aside.c)
+			check(c[k], c[k]->slices(c[k], &x->p, i, &c[k]->diag));
 	if (aside.c) {
 		pthread_join(aside_th, NULL);
 		aside.c->s = x->s;
@@ -719,8 +785,8 @@ static int pass_run(struct pass *x, size_t i, struct sl_run_metrics *mm, int *go
 		sl_metrics_finish(acc, x->have_ref ? &x->ref : NULL, mm);
 		*got = 1;
 		for (k = 0; k < x->nc; k++)
-			if (!x->c[k].failed && x->c[k].metrics)
-				check(&x->c[k], x->c[k].metrics(&x->c[k], &x->p, i, mm, &x->c[k].diag));
+			if (!x->c[k]->failed && x->c[k]->metrics)
+				check(x->c[k], x->c[k]->metrics(x->c[k], &x->p, i, mm, &x->c[k]->diag));
 	}
 	return 0;
 fail:
@@ -732,8 +798,8 @@ fail:
 	return -1;
 }
 
-int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
-		  struct sl_run_metrics *m, struct sl_diag *d)
+int sl_pass_run(struct sl_store *s, const int64_t *runs, size_t nruns, struct sl_pass_client **c,
+		size_t nc, struct sl_run_metrics *m, struct sl_diag *d)
 {
 	struct pass x;
 	struct sl_diag d2;
@@ -745,10 +811,10 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	x.c = c;
 	x.nc = nc;
 	for (k = 0; k < nc; k++) {
-		c[k].failed = c[k].ended = 0;
-		c[k].diag.msg[0] = 0;
-		c[k].s = s;
-		x.need |= c[k].need;
+		c[k]->failed = c[k]->ended = 0;
+		c[k]->diag.msg[0] = 0;
+		c[k]->s = s;
+		x.need |= c[k]->need;
 	}
 	if (m)
 		x.need |= SL_NEED_METRICS;
@@ -757,9 +823,9 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 	sl_store_cache(s, 1);
 	/* a second connection, for the threads that read beside the pass (a
 	 * failure to open it only costs time) */
-	if (o->nruns > 1 && sl_store_open(sl_store_path(s), 0, &x.s2, &d2) == 0)
+	if (nruns > 1 && sl_store_open(sl_store_path(s), 0, &x.s2, &d2) == 0)
 		sl_store_cache(x.s2, 1);
-	if (pre_pass(s, o, &x.p, d) || pass_pre(&x, o, d))
+	if (pre_pass(s, runs, nruns, &x.p, d) || pass_pre(&x, d))
 		goto out;
 	if (x.ref_id && x.ref_id != x.p.v[0].r.run.id) {
 		if (ref_stream(s, x.ref_id, &x.ref, d))
@@ -767,8 +833,8 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 		x.have_ref = 1;
 	}
 	for (k = 0; k < nc; k++)
-		if (c[k].begin && !c[k].ended)
-			check(&c[k], c[k].begin(&c[k], &x.p, &c[k].diag));
+		if (c[k]->begin && !c[k]->ended)
+			check(c[k], c[k]->begin(c[k], &x.p, &c[k]->diag));
 	for (i = 0; i < x.p.n; i++) {
 		struct sl_run_metrics mm;
 		int got;
@@ -784,16 +850,16 @@ int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_ch
 			run_done_hook();
 	}
 	for (k = 0; k < nc; k++)
-		if (!c[k].failed && c[k].end && !c[k].ended)
-			check(&c[k], c[k].end(&c[k], &x.p, &c[k].diag));
+		if (!c[k]->failed && c[k]->end && !c[k]->ended)
+			check(c[k], c[k]->end(c[k], &x.p, &c[k]->diag));
 	for (k = 0; k < nc; k++)
-		if (!c[k].failed && c[k].finish)
-			check(&c[k], c[k].finish(&c[k], &c[k].diag));
+		if (!c[k]->failed && c[k]->finish)
+			check(c[k], c[k]->finish(c[k], &c[k]->diag));
 	rc = 0;
 out:
 	for (k = 0; k < nc; k++)
-		if (c[k].release)
-			c[k].release(&c[k]);
+		if (c[k]->release)
+			c[k]->release(c[k]);
 	if (x.have_ref)
 		sl_run_ref_release(&x.ref);
 	sl_pruns_release_pass(&x.p);
@@ -803,23 +869,8 @@ out:
 	return rc;
 }
 
-int sl_chart_draw(struct sl_store *s, struct sl_chart *c, struct sl_diag *d)
-{
-	if (sl_charts_run(s, &c->o, c, 1, NULL, d))
-		return -1;
-	if (c->failed) {
-		memcpy(d->msg, c->diag.msg, sizeof(d->msg));
-		return -1;
-	}
-	return 0;
-}
-
 int sl_runs_metrics(struct sl_store *s, const int64_t *runs, size_t n, struct sl_run_metrics *m,
 		    struct sl_diag *d)
 {
-	struct sl_plot_opts o;
-	memset(&o, 0, sizeof(o));
-	o.runs = runs;
-	o.nruns = n;
-	return sl_charts_run(s, &o, NULL, 0, m, d);
+	return sl_pass_run(s, runs, n, NULL, 0, m, d);
 }
