@@ -149,38 +149,6 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 	free(fill);
 }
 
-int sl_overhead_parse(const char *s, struct sl_replay_opts *o)
-{
-	char buf[64], *comma;
-	uint64_t w, sw;
-	if (!strcmp(s, "none")) {
-		o->nq = 0;
-		o->overhead = "none";
-		return 0;
-	}
-	if (!strcmp(s, "auto")) {
-		o->nq = 0;
-		o->overhead = "auto";
-		return 0;
-	}
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, strlen(s) + 1);
-	comma = strchr(buf, ',');
-	if (comma)
-		*comma++ = 0;
-	if (sl_parse_duration(buf, 1000, &w) || w > SL_NS_PER_SEC)
-		return -1;
-	sw = w;
-	if (comma && (sl_parse_duration(comma, 1000, &sw) || sw > SL_NS_PER_SEC))
-		return -1;
-	o->nq = 1;
-	o->wake_lat_ns[0] = w;
-	o->switch_lat_ns[0] = sw;
-	o->overhead = "fixed";
-	return 0;
-}
-
 void sl_overhead_of_run(const struct sl_run_data *r, struct sl_replay_opts *o,
 			struct sl_overheads *out)
 {
@@ -537,59 +505,4 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 			*verdict = 0;
 	}
 	return n;
-}
-
-/* The end times (and CPUs) of the slices that ended runnable (R) with no
- * wakeup in the 100 us before: the tick preemptions (sl_estimate_hz) */
-static size_t tick_ends(const struct sl_run_data *rec, uint64_t *ends, int *cpu)
-{
-	uint64_t *wk = xcalloc(rec->nwakeups ? rec->nwakeups : 1, sizeof(*wk));
-	size_t n = 0, nw = 0, i;
-	for (i = 0; i < rec->nwakeups; i++)
-		wk[nw++] = rec->wakeups[i].ts;
-	sl_sort_u64(wk, nw);
-	for (i = 0; i < rec->nslices; i++) {
-		const struct sl_slice_row *sl = &rec->slices[i];
-		uint64_t e = sl->ts + sl->dur;
-		size_t lo = 0, hi = nw;
-		if (sl->end_state != 'R' || sl->cpu < 0)
-			continue;
-		/* the first wakeup at or after e - 100 us: a wakeup preemption if <= e */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (wk[mid] + 100000 < e)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < nw && wk[lo] <= e)
-			continue;
-		ends[n] = e;
-		cpu[n++] = sl->cpu;
-	}
-	free(wk);
-	return n;
-}
-
-int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t)
-{
-	uint64_t *ends = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*ends));
-	int *cpu = xcalloc(rec->nslices ? rec->nslices : 1, sizeof(*cpu));
-	size_t n = tick_ends(rec, ends, cpu);
-	int rc = sl_ticks_from_ends(ends, cpu, n, t);
-	free(ends);
-	free(cpu);
-	return rc;
-}
-
-int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc)
-{
-	struct sl_ticks t;
-	int rc = sl_estimate_ticks(rec, &t);
-	*samples = t.samples;
-	*conc = t.conc;
-	if (!rc)
-		*hz = t.hz;
-	sl_ticks_release(&t);
-	return rc;
 }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "store.h"
-#include "../common/ticks.h"
+#include "hz.h"
 #include "../replay/engine.h"
 
 /* Kernel overheads measured on a recorded run. */
@@ -30,12 +30,6 @@ struct sl_overheads {
  *   100 us of ts_run: the tick ended prev's slice, the wakeup did not.
  * Medians and quantiles are nearest-rank (sl_percentile). */
 void sl_overheads_calibrate(const struct sl_run_data *rec, struct sl_overheads *o);
-
-/* Parse --overhead: "none" (nq 0), "auto" (calibrated later: only
- * o->overhead = "auto"), "WAKE" (both) or "WAKE,SWITCH", durations up to
- * 1 s, default unit us (nq 1). Sets o->nq, o->wake_lat_ns[0],
- * o->switch_lat_ns[0], o->overhead. 0, or -1 if malformed. */
-int sl_overhead_parse(const char *s, struct sl_replay_opts *o);
 
 /* --overhead auto for trace_id: calibrate from its recorded run (a trace
  * without one gets none) and set o's distributions (nq = SL_OVERHEAD_Q)
@@ -99,23 +93,5 @@ struct sl_fid_row {
 /* The table's rows from f; returns their number. *verdict = 1 if every
  * gating row passes. */
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict);
-
-/* The recording kernel's CONFIG_HZ, estimated from its recorded run: a
- * slice preempted by the tick ends on a tick, so the end times of the
- * slices that ended runnable (R) with no wakeup in the 100 us before, taken
- * modulo the tick period of each candidate (100, 250, 300, 1000 Hz), bunch
- * at one phase per CPU for the true period and for its divisors, and spread
- * for the others. Concentration = the mean resultant length of those
- * phases (1: all at one phase, about 0: spread). The estimate is the
- * lowest HZ whose concentration is at least 0.6 times the best, if the
- * best is at least 0.2 over at least 30 such slices. 0 with *hz set, or
- * -1 (cannot tell: too few preemptions or no bunching). */
-int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc);
-
-/* The same estimate with each CPU's tick phase: hz (0: cannot tell), and
- * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'
- * ends (-1 where fewer than 10 or not bunched: resultant length < 0.5).
- * 0 or -1 as sl_estimate_hz; release with sl_ticks_release either way. */
-int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t);
 
 #endif

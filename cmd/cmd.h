@@ -68,4 +68,11 @@ int sl_cmd_replay_mem(const struct sl_behaviour *b, const struct sl_policy_ops *
 int sl_db_exists(const char *path);
 void sl_db_discard(const char *path);
 
+/* Parse --overhead (replay, validate, sweep): "none" (nq 0), "auto"
+ * (calibrated later: only o->overhead = "auto"), "WAKE" (both) or
+ * "WAKE,SWITCH", durations up to 1 s, default unit us (nq 1). Sets o->nq,
+ * o->wake_lat_ns[0], o->switch_lat_ns[0], o->overhead. 0, or -1 if
+ * malformed. */
+int sl_overhead_parse(const char *s, struct sl_replay_opts *o);
+
 #endif

@@ -1,6 +1,6 @@
 /* common/ticks.h - the tick of a recording, from the ends of the slices
  * its tick preempted (the collector's yield marking, collector/model.c, and
- * validate's HZ estimate, analyze/fidelity.c). */
+ * validate's HZ estimate, analyze/hz.c). */
 #ifndef SL_TICKS_H
 #define SL_TICKS_H
 

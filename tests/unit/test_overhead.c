@@ -4,6 +4,7 @@
 #include "harness.h"
 #include "test_engine_util.h"
 #include "../../analyze/fidelity.h"
+#include "../../cmd/cmd.h"
 
 /* Run text through pol with fixed overheads wake/sw (ns). */
 static int run_over(const char *text, const char *pol, uint64_t dur, uint64_t wake, uint64_t sw,

@@ -1,0 +1,29 @@
+/* analyze/hz.h - the recording kernel's tick, estimated from its recorded
+ * run (validate's HZ, replay's --hz default, the calibration of
+ * --overhead auto). See docs/validate.md. */
+#ifndef SL_HZ_H
+#define SL_HZ_H
+
+#include <stddef.h>
+#include "store.h"
+#include "../common/ticks.h"
+
+/* The recording kernel's CONFIG_HZ, estimated from its recorded run: a
+ * slice preempted by the tick ends on a tick, so the end times of the
+ * slices that ended runnable (R) with no wakeup in the 100 us before, taken
+ * modulo the tick period of each candidate (100, 250, 300, 1000 Hz), bunch
+ * at one phase per CPU for the true period and for its divisors, and spread
+ * for the others. Concentration = the mean resultant length of those
+ * phases (1: all at one phase, about 0: spread). The estimate is the
+ * lowest HZ whose concentration is at least 0.6 times the best, if the
+ * best is at least 0.2 over at least 30 such slices. 0 with *hz set, or
+ * -1 (cannot tell: too few preemptions or no bunching). */
+int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc);
+
+/* The same estimate with each CPU's tick phase: hz (0: cannot tell), and
+ * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'
+ * ends (-1 where fewer than 10 or not bunched: resultant length < 0.5).
+ * 0 or -1 as sl_estimate_hz; release with sl_ticks_release either way. */
+int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t);
+
+#endif
