@@ -97,9 +97,8 @@ enum sl_irq_cpu_mode {
 	SL_IRQ_CPU_SLEEPER = 0,  /* the sleeper's own CPU */
 	SL_IRQ_CPU_RECORDED = 1, /* the CPU the interrupt fired on in the
 				  * recording (the phase's wake_cpu) */
-	SL_IRQ_CPU_AUTO = 2,     /* default: relative for the models of the
-				  * shared 2.6.20 layer, remote for a model
-				  * with its own wakeup placement (eevdf) */
+	SL_IRQ_CPU_AUTO = 2,     /* default: relative, for every model
+				  * (sl_irq_cpu_mode_of) */
 	SL_IRQ_CPU_RELATIVE = 3, /* the recorded CPU's place relative to the
 				  * CPU the task slept on (wake_cpu against
 				  * sleep_cpu): its own CPU in the replay when
@@ -314,8 +313,7 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		  struct sl_replay_stats *st, struct sl_diag *d);
 
 /* The --irq-cpu mode in effect for a replay of ops (never auto): auto is
- * relative for the models of the shared 2.6.20 layer (no select_cpu hook),
- * remote for a model with its own wakeup placement (eevdf). */
+ * relative for every model (docs/replay.md "Wakeup CPU"). */
 int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode);
 
 /* The name of an --irq-cpu mode: "sleeper", "recorded", "auto", "relative",
@@ -324,7 +322,7 @@ const char *sl_irq_cpu_name(int mode);
 
 /* Write the run's params as JSON text into buf: hz, rr_interval_ns, mode,
  * cpus, seed, duration_ns, overhead, sync, sync_window_ns, wake_cpu, irq_cpu
- * (the mode in effect: recorded or sleeper) and every
+ * (the mode in effect, sl_irq_cpu_mode_of: never auto) and every
  * ops->params value (the policy_opts applied). Returns 0, or -1 (bad policy_opts, message in d). */
 int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_replay_opts *o,
 			  int cpus, char *buf, size_t len, struct sl_diag *d);
