@@ -271,8 +271,6 @@ static void cfs_release(struct sl_engine *e)
 {
 	struct cfs_run *r = R(e);
 	int c;
-	if (!r)
-		return;
 	for (c = 0; c < e->ncpus; c++)
 		free(r->rq[c].heap);
 	sl_engine_free_policy(e, r, r->t, r->rq);

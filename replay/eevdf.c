@@ -213,8 +213,6 @@ static void eevdf_release(struct sl_engine *e)
 {
 	struct ev_run *r = R(e);
 	int c;
-	if (!r)
-		return;
 	for (c = 0; c < e->ncpus; c++)
 		sl_eevdf_rq_release(&r->rq[c].cfs);
 	ev_groups_release(r);

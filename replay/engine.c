@@ -721,6 +721,14 @@ static void run_resched(struct sl_engine *e)
 	}
 }
 
+/* The task of a timed event (a wakeup, a start, an enqueue after the
+ * wakeup latency), the event counted off the timed ones. */
+static struct sl_task *timed_task(struct sl_engine *e, const struct sl_ev *ev)
+{
+	e->priv->ntimed--;
+	return &e->tasks[ev->id];
+}
+
 static void handle(struct sl_engine *e, const struct sl_ev *ev)
 {
 	struct sl_task *p;
@@ -740,26 +748,19 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		else
 			sl_eng_arm(e, (int)ev->id);
 		return;
-	case EV_WAKE:
-		e->priv->ntimed--;
-		p = &e->tasks[ev->id];
-		if (ev->gen != p->eng->token || p->state != SL_TS_SLEEPING || p->eng->wait_on)
-			return;
-		do_wake(e, p);
+	case EV_WAKE: /* stale: another sleep's, or it waits on a causal edge */
+		p = timed_task(e, ev);
+		if (ev->gen == p->eng->token && p->state == SL_TS_SLEEPING && !p->eng->wait_on)
+			do_wake(e, p);
 		return;
 	case EV_START:
-		e->priv->ntimed--;
-		p = &e->tasks[ev->id];
-		if (p->state != SL_TS_NEW || p->eng->wait_on)
-			return;
-		appear(e, p);
+		p = timed_task(e, ev);
+		if (p->state == SL_TS_NEW && !p->eng->wait_on)
+			appear(e, p);
 		return;
 	case EV_ENQUEUE:
-		e->priv->ntimed--;
-		p = &e->tasks[ev->id];
-		if (ev->gen != p->eng->token || p->state != SL_TS_WAKING)
-			return;
-		{
+		p = timed_task(e, ev);
+		if (ev->gen == p->eng->token && p->state == SL_TS_WAKING) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
 			k->w.now = e->now;
 			k->w.sleep_ns = e->now - k->w.sleep_start_ns;

@@ -265,6 +265,9 @@ static void release_engine(struct sl_engine *e)
 	struct sl_engine_priv *v = e->priv;
 	size_t i;
 
+	if (e->pol) /* the policy's, once its init got that far */
+		e->ops->release(e);
+	sl_smp_release(e);
 	for (i = 0; v->tx && i < e->ntasks; i++)
 		free(v->tx[i].waiters);
 	free(v->tx);
@@ -312,8 +315,6 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	if (st)
 		*st = priv.st;
 	rc = priv.failed ? -1 : 0;
-	ops->release(e);
-	sl_smp_release(e);
 	release_engine(e);
 	return rc;
 }

@@ -83,16 +83,9 @@ static int o1_init(struct sl_engine *e)
 static void o1_release(struct sl_engine *e)
 {
 	struct o1_run *r = run_of(e);
-	size_t i;
-	if (!r)
-		return;
-	for (i = 0; i < e->ntasks; i++)
-		e->tasks[i].pol = NULL; /* they pointed into r->o.t */
-	sl_o1_release(&r->o);
+	sl_o1_release(&r->o); /* the tasks' pol pointed into r->o.t */
 	free(r->sync_local);
-	free(r->in_transit);
-	free(r);
-	e->pol = NULL;
+	sl_engine_free_policy(e, r, NULL, r->in_transit);
 }
 
 static void o1_task_init(struct sl_engine *e, struct sl_task *p)

@@ -99,7 +99,8 @@ struct sl_policy_ops {
 	 * sl_engine_fail()). */
 	int (*init)(struct sl_engine *e);
 	/* Free e->pol and everything the policy allocated (incl. p->pol of
-	 * every task; task_exit() is not called for tasks alive at the end). */
+	 * every task; task_exit() is not called for tasks alive at the end).
+	 * Called by the engine only when init set e->pol. */
 	void (*release)(struct sl_engine *e);
 
 	/* A task is created (before its first enqueue/fork): allocate p->pol,

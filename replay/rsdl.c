@@ -317,8 +317,7 @@ static int rsdl_init(struct sl_engine *e)
 static void rsdl_release(struct sl_engine *e)
 {
 	struct rsdl *r = R(e);
-	if (r)
-		sl_engine_free_policy(e, r, r->rts, r->rq);
+	sl_engine_free_policy(e, r, r->rts, r->rq);
 }
 
 static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)

@@ -445,8 +445,7 @@ static int sd_init(struct sl_engine *e)
 static void sd_release(struct sl_engine *e)
 {
 	struct sd_run *r = R(e);
-	if (r)
-		sl_engine_free_policy(e, r, r->t, r->rq);
+	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void sd_task_init(struct sl_engine *e, struct sl_task *et)
