@@ -470,30 +470,46 @@ static int busiest_cpu(struct sl_engine *e, int this, int idle, unsigned long *i
 	return group < 0 ? -1 : find_busiest_queue(e, group, *imbalance);
 }
 
+/* The pull load_balance and load_balance_newidle share: move_tasks from
+ * the busiest queue (busiest_cpu) to this; when that queue gives nothing
+ * for the balancer's reason (newly idle: nothing moved; else: every task
+ * of it pinned away from this, *all_pinned) the next busiest is tried.
+ * Returns the tasks moved, *busiest the queue they came from, -1 when the
+ * domain is balanced: none found, or (load_balance's "goto
+ * out_balanced") every queue's tasks pinned; load_balance_newidle takes
+ * queues that gave nothing as a failed pull, not a balanced domain. */
+static int pull_busiest(struct sl_engine *e, int this, int idle, int *busiest, int *all_pinned)
+{
+	unsigned long imbalance;
+	int nr_moved;
+
+	cpus_all(e);
+	for (;;) {
+		*busiest = busiest_cpu(e, this, idle, &imbalance);
+		if (*busiest < 0 || e->cpus[*busiest].nr_running <= 1)
+			return 0;
+		nr_moved = move_tasks(e, this, *busiest, e->cpus[*busiest].nr_running - 1,
+				      (long)imbalance, idle, all_pinned);
+		if (idle == SMP_NEWLY_IDLE ? nr_moved : !*all_pinned)
+			return nr_moved;
+		e->priv->smp.cand[*busiest] = 0;
+		if (!cpus_any(e)) {
+			if (idle != SMP_NEWLY_IDLE)
+				*busiest = -1;
+			return 0;
+		}
+	}
+}
+
 /* load_balance: balance this CPU within its domain (periodic). */
 static int load_balance(struct sl_engine *e, int this, int idle)
 {
 	struct sl_sched_domain *sd = &e->priv->smp.cpu[this].sd;
-	unsigned long imbalance;
-	int nr_moved = 0, all_pinned = 0, active = 0, busiest;
+	int nr_moved, all_pinned = 0, active = 0, busiest;
 
-	cpus_all(e);
-redo:
-	busiest = busiest_cpu(e, this, idle, &imbalance);
+	nr_moved = pull_busiest(e, this, idle, &busiest, &all_pinned);
 	if (busiest < 0)
 		goto out_balanced;
-	nr_moved = 0;
-	if (e->cpus[busiest].nr_running > 1) {
-		nr_moved = move_tasks(e, this, busiest, e->cpus[busiest].nr_running - 1, (long)imbalance,
-				      idle, &all_pinned);
-		if (all_pinned) {
-			/* every task of busiest is pinned away from us */
-			e->priv->smp.cand[busiest] = 0;
-			if (cpus_any(e))
-				goto redo;
-			goto out_balanced;
-		}
-	}
 	if (!nr_moved) {
 		sd->nr_balance_failed++;
 		if (sd->nr_balance_failed > sd->cache_nice_tries + 2) {
@@ -537,30 +553,11 @@ out_one_pinned:
 static int load_balance_newidle(struct sl_engine *e, int this)
 {
 	struct sl_sched_domain *sd = &e->priv->smp.cpu[this].sd;
-	unsigned long imbalance;
-	int nr_moved = 0, busiest;
+	int busiest, nr_moved = pull_busiest(e, this, SMP_NEWLY_IDLE, &busiest, NULL);
 
-	cpus_all(e);
-redo:
-	busiest = busiest_cpu(e, this, SMP_NEWLY_IDLE, &imbalance);
-	if (busiest < 0)
-		goto out_balanced;
-	nr_moved = 0;
-	if (e->cpus[busiest].nr_running > 1) {
-		nr_moved = move_tasks(e, this, busiest, e->cpus[busiest].nr_running - 1, (long)imbalance,
-				      SMP_NEWLY_IDLE, NULL);
-		if (!nr_moved) {
-			e->priv->smp.cand[busiest] = 0;
-			if (cpus_any(e))
-				goto redo;
-		}
-	}
-	if (nr_moved)
+	if (busiest < 0 || nr_moved) /* balanced, or pulled */
 		sd->nr_balance_failed = 0;
 	return nr_moved;
-out_balanced:
-	sd->nr_balance_failed = 0;
-	return 0;
 }
 
 void sl_smp_idle_balance(struct sl_engine *e, int this)
