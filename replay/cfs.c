@@ -263,7 +263,7 @@ static int cfs_init(struct sl_engine *e)
 		q->curr = q->fair_curr = -1;
 		sl_prio_init(&q->rt);
 	}
-	e->pol = r;
+	sl_engine_set_policy(e, r, r->t, r->rq);
 	return 0;
 }
 
@@ -273,7 +273,6 @@ static void cfs_release(struct sl_engine *e)
 	int c;
 	for (c = 0; c < e->ncpus; c++)
 		free(r->rq[c].heap);
-	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void cfs_task_init(struct sl_engine *e, struct sl_task *et)

@@ -203,7 +203,7 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.yield_forfeit = (int)sl_engine_param(e, EV_P_YIELD_FORFEIT);
 		sl_prio_init(&rq->rtq);
 	}
-	e->pol = r;
+	sl_engine_set_policy(e, r, r->t, r->rq);
 	ev_smp_init(r);
 	ev_groups_init(r);
 	return 0;
@@ -216,7 +216,6 @@ static void eevdf_release(struct sl_engine *e)
 	for (c = 0; c < e->ncpus; c++)
 		sl_eevdf_rq_release(&r->rq[c].cfs);
 	ev_groups_release(r);
-	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)

@@ -33,14 +33,26 @@ int sl_engine_fail(struct sl_engine *e, const char *fmt, ...)
 	return -1;
 }
 
-void sl_engine_free_policy(struct sl_engine *e, void *run, void *tasks, void *cpus)
+void sl_engine_set_policy(struct sl_engine *e, void *run, void *tasks, void *cpus)
+{
+	e->pol = run;
+	e->priv->pol_tasks = tasks;
+	e->priv->pol_cpus = cpus;
+}
+
+void sl_engine_release_policy(struct sl_engine *e)
 {
 	size_t i;
+	if (!e->pol)
+		return;
+	if (e->ops->release)
+		e->ops->release(e);
 	for (i = 0; i < e->ntasks; i++)
 		e->tasks[i].pol = NULL;
-	free(tasks);
-	free(cpus);
-	free(run);
+	free(e->priv->pol_tasks);
+	free(e->priv->pol_cpus);
+	free(e->pol);
+	e->priv->pol_tasks = e->priv->pol_cpus = NULL;
 	e->pol = NULL;
 }
 

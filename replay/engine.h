@@ -282,10 +282,15 @@ void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst);
 int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
-/* For a policy's release(): forget every task's p->pol, then free the
- * policy's per-task array, its per-CPU array and its run state (any may be
- * NULL). */
-void sl_engine_free_policy(struct sl_engine *e, void *run, void *tasks, void *cpus);
+/* For a policy's init(): run (malloc'd) becomes e->pol, and the engine
+ * frees it with the policy's per-task array tasks and its per-CPU array
+ * cpus (either may be NULL) when the replay ends, after the policy's
+ * release() (if any) has freed the rest and every task's p->pol is
+ * forgotten: sl_engine_release_policy. */
+void sl_engine_set_policy(struct sl_engine *e, void *run, void *tasks, void *cpus);
+/* That release (the engine's; a test's rig calls it): nothing when
+ * e->pol is NULL (the policy's init did not get that far). */
+void sl_engine_release_policy(struct sl_engine *e);
 /* Record p's dynamic level (0..39; prio = 100 + level) and array (0 active,
  * 1 expired) from now on: a staircase row (repeats are dropped). */
 /* 1 if the run records staircase rows (its sink takes them): a policy may

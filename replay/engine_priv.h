@@ -61,6 +61,7 @@ struct sl_task_eng {
 
 struct sl_engine_priv {
 	struct sl_evq q;
+	void *pol_tasks, *pol_cpus; /* the policy's arrays (sl_engine_set_policy) */
 	struct sl_task_eng *tx;  /* the tasks' private parts (p->eng) */
 	const struct sl_run_sink *sink;
 	struct sl_diag *d;

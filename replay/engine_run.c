@@ -44,7 +44,7 @@ static int check_opts(const struct sl_behaviour *b, const struct sl_policy_ops *
 {
 	int n;
 	if (!ops || !ops->enqueue || !ops->dequeue || !ops->pick_next || !ops->tick || !ops->fork ||
-	    !ops->init || !ops->task_init || !ops->release)
+	    !ops->init || !ops->task_init)
 		return sl_fail(d, "policy %s lacks a required hook", ops ? ops->name : "(null)");
 	n = o->cpus > 0 ? o->cpus : (b->cpus > 0 ? b->cpus : 1);
 	if (n > SL_ENGINE_MAX_CPUS)
@@ -265,8 +265,7 @@ static void release_engine(struct sl_engine *e)
 	struct sl_engine_priv *v = e->priv;
 	size_t i;
 
-	if (e->pol) /* the policy's, once its init got that far */
-		e->ops->release(e);
+	sl_engine_release_policy(e);
 	sl_smp_release(e);
 	for (i = 0; v->tx && i < e->ntasks; i++)
 		free(v->tx[i].waiters);

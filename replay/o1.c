@@ -76,7 +76,7 @@ static int o1_init(struct sl_engine *e)
 	r->o.stair_ctx = e;
 	r->sync_local = xcalloc((size_t)e->ncpus, sizeof(int));
 	r->in_transit = xcalloc((size_t)e->ncpus, sizeof(int));
-	e->pol = r;
+	sl_engine_set_policy(e, r, NULL, r->in_transit);
 	return 0;
 }
 
@@ -85,7 +85,6 @@ static void o1_release(struct sl_engine *e)
 	struct o1_run *r = run_of(e);
 	sl_o1_release(&r->o); /* the tasks' pol pointed into r->o.t */
 	free(r->sync_local);
-	sl_engine_free_policy(e, r, NULL, r->in_transit);
 }
 
 static void o1_task_init(struct sl_engine *e, struct sl_task *p)

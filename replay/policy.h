@@ -98,9 +98,10 @@ struct sl_policy_ops {
 	 * are already set. Returns 0, or -1 (bad parameters; message via
 	 * sl_engine_fail()). */
 	int (*init)(struct sl_engine *e);
-	/* Free e->pol and everything the policy allocated (incl. p->pol of
-	 * every task; task_exit() is not called for tasks alive at the end).
-	 * Called by the engine only when init set e->pol. */
+	/* Free what the policy allocated beyond what it gave the engine with
+	 * sl_engine_set_policy (e->pol and its per-task and per-CPU arrays:
+	 * the engine frees those after this); task_exit() is not called for
+	 * tasks alive at the end. Optional; called only when init set e->pol. */
 	void (*release)(struct sl_engine *e);
 
 	/* A task is created (before its first enqueue/fork): allocate p->pol,

@@ -310,14 +310,8 @@ static int rsdl_init(struct sl_engine *e)
 	}
 	r->nrts = e->ntasks;
 	r->rts = xcalloc_aligned(128, e->ntasks, sizeof(*r->rts));
-	e->pol = r;
+	sl_engine_set_policy(e, r, r->rts, r->rq);
 	return 0;
-}
-
-static void rsdl_release(struct sl_engine *e)
-{
-	struct rsdl *r = R(e);
-	sl_engine_free_policy(e, r, r->rts, r->rq);
 }
 
 static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
@@ -635,7 +629,6 @@ const struct sl_policy_ops sl_policy_rsdl = {
 	.params = rsdl_params,
 	.param_aliases = rsdl_param_aliases,
 	.init = rsdl_init,
-	.release = rsdl_release,
 	.task_init = rsdl_task_init,
 	.enqueue = rsdl_enqueue,
 	.dequeue = rsdl_dequeue,

@@ -438,14 +438,8 @@ static int sd_init(struct sl_engine *e)
 		rq->curr = -1;
 		reset_prio_levels(rq);
 	}
-	e->pol = r;
+	sl_engine_set_policy(e, r, r->t, r->rq);
 	return 0;
-}
-
-static void sd_release(struct sl_engine *e)
-{
-	struct sd_run *r = R(e);
-	sl_engine_free_policy(e, r, r->t, r->rq);
 }
 
 static void sd_task_init(struct sl_engine *e, struct sl_task *et)
@@ -739,7 +733,6 @@ const struct sl_policy_ops sl_policy_sd = {
 	.doc = "Staircase Deadline (2.6.21-ck1): priority matrix, per-task slot bitmaps, rotations",
 	.params = sd_params,
 	.init = sd_init,
-	.release = sd_release,
 	.task_init = sd_task_init,
 	.enqueue = sd_enqueue,
 	.dequeue = sd_dequeue,

@@ -490,7 +490,7 @@ SL_TEST(eevdf_set_nice_keeps_lag)
 	CHECK_EQ_INT((int64_t)b->vruntime, -3085073);
 	CHECK_EQ_INT((int64_t)b->deadline, -3085073 + 1146268);
 	CHECK_EQ_INT(b->on_rq, 1);
-	EV->release(&g.e);
+	sl_engine_release_policy(&g.e);
 
 	/* A (running) 0 -> 5: lag -1.5e6 (clamped from 1.5e6 - 3e6), request
 	 * left 750000 -> 2292537, vlag -4585074; B alone gives V = 0: lag
@@ -507,7 +507,7 @@ SL_TEST(eevdf_set_nice_keeps_lag)
 	CHECK_EQ_INT(a->deadline, 8377610);
 	CHECK_EQ_INT(g.cpu.need_resched, 1);
 	CHECK(EV->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]); /* B is eligible, A not */
-	EV->release(&g.e);
+	sl_engine_release_policy(&g.e);
 }
 
 /* PELT arithmetic (kernel/sched/pelt.c): y^32 = 1/2, y^n as 2^32 * y^n

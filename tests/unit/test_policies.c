@@ -16,7 +16,7 @@ SL_TEST(policy_table_entries)
 		CHECK(p && p->name && p->name[0] && p->doc && p->doc[0]);
 		if (!p)
 			continue;
-		CHECK(p->init && p->release && p->task_init && p->enqueue && p->dequeue &&
+		CHECK(p->init && p->task_init && p->enqueue && p->dequeue &&
 		      p->check_preempt && p->pick_next && p->tick && p->fork && p->steal);
 		CHECK(sl_policy_find(p->name) == p);
 		for (j = 0; j < i; j++)
