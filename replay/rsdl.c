@@ -11,17 +11,15 @@
  *
  * The choices where the announcement is silent (docs/rsdl.md, "Gap-fillers")
  * are parameters:
- * a1 a2 a4 a5 a6 a7 a8 and accounting. */
-#include "engine.h"
-#include "prio_array.h"
-#include "rt.h"
+ * a1 a2 a4 a5 a6 a7 a8 (named after what they do) and accounting.
+ *
+ * Laid out as every model: the staircase runqueue and its arithmetic in
+ * rsdl_rq.c (rsdl_priv.h), the engine adapter (the hooks, the ops table)
+ * here. */
+#include "rsdl_priv.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define NLEV 40
-
-enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT, P_A4 };
 
 static const struct sl_policy_param rsdl_params[] = {
 	{ "pick_sets_level", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level); 0: only a deeper one" },
@@ -38,253 +36,6 @@ static const struct sl_policy_param rsdl_params[] = {
 static const char *const rsdl_param_aliases[] = {
 	"a1", "a2", "a5", "a6", "a7", "a8", NULL, "a4",
 };
-
-struct rt {                      /* per task */
-	struct sl_prio_link link; /* first: run-list links (prio_array.h) */
-	struct sl_task *t;
-	int level;               /* current level (may be stale after a minor rotation) */
-	int array;               /* physical array index 0/1, -1 not queued */
-	int charge_level;        /* level charged while it runs */
-	int first_time_slice;
-	struct sl_rt_se rt;      /* its RT class entity (rt.h); rt.policy 0: normal */
-	int rot_cpu;             /* CPU of `rotation` */
-	uint64_t rotation;       /* epoch it last got quota in */
-	uint64_t bitmap;         /* levels it took quota from this epoch */
-	int64_t quota;           /* ns per level */
-	int64_t time_slice;      /* ns left at its level */
-	uint64_t last_charge;    /* accounting=1: charged up to */
-} __attribute__((aligned(128)));
-
-#define ARR_RT 2                 /* rt->array value of a task on the RT queue */
-
-struct rq {
-	struct sl_prio_array rtq; /* SCHED_FIFO / SCHED_RR tasks, above every level:
-				   * queue 99 - rt_priority (0..98) */
-	struct sl_prio_array arrays[2]; /* levels 0..NLEV-1; a task's recorded
-					 * level may be stale after a minor
-					 * rotation (set again before it leaves) */
-	int active;              /* physical index of the active array */
-	int prio_level;
-	uint64_t prio_rotation;
-	int64_t prio_quota[NLEV];
-};
-
-struct rsdl {
-	struct rq *rq;
-	struct rt *rts;
-	size_t nrts;
-	int64_t rr, tick;
-	int a1, a2, a4, a5, a6, a7, a8, acct;
-};
-
-#define R(e) ((struct rsdl *)(e)->pol)
-#define RT(p) ((struct rt *)(p)->pol)
-
-#define LINKS(r) SL_PRIO_LINKS((r)->rts)
-#define IDX(ts) ((ts)->t->idx)
-
-/* ---- real-time tasks: the RT class (rt.h) above the staircase (the
- * announcement: "rt task management is straight forward"); SCHED_RR tasks
- * round-robin with an RR_INTERVAL slice (ns), SCHED_FIFO ones run until
- * they sleep or a better RT task wakes ---- */
-
-static void rt_queue(struct rsdl *r, struct rq *rq, struct rt *ts)
-{
-	ts->level = ts->rt.prio;
-	ts->array = ARR_RT;
-	sl_rt_enqueue(&rq->rtq, LINKS(r), IDX(ts), &ts->rt);
-	ts->t->prio = ts->rt.prio; /* kernel prio of an RT task: 99 - rt_priority */
-}
-
-static void rt_unqueue(struct rsdl *r, struct rq *rq, struct rt *ts)
-{
-	sl_rt_dequeue(&rq->rtq, LINKS(r), IDX(ts), &ts->rt);
-	ts->array = -1;
-}
-
-static int64_t task_quota(const struct rsdl *r, int nice)
-{
-	if (nice >= 0)
-		return r->rr;
-	if (r->a6 == 0)
-		return r->rr * (1 - nice);
-	if (nice < -6)
-		return r->rr * nice * nice / 40;
-	return r->rr;
-}
-
-static int static_level(const struct sl_task *p)
-{
-	return p->nice + 20;
-}
-
-static void set_prio(struct sl_engine *e, struct rt *ts, struct rq *rq)
-{
-	int expired = ts->array >= 0 && ts->array != rq->active;
-	ts->t->prio = 100 + ts->level;
-	sl_engine_staircase(e, ts->t, ts->level, expired);
-}
-
-static void queue(struct sl_engine *e, struct rq *rq, struct rt *ts, int level, int array)
-{
-	ts->level = level;
-	ts->array = array;
-	sl_prio_add_tail(&rq->arrays[array], LINKS(R(e)), IDX(ts), level);
-	set_prio(e, ts, rq);
-}
-
-/* ts->level must be the list it is on: every caller sets it (from the
- * list it found ts on) or ts is the running task, whose level a minor
- * rotation keeps up to date. */
-static void unqueue(struct rsdl *r, struct rq *rq, struct rt *ts)
-{
-	if (ts->array < 0)
-		return;
-	if (ts->array == ARR_RT) {
-		rt_unqueue(r, rq, ts);
-		return;
-	}
-	sl_prio_del(&rq->arrays[ts->array], LINKS(r), IDX(ts), ts->level);
-	ts->array = -1;
-}
-
-/* Give ts a fresh entitlement for this epoch at its static level. */
-static void new_epoch_quota(struct rq *rq, struct rt *ts, int cpu)
-{
-	int s = static_level(ts->t);
-	ts->rotation = rq->prio_rotation;
-	ts->rot_cpu = cpu;
-	ts->bitmap = 1ULL << s;
-	ts->time_slice = ts->quota;
-	rq->prio_quota[s] += ts->quota;
-	ts->level = s;
-}
-
-/* ts (not queued) has no slice left at its level (or the level's quota is
- * gone): queue it at its next unused level with a full quota, or on the
- * expired array when every level has been used. carry: deficit (<= 0). */
-static void queue_next_level(struct sl_engine *e, struct rq *rq, struct rt *ts, int64_t carry)
-{
-	struct rsdl *r = R(e);
-	int s = static_level(ts->t), from = s, L;
-	uint64_t free_lv;
-
-	if (r->a2 && rq->prio_level > from)
-		from = rq->prio_level;
-	free_lv = ~ts->bitmap & ((1ULL << NLEV) - 1) & ~((1ULL << from) - 1);
-	ts->first_time_slice = 0;
-	if (free_lv) {
-		L = __builtin_ctzll(free_lv);
-		ts->bitmap |= 1ULL << L;
-		ts->time_slice = ts->quota + (r->acct ? carry : 0);
-		rq->prio_quota[L] += ts->quota;
-		queue(e, rq, ts, L, rq->active);
-		return;
-	}
-	/* every level used: expired array at the static level, no quota until
-	 * it is scheduled after the swap (A3) */
-	ts->bitmap = 0;
-	ts->time_slice = 0;
-	queue(e, rq, ts, s, !rq->active);
-}
-
-/* A task arriving from another CPU (pulled, or woken there), as SD's
- * update_if_moved did (2.6.21-ck1, recalc_task_prio): while the runqueue it
- * last had quota on is still in the same epoch, the task keeps its
- * entitlement - levels used (bitmap), level, slice left, or its place on
- * the expired array - and its epoch is translated to this runqueue's; its
- * unused slice moves from the old runqueue's level quota to this one's.
- * Otherwise (that runqueue has rotated since) it starts a fresh epoch here.
- * See docs/rsdl.md. */
-static void update_if_moved(struct sl_engine *e, struct rq *rq, struct rt *ts, int cpu)
-{
-	struct rq *src;
-	if (ts->rot_cpu == cpu || ts->rot_cpu < 0 || ts->rot_cpu >= e->ncpus)
-		return;
-	src = &R(e)->rq[ts->rot_cpu];
-	if (ts->rotation != src->prio_rotation)
-		return; /* stale: a fresh epoch here */
-	if (ts->time_slice > 0 && ts->bitmap) {
-		int64_t take = ts->time_slice;
-		if (src->prio_quota[ts->level] < take)
-			take = src->prio_quota[ts->level] > 0 ? src->prio_quota[ts->level] : 0;
-		src->prio_quota[ts->level] -= take;
-		rq->prio_quota[ts->level] += ts->time_slice;
-	}
-	ts->rotation = rq->prio_rotation;
-	ts->rot_cpu = cpu;
-}
-
-/* recalc_task_prio + enqueue of a task arriving on rq (wake, start, move). */
-static void enqueue_recalc(struct sl_engine *e, int cpu, struct rt *ts)
-{
-	struct rq *rq = &R(e)->rq[cpu];
-	if (ts->rt.policy) {
-		if (ts->rt.time_slice <= 0)
-			ts->rt.time_slice = R(e)->rr;
-		rt_queue(R(e), rq, ts);
-		return;
-	}
-	update_if_moved(e, rq, ts, cpu);
-	if (ts->rotation == rq->prio_rotation && ts->rot_cpu == cpu && !ts->bitmap) {
-		/* every level used this epoch: it was on the expired array (only
-		 * a move dequeues such a task) and stays there */
-		queue(e, rq, ts, static_level(ts->t), !rq->active);
-		return;
-	}
-	if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
-		new_epoch_quota(rq, ts, cpu);
-		queue(e, rq, ts, ts->level, rq->active);
-	} else if (ts->time_slice > 0 && rq->prio_quota[ts->level] > 0) {
-		queue(e, rq, ts, ts->level, rq->active);
-	} else {
-		queue_next_level(e, rq, ts, 0);
-	}
-}
-
-static void major_rotation(struct sl_engine *e, int cpu, const char *kind)
-{
-	struct rsdl *r = R(e);
-	struct rq *rq = &r->rq[cpu];
-	struct sl_prio_array *act = &rq->arrays[rq->active];
-	int L;
-
-	/* tasks still queued on the active array (with quota or spliced in)
-	 * go to the expired array at their static level (gap-filler A9), best
-	 * level first, each list in order */
-	while ((L = sl_prio_first(act)) < SL_PRIO_MAX) {
-		struct rt *ts = &r->rts[act->head[L]];
-		ts->level = L;
-		unqueue(r, rq, ts);
-		ts->bitmap = 0;
-		ts->time_slice = 0;
-		queue(e, rq, ts, static_level(ts->t), !rq->active);
-	}
-	rq->active = !rq->active;
-	memset(rq->prio_quota, 0, sizeof(rq->prio_quota));
-	rq->prio_rotation++;
-	L = sl_prio_first(&rq->arrays[rq->active]);
-	rq->prio_level = L < SL_PRIO_MAX ? L : 0;
-	sl_engine_rotation(e, cpu, kind, rq->prio_level);
-}
-
-static void minor_rotation(struct sl_engine *e, int cpu, struct sl_task *curr)
-{
-	struct rq *rq = &R(e)->rq[cpu];
-	int L = rq->prio_level;
-
-	/* the tasks keep their recorded level L (stale until set again) */
-	sl_prio_splice_tail(&rq->arrays[rq->active], LINKS(R(e)), L, L + 1);
-	rq->prio_quota[L + 1] += rq->prio_quota[L];
-	rq->prio_quota[L] = 0;
-	rq->prio_level = L + 1;
-	if (curr && RT(curr)->array == rq->active && RT(curr)->level == L) {
-		RT(curr)->level = L + 1;
-		RT(curr)->charge_level = L + 1;
-		set_prio(e, RT(curr), rq);
-	}
-	sl_engine_rotation(e, cpu, "minor", L + 1);
-}
 
 /* ---- hooks ---- */
 
@@ -323,8 +74,8 @@ static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
 	ts->array = -1;
 	ts->rot_cpu = -1;
 	ts->rotation = UINT64_MAX;
-	ts->quota = task_quota(r, p->nice);
-	ts->level = static_level(p);
+	ts->quota = sl_rsdl_task_quota(r, p->nice);
+	ts->level = sl_rsdl_static_level(p);
 	sl_rt_se_init(&ts->rt, p->sched_policy, p->rt_prio, 0);
 	p->pol = ts;
 	p->prio = ts->rt.policy ? ts->rt.prio : 100 + ts->level;
@@ -335,13 +86,13 @@ static void rsdl_task_init(struct sl_engine *e, struct sl_task *p)
 static void rsdl_enqueue(struct sl_engine *e, int cpu, struct sl_task *p, const struct sl_enq_info *w)
 {
 	(void)w;
-	enqueue_recalc(e, cpu, RT(p));
+	sl_rsdl_enqueue_recalc(e, cpu, RT(p));
 }
 
 static void rsdl_dequeue(struct sl_engine *e, int cpu, struct sl_task *p, char state)
 {
 	(void)state;
-	unqueue(R(e), &R(e)->rq[cpu], RT(p));
+	sl_rsdl_unqueue(R(e), &R(e)->rq[cpu], RT(p));
 }
 
 static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
@@ -356,13 +107,6 @@ static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
 	if (!R(e)->a8)
 		return 0;
 	return RT(p)->array == rq->active && RT(p)->level < RT(curr)->level;
-}
-
-/* Charge ns of CPU to ts at its charge level. */
-static void charge(struct rq *rq, struct rt *ts, int64_t ns)
-{
-	ts->time_slice -= ns;
-	rq->prio_quota[ts->charge_level] -= ns;
 }
 
 static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_task *prev)
@@ -395,7 +139,7 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 				}
 				return NULL;
 			}
-			major_rotation(e, cpu, "major");
+			sl_rsdl_major_rotation(e, cpu, "major");
 			continue;
 		}
 		L = sl_prio_first(act);
@@ -403,15 +147,15 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 		ts->level = L;
 		if (ts->rotation != rq->prio_rotation || ts->rot_cpu != cpu) {
 			/* first pick in this epoch (from the expired array): A3 */
-			unqueue(r, rq, ts);
-			new_epoch_quota(rq, ts, cpu);
+			sl_rsdl_unqueue(r, rq, ts);
+			sl_rsdl_new_epoch_quota(rq, ts, cpu);
 			/* stays first in line at its level */
 			ts->array = rq->active;
 			sl_prio_add_head(act, LINKS(r), IDX(ts), ts->level);
-			set_prio(e, ts, rq);
+			sl_rsdl_set_prio(e, ts, rq);
 			continue;
 		}
-		if (r->a4 && L >= static_level(ts->t) && !(ts->bitmap & (1ULL << L))) {
+		if (r->a4 && L >= sl_rsdl_static_level(ts->t) && !(ts->bitmap & (1ULL << L))) {
 			/* moved here by a minor rotation: "if the chosen task has not
 			 * been running during this major or minor rotation it has new
 			 * quota allocated at this time" (seed 001), read literally */
@@ -422,11 +166,11 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 		if (ts->time_slice <= 0) {
 			/* ran out between ticks (accounting=1) */
 			int64_t carry = ts->time_slice;
-			unqueue(r, rq, ts);
-			queue_next_level(e, rq, ts, carry);
+			sl_rsdl_unqueue(r, rq, ts);
+			sl_rsdl_queue_next_level(e, rq, ts, carry);
 			continue;
 		}
-		set_prio(e, ts, rq);
+		sl_rsdl_set_prio(e, ts, rq);
 		if (r->a1 || L > rq->prio_level)
 			rq->prio_level = L; /* a1=0: only deeper, never back up */
 		ts->charge_level = rq->prio_level;
@@ -447,7 +191,7 @@ static void rsdl_put_prev(struct sl_engine *e, int cpu, struct sl_task *prev, st
 		if (ts->rt.policy)
 			ts->rt.time_slice -= ns;
 		else
-			charge(rq, ts, ns);
+			sl_rsdl_charge(rq, ts, ns);
 	}
 	if (next)
 		RT(next)->last_charge = e->now;
@@ -477,8 +221,8 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 	ts->time_slice -= ns;
 	if (ts->time_slice <= 0 && ts->array == rq->active) {
 		int64_t carry = ts->time_slice;
-		unqueue(r, rq, ts);
-		queue_next_level(e, rq, ts, carry);
+		sl_rsdl_unqueue(r, rq, ts);
+		sl_rsdl_queue_next_level(e, rq, ts, carry);
 		sl_engine_resched(e, cpu);
 	}
 	/* ... then the runqueue quota of the serviced level */
@@ -486,9 +230,9 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 	q = rq->prio_quota[rq->prio_level];
 	if (r->a7 ? q <= 0 : q < 0) {
 		if (rq->prio_level < NLEV - 1)
-			minor_rotation(e, cpu, curr);
+			sl_rsdl_minor_rotation(e, cpu, curr);
 		else
-			major_rotation(e, cpu, "major");
+			sl_rsdl_major_rotation(e, cpu, "major");
 		sl_engine_resched(e, cpu);
 	}
 }
@@ -500,7 +244,7 @@ static void rsdl_fork(struct sl_engine *e, struct sl_task *parent, struct sl_tas
 	struct rt *pt = RT(parent), *ct = RT(child);
 
 	if (ct->rt.policy) {
-		enqueue_recalc(e, cpu, ct);
+		sl_rsdl_enqueue_recalc(e, cpu, ct);
 	} else if (!pt->rt.policy && parent->on_rq && parent->cpu == cpu && pt->rotation == rq->prio_rotation &&
 	    pt->rot_cpu == cpu && pt->array == rq->active && pt->time_slice > 0) {
 		/* SD rules (sched_fork, 2.6.21-ck1): halve the parent's slice, the child gets the
@@ -513,11 +257,11 @@ static void rsdl_fork(struct sl_engine *e, struct sl_task *parent, struct sl_tas
 		ct->level = pt->level;
 		ct->first_time_slice = 1;
 		if (rq->prio_quota[ct->level] > 0)
-			queue(e, rq, ct, ct->level, rq->active);
+			sl_rsdl_queue(e, rq, ct, ct->level, rq->active);
 		else
-			queue_next_level(e, rq, ct, 0);
+			sl_rsdl_queue_next_level(e, rq, ct, 0);
 	} else {
-		enqueue_recalc(e, cpu, ct);
+		sl_rsdl_enqueue_recalc(e, cpu, ct);
 	}
 	if (e->cpus[cpu].curr && rsdl_check_preempt(e, cpu, child))
 		sl_engine_resched(e, cpu);
@@ -546,36 +290,18 @@ static void rsdl_yield(struct sl_engine *e, int cpu, struct sl_task *p)
 		return;
 	}
 	/* SD queue_expired: expired array, fresh entitlement after the swap */
-	unqueue(R(e), rq, ts);
+	sl_rsdl_unqueue(R(e), rq, ts);
 	ts->bitmap = 0;
 	ts->time_slice = 0;
-	queue(e, rq, ts, static_level(p), !rq->active);
+	sl_rsdl_queue(e, rq, ts, sl_rsdl_static_level(p), !rq->active);
 }
 
 static void rsdl_set_nice(struct sl_engine *e, struct sl_task *p, int old_nice)
 {
 	struct rt *ts = RT(p);
 	(void)old_nice;
-	ts->quota = task_quota(R(e), p->nice);
+	ts->quota = sl_rsdl_task_quota(R(e), p->nice);
 	p->load_weight = (unsigned long)((20 - p->nice) * (ts->quota / 100000 + 1));
-}
-
-/* The last task of a's lists, best level first, each list from its tail,
- * that is not curr and may run on dst; NULL none. */
-static struct rt *steal_from(struct sl_engine *e, const struct sl_prio_array *a, struct sl_task *curr,
-			     int dst)
-{
-	struct rsdl *r = R(e);
-	int L, i;
-	for (L = sl_prio_first(a); L < SL_PRIO_MAX; L = sl_prio_next(a, L + 1))
-		for (i = a->tail[L]; i >= 0; i = r->rts[i].link.prev) {
-			struct rt *ts = &r->rts[i];
-			if (ts->t == curr || !sl_engine_may_migrate(e, ts->t, dst))
-				continue;
-			ts->level = L;
-			return ts;
-		}
-	return NULL;
 }
 
 static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
@@ -587,10 +313,10 @@ static struct sl_task *rsdl_steal(struct sl_engine *e, int src, int dst)
 
 	/* expired array first, then active; best level first; from the tail;
 	 * then the RT lists */
-	if ((ts = steal_from(e, &rq->arrays[!rq->active], curr, dst)) ||
-	    (ts = steal_from(e, &rq->arrays[rq->active], curr, dst)) ||
-	    (ts = steal_from(e, &rq->rtq, curr, dst))) {
-		unqueue(r, rq, ts);
+	if ((ts = sl_rsdl_steal_from(e, &rq->arrays[!rq->active], curr, dst)) ||
+	    (ts = sl_rsdl_steal_from(e, &rq->arrays[rq->active], curr, dst)) ||
+	    (ts = sl_rsdl_steal_from(e, &rq->rtq, curr, dst))) {
+		sl_rsdl_unqueue(r, rq, ts);
 		return ts->t;
 	}
 	return NULL;
