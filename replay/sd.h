@@ -1,6 +1,7 @@
-/* replay/sd.h - the Staircase Deadline model (replay/sd.c, docs/sd.md): its
- * pure formulas, exported for the unit tests, and a strong reference to the
- * policy ops. */
+/* replay/sd.h - the Staircase Deadline model (docs/sd.md), laid out as
+ * every model: its arithmetic (sd_arith.c: the pure formulas, exported for
+ * the unit tests), its runqueue (sd_rq.c, sd_priv.h) and the engine
+ * adapter (sd.c: the hooks and a strong reference to the policy ops). */
 #ifndef SL_SD_H
 #define SL_SD_H
 
