@@ -96,8 +96,8 @@ int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	const char *param = o->param ? o->param : "rr_interval_ns";
 	const char *metric = o->metric ? o->metric : "p99";
 	struct pt *v = xcalloc(o->nruns ? o->nruns : 1, sizeof(*v));
+	struct sl_run_metrics *m = NULL;
 	size_t n = 0, i, j, nmodels = 0;
-	int64_t trace = 0;
 	int is_ns = strlen(param) > 3 && !strcmp(param + strlen(param) - 3, "_ns");
 	char path[1100], ylabel[96], xlabel[96];
 	struct sl_gp g;
@@ -108,33 +108,22 @@ int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *
 			   "share:COMM)", metric);
 		goto out_free;
 	}
+	/* the runs' metrics as analyze and compare take them (analyze/pass.h):
+	 * runs of one trace, read a run at a time */
+	m = xcalloc(o->nruns ? o->nruns : 1, sizeof(*m));
+	if (o->nruns && sl_runs_metrics(s, o->runs, o->nruns, m, d))
+		goto out_free;
 	for (i = 0; i < o->nruns; i++) {
-		struct sl_run_data r;
-		struct sl_run_metrics m;
-		double x;
-		if (sl_store_load_run(s, o->runs[i], &r, d))
-			goto out_free;
-		if (i && r.run.trace_id != trace) {
-			sl_fail(d, "run %" PRId64 " is of trace %" PRId64 ", run %" PRId64 " of trace %" PRId64
-				   ": chart runs of one trace", r.run.id, r.run.trace_id, o->runs[0], trace);
-			sl_run_data_release(&r);
-			goto out_free;
-		}
-		trace = r.run.trace_id;
-		x = param_of(r.run.params, param);
+		const struct sl_run_info *ri = &m[i].run;
+		double x = param_of(ri->params, param);
 		if (isnan(x) && sl_policy_param_other(param)) /* rsdl's a1 <-> pick_sets_level */
-			x = param_of(r.run.params, sl_policy_param_other(param));
-		if (!strcmp(r.run.scheduler, "recorded") || isnan(x)) {
-			sl_run_data_release(&r);
+			x = param_of(ri->params, sl_policy_param_other(param));
+		if (!strcmp(ri->scheduler, "recorded") || isnan(x))
 			continue;
-		}
-		sl_metrics_compute(&r, NULL, &m);
-		v[n].y = metric_of(&m, metric, r.run.cpus);
-		sl_run_metrics_release(&m);
+		v[n].y = metric_of(&m[i], metric, ri->cpus);
 		v[n].x = is_ns ? x / 1e6 : x;
-		v[n].run = r.run.id;
-		snprintf(v[n].model, sizeof(v[n].model), "%s", r.run.scheduler);
-		sl_run_data_release(&r);
+		v[n].run = ri->id;
+		snprintf(v[n].model, sizeof(v[n].model), "%s", ri->scheduler);
 		if (!isnan(v[n].y))
 			n++;
 	}
@@ -169,8 +158,8 @@ int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *
 	fputs("set title ", g.script);
 	{
 		char t[320];
-		snprintf(t, sizeof(t), "trace %" PRId64 ": %s against %s, one line per model", trace,
-			 ylabel, xlabel);
+		snprintf(t, sizeof(t), "trace %" PRId64 ": %s against %s, one line per model",
+			 m[0].run.trace_id, ylabel, xlabel);
 		sl_gp_str(g.script, t);
 	}
 	fputs("\nset xlabel ", g.script);
@@ -192,6 +181,9 @@ int sl_plot_sweep(struct sl_store *s, const struct sl_plot_opts *o, const char *
 out:
 	sl_gp_end(&g);
 out_free:
+	for (i = 0; m && i < o->nruns; i++)
+		sl_run_metrics_release(&m[i]);
+	free(m);
 	free(v);
 	return rc;
 }
