@@ -67,18 +67,25 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-void sl_grow(void **arr, size_t *cap, size_t need, size_t sz)
+/* A capacity c (at least min) doubled until it holds need elements of sz. */
+static size_t doubled(size_t c, size_t min, size_t need, size_t sz)
 {
-	size_t c = *cap;
-	if (need <= c)
-		return;
-	if (c < 16)
-		c = 16;
+	if (c < min)
+		c = min;
 	while (c < need) {
 		if (c > SIZE_MAX / 2 / sz)
 			oom(SIZE_MAX);
 		c *= 2;
 	}
+	return c;
+}
+
+void sl_grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+	size_t c;
+	if (need <= *cap)
+		return;
+	c = doubled(*cap, 16, need, sz);
 	*arr = xrealloc(*arr, c * sz);
 	*cap = c;
 }
@@ -122,17 +129,11 @@ void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz)
 #ifdef SL_BIG_MALLOC
 	sl_grow(arr, cap, need, sz);
 #else
-	size_t c = *cap, old = *cap ? big_bytes(*cap, sz) : 0, n;
+	size_t c, old = *cap ? big_bytes(*cap, sz) : 0, n;
 	void *p;
-	if (need <= c)
+	if (need <= *cap)
 		return;
-	if (c < 4096)
-		c = 4096;
-	while (c < need) {
-		if (c > SIZE_MAX / 4 / sz)
-			oom(SIZE_MAX);
-		c *= 2;
-	}
+	c = doubled(*cap, 4096, need, sz);
 	n = big_bytes(c, sz);
 	c = n / sz;
 	/* a new place at a 2 MiB boundary: mremap moves the pages there (huge
