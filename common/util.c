@@ -98,6 +98,7 @@ void sl_grow(void **arr, size_t *cap, size_t need, size_t sz)
 #endif
 #endif
 
+#ifndef SL_BIG_MALLOC
 /* The bytes of a big array's mapping: cap elements, in whole 4 KiB pages,
  * and from 2 MiB on in whole 2 MiB pages (a grown array's new part then
  * starts on a 2 MiB page nothing has touched yet: only such a page can be
@@ -123,6 +124,8 @@ static void *big_reserve(size_t n)
 	munmap(a + n, (size_t)(r + n + hp - (a + n)));
 	return a;
 }
+
+#endif
 
 void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz)
 {
