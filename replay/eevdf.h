@@ -152,12 +152,14 @@ struct sl_pelt {
 /* A task that existed before the trace began is not new to its kernel: it
  * has a load history (kernel/sched/pelt.c, v6.18) the trace does not show,
  * and init_entity_runnable_average's full weight is a fork's. The replay
- * gives it the averages of what it did in its first 128 ms of the trace
- * (PELT's memory: four half-lives of 32 ms), taken as what it had been
- * doing: load_avg = weight * f / 1024, runnable_avg = util_avg = f, where
+ * gives it the averages of what it did in the trace's first 128 ms (PELT's
+ * memory: four half-lives of 32 ms), taken as what it had been doing:
+ * load_avg = weight * f / 1024, runnable_avg = util_avg = f, where
  * f = 1024 * run / (run + sleep) is returned here; -1 for a task forked in
- * the trace or one without phases (the new-task rule applies). A nice -10
- * thread busy 1 % of the time starts at 95, not 9548. */
+ * the trace or one without phases (the new-task rule applies). Every task
+ * whose fork the trace does not show is such a task, the ones first seen
+ * at a wakeup included: the time before it appears counts as asleep. A
+ * nice -10 thread busy 1 % of the time starts at 95, not 9548. */
 struct sl_task_spec;
 int sl_eevdf_start_share(const struct sl_task_spec *s);
 

@@ -232,8 +232,10 @@ int sl_eevdf_start_share(const struct sl_task_spec *s)
 	struct sl_phase ph;
 	uint64_t run = 0, all = 0;
 	size_t i;
-	if (!s || !(s->flags & SL_TASK_AT_START) || (s->flags & SL_TASK_FORKED))
+	if (!s || (s->flags & SL_TASK_FORKED))
 		return -1;
+	/* asleep from the trace's start until it appears (first woken) */
+	all = s->start_ns < EV_HISTORY_NS ? s->start_ns : EV_HISTORY_NS;
 	for (i = 0; all < EV_HISTORY_NS && sl_task_phase(s, i, &ph) == 0; i++) {
 		if (ph.run_ns == SL_INF) {
 			run += EV_HISTORY_NS;

@@ -754,5 +754,17 @@ SL_TEST(eevdf_start_share)
 	CHECK_EQ_INT(sl_eevdf_start_share(t), 1024);
 	t->flags = SL_TASK_FORKED;
 	CHECK_EQ_INT(sl_eevdf_start_share(t), -1);
+	/* a task first seen at a wakeup 64 ms in (no fork in the trace, not
+	 * flagged at-start: the agent's tokio-rt-worker, nice -10, in
+	 * corpus recordings): asleep for those 64 ms, then 4 ms of work
+	 * and 60 ms asleep: 1024 * 4 / (64 + 4 + 60) = 32; before, the
+	 * fork's full weight (share -1: load_avg 9548) */
+	t = add_task(&b, "agent", -10, 0);
+	t->start_ns = 64 * TMS;
+	add_phase(t, 4 * TMS, SL_END_SLEEP_S, 60 * TMS, SL_WAKER_IRQ, -1, 0);
+	CHECK_EQ_INT(sl_eevdf_start_share(t), 32);
+	/* one first seen after the history window: asleep through it, 0 */
+	t->start_ns = 200 * TMS;
+	CHECK_EQ_INT(sl_eevdf_start_share(t), 0);
 	sl_behaviour_release(&b);
 }
