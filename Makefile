@@ -9,7 +9,7 @@
 #   make fuzz       libFuzzer binaries (clang) in build/fuzz/
 
 CC ?= cc
-CORPUS ?= traces/corpus
+CORPUS ?= traces/corpus traces/corpus-quiet
 PREFIX ?= /usr/local
 PKGS := libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto libzstd zlib
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracecmd-dev \

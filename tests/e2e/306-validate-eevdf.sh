@@ -48,20 +48,28 @@ awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-mix-2 %s: reco
 # interrupts from the other CPU taken on the CPU number they fired on
 # (--irq-cpu remote, eevdf's default until the corpus: docs/replay.md
 # "Wakeup CPU") and one replay (--seeds 1: seed 0) every gating row of
-# docs/validate.md is within its threshold (switches -9.5 %, migrations
-# -20.4 %, KS 0.098, p50 +6.3 %, p95 +15.0 %, p99 +25.0 % when written), and
-# the median of 5 as well (p99 +24.98 %: the edge; +33.9 % over 10 seeds).
-# With the default, relative, the kernel's rcu_preempt (29 moves recorded:
-# it stayed put at 257 of the 284 wakeups from the other CPU) moves about
-# 100 times in the replay, and the median of 5 fails on migrations
-# (+27.6 % when written) and p99 (+31.1 %): exit status 1, the other rows
-# within (docs/validate.md).
+# docs/validate.md but p99 is within its threshold (switches -7.1 %,
+# migrations -17.8 %, KS 0.099, p50 +6.3 %, p95 +11.9 %), p99 +26.0 % just
+# past it (+25.0 %, within, before every task first seen at a wakeup had a
+# start history: docs/validate.md, mechanism 4); the median of 5 fails on
+# p99 alone (+32.6 %; seeds spread it over +15..+35 %). With the default,
+# relative, migrations come within (+19.7 % when written; +27.6 % before
+# mechanism 4: the kernel's rcu_preempt, 29 moves recorded, stayed put at
+# 257 of the 284 wakeups from the other CPU) and p99 fails (+29.1 %):
+# exit status 1, the other rows within (docs/validate.md).
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > /dev/null 2>&1 || fail "import quiet"
-# remote, seed 0 alone: every check, exit status 0 (1 would be FAIL)
-"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --irq-cpu remote --seeds 1 --format csv > "$T/csv3" 2> "$T/err" || fail "validate quiet: exit $?: $(cat "$T/err")"
-for m in runtime_exact switches migrations delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
+# remote, seed 0 alone: every gating row but p99 within, p99 in +15..+35 %,
+# the exit status that of the p99 row
+"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --irq-cpu remote --seeds 1 --format csv > "$T/csv3" 2> "$T/err"
+rc=$?
+[ $rc -le 1 ] || fail "validate quiet: exit $rc: $(cat "$T/err")"
+for m in runtime_exact switches migrations delay_ks_all delay_p50_all delay_p95_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet $m ($(grep ",$m," "$T/csv3"))"
 done
+p99=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3")
+awk -v e="$p99" 'BEGIN { exit !(e >= 0.15 && e <= 0.35) }' || fail "rec-build-quiet seed 0 p99 error $p99, not in +15..+35 %"
+p99ok=$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3")
+expect_eq "$rc" "$((1 - p99ok))" "validate quiet, seed 0: exit status against its p99 row ($p99)"
 grep -q '"irq_cpu":"remote"' "$T/csv3" 2>/dev/null || sqlite3 "$T/db" "SELECT params FROM run ORDER BY id DESC LIMIT 1" | grep -q '"irq_cpu":"remote"' || fail "the stored replay's params do not say remote"
 # remote, the median of seeds 0-4: every other gating row within, p99 in
 # the seeds' spread, and the exit status that of the p99 row
@@ -74,12 +82,12 @@ p99=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3m")
 awk -v e="$p99" 'BEGIN { exit !(e >= 0.15 && e <= 0.35) }' || fail "rec-build-quiet median p99 error $p99, not in +15..+35 %"
 p99ok=$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3m")
 expect_eq "$rc" "$((1 - p99ok))" "validate quiet, median of 5: exit status against its p99 row ($p99)"
-# the default (relative): migrations past +25 %, exit status 1
+# the default (relative): migrations within, p99 past +25 %, exit status 1
 "$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3r" 2> "$T/err"
 expect_eq "$?" 1 "validate quiet, relative: exit status"
-mr=$(awk -F, '$5 == "migrations" { print $8 }' "$T/csv3r")
-awk -v e="$mr" 'BEGIN { exit !(e > 0.25) }' || fail "rec-build-quiet relative migrations error $mr, not past +25 %"
-for m in runtime_exact switches span delay_ks_all delay_p50_all delay_p95_all; do
+pr=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3r")
+awk -v e="$pr" 'BEGIN { exit !(e > 0.25) }' || fail "rec-build-quiet relative p99 error $pr, not past +25 %"
+for m in runtime_exact switches migrations span delay_ks_all delay_p50_all delay_p95_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3r")" 1 "rec-build-quiet relative $m ($(grep ",$m," "$T/csv3r"))"
 done
 awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-quiet %s: recorded %s replay %s error %s\n", $5, $6, $7, $8 }' "$T/csv3"

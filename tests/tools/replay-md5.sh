@@ -38,7 +38,7 @@ fingerprint() { # db label summary-file
 }
 
 n=0
-for f in "$TOP"/traces/*.dat "$TOP"/traces/*.txt "$TOP"/traces/*.perf.data "$TOP"/traces/corpus/*.dat \
+for f in "$TOP"/traces/*.dat "$TOP"/traces/*.txt "$TOP"/traces/*.perf.data "$TOP"/traces/corpus/*.dat "$TOP"/traces/corpus-quiet/*.dat \
 	"$SHARED"/traces/*/*; do
 	case $f in *README.md | *.ledger) continue ;; esac
 	[ -f "$f" ] || continue
