@@ -9,7 +9,9 @@
  * the featured tasks, which tasks have staircase rows; and each run's
  * delays, sorted once: the metrics' delay figures (percentiles, the KS
  * distance to the recorded run's, read first) and the latency CDF and
- * histogram, whose gnuplots then run beside the pass. Then each run in
+ * histogram, whose gnuplots then run beside the pass (with no such
+ * chart, as for analyze and compare, the figures are taken from each
+ * run's one read of its wakeups in the pass instead). Then each run in
  * two parts: its wakeups decoded on a thread and handed on a chunk at a
  * time (nothing needs them all at once, nor in order), then its slices
  * loaded whole (sorted as sl_store_load_run sorts them: the metrics, the
@@ -214,6 +216,20 @@ static int dl_row(void *ctx, const struct sl_wakeup_row *w)
 	return 0;
 }
 
+/* Run run's delays (sl_run_delays's), sorted, into *v (malloc'd), *n. */
+static int read_delays(struct sl_store *s, int64_t run, uint64_t **v, size_t *n, struct sl_diag *d)
+{
+	struct dl_acc dl = { NULL, 0, 0 };
+	if (sl_store_each_wakeup(s, run, dl_row, &dl, d)) {
+		free(dl.v);
+		return -1;
+	}
+	sl_sort_u64(dl.v, dl.n);
+	*v = dl.v;
+	*n = dl.n;
+	return 0;
+}
+
 static int pre_run(struct pre_job *j, size_t i)
 {
 	struct sl_pruns *p = j->p;
@@ -333,16 +349,9 @@ static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns
 					rc = -1;
 					break;
 				}
-			} else {
-				struct dl_acc dl = { NULL, 0, 0 };
-				if (sl_store_each_wakeup(s, ref_id, dl_row, &dl, d)) {
-					free(dl.v);
-					rc = -1;
-					break;
-				}
-				sl_sort_u64(dl.v, dl.n);
-				j[0].ref_dl = dl.v;
-				j[0].nref = dl.n;
+			} else if (read_delays(s, ref_id, &j[0].ref_dl, &j[0].nref, d)) {
+				rc = -1;
+				break;
 			}
 			for (k = 0; k < 2; k++) {
 				j[k].ref_dl = j[0].ref_dl;
@@ -470,6 +479,7 @@ struct wk_pass {
 	struct sl_pass_client **c;
 	size_t nc;
 	struct sl_metrics_acc *acc;
+	struct dl_acc *dl; /* the run's delays collected (NULL: not) */
 	struct sl_wakeup_row *buf;
 	size_t nbuf;
 };
@@ -480,6 +490,8 @@ static void wk_chunk(struct wk_pass *w, const struct sl_wakeup_row *v, size_t n)
 	size_t k;
 	if (w->acc)
 		sl_metrics_add_wakeups(w->acc, v, n);
+	for (k = 0; w->dl && k < n; k++)
+		dl_row(w->dl, &v[k]);
 	for (k = 0; k < w->nc; k++) {
 		struct sl_pass_client *c = w->c[k];
 		if (!c->failed && c->wakeup_rows && c->wakeup_rows(c, w->p, w->i, v, n, &c->diag))
@@ -646,7 +658,11 @@ struct pass {
 	int64_t ref_id;          /* the recorded run (metrics), 0: none */
 	struct sl_run_ref ref;
 	int have_ref;
-	struct sl_delay_figs *figs; /* per run, from the pre-pass (metrics) */
+	struct sl_delay_figs *figs; /* per run (metrics): from the pre-pass, or (late) */
+	int late;                   /* from each run's one read in the pass (no chart
+				     * needs the delays first) */
+	uint64_t *ref_dl;           /* late: the recorded run's delays, sorted */
+	size_t nref;
 };
 
 /* The charts of delays get theirs in the pre-pass and end there (their
@@ -669,10 +685,16 @@ static int pass_pre(struct pass *x, struct sl_diag *d)
 		if (sl_store_recorded_run(x->s, x->p.trace.id, &x->ref_id, d))
 			return -1;
 		x->figs = xcalloc(x->p.n, sizeof(*x->figs));
+		/* no chart of delays: each run's delay figures come from its
+		 * one read of its wakeups in the pass (the recorded run's
+		 * delays, for the KS distances, read first) */
+		x->late = !early;
+		if (x->late && x->ref_id && read_delays(x->s, x->ref_id, &x->ref_dl, &x->nref, d))
+			return -1;
 	}
-	if (((x->need & (SL_NEED_PRE | SL_NEED_STAIRS)) || early || x->figs) &&
+	if (((x->need & (SL_NEED_PRE | SL_NEED_STAIRS)) || early) &&
 	    pre_parallel(x->s, x->s2, &x->p, x->need, k < x->nc ? c[k] : NULL, c, x->nc, early,
-			 x->ref_id, x->figs, d))
+			 x->ref_id, x->late ? NULL : x->figs, d))
 		return -1;
 	for (j = 0; j < x->nc; j++)
 		if (early_chart(c[j])) {
@@ -695,6 +717,8 @@ static int pass_pre(struct pass *x, struct sl_diag *d)
 static int pass_wakeups(struct pass *x, size_t i, struct sl_metrics_acc *acc, struct sl_diag *d)
 {
 	struct wk_pass w;
+	struct dl_acc dl = { NULL, 0, 0 };
+	int64_t id = x->p.v[i].r.run.id;
 	size_t k;
 	int rc;
 	memset(&w, 0, sizeof(w));
@@ -703,12 +727,21 @@ static int pass_wakeups(struct pass *x, size_t i, struct sl_metrics_acc *acc, st
 	w.c = x->c;
 	w.nc = x->nc;
 	w.acc = acc;
+	w.dl = acc && x->late ? &dl : NULL;
 	w.buf = xmalloc(WK_CHUNK * sizeof(*w.buf));
-	rc = wk_read(x->s, x->s2, x->p.v[i].r.run.id, &w, d);
+	rc = wk_read(x->s, x->s2, id, &w, d);
 	free(w.buf);
-	if (rc)
+	if (rc) {
+		free(dl.v);
 		return -1;
-	/* the delays' figures, from the pre-pass */
+	}
+	if (w.dl) { /* the delays' figures, as the pre-pass takes them */
+		sl_sort_u64(dl.v, dl.n);
+		sl_delay_figs_of(dl.v, dl.n, x->ref_dl, x->nref, x->ref_id && x->ref_id != id,
+				 &x->figs[i]);
+		free(dl.v);
+	}
+	/* the delays' figures, from the pre-pass or just now */
 	if (acc)
 		sl_metrics_set_delays(acc, &x->figs[i]);
 	for (k = 0; k < x->nc; k++)
@@ -864,6 +897,7 @@ out:
 		sl_run_ref_release(&x.ref);
 	sl_pruns_release_pass(&x.p);
 	free(x.figs);
+	free(x.ref_dl);
 	sl_store_close(x.s2);
 	sl_store_cache(s, 0);
 	return rc;

@@ -221,13 +221,48 @@ static void print_json(const struct sl_run_metrics *m, int first)
 	printf("]}");
 }
 
+/* Runs v[0..n) of one trace: their metrics in one pass (analyze/pass.h:
+ * as compare and the report take them, against the trace's recorded run,
+ * a run read at a time), each stored and printed in order (first: v[0] is
+ * the first run printed). 0, or -1 with d set. */
+static int analyze_runs(struct sl_store *st, const int64_t *v, size_t n, int first, int fmt,
+			size_t top, struct sl_diag *d)
+{
+	struct sl_run_metrics *m = xcalloc(n, sizeof(*m));
+	size_t k;
+	int rc = -1;
+	if (sl_runs_metrics(st, v, n, m, d))
+		goto out;
+	for (k = 0; k < n; k++) {
+		if (sl_store_begin(st, d) || sl_metrics_store(st, &m[k], d) || sl_store_commit(st, d)) {
+			sl_store_rollback(st);
+			goto out;
+		}
+		if (fmt == SL_FMT_TABLE) {
+			if (!first || k)
+				printf("\n");
+			print_table(&m[k], top);
+		} else if (fmt == SL_FMT_CSV) {
+			print_csv(&m[k], first && !k);
+		} else {
+			print_json(&m[k], first && !k);
+		}
+	}
+	rc = 0;
+out:
+	for (k = 0; k < n; k++)
+		sl_run_metrics_release(&m[k]);
+	free(m);
+	return rc;
+}
+
 int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 {
 	struct sl_diag d = { { 0 }, NULL, NULL };
 	struct sl_store *st = NULL;
 	struct sl_idlist ids = { 0 };
 	int64_t trace = 0;
-	size_t i;
+	size_t i, j;
 	long long top = 20;
 	int fmt = SL_FMT_TABLE;
 	int rc;
@@ -257,28 +292,18 @@ int cmd_analyze(int argc, char **argv, const struct sl_globals *g)
 	}
 	if (fmt == SL_FMT_JSON)
 		printf("[");
-	for (i = 0; i < ids.n; i++) {
-		struct sl_run_metrics m;
-		/* the pass's metrics, as compare and the report take them:
-		 * against the trace's recorded run, the run read a part at a time */
-		if (sl_runs_metrics(st, &ids.v[i], 1, &m, &d))
+	for (i = 0; i < ids.n; i = j) {
+		/* the next runs of one trace, read in one pass */
+		struct sl_run_info ri, rj;
+		struct sl_diag dj;
+		if (sl_store_get_run(st, ids.v[i], &ri, &d))
 			goto out;
-		if (sl_store_begin(st, &d) || sl_metrics_store(st, &m, &d) ||
-		    sl_store_commit(st, &d)) {
-			sl_store_rollback(st);
-			sl_run_metrics_release(&m);
+		for (j = i + 1; j < ids.n && !sl_store_get_run(st, ids.v[j], &rj, &dj) &&
+				rj.trace_id == ri.trace_id;
+		     j++)
+			;
+		if (analyze_runs(st, &ids.v[i], j - i, i == 0, fmt, (size_t)top, &d))
 			goto out;
-		}
-		if (fmt == SL_FMT_TABLE) {
-			if (i)
-				printf("\n");
-			print_table(&m, (size_t)top);
-		} else if (fmt == SL_FMT_CSV) {
-			print_csv(&m, i == 0);
-		} else {
-			print_json(&m, i == 0);
-		}
-		sl_run_metrics_release(&m);
 	}
 	if (fmt == SL_FMT_JSON)
 		printf("]\n");
