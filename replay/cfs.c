@@ -8,20 +8,15 @@
  * red-black tree (key vruntime - min_vruntime, equal keys after the ones
  * already there: a binary heap on (vruntime, insertion number) gives the
  * same leftmost task in O(log n)), the running fair task kept out of it
- * (set_next_entity), and the 100 FIFO lists of the RT class above it. */
-#include "engine.h"
-#include "cfs.h"
-#include "fair_weights.h"
-#include "prio_array.h"
-#include "rt.h"
+ * (set_next_entity), and the 100 FIFO lists of the RT class above it.
+ *
+ * Laid out as every model: the arithmetic in cfs_arith.c (cfs.h), the
+ * queues in cfs_rq.c (cfs_priv.h), the engine adapter (the hooks, the ops
+ * table) here. */
+#include "cfs_priv.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define NICE_0_LOAD SL_NICE_0_LOAD
-
-enum { P_START_DEBIT, P_NEW_FAIR_SLEEPERS, P_WAKEUP_PREEMPT, P_CHILD_RUNS_FIRST, P_COMPAT_YIELD,
-       P_SMP_SCALE };
 
 static const struct sl_policy_param cfs_params[] = {
 	{ "start_debit", 1, 0, 1,
@@ -39,210 +34,6 @@ static const struct sl_policy_param cfs_params[] = {
 	  "sched_init_granularity: latency, granularities times 1 + ilog2(cpus) (0: 1-CPU values)" },
 	{ NULL, 0, 0, 0, NULL },
 };
-
-struct cfs_task {
-	struct sl_prio_link link; /* first: RT run-list links (prio_array.h) */
-	uint64_t vruntime;
-	uint64_t exec_start;     /* se.exec_start: last update_curr */
-	uint64_t sum_exec, prev_sum_exec;
-	uint64_t seq;            /* insertion number: equal keys go right */
-	unsigned long weight;
-	uint32_t inv_weight;
-	int32_t pos;             /* index in its CPU's heap, -1 not in it */
-	int32_t cpu;             /* runqueue it is on / last ran on */
-	struct sl_rt_se rt;      /* the RT class (rt.h): rt.policy 0 fair; SCHED_RR
-				  * time_slice in ticks */
-	int16_t prio;            /* kernel prio: RT 99 - rt_prio, else static_prio */
-	int8_t on_rq;
-	uint8_t policy;
-	int8_t nice;
-};
-
-struct cfs_rq {
-	uint64_t min_vruntime;
-	uint64_t seq;
-	unsigned long load;      /* Σ weight of the queued fair tasks (incl. curr) */
-	unsigned long nr;        /* queued fair tasks (incl. curr) */
-	int32_t *heap;
-	size_t n, cap;
-	int32_t curr;            /* the running task (either class), -1 idle */
-	int32_t fair_curr;       /* cfs_rq->curr, -1 none */
-	struct sl_prio_array rt; /* the RT class: prio 0..98 */
-	int in_transit;          /* tasks stolen from here, not yet enqueued */
-};
-
-struct cfs_run {
-	struct sl_engine *e;
-	struct cfs_task *t;
-	struct cfs_rq *rq;
-	struct sl_cfs_tun tun;
-	int start_debit, new_fair_sleepers, wakeup_preempt, child_runs_first, compat_yield;
-	int64_t rr_ticks;        /* DEF_TIMESLICE: 100 ms in ticks (sl_rt_rr_ticks) */
-};
-
-static struct cfs_run *R(struct sl_engine *e)
-{
-	return e->pol;
-}
-
-/* ---- the ordered queue (the rb-tree's order) ---- */
-
-static int before(const struct cfs_task *a, const struct cfs_task *b)
-{
-	int64_t d = (int64_t)(a->vruntime - b->vruntime);
-	return d ? d < 0 : a->seq < b->seq;
-}
-
-static void heap_set(struct cfs_run *r, struct cfs_rq *q, size_t i, int32_t pi)
-{
-	q->heap[i] = pi;
-	r->t[pi].pos = (int32_t)i;
-}
-
-static void sift_up(struct cfs_run *r, struct cfs_rq *q, size_t i)
-{
-	int32_t pi = q->heap[i];
-	while (i > 0) {
-		size_t up = (i - 1) / 2;
-		if (!before(&r->t[pi], &r->t[q->heap[up]]))
-			break;
-		heap_set(r, q, i, q->heap[up]);
-		i = up;
-	}
-	heap_set(r, q, i, pi);
-}
-
-static void sift_down(struct cfs_run *r, struct cfs_rq *q, size_t i)
-{
-	int32_t pi = q->heap[i];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= q->n)
-			break;
-		if (c + 1 < q->n && before(&r->t[q->heap[c + 1]], &r->t[q->heap[c]]))
-			c++;
-		if (!before(&r->t[q->heap[c]], &r->t[pi]))
-			break;
-		heap_set(r, q, i, q->heap[c]);
-		i = c;
-	}
-	heap_set(r, q, i, pi);
-}
-
-/* __enqueue_entity */
-static void tree_insert(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
-{
-	if (q->n == q->cap) {
-		q->cap = q->cap ? 2 * q->cap : 16;
-		q->heap = xrealloc(q->heap, q->cap * sizeof(*q->heap));
-	}
-	r->t[pi].seq = q->seq++;
-	q->heap[q->n++] = pi;
-	sift_up(r, q, q->n - 1);
-}
-
-/* __dequeue_entity */
-static void tree_remove(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
-{
-	size_t i = (size_t)r->t[pi].pos;
-	int32_t last = q->heap[--q->n];
-	r->t[pi].pos = -1;
-	if (i == q->n)
-		return;
-	heap_set(r, q, i, last);
-	if (i > 0 && before(&r->t[last], &r->t[q->heap[(i - 1) / 2]]))
-		sift_up(r, q, i);
-	else
-		sift_down(r, q, i);
-}
-
-static int32_t leftmost(const struct cfs_rq *q)
-{
-	return q->n ? q->heap[0] : -1;
-}
-
-/* ---- the RT class (kernel/sched_rt.c v2.6.24) is rt.h's, on q->rt ---- */
-
-#define LINKS(r) SL_PRIO_LINKS((r)->t)
-
-/* ---- the fair class ---- */
-
-/* update_curr: charge the running fair task's time since exec_start to its
- * vruntime (calc_delta_fair) and move min_vruntime up to
- * min(curr, leftmost) */
-static void update_curr(struct cfs_run *r, struct cfs_rq *q)
-{
-	struct cfs_task *c;
-	uint64_t delta, v;
-	int32_t lm;
-	if (q->fair_curr < 0)
-		return;
-	c = &r->t[q->fair_curr];
-	delta = r->e->now - c->exec_start;
-	c->exec_start = r->e->now;
-	c->sum_exec += delta;
-	if (c->weight != NICE_0_LOAD)
-		delta = sl_cfs_calc_delta_mine(delta, NICE_0_LOAD, c->inv_weight);
-	c->vruntime += delta;
-	lm = leftmost(q);
-	v = c->vruntime;
-	if (lm >= 0 && (int64_t)(r->t[lm].vruntime - v) < 0)
-		v = r->t[lm].vruntime;
-	q->min_vruntime = sl_cfs_max_vruntime(q->min_vruntime, v);
-}
-
-/* the vruntime a task had on its last CPU, moved to cpu (set_task_cpu) */
-static void move_vruntime(struct cfs_run *r, struct cfs_task *p, int cpu)
-{
-	if (p->cpu != cpu && p->cpu >= 0 && p->cpu < r->e->ncpus)
-		p->vruntime += r->rq[cpu].min_vruntime - r->rq[p->cpu].min_vruntime;
-	p->cpu = cpu;
-}
-
-static uint64_t sleeper_credit(const struct cfs_run *r)
-{
-	return r->new_fair_sleepers ? r->tun.latency : 0;
-}
-
-static uint64_t start_debit(const struct cfs_run *r, const struct cfs_rq *q, const struct cfs_task *p)
-{
-	return r->start_debit ? sl_cfs_vslice_add(&r->tun, q->nr, q->load, p->weight) : 0;
-}
-
-/* a vlag row: pi's vruntime - min_vruntime of its queue, now */
-static void rec_lag(struct cfs_run *r, const struct cfs_rq *q, int32_t pi)
-{
-	sl_engine_vlag(r->e, &r->e->tasks[pi], (int64_t)(r->t[pi].vruntime - q->min_vruntime));
-}
-
-/* enqueue_entity minus the placement: into the tree, into the load */
-static void fair_account_enqueue(struct cfs_run *r, struct cfs_rq *q, int32_t pi)
-{
-	struct cfs_task *p = &r->t[pi];
-	tree_insert(r, q, pi);
-	q->load += p->weight;
-	q->nr++;
-	p->on_rq = 1;
-	rec_lag(r, q, pi);
-}
-
-static void set_weight(struct cfs_run *r, struct cfs_task *p, struct sl_task *et)
-{
-	/* set_load_weight (kernel/sched.c v2.6.24): RT tasks
-	 * prio_to_weight[0] * 2 and prio_to_wmult[0] >> 1 (for balancing) */
-	if (p->rt.policy) {
-		p->weight = sl_fair_weight(-20) * 2;
-		p->inv_weight = sl_fair_wmult(-20) >> 1;
-	} else {
-		p->weight = sl_fair_weight(p->nice);
-		p->inv_weight = sl_fair_wmult(p->nice);
-	}
-	et->load_weight = p->weight;
-	et->prio = p->prio;
-	(void)r;
-}
-
-/* ---- hooks ---- */
 
 static int cfs_init(struct sl_engine *e)
 {
@@ -286,7 +77,7 @@ static void cfs_task_init(struct sl_engine *e, struct sl_task *et)
 	p->policy = (uint8_t)(et->sched_policy >= 0 && et->sched_policy <= 3 ? et->sched_policy : 0);
 	sl_rt_se_init(&p->rt, p->policy, et->rt_prio, r->rr_ticks);
 	p->prio = (int16_t)(p->rt.policy ? p->rt.prio : et->static_prio);
-	set_weight(r, p, et);
+	sl_cfs_set_weight(r, p, et);
 	et->pol = p;
 }
 
@@ -306,20 +97,20 @@ static void cfs_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, const 
 	}
 	if (q->fair_curr == et->idx)
 		q->fair_curr = -1; /* blocked and woken again before schedule() */
-	move_vruntime(r, p, cpu);
-	update_curr(r, q);
+	sl_cfs_move_vruntime(r, p, cpu);
+	sl_cfs_update_curr(r, q);
 	if (w->kind == SL_ENQ_WAKE) {
 		/* enqueue_entity(wakeup): place_entity(se, 0) */
-		p->vruntime = sl_cfs_place(q->min_vruntime, p->vruntime, 0, 0, sleeper_credit(r));
+		p->vruntime = sl_cfs_place(q->min_vruntime, p->vruntime, 0, 0, sl_cfs_sleeper_credit(r));
 	} else if (w->kind == SL_ENQ_START) {
 		/* a task appearing without a parent in the run: one that
 		 * existed before the trace starts where its queue is (at
 		 * min_vruntime), a new one (a workload's task) as
 		 * task_new_fair places it: place_entity(se, 1) */
-		uint64_t debit = (et->flags & SL_TASK_AT_START) ? 0 : start_debit(r, q, p);
+		uint64_t debit = (et->flags & SL_TASK_AT_START) ? 0 : sl_cfs_start_debit(r, q, p);
 		p->vruntime = sl_cfs_place(q->min_vruntime, p->vruntime, 1, debit, 0);
 	}
-	fair_account_enqueue(r, q, et->idx);
+	sl_cfs_fair_account_enqueue(r, q, et->idx);
 }
 
 static void cfs_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char state)
@@ -334,9 +125,9 @@ static void cfs_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char s
 		return;
 	}
 	/* dequeue_entity(sleep): update_curr; curr is not in the tree */
-	update_curr(r, q);
+	sl_cfs_update_curr(r, q);
 	if (p->pos >= 0)
-		tree_remove(r, q, et->idx);
+		sl_cfs_tree_remove(r, q, et->idx);
 	q->load -= p->weight;
 	q->nr--;
 	p->on_rq = 0;
@@ -357,7 +148,7 @@ static int cfs_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
 	/* check_preempt_wakeup */
 	if (p->policy == SL_SCHED_BATCH || !r->wakeup_preempt)
 		return 0;
-	update_curr(r, q);
+	sl_cfs_update_curr(r, q);
 	return sl_cfs_wakeup_preempts(c->vruntime, c->nice, p->vruntime, r->tun.wakeup_gran);
 }
 
@@ -371,9 +162,9 @@ static struct sl_task *cfs_pick_next(struct sl_engine *e, int cpu, struct sl_tas
 		int32_t pi = q->fair_curr;
 		struct cfs_task *p = &r->t[pi];
 		if (p->on_rq) {
-			update_curr(r, q);
-			tree_insert(r, q, pi);
-			rec_lag(r, q, pi);
+			sl_cfs_update_curr(r, q);
+			sl_cfs_tree_insert(r, q, pi);
+			sl_cfs_rec_lag(r, q, pi);
 		}
 		q->fair_curr = -1;
 	}
@@ -381,15 +172,15 @@ static struct sl_task *cfs_pick_next(struct sl_engine *e, int cpu, struct sl_tas
 	/* pick_next_task: the RT class first, then the leftmost fair task */
 	next = sl_rt_pick(&q->rt);
 	if (next < 0) {
-		next = leftmost(q);
+		next = sl_cfs_leftmost(q);
 		if (next >= 0) {
 			/* set_next_entity */
 			struct cfs_task *p = &r->t[next];
-			tree_remove(r, q, next);
+			sl_cfs_tree_remove(r, q, next);
 			p->exec_start = e->now;
 			p->prev_sum_exec = p->sum_exec;
 			q->fair_curr = next;
-			rec_lag(r, q, next);
+			sl_cfs_rec_lag(r, q, next);
 		}
 	}
 	q->curr = next;
@@ -415,7 +206,7 @@ static void cfs_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 	if (q->fair_curr != et->idx)
 		return;
 	/* entity_tick: update_curr, then check_preempt_tick */
-	update_curr(r, q);
+	sl_cfs_update_curr(r, q);
 	if (q->nr > 1 || !r->wakeup_preempt) {
 		uint64_t ideal = sl_cfs_slice(&r->tun, q->nr, p->weight, q->load);
 		if (p->sum_exec - p->prev_sum_exec > ideal)
@@ -440,24 +231,24 @@ static void cfs_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task
 		 * set_task_cpu in sched_fork */
 		c->cpu = pp->cpu >= 0 ? pp->cpu : cpu;
 		c->vruntime = pp->vruntime;
-		move_vruntime(r, c, cpu);
-		update_curr(r, q);
-		fair_account_enqueue(r, q, child->idx);
+		sl_cfs_move_vruntime(r, c, cpu);
+		sl_cfs_update_curr(r, q);
+		sl_cfs_fair_account_enqueue(r, q, child->idx);
 	} else {
 		/* task_new_fair: update_curr, place_entity(se, 1), and with
 		 * child_runs_first on the parent's own CPU the lower of the
 		 * two vruntimes goes to the child */
 		struct cfs_task *curr = q->fair_curr >= 0 ? &r->t[q->fair_curr] : NULL;
 		c->cpu = cpu;
-		update_curr(r, q);
-		c->vruntime = sl_cfs_place(q->min_vruntime, 0, 1, start_debit(r, q, c), 0);
+		sl_cfs_update_curr(r, q);
+		c->vruntime = sl_cfs_place(q->min_vruntime, 0, 1, sl_cfs_start_debit(r, q, c), 0);
 		if (r->child_runs_first && parent_running && parent->cpu == cpu && curr == pp &&
 		    (int64_t)(curr->vruntime - c->vruntime) < 0) {
 			uint64_t v = curr->vruntime;
 			curr->vruntime = c->vruntime;
 			c->vruntime = v;
 		}
-		fair_account_enqueue(r, q, child->idx);
+		sl_cfs_fair_account_enqueue(r, q, child->idx);
 		/* resched_task(rq->curr) */
 		sl_engine_resched(e, cpu);
 		return;
@@ -482,11 +273,11 @@ static void cfs_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 	/* yield_task_fair */
 	if (q->nr == 1)
 		return;
-	update_curr(r, q);
+	sl_cfs_update_curr(r, q);
 	if (!r->compat_yield && p->policy != SL_SCHED_BATCH)
 		return; /* schedule() then requeues it by its vruntime */
 	for (i = 0; i < q->n; i++) /* __pick_last_entity */
-		if (last < 0 || !before(&r->t[q->heap[i]], &r->t[last]))
+		if (last < 0 || !sl_cfs_before(&r->t[q->heap[i]], &r->t[last]))
 			last = q->heap[i];
 	if (last < 0 || (int64_t)(r->t[last].vruntime - p->vruntime) < 0)
 		return;
@@ -502,49 +293,27 @@ static void cfs_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
 	(void)old_nice;
 	p->nice = (int8_t)et->nice;
 	if (p->rt.policy) {
-		set_weight(r, p, et);
+		sl_cfs_set_weight(r, p, et);
 		return;
 	}
 	/* set_user_nice: dequeue_task, set_load_weight, enqueue_task */
 	running = q && q->fair_curr == et->idx;
 	if (q && p->on_rq) {
-		update_curr(r, q);
+		sl_cfs_update_curr(r, q);
 		if (p->pos >= 0)
-			tree_remove(r, q, et->idx);
+			sl_cfs_tree_remove(r, q, et->idx);
 		q->load -= p->weight;
 	}
 	p->prio = (int16_t)et->static_prio;
-	set_weight(r, p, et);
+	sl_cfs_set_weight(r, p, et);
 	if (q && p->on_rq) {
 		q->load += p->weight;
 		if (!running)
-			tree_insert(r, q, et->idx);
+			sl_cfs_tree_insert(r, q, et->idx);
 		delta = p->prio - old_prio;
 		if (delta < 0 || (delta > 0 && running))
 			sl_engine_resched(e, p->cpu);
 	}
-}
-
-/* pop the first task, in queue order, of a copy of a CPU's heap */
-static int32_t copy_pop(const struct cfs_run *r, int32_t *h, size_t *n)
-{
-	int32_t top = h[0], x;
-	size_t i = 0;
-	x = h[--*n];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && before(&r->t[h[c + 1]], &r->t[h[c]]))
-			c++;
-		if (!before(&r->t[h[c]], &r->t[x]))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = x;
-	return top;
 }
 
 static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
@@ -564,15 +333,15 @@ static struct sl_task *cfs_steal(struct sl_engine *e, int src, int dst)
 		int32_t *h = xmalloc(n * sizeof(*h));
 		memcpy(h, q->heap, n * sizeof(*h));
 		while (n && best < 0) {
-			int32_t pi = copy_pop(r, h, &n);
+			int32_t pi = sl_cfs_copy_pop(r, h, &n);
 			if (sl_engine_may_migrate(e, &e->tasks[pi], dst))
 				best = pi;
 		}
 		free(h);
 		if (best < 0)
 			return NULL;
-		update_curr(r, q);
-		tree_remove(r, q, best);
+		sl_cfs_update_curr(r, q);
+		sl_cfs_tree_remove(r, q, best);
 		q->load -= r->t[best].weight;
 		q->nr--;
 	} else {
@@ -604,7 +373,7 @@ static long cfs_debug_count(struct sl_engine *e, int cpu)
 		struct cfs_task *p = &r->t[pi];
 		if (p->pos != (int32_t)i || p->cpu != cpu || !p->on_rq || p->rt.policy || pi == q->fair_curr)
 			return -1;
-		if (i > 0 && before(p, &r->t[q->heap[(i - 1) / 2]]))
+		if (i > 0 && sl_cfs_before(p, &r->t[q->heap[(i - 1) / 2]]))
 			return -1;
 		load += p->weight;
 		nr++;

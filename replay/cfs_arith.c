@@ -1,7 +1,7 @@
 /* replay/cfs_arith.c - the arithmetic of the cfs model (cfs.h): the
  * tunables, periods and slices, calc_delta_mine and the placement of
- * kernel/sched_fair.c v2.6.24. cfs.c is the model (its queues and the
- * engine's hooks). */
+ * kernel/sched_fair.c v2.6.24. cfs_rq.c has the model's queues, cfs.c the
+ * engine's hooks. */
 #include "cfs.h"
 #include "fair_weights.h"
 #include "../common/util.h"
