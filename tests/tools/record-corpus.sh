@@ -8,7 +8,8 @@
 #   tests/tools/record-corpus.sh [DIR]      (default corpus/; as root, after make)
 #
 # Before each recording it waits (up to QUIET_MAX s, default 60) for the 1-minute load to fall
-# under 1.0 and prints the load it started at. A workload whose tool is not
+# under 1.0 and prints the load it started at; after it, the share of the kernel's CPU time the
+# trace holds when under 98 % (the import's completeness against the ledger). A workload whose tool is not
 # installed (rt-tests, sysbench, Xvfb, mesa-utils: make deps installs them)
 # is skipped with a line saying so. Then run tests/tools/validate-corpus.sh DIR.
 set -u
@@ -53,6 +54,14 @@ rec() { # rec NAME CMD: record CMD (sh -c) into OUT/NAME.dat
 	if "$SCHEDLAB" -q record -o "$OUT/$name.dat" --buffer-kb 32768 -- sh -c "$*" > "$W/log" 2>&1; then
 		n=$((n + 1))
 		ls -l "$OUT/$name.dat" | awk '{ print "   " $5 " bytes" }'
+		# how much of the kernel's CPU time the trace holds (its ledger,
+		# docs/ledger.md): a recording that lost events is a poor control
+		rm -f "$W/c.db"
+		if "$SCHEDLAB" --db "$W/c.db" import "$OUT/$name.dat" > /dev/null 2> "$W/imp"; then
+			grep -o 'accounts for [0-9.]* % of the CPU time.*' "$W/imp" | sed 's/^/   /' | head -1
+		else
+			echo "   import failed: $(tail -1 "$W/imp")"
+		fi
 	else
 		echo "   failed: $(tail -1 "$W/log")"
 	fi
