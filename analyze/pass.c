@@ -402,9 +402,8 @@ static int pre_parallel(struct sl_store *s, struct sl_store *s2, struct sl_pruns
 	return rc;
 }
 
-/* The runs' info and threads. */
-static int pre_pass(struct sl_store *s, const int64_t *runs, size_t nruns, struct sl_pruns *p,
-		    struct sl_diag *d)
+int sl_pruns_open(struct sl_store *s, const int64_t *runs, size_t nruns, int parts,
+		  struct sl_pruns *p, struct sl_diag *d)
 {
 	size_t i;
 	memset(p, 0, sizeof(*p));
@@ -412,9 +411,7 @@ static int pre_pass(struct sl_store *s, const int64_t *runs, size_t nruns, struc
 		return sl_fail(d, "no run to draw");
 	p->v = xcalloc(nruns, sizeof(*p->v));
 	for (i = 0; i < nruns; i++) {
-		struct sl_prun *pr = &p->v[i];
-		if (sl_store_get_run(s, runs[i], &pr->r.run, d) ||
-		    sl_store_run_threads(s, runs[i], &pr->r.threads, &pr->r.nthreads, d))
+		if (sl_store_load_run_parts(s, runs[i], parts, &p->v[i].r, d))
 			goto fail;
 		p->n++;
 		if (sl_pruns_label_run(p, i, d))
@@ -422,15 +419,24 @@ static int pre_pass(struct sl_store *s, const int64_t *runs, size_t nruns, struc
 	}
 	if (sl_pruns_label_trace(s, p, d))
 		goto fail;
-	for (i = 0; i < p->n; i++) {
-		p->v[i].t0 = p->trace.first_ts;
-		p->v[i].end = p->v[i].t0;
-		p->v[i].first_ts = p->v[i].first_rel = UINT64_MAX;
-	}
+	for (i = 0; i < p->n; i++)
+		p->v[i].t0 = p->v[i].end = p->trace.first_ts;
 	return 0;
 fail:
 	sl_pruns_release_pass(p);
 	return -1;
+}
+
+/* The runs' info and threads. */
+static int pre_pass(struct sl_store *s, const int64_t *runs, size_t nruns, struct sl_pruns *p,
+		    struct sl_diag *d)
+{
+	size_t i;
+	if (sl_pruns_open(s, runs, nruns, 0, p, d))
+		return -1;
+	for (i = 0; i < p->n; i++)
+		p->v[i].first_ts = p->v[i].first_rel = UINT64_MAX;
+	return 0;
 }
 
 /* The recorded run's CPU time per task (the reference of the metrics'

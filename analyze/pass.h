@@ -58,6 +58,11 @@ size_t sl_featured_pick(const struct sl_run_data *r0, const uint64_t *rt, const 
 int sl_pruns_label_run(struct sl_pruns *p, size_t i, struct sl_diag *d);
 /* p->trace from the store (p->v[0]'s trace) and p->trace_title. */
 int sl_pruns_label_trace(struct sl_store *s, struct sl_pruns *p, struct sl_diag *d);
+/* Runs runs[0..nruns) of one trace into p: each run's info, threads and
+ * the rows parts names (SL_LOAD_*, 0: none), labelled (sl_pruns_label_*),
+ * t0 and end the trace's first_ts. 0, or -1 with d set and p released. */
+int sl_pruns_open(struct sl_store *s, const int64_t *runs, size_t nruns, int parts,
+		  struct sl_pruns *p, struct sl_diag *d);
 /* Free what a pass put in p (its own runs' rows). */
 void sl_pruns_release_pass(struct sl_pruns *p);
 

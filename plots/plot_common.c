@@ -109,13 +109,6 @@ int sl_pruns_color(const struct sl_pruns *p, int64_t utid)
 	return -1;
 }
 
-/* Run id for a chart: only the parts asked for. */
-static int load_run(struct sl_store *s, int64_t id, int parts, struct sl_prun *pr,
-		    struct sl_diag *d)
-{
-	return sl_store_load_run_parts(s, id, parts, &pr->r, d);
-}
-
 void sl_pruns_release(struct sl_pruns *p)
 {
 	size_t i;
@@ -130,33 +123,16 @@ int sl_pruns_load(struct sl_store *s, const struct sl_plot_opts *o, int parts, s
 		  struct sl_diag *d)
 {
 	size_t i, j;
-	memset(p, 0, sizeof(*p));
-	if (!o->nruns)
-		return sl_fail(d, "no run to draw");
-	p->v = xcalloc(o->nruns, sizeof(*p->v));
-	for (i = 0; i < o->nruns; i++) {
-		struct sl_prun *pr = &p->v[i];
-		if (load_run(s, o->runs[i], parts, pr, d))
-			goto fail;
-		p->n++;
-		if (sl_pruns_label_run(p, i, d))
-			goto fail;
-	}
-	if (sl_pruns_label_trace(s, p, d))
-		goto fail;
+	if (sl_pruns_open(s, o->runs, o->nruns, parts, p, d))
+		return -1;
 	for (i = 0; i < p->n; i++) {
 		struct sl_prun *pr = &p->v[i];
-		pr->t0 = p->trace.first_ts;
-		pr->end = pr->t0;
 		for (j = 0; j < pr->r.nslices; j++)
 			if (pr->r.slices[j].ts + pr->r.slices[j].dur > pr->end)
 				pr->end = pr->r.slices[j].ts + pr->r.slices[j].dur;
 	}
 	p->nfeatured = sl_pruns_featured(p, p->featured, SL_NFEATURED);
 	return 0;
-fail:
-	sl_pruns_release(p);
-	return -1;
 }
 
 int sl_charts_run(struct sl_store *s, const struct sl_plot_opts *o, struct sl_chart *c, size_t nc,
