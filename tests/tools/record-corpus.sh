@@ -6,6 +6,7 @@
 # its ledger (FILE.ledger, docs/ledger.md).
 #
 #   tests/tools/record-corpus.sh [DIR]      (default corpus/; as root, after make)
+#   ONLY="audio-200hz rt-mix" tests/tools/record-corpus.sh DIR   (those workloads alone)
 #
 # Before each recording it waits (up to QUIET_MAX s, default 60) for the 1-minute load to fall
 # under 1.0 and prints the load it started at; after it, the share of the kernel's CPU time the
@@ -48,6 +49,7 @@ quiet() { # wait for the machine to calm down
 n=0
 rec() { # rec NAME CMD: record CMD (sh -c) into OUT/NAME.dat
 	name=$1; shift
+	case " ${ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	quiet
 	echo "== $name (load $(cut -d' ' -f1-3 /proc/loadavg))"
 	make -s -C "$W/proj" clean > /dev/null 2>&1
