@@ -15,22 +15,27 @@ SCHEDLAB=${SCHEDLAB:-$TOP/schedlab}
 [ $# -gt 0 ] || set -- "$TOP/traces/corpus"
 W=$(mktemp -d /tmp/validate-corpus.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-printf '%-22s %7s %9s %9s %8s %6s %8s %8s %8s  %s\n' trace cpu switches migrat. span KS p50 p95 p99 verdict
+# with several folders each trace is named folder/file, and each folder
+# gets its own pass rate before the total
+ndirs=$#
+printf '%-34s %7s %9s %9s %8s %6s %8s %8s %8s  %s\n' trace cpu switches migrat. span KS p50 p95 p99 verdict
 n=0 pass=0
 for dir in "$@"; do
+	n0=$n pass0=$pass
 	for f in "$dir"/*; do
 		case $f in *.ledger|*.md|*.txt.ledger) continue ;; esac
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
+		[ "$ndirs" -gt 1 ] && name="$(basename "$dir")/$name"
 		db="$W/$n.db"
 		if ! "$SCHEDLAB" -q --db "$db" import "$f" > /dev/null 2> "$W/err"; then
-			printf '%-22s import failed: %s\n' "$name" "$(tail -1 "$W/err")"
+			printf '%-34s import failed: %s\n' "$name" "$(tail -1 "$W/err")"
 			n=$((n + 1))
 			continue
 		fi
 		"$SCHEDLAB" --db "$db" validate --trace 1 --format csv > "$W/v.csv" 2> "$W/err"
 		if ! grep -q ',verdict,' "$W/v.csv"; then
-			printf '%-22s validate failed: %s\n' "$name" "$(tail -1 "$W/err")"
+			printf '%-34s validate failed: %s\n' "$name" "$(tail -1 "$W/err")"
 			n=$((n + 1))
 			continue
 		fi
@@ -43,12 +48,13 @@ for dir in "$@"; do
 			}
 			$5 != "metric" { rec[$5] = $6; rep[$5] = $7; err[$5] = $8; ok[$5] = $11 }
 			END {
-				printf "%-22s %7s %9s %9s %8s %6s %8s %8s %8s  %s\n", name, cell("runtime_exact"),
+				printf "%-34s %7s %9s %9s %8s %6s %8s %8s %8s  %s\n", name, cell("runtime_exact"),
 				       cell("switches"), cell("migrations"), cell("span"), cell("delay_ks_all"), cell("delay_p50_all"),
 				       cell("delay_p95_all"), cell("delay_p99_all"), ok["verdict"] == "1" ? "PASS" : "FAIL"
 			}' "$W/v.csv"
 		grep -q ',verdict,,,,,1,1$' "$W/v.csv" && pass=$((pass + 1))
 		n=$((n + 1))
 	done
+	[ "$ndirs" -gt 1 ] && echo "validate: $((pass - pass0)) of $((n - n0)) traces pass in $(basename "$dir")"
 done
 echo "validate: $pass of $n traces pass"
