@@ -54,26 +54,16 @@ const struct sl_choice sl_late_cpus_choices[] = {
 	SL_CHOICES_END
 };
 
-/* "relative for rsdl, o1, sd and cfs, remote for eevdf" */
+/* "relative for rsdl, o1, sd, cfs and eevdf": the mode auto gives every
+ * model of the policy table (sl_irq_cpu_mode_of) */
 void sl_irq_cpu_auto_help(char *buf, size_t len)
 {
-	size_t off = 0, k, j, n, i;
-	int modes[2] = { SL_IRQ_CPU_RELATIVE, SL_IRQ_CPU_REMOTE };
-	buf[0] = 0;
-	for (k = 0; k < 2; k++) {
-		for (i = 0, n = 0; i < sl_npolicies; i++)
-			n += sl_irq_cpu_mode_of(sl_policies[i], SL_IRQ_CPU_AUTO) == modes[k];
-		if (!n)
-			continue;
-		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s for ", off ? ", " : "",
-					sl_choice_name(sl_irq_cpu_choices, modes[k], "?"));
-		for (i = 0, j = 0; i < sl_npolicies && off < len; i++)
-			if (sl_irq_cpu_mode_of(sl_policies[i], SL_IRQ_CPU_AUTO) == modes[k]) {
-				j++;
-				off += (size_t)snprintf(buf + off, len - off, "%s%s",
-							j == 1 ? "" : j == n ? " and " : ", ", sl_policies[i]->name);
-			}
-	}
+	size_t off, i;
+	off = (size_t)snprintf(buf, len, "%s for ",
+			       sl_choice_name(sl_irq_cpu_choices, sl_irq_cpu_mode_of(SL_IRQ_CPU_AUTO), "?"));
+	for (i = 0; i < sl_npolicies && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					!i ? "" : i + 1 == sl_npolicies ? " and " : ", ", sl_policies[i]->name);
 }
 
 void sl_irq_cpu_table(struct sl_choice out[8], char *auto_help, size_t len)

@@ -317,9 +317,9 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 		  const struct sl_replay_opts *o, const struct sl_run_sink *sink,
 		  struct sl_replay_stats *st, struct sl_diag *d);
 
-/* The --irq-cpu mode in effect for a replay of ops (never auto): auto is
- * relative for every model (docs/replay.md "Wakeup CPU"). */
-int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode);
+/* The --irq-cpu mode in effect (never auto): auto is relative for every
+ * model (docs/replay.md "Wakeup CPU"). */
+int sl_irq_cpu_mode_of(int mode);
 
 /* The name of an --irq-cpu mode: "sleeper", "recorded", "auto", "relative",
  * "remote". */

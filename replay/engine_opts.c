@@ -59,12 +59,10 @@ int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, 
 	return 0;
 }
 
-int sl_irq_cpu_mode_of(const struct sl_policy_ops *ops, int mode)
+int sl_irq_cpu_mode_of(int mode)
 {
-	if (mode != SL_IRQ_CPU_AUTO)
-		return mode;
-	(void)ops; /* every model: relative (docs/replay.md "Wakeup CPU") */
-	return SL_IRQ_CPU_RELATIVE;
+	/* auto: relative for every model (docs/replay.md "Wakeup CPU") */
+	return mode == SL_IRQ_CPU_AUTO ? SL_IRQ_CPU_RELATIVE : mode;
 }
 
 const char *sl_irq_cpu_name(int mode)
@@ -122,7 +120,7 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		      o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none",
 		      sl_sync_mode_name(o->sync_mode), (unsigned long long)o->sync_window_ns,
 		      o->wake_cpu_mode == SL_WAKE_CPU_RUNNING ? "running" : "waker",
-		      sl_irq_cpu_name(sl_irq_cpu_mode_of(ops, o->irq_cpu_mode)),
+		      sl_irq_cpu_name(sl_irq_cpu_mode_of(o->irq_cpu_mode)),
 		      sl_preempt_name(o->preempt));
 	/* the late CPUs early (a reader of the first 512 bytes, the report, sees
 	 * them; docs/replay.md "CPUs that were offline") */

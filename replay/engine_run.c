@@ -93,7 +93,7 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 		e->ngroups = b->ngroups;
 	}
 	v->o = o;
-	v->irq_mode = sl_irq_cpu_mode_of(ops, o->irq_cpu_mode);
+	v->irq_mode = sl_irq_cpu_mode_of(o->irq_cpu_mode);
 	v->lat_state = o->seed;
 	v->allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
 	v->onlinemask = v->allmask;
