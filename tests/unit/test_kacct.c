@@ -8,6 +8,7 @@
  * sched_stat_runtime's ts - runtime), or the switch's own time. Event
  * times are taken as the clock readings they follow (no lag). */
 #include "harness.h"
+#include "test_model_util.h"
 #include "../../collector/model.h"
 
 #include <stdlib.h>
@@ -19,30 +20,12 @@ static int no_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, cha
 	return 0;
 }
 
-static int no_wake(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
-{
-	(void)ctx, (void)task, (void)ts, (void)ts_run, (void)waker, (void)cpu;
-	return 0;
-}
-
-/* an event: type, ts, cpu, current pid, pid, next pid (switch), prev state,
- * runtime (sched_stat_runtime) */
+/* an event (test_model_event) with its runtime (sched_stat_runtime) */
 static struct sl_event ev(int type, uint64_t ts, int cpu, int cur, int pid, int pid2, char st,
 			  uint64_t count)
 {
-	struct sl_event e;
-	sl_event_clear(&e);
-	e.type = type;
-	e.ts = ts;
-	e.cpu = cpu;
-	e.cur_pid = cur;
-	e.pid = pid;
-	e.pid2 = pid2;
-	e.prio = e.prio2 = 120;
-	e.state = st;
+	struct sl_event e = test_model_event(type, ts, cpu, cur, pid, pid2, st);
 	e.count = count;
-	e.target_cpu = cpu;
-	e.ctx = SL_CTX_KNOWN;
 	return e;
 }
 
@@ -66,7 +49,7 @@ static void counts(const struct sl_event *e, size_t n, const struct sl_ledger_wi
 	size_t i, j;
 	memset(&sink, 0, sizeof(sink));
 	sink.slice = no_slice;
-	sink.wakeup = no_wake;
+	sink.wakeup = test_model_no_wake;
 	m = sl_model_new(&sink, &d);
 	sl_model_set_windows(m, w, nw);
 	for (i = 0; i < n; i++)

@@ -5,6 +5,7 @@
  * "sched/fair: Forfeit vruntime on yield"; docs/eevdf.md rule 10). Every
  * expected value is worked out by hand in the comments. */
 #include "harness.h"
+#include "test_model_util.h"
 #include "test_o1.h"
 #include "../../collector/model.h"
 #include "../../collector/yields.h"
@@ -98,31 +99,14 @@ static int y_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char
 	return 0;
 }
 
-static int y_wake(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
-{
-	(void)ctx;
-	(void)task;
-	(void)ts;
-	(void)ts_run;
-	(void)waker;
-	(void)cpu;
-	return 0;
-}
-
+/* an event on CPU 0 (test_model_event) aimed at target; a wakeup from a
+ * hard interrupt */
 static struct sl_event yev(int type, uint64_t ts, int cur, int pid, char st, int pid2, int target)
 {
-	struct sl_event e;
-	sl_event_clear(&e);
-	e.type = (uint16_t)type;
-	e.ts = ts;
-	e.cpu = 0;
-	e.cur_pid = cur;
-	e.pid = pid;
-	e.pid2 = pid2;
-	e.prio = e.prio2 = 120;
-	e.state = st;
+	struct sl_event e = test_model_event(type, ts, 0, cur, pid, pid2, st);
 	e.target_cpu = target;
-	e.ctx = SL_CTX_KNOWN | (type == SL_EV_SWITCH ? 0 : SL_CTX_HARDIRQ);
+	if (type != SL_EV_SWITCH)
+		e.ctx |= SL_CTX_HARDIRQ;
 	return e;
 }
 
@@ -135,7 +119,7 @@ static struct sl_event yev(int type, uint64_t ts, int cur, int pid, char st, int
 static uint64_t yield_run(int turns, struct ycap *c, size_t *nph_a, struct sl_phase *ph_a,
 			  size_t max)
 {
-	struct sl_run_sink sink = { .ctx = c, .slice = y_slice, .wakeup = y_wake };
+	struct sl_run_sink sink = { .ctx = c, .slice = y_slice, .wakeup = test_model_no_wake };
 	struct sl_diag d;
 	struct sl_model *m;
 	struct sl_behaviour b;
