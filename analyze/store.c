@@ -731,14 +731,16 @@ int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const 
 	return st_step_done(s, q, d, "adding a metric");
 }
 
-/* Delete run_id's metrics whose names are (fidelity 1) or are not
- * (fidelity 0) fidelity_*. */
+/* Delete run_id's metrics whose names are fidelity_* (fidelity 1), or
+ * those analyze computes (fidelity 0): neither fidelity_* nor the replay's
+ * own replay_*. */
 static int clear_metrics(struct sl_store *s, int64_t run_id, int fidelity, struct sl_diag *d)
 {
 	sqlite3_stmt *q = st_prep(s, fidelity ? "DELETE FROM metric WHERE run_id = ?"
 						" AND name LIKE 'fidelity\\_%' ESCAPE '\\'"
 					      : "DELETE FROM metric WHERE run_id = ?"
-						" AND name NOT LIKE 'fidelity\\_%' ESCAPE '\\'",
+						" AND name NOT LIKE 'fidelity\\_%' ESCAPE '\\'"
+						" AND name NOT LIKE 'replay\\_%' ESCAPE '\\'",
 				  d);
 	if (!q)
 		return -1;

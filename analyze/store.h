@@ -174,7 +174,8 @@ int sl_store_put_metric(struct sl_store *s, int64_t run_id, int64_t utid, const 
 			double value, struct sl_diag *d);
 /* Remove run_id's metrics: those analyze computes (clear_metrics), or the
  * fidelity_* ones schedlab validate computes (clear_fidelity); each keeps
- * the other's. */
+ * the other's, and both keep the replay_* ones a replay stores with its
+ * run. */
 int sl_store_clear_metrics(struct sl_store *s, int64_t run_id, struct sl_diag *d);
 int sl_store_clear_fidelity(struct sl_store *s, int64_t run_id, struct sl_diag *d);
 

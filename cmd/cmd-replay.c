@@ -513,6 +513,29 @@ static void policy_from(const struct sl_behaviour *b, char *buf, size_t n)
 			 "not told from normal, RR from FIFO)");
 }
 
+/* The replay's own figures that no row holds, as metrics of the whole run
+ * (docs/schema.md, "replay_*"; analyze keeps them): the simulated span and
+ * the time a CPU was idle beside a waiting task (docs/replay.md), all of it,
+ * its longest stretch and its part beyond the balancing intervals. */
+static int put_replay_metrics(struct sl_store *st, int64_t run_id, const struct sl_replay_stats *s,
+			      struct sl_diag *d)
+{
+	const struct {
+		const char *name;
+		uint64_t ns;
+	} m[] = {
+		{ "replay_span_ns", s->end_ns },
+		{ "replay_idle_wait_ns", s->idle_wait_ns },
+		{ "replay_idle_wait_max_ns", s->idle_wait_max_ns },
+		{ "replay_idle_wait_beyond_ns", s->idle_wait_beyond_ns },
+	};
+	size_t i;
+	for (i = 0; i < SL_ARRAY_SIZE(m); i++)
+		if (sl_store_put_metric(st, run_id, -1, m[i].name, (double)m[i].ns, d))
+			return -1;
+	return 0;
+}
+
 int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_behaviour *b,
 			const struct sl_policy_ops *ops, const struct sl_replay_opts *opts,
 			const char *all_popts, int64_t *run_id, struct sl_replay_stats *s, uint64_t *rows,
@@ -558,7 +581,8 @@ int sl_cmd_replay_store(struct sl_store *st, int64_t trace_id, const struct sl_b
 	bind.ts_offset = b->t0;
 	bind.d = d;
 	sl_store_run_sink(&bind, &sink);
-	if (sl_replay_run(b, ops, &o, &sink, s, d) || sl_store_commit(st, d)) {
+	if (sl_replay_run(b, ops, &o, &sink, s, d) || put_replay_metrics(st, *run_id, s, d) ||
+	    sl_store_commit(st, d)) {
 		sl_store_rollback(st);
 		return -1;
 	}
