@@ -252,12 +252,12 @@ static int cmp_rec(const void *pa, const void *pb)
 	const struct sl_rec_row *a = pa, *b = pb;
 	uint64_t ka = rec_key(a), kb = rec_key(b);
 	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
+		return SL_CMP(a->task, b->task);
 	if (ka != kb)
-		return ka < kb ? -1 : 1;
+		return SL_CMP(ka, kb);
 	if (a->kind != b->kind)
 		return a->kind == 'w' ? -1 : 1;
-	return a->ts < b->ts ? -1 : a->ts > b->ts;
+	return SL_CMP(a->ts, b->ts);
 }
 
 int sl_scenario_recorded(const struct sl_behaviour *b, struct sl_rec_rows *rows, struct sl_scen_result *r)

@@ -185,9 +185,7 @@ struct tid_ix {
 static int cmp_tid_ix(const void *a, const void *b)
 {
 	const struct tid_ix *x = a, *y = b;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->j < y->j ? -1 : x->j > y->j;
+	return x->tid != y->tid ? SL_CMP(x->tid, y->tid) : SL_CMP(x->j, y->j);
 }
 
 /* the first of ix[0..n) with tid, or n */

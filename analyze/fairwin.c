@@ -50,9 +50,7 @@ void sl_fairwin_add(struct sl_fairwin *f, size_t k, uint64_t a, uint64_t b, int 
 static int cmp_ent(const void *p, const void *q)
 {
 	const struct fw_ent *x = p, *y = q;
-	if (x->win != y->win)
-		return x->win < y->win ? -1 : 1;
-	return x->task < y->task ? -1 : x->task > y->task;
+	return x->win != y->win ? SL_CMP(x->win, y->win) : SL_CMP(x->task, y->task);
 }
 
 double sl_fairwin_finish(struct sl_fairwin *f, const int *nice, size_t *nwindows)

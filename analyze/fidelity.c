@@ -42,9 +42,7 @@ struct tsi {
 static int cmp_tsi(const void *a, const void *b)
 {
 	const struct tsi *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	return x->ts != y->ts ? SL_CMP(x->ts, y->ts) : SL_CMP(x->i, y->i);
 }
 
 /* Put a CPU's slice indices in ts order where the rows were not written in

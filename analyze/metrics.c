@@ -68,9 +68,8 @@ static void class_delays(struct sl_class_delays *c, uint64_t *v, size_t n)
 static int cmp_task(const void *a, const void *b)
 {
 	const struct sl_task_metrics *x = a, *y = b;
-	if (x->runtime_ns != y->runtime_ns)
-		return x->runtime_ns > y->runtime_ns ? -1 : 1;
-	return x->utid < y->utid ? -1 : x->utid > y->utid;
+	/* the longest runtime first */
+	return x->runtime_ns != y->runtime_ns ? SL_CMP(y->runtime_ns, x->runtime_ns) : SL_CMP(x->utid, y->utid);
 }
 
 double sl_ks_distance(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)

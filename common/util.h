@@ -8,6 +8,9 @@
 #include <stdarg.h>
 
 #define SL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* -1, 0 or 1 as a < b, a == b, a > b: a three-way comparison (qsort
+ * comparators), for operands of one arithmetic type */
+#define SL_CMP(a, b) (((a) > (b)) - ((a) < (b)))
 #define SL_NS_PER_MS 1000000ULL
 #define SL_NS_PER_SEC 1000000000ULL
 

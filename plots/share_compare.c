@@ -19,9 +19,8 @@ struct task_tot {
 static int cmp_tot(const void *a, const void *b)
 {
 	const struct task_tot *x = a, *y = b;
-	if (x->sum != y->sum)
-		return x->sum < y->sum ? 1 : -1;
-	return x->utid < y->utid ? -1 : x->utid > y->utid;
+	/* the largest sum first */
+	return x->sum != y->sum ? SL_CMP(y->sum, x->sum) : SL_CMP(x->utid, y->utid);
 }
 
 static int cmp_nice(const void *a, const void *b)

@@ -104,7 +104,7 @@ int stc_vlag_row(void *ctx, const struct sl_vlag_row *row)
 static int cmp_lcol(const void *a, const void *b)
 {
 	const struct lcol *x = a, *y = b;
-	return x->col < y->col ? -1 : x->col > y->col;
+	return SL_CMP(x->col, y->col);
 }
 
 static int cmp_lpt(const void *a, const void *b)
@@ -180,18 +180,14 @@ static int cmp_step(const void *a, const void *b)
 {
 	const struct step *x = a, *y = b;
 	if (x->utid != y->utid)
-		return x->utid < y->utid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+		return SL_CMP(x->utid, y->utid);
+	return x->ts != y->ts ? SL_CMP(x->ts, y->ts) : SL_CMP(x->seq, y->seq);
 }
 
 int stc_cmp_rot(const void *a, const void *b)
 {
 	const struct rot *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->ts != y->ts ? SL_CMP(x->ts, y->ts) : SL_CMP(x->seq, y->seq);
 }
 
 /* qsort unless already in order (rotations are written in time order) */

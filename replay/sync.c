@@ -40,9 +40,7 @@ struct act {
 static int act_cmp(const void *a, const void *b)
 {
 	const struct act *x = a, *y = b;
-	if (x->by != y->by)
-		return x->by < y->by ? -1 : 1;
-	return x->at < y->at ? -1 : x->at > y->at;
+	return x->by != y->by ? SL_CMP(x->by, y->by) : SL_CMP(x->at, y->at);
 }
 
 /* the first act of acts[0..n) after (by, at), or n */
