@@ -104,6 +104,9 @@ struct sl_store {
 	int nspare;
 	int werr;              /* the writer failed: werrmsg; later rows are dropped */
 	char werrmsg[512];
+	int wbfd;              /* the database file for st_writeback: fd + 1, 0 not
+				* open yet, -1 none */
+	unsigned wbjobs;       /* jobs the writer did since its last st_writeback */
 };
 
 /* SQL condition selecting the rows of run PARAM (e.g. "?1") in TBL, one of
@@ -132,6 +135,9 @@ sqlite3_stmt *st_row_by_id(struct sl_store *s, const char *sql, int64_t id, cons
 			   struct sl_diag *d);
 void st_bind_u64(sqlite3_stmt *q, int i, uint64_t v);
 void st_col_text(sqlite3_stmt *q, int i, char *dst, size_t n);
+
+/* start writing the database file's dirty pages to disk, not waiting */
+void st_writeback(struct sl_store *s);
 
 /* store_write.c: the writer thread and the binds' pending rows */
 /* wait until the writer is idle: 0, or -1 (d set when given) if it failed */

@@ -129,6 +129,10 @@ static int put_ranges(struct sl_store *s, int64_t run_id, const struct rowstat *
 
 /* ---- the writer thread ---------------------------------------------------- */
 
+/* The writer starts the write-back of what SQLite wrote to the file every
+ * WB_JOBS jobs (16k rows, about 1 MB of pages; st_writeback) */
+#define WB_JOBS 16
+
 static void *writer_main(void *arg)
 {
 	struct sl_store *s = arg;
@@ -149,6 +153,10 @@ static void *writer_main(void *arg)
 			pthread_mutex_unlock(&s->mu);
 			memset(&wd, 0, sizeof(wd));
 			failed = flush_rows(s, j.rb, j.kind, j.stat, j.enc, &wd) < 0;
+			if (++s->wbjobs == WB_JOBS) {
+				s->wbjobs = 0;
+				st_writeback(s);
+			}
 			pthread_mutex_lock(&s->mu);
 			if (failed) {
 				s->werr = 1;
