@@ -303,7 +303,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		cap++;
 	if (cap > 1) {
 		cap--;
-		t->phases = xmalloc(cap * sizeof(*t->phases));
+		t->phases = xmalloc_huge(cap * sizeof(*t->phases));
 	} else {
 		cap = 0;
 	}
@@ -343,7 +343,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1 || (!cnull && (wcpu < 0 || wcpu >= 4096)) ||
 		    (!snull && (scpu < 0 || scpu >= 4096)) || irq < 0 || (run >= 0 && irq > run))
 			goto bad;
-		SL_GROW(t->phases, cap, t->nphases + 1);
+		SL_GROW_HUGE(t->phases, cap, t->nphases + 1);
 		p = &t->phases[t->nphases++];
 		memset(p, 0, sizeof(*p));
 		p->run_ns = run < 0 ? SL_INF : (uint64_t)run;

@@ -322,10 +322,10 @@ static int slice_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 	struct sl_run_data *out = t->run;
 	if (!t->scap) { /* the pack's row count: to measure */
 		t->scap = t->want > 0 ? (size_t)t->want : 1;
-		out->slices = xmalloc(t->scap * sizeof(*out->slices));
+		out->slices = xmalloc_huge(t->scap * sizeof(*out->slices));
 	}
 	if (out->nslices == t->scap)
-		SL_GROW(out->slices, t->scap, out->nslices + 1);
+		SL_GROW_HUGE(out->slices, t->scap, out->nslices + 1);
 	slice_of_pack(&out->slices[out->nslices++], v, txt);
 	return 0;
 }
@@ -337,10 +337,10 @@ static int wakeup_pack(void *ctx, const int64_t *v, const char (*txt)[8])
 	(void)txt;
 	if (!t->wcap) {
 		t->wcap = t->want > 0 ? (size_t)t->want : 1;
-		out->wakeups = xmalloc(t->wcap * sizeof(*out->wakeups));
+		out->wakeups = xmalloc_huge(t->wcap * sizeof(*out->wakeups));
 	}
 	if (out->nwakeups == t->wcap)
-		SL_GROW(out->wakeups, t->wcap, out->nwakeups + 1);
+		SL_GROW_HUGE(out->wakeups, t->wcap, out->nwakeups + 1);
 	wakeup_of_pack(&out->wakeups[out->nwakeups++], v);
 	return 0;
 }

@@ -144,7 +144,7 @@ static struct mcpu *cpu_of(struct sl_model *m, int cpu)
 void sl_model_add_phase(struct mtask *t, uint64_t run, char end)
 {
 	struct sl_phase *p;
-	SL_GROW(t->ph, t->cap, t->nph + 1);
+	SL_GROW_HUGE(t->ph, t->cap, t->nph + 1);
 	p = &t->ph[t->nph++];
 	memset(p, 0, sizeof(*p));
 	p->run_ns = run;

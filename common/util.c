@@ -127,6 +127,48 @@ static void *big_reserve(size_t n)
 
 #endif
 
+void *xmalloc_huge(size_t n)
+{
+#ifndef SL_BIG_MALLOC
+	const size_t hp = (size_t)2 << 20;
+	if (n >= hp) {
+		size_t r = (n + hp - 1) & ~(hp - 1);
+		void *p;
+		if (r < n || posix_memalign(&p, hp, r))
+			oom(n);
+		/* [p, p + r) is the block's own: glibc maps a block this big
+		 * alone (the program's M_MMAP_THRESHOLD), else it is heap
+		 * memory of this block only */
+		madvise(p, r, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return xmalloc(n);
+}
+
+void sl_grow_huge(void **arr, size_t *cap, size_t need, size_t sz)
+{
+	const size_t hp = (size_t)2 << 20;
+	size_t c;
+	void *p;
+	if (need <= *cap)
+		return;
+	c = doubled(*cap, 16, need, sz);
+	if (c * sz < hp) {
+		sl_grow(arr, cap, need, sz);
+		return;
+	}
+	/* a new block, its size in whole 2 MiB pages: realloc's mremap
+	 * would move the pages to a place of another 2 MiB alignment */
+	c = ((c * sz + hp - 1) & ~(hp - 1)) / sz;
+	p = xmalloc_huge(c * sz);
+	if (*cap)
+		memcpy(p, *arr, *cap * sz);
+	free(*arr);
+	*arr = p;
+	*cap = c;
+}
+
 void sl_big_grow(void **arr, size_t *cap, size_t need, size_t sz)
 {
 #ifdef SL_BIG_MALLOC
@@ -427,7 +469,7 @@ void sl_sort_u64(uint64_t *v, size_t n)
 		all_or |= v[i];
 		all_and &= v[i];
 	}
-	tmp = xmalloc(n * sizeof(*tmp));
+	tmp = xmalloc_huge(n * sizeof(*tmp));
 	cnt = xmalloc(65536 * sizeof(*cnt));
 	dst = tmp;
 	for (shift = 0; shift < 64; shift += 16) {

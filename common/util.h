@@ -40,6 +40,14 @@ void sl_big_free(void *arr, size_t cap, size_t sz);
  * the pages it shared with the child (no effect under ASan). */
 void sl_big_dontfork(void *arr, size_t cap, size_t sz);
 #define SL_BIG_GROW(arr, cap, need) sl_big_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* xmalloc for a big array freed with free() as any: from 2 MiB on, whole
+ * 2 MiB pages at a 2 MiB boundary advised into transparent huge pages (one
+ * fault where 4 KiB pages take 512, 10-16 us each on a VM). sl_grow_huge:
+ * sl_grow whose growth from 2 MiB on goes to such memory. Plain malloc
+ * under ASan. */
+void *xmalloc_huge(size_t n);
+void sl_grow_huge(void **arr, size_t *cap, size_t need, size_t sz);
+#define SL_GROW_HUGE(arr, cap, need) sl_grow_huge((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* Diagnostics carried from library code to the command that prints them.
  * Library code never prints; it fills an sl_diag and returns -1. */

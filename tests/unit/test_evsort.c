@@ -193,3 +193,30 @@ SL_TEST(evbuf_big_growth_keeps_every_event)
 	CHECK_EQ_INT(bad, 0);
 	sl_big_free(v, cap, sizeof(*v));
 }
+
+/* sl_grow_huge keeps what the array held across growths: doubling from 16
+ * elements in the heap (realloc) up to 2 MiB, then new blocks of whole
+ * 2 MiB (at 8 bytes an element: 262 144 per 2 MiB) with the values copied;
+ * the capacity is at least what was asked and, from 2 MiB on, a whole
+ * number of 2 MiB (what xmalloc_huge rounds to). The memory is free()'s. */
+SL_TEST(grow_huge_keeps_values_across_growths)
+{
+	uint64_t *v = NULL, i, bad = 0;
+	size_t cap = 0, n = 1500000;
+	for (i = 0; i < n; i++) {
+		SL_GROW_HUGE(v, cap, i + 1);
+		v[i] = i * 3 + 1;
+	}
+	CHECK(cap >= n);
+	CHECK_EQ_INT(cap * sizeof(*v) % ((size_t)2 << 20), 0);
+	for (i = 0; i < n; i++)
+		if (v[i] != i * 3 + 1)
+			bad++;
+	CHECK_EQ_INT(bad, 0);
+	free(v);
+	v = xmalloc_huge(((size_t)2 << 20) + 8); /* 2 MiB + 8 bytes: 4 MiB */
+	v[0] = 1;
+	v[(((size_t)2 << 20) + 8) / 8 - 1] = 2;
+	CHECK_EQ_INT(v[0] + v[(((size_t)2 << 20) + 8) / 8 - 1], 3);
+	free(v);
+}
