@@ -11,6 +11,17 @@
 /* -1, 0 or 1 as a < b, a == b, a > b: a three-way comparison (qsort
  * comparators), for operands of one arithmetic type */
 #define SL_CMP(a, b) (((a) > (b)) - ((a) < (b)))
+/* floor(log2(n)) for n >= 1 (the kernel's ilog2()), 0 for n < 1 */
+static inline int sl_ilog2(long long n)
+{
+	int lg = 0;
+	while (n > 1) {
+		n >>= 1;
+		lg++;
+	}
+	return lg;
+}
+
 #define SL_NS_PER_MS 1000000ULL
 #define SL_NS_PER_SEC 1000000000ULL
 

@@ -16,12 +16,7 @@ void sl_cfs_tunables(int cpus, int smp_scale, struct sl_cfs_tun *t)
 	 * sched_init_granularity: factor 1 + ilog2(num_online_cpus()), the
 	 * first two capped at 200 ms, nr_latency left as it is */
 	const uint64_t limit = 200 * SL_NS_PER_MS;
-	unsigned factor = 1;
-	int n;
-	for (n = cpus; n > 1; n >>= 1)
-		factor++;
-	if (!smp_scale)
-		factor = 1;
+	unsigned factor = smp_scale ? 1 + (unsigned)sl_ilog2(cpus) : 1;
 	t->latency = 20 * SL_NS_PER_MS * factor;
 	t->min_gran = 4 * SL_NS_PER_MS * factor;
 	t->wakeup_gran = 10 * SL_NS_PER_MS * factor;

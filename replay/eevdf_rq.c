@@ -20,12 +20,7 @@ __extension__ typedef unsigned __int128 u128;
 
 uint64_t sl_eevdf_base_slice(int ncpus, uint64_t normalized_ns)
 {
-	int c = ncpus < 1 ? 1 : ncpus > 8 ? 8 : ncpus, lg = 0;
-	while (c > 1) {
-		c >>= 1;
-		lg++;
-	}
-	return normalized_ns * (uint64_t)(1 + lg);
+	return normalized_ns * (uint64_t)(1 + sl_ilog2(ncpus < 8 ? ncpus : 8));
 }
 
 uint64_t sl_eevdf_calc_delta_fair(uint64_t delta, const struct sl_eevdf_se *se)

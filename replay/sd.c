@@ -32,7 +32,7 @@ static const struct sl_policy_param sd_params[] = {
 static int sd_init(struct sl_engine *e)
 {
 	struct sd_run *r = xcalloc(1, sizeof(*r));
-	int c, n, lg = 0;
+	int c;
 	r->e = e;
 	r->interactive = (int)sl_engine_param(e, P_INTERACTIVE);
 	r->exact = (int)sl_engine_param(e, P_ACCOUNTING);
@@ -43,10 +43,8 @@ static int sd_init(struct sl_engine *e)
 		return sl_engine_fail(e, "sd: rr_interval %llu ns: expected 1..5000 ms",
 				      (unsigned long long)e->rr_interval_ns);
 	}
-	for (n = e->ncpus; n > 1; n >>= 1)
-		lg++;
 	if (sl_engine_param(e, P_SMP_SCALE))
-		r->rr_ms *= 1 + lg;
+		r->rr_ms *= 1 + sl_ilog2(e->ncpus);
 	sl_sd_build_matrix(r->matrix);
 	r->t = xcalloc(e->ntasks ? e->ntasks : 1, sizeof(*r->t));
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
