@@ -570,10 +570,8 @@ const struct sl_policy_ops sl_policy_eevdf = {
 	.dequeue = eevdf_dequeue,
 	.check_preempt = eevdf_check_preempt,
 	.pick_next = eevdf_pick_next,
-	.put_prev = NULL,
 	.tick = eevdf_tick,
 	.fork = eevdf_fork,
-	.task_exit = NULL,
 	.yield = eevdf_yield,
 	.set_nice = eevdf_set_nice,
 	.steal = eevdf_steal,
@@ -585,9 +583,4 @@ const struct sl_policy_ops sl_policy_eevdf = {
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et)
 {
 	return &((const struct ev_task *)et->pol)->se;
-}
-
-const struct sl_policy_ops *sl_eevdf_policy(void)
-{
-	return &sl_policy_eevdf;
 }

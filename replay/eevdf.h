@@ -188,7 +188,4 @@ struct sl_task;
 /* The entity of a task of a run of this policy (tests). */
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);
 
-/* The policy (same object as sl_policy_eevdf). */
-const struct sl_policy_ops *sl_eevdf_policy(void);
-
 #endif

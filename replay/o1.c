@@ -265,7 +265,6 @@ const struct sl_policy_ops sl_policy_o1 = {
 	.dequeue = o1_dequeue,
 	.check_preempt = o1_check_preempt,
 	.pick_next = o1_pick_next,
-	.put_prev = NULL,
 	.tick = o1_tick,
 	.fork = o1_fork,
 	.task_exit = o1_task_exit,
@@ -274,8 +273,3 @@ const struct sl_policy_ops sl_policy_o1 = {
 	.steal = o1_steal,
 	.debug_count = o1_debug_count,
 };
-
-const struct sl_policy_ops *sl_o1_policy(void)
-{
-	return &sl_policy_o1;
-}

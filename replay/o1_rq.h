@@ -157,8 +157,4 @@ int sl_o1_enqueue_migrated(struct sl_o1 *o, int p, int dst, uint64_t now);
  * Returns 0 or -1 with a message in msg. */
 int sl_o1_check(const struct sl_o1 *o, int cpu, char *msg, size_t msglen);
 
-/* The policy (replay/o1.c; same object as sl_policy_o1). */
-struct sl_policy_ops;
-const struct sl_policy_ops *sl_o1_policy(void);
-
 #endif

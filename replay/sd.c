@@ -356,7 +356,6 @@ const struct sl_policy_ops sl_policy_sd = {
 	.dequeue = sd_dequeue,
 	.check_preempt = sd_check_preempt,
 	.pick_next = sd_pick_next,
-	.put_prev = NULL,
 	.tick = sd_tick,
 	.fork = sd_fork,
 	.task_exit = sd_task_exit,
@@ -365,8 +364,3 @@ const struct sl_policy_ops sl_policy_sd = {
 	.steal = sd_steal,
 	.debug_count = sd_debug_count,
 };
-
-const struct sl_policy_ops *sl_sd_policy(void)
-{
-	return &sl_policy_sd;
-}

@@ -17,7 +17,5 @@ uint64_t sl_sd_matrix_row(int nice);
 int64_t sl_sd_quota_us(int nice, int rt, int rr_ms);
 /* set_load_weight: task_timeslice_ms * 40; RT rr*20*(40+rt_prio)*40. */
 unsigned long sl_sd_load_weight(int nice, int rt, int rt_prio, int rr_ms);
-/* The policy (same object as sl_policy_sd). */
-const struct sl_policy_ops *sl_sd_policy(void);
 
 #endif

@@ -82,9 +82,9 @@ int main(void)
 	uint64_t dec;
 	int i;
 	for (i = 0; i < 4; i++) {
-		c[i] = run(sl_o1_policy(), ns[i], &dec, 0);
+		c[i] = run(&sl_policy_o1, ns[i], &dec, 0);
 		r[i] = run(&sl_policy_rsdl, ns[i], &dec, 0);
-		d[i] = run(sl_sd_policy(), ns[i], &dec, 0);
+		d[i] = run(&sl_policy_sd, ns[i], &dec, 0);
 		h[i] = run(&sl_policy_rsdl, ns[i], &dec, 1);
 		printf("o1: %5zu runnable: %.1f ns/decision, %.2f M decisions/s (rsdl %.1f ns, o1/rsdl %.2f; "
 		       "rsdl hogs %.2f M decisions/s, o1/rsdl-hogs rate %.2f)\n",

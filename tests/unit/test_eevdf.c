@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EV sl_eevdf_policy()
+#define EV (&sl_policy_eevdf)
 
 SL_TEST(eevdf_base_slice)
 {

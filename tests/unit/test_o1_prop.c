@@ -152,14 +152,14 @@ static int property(const struct sl_policy_ops *ops, const char *opt)
 
 SL_TEST(o1_property_random_workloads)
 {
-	CHECK_EQ_INT(property(sl_o1_policy(), "unknown_waker_irq=1"), 0);
+	CHECK_EQ_INT(property(&sl_policy_o1, "unknown_waker_irq=1"), 0);
 }
 
 SL_TEST(sd_property_random_workloads)
 {
 	/* the same random workloads through SD, and with its exact accounting
 	 * and without interactive mode */
-	CHECK_EQ_INT(property(sl_sd_policy(), "accounting=1,interactive=0"), 0);
+	CHECK_EQ_INT(property(&sl_policy_sd, "accounting=1,interactive=0"), 0);
 }
 
 SL_TEST(o1_smp_two_cpus_two_hogs_each)
@@ -174,7 +174,7 @@ SL_TEST(o1_smp_two_cpus_two_hogs_each)
 	b.cpus = 2;
 	for (i = 0; i < 4; i++)
 		o1t_task(&b, (size_t)i, 0, SL_INF, 0, 0);
-	if (o1t_replay(&b, sl_o1_policy(), 2, 4 * SEC, 1000, NULL, &r) == 0) {
+	if (o1t_replay(&b, &sl_policy_o1, 2, 4 * SEC, 1000, NULL, &r) == 0) {
 		for (i = 0; i < 4; i++)
 			CHECK_EQ_INT(o1t_runtime(&r, i, 0, 4 * SEC), 2 * SEC);
 	} else {

@@ -13,7 +13,7 @@
 #include "test_o1.h"
 #include "../../replay/o1_rq.h"
 
-#define O1 sl_o1_policy()
+#define O1 (&sl_policy_o1)
 
 /* two CPU hogs of the given nices for dur; returns the run */
 static int two_hogs(int n0, int n1, uint64_t dur, struct o1t_run *r)

@@ -12,7 +12,7 @@
 #include "test_o1.h"
 #include "../../replay/sd.h"
 
-#define SD sl_sd_policy()
+#define SD (&sl_policy_sd)
 
 static int popcount40(uint64_t forbidden)
 {

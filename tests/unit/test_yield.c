@@ -281,7 +281,7 @@ SL_TEST(eevdf_yield_loops_alternate)
 	o1t_behaviour(&b, 2);
 	o1t_phases(&b, 0, ph, 5);
 	o1t_phases(&b, 1, ph, 5);
-	CHECK_EQ_INT(o1t_replay(&b, sl_eevdf_policy(), 1, 10 * MS, 1000, NULL, &r), 0);
+	CHECK_EQ_INT(o1t_replay(&b, &sl_policy_eevdf, 1, 10 * MS, 1000, NULL, &r), 0);
 	CHECK(r.nsl >= 6);
 	for (i = 0; i < 6 && i < r.nsl; i++) {
 		CHECK_EQ_INT(r.sl[i].ts, i * 100 * US);
