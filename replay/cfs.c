@@ -19,19 +19,19 @@
 #include <string.h>
 
 static const struct sl_policy_param cfs_params[] = {
-	{ "start_debit", 1, 0, 1,
-	  "sched_features START_DEBIT: a new task starts one sched_vslice_add behind min_vruntime" },
-	{ "new_fair_sleepers", 1, 0, 1,
-	  "sched_features NEW_FAIR_SLEEPERS: a woken task is placed up to sched_latency before "
-	  "min_vruntime" },
-	{ "wakeup_preempt", 1, 0, 1,
-	  "sched_features WAKEUP_PREEMPT: a woken task preempts when ahead by the wakeup granularity" },
-	{ "child_runs_first", 1, 0, 1,
-	  "sysctl_sched_child_runs_first: a forked child takes its running parent's vruntime if lower" },
-	{ "compat_yield", 0, 0, 1,
-	  "sysctl_sched_compat_yield: sched_yield puts the task behind the rightmost one" },
-	{ "smp_scale", 1, 0, 1,
-	  "sched_init_granularity: latency, granularities times 1 + ilog2(cpus) (0: 1-CPU values)" },
+	[P_START_DEBIT] = SL_PARAM_FLAG("start_debit", 1,
+		"sched_features START_DEBIT: a new task starts one sched_vslice_add behind min_vruntime"),
+	[P_NEW_FAIR_SLEEPERS] = SL_PARAM_FLAG("new_fair_sleepers", 1,
+		"sched_features NEW_FAIR_SLEEPERS: a woken task is placed up to sched_latency before "
+		"min_vruntime"),
+	[P_WAKEUP_PREEMPT] = SL_PARAM_FLAG("wakeup_preempt", 1,
+		"sched_features WAKEUP_PREEMPT: a woken task preempts when ahead by the wakeup granularity"),
+	[P_CHILD_RUNS_FIRST] = SL_PARAM_FLAG("child_runs_first", 1,
+		"sysctl_sched_child_runs_first: a forked child takes its running parent's vruntime if lower"),
+	[P_COMPAT_YIELD] = SL_PARAM_FLAG("compat_yield", 0,
+		"sysctl_sched_compat_yield: sched_yield puts the task behind the rightmost one"),
+	[P_SMP_SCALE] = SL_PARAM_FLAG("smp_scale", 1,
+		"sched_init_granularity: latency, granularities times 1 + ilog2(cpus) (0: 1-CPU values)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 

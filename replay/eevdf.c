@@ -19,36 +19,36 @@
 
 
 static const struct sl_policy_param eevdf_params[] = {
-	{ "base_slice_us", 0, 0, 1000000,
-	  "sysctl_sched_base_slice in us; 0 (default): slice_norm_us * (1 + ilog2(min(cpus, 8))) as "
-	  "the kernel scales it at boot (SCHED_TUNABLESCALING_LOG)" },
-	{ "run_to_parity", 1, 0, 1,
-	  "sched_feat(RUN_TO_PARITY): the running task keeps the CPU while eligible until its "
-	  "deadline changes (1, the kernel's default)" },
-	{ "place_lag", 1, 0, 1,
-	  "sched_feat(PLACE_LAG): a woken or moved task keeps its lag (1); 0: placed at V" },
-	{ "deadline_initial", 1, 0, 1,
-	  "sched_feat(PLACE_DEADLINE_INITIAL): a new task's first deadline is half a slice away (1)" },
-	{ "wakeup_preemption", 1, 0, 1,
-	  "sched_feat(WAKEUP_PREEMPTION): a woken task preempts when it is the pick (1)" },
-	{ "delay_dequeue", 1, 0, 1,
-	  "sched_feat(DELAY_DEQUEUE) + DELAY_ZERO (v6.12+): a task that sleeps while not eligible "
-	  "stays queued until picked or woken, its positive lag then dropped (1); 0: v6.6" },
-	{ "rel_deadline", 1, 0, 1,
-	  "sched_feat(PLACE_REL_DEADLINE) (v6.12+): a migrated task keeps the rest of its "
-	  "request (1); 0: v6.6, a new full request" },
-	{ "select_idle", 1, 0, 1,
-	  "select_task_rq_fair's wakeup placement: wake_affine, then select_idle_sibling (an idle "
-	  "CPU of the one LLC) (1); 0: the shared 2.6.20 wake-affine rule" },
-	{ "balance", 1, 0, 1,
-	  "6.x load tracking and balancing (PELT loads in wake_affine_weight, wake_wide, fork "
-	  "balancing, newidle and periodic load_balance) (1); 0: the shared 2.6.20 balancing" },
-	{ "slice_norm_us", 700, 1, 100000,
-	  "normalized_sysctl_sched_base_slice in us before the CPU scaling: 700 (v6.15 and later, "
-	  "the default); 750 for v6.6 to v6.14 (validate sets it from the trace's release)" },
-	{ "yield_forfeit", 1, 0, 1,
-	  "sched_yield of an eligible task forfeits the rest of its request: vruntime = deadline, "
-	  "then deadline += slice (v6.18, the default); 0: only the deadline moves (v6.6 to v6.17)" },
+	[EV_P_BASE_SLICE_US] = { "base_slice_us", 0, 0, 1000000,
+		"sysctl_sched_base_slice in us; 0 (default): slice_norm_us * (1 + ilog2(min(cpus, 8))) as "
+		"the kernel scales it at boot (SCHED_TUNABLESCALING_LOG)" },
+	[EV_P_RUN_TO_PARITY] = SL_PARAM_FLAG("run_to_parity", 1,
+		"sched_feat(RUN_TO_PARITY): the running task keeps the CPU while eligible until its "
+		"deadline changes (1, the kernel's default)"),
+	[EV_P_PLACE_LAG] = SL_PARAM_FLAG("place_lag", 1,
+		"sched_feat(PLACE_LAG): a woken or moved task keeps its lag (1); 0: placed at V"),
+	[EV_P_DEADLINE_INITIAL] = SL_PARAM_FLAG("deadline_initial", 1,
+		"sched_feat(PLACE_DEADLINE_INITIAL): a new task's first deadline is half a slice away (1)"),
+	[EV_P_WAKEUP_PREEMPTION] = SL_PARAM_FLAG("wakeup_preemption", 1,
+		"sched_feat(WAKEUP_PREEMPTION): a woken task preempts when it is the pick (1)"),
+	[EV_P_DELAY_DEQUEUE] = SL_PARAM_FLAG("delay_dequeue", 1,
+		"sched_feat(DELAY_DEQUEUE) + DELAY_ZERO (v6.12+): a task that sleeps while not eligible "
+		"stays queued until picked or woken, its positive lag then dropped (1); 0: v6.6"),
+	[EV_P_REL_DEADLINE] = SL_PARAM_FLAG("rel_deadline", 1,
+		"sched_feat(PLACE_REL_DEADLINE) (v6.12+): a migrated task keeps the rest of its "
+		"request (1); 0: v6.6, a new full request"),
+	[EV_P_SELECT_IDLE] = SL_PARAM_FLAG("select_idle", 1,
+		"select_task_rq_fair's wakeup placement: wake_affine, then select_idle_sibling (an idle "
+		"CPU of the one LLC) (1); 0: the shared 2.6.20 wake-affine rule"),
+	[EV_P_BALANCE] = SL_PARAM_FLAG("balance", 1,
+		"6.x load tracking and balancing (PELT loads in wake_affine_weight, wake_wide, fork "
+		"balancing, newidle and periodic load_balance) (1); 0: the shared 2.6.20 balancing"),
+	[EV_P_SLICE_NORM_US] = { "slice_norm_us", 700, 1, 100000,
+		"normalized_sysctl_sched_base_slice in us before the CPU scaling: 700 (v6.15 and later, "
+		"the default); 750 for v6.6 to v6.14 (validate sets it from the trace's release)" },
+	[EV_P_YIELD_FORFEIT] = SL_PARAM_FLAG("yield_forfeit", 1,
+		"sched_yield of an eligible task forfeits the rest of its request: vruntime = deadline, "
+		"then deadline += slice (v6.18, the default); 0: only the deadline moves (v6.6 to v6.17)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 

@@ -10,16 +10,16 @@
 enum { P_UNKNOWN_IRQ, P_SLEEP_AVG0, P_WARM };
 
 static const struct sl_policy_param o1_params[] = {
-	{ "unknown_waker_irq", 0, 0, 1,
-	  "1: a wakeup whose waker is unknown counts as from interrupt context "
-	  "(INTERRUPTED, full on-runqueue credit); 0: as from a task (INTERACTIVE)" },
-	{ "initial_sleep_avg_ms", 0, 0, 1000,
-	  "sleep_avg of tasks that appear without a modelled fork (trace start, "
-	  "workload lines) and not warm-started" },
-	{ "warm_start", 1, 0, 2,
-	  "which trace tasks not forked in the trace start with the sleep_avg "
-	  "their own recorded bursts and sleeps give them (docs/o1.md): 1 kernel "
-	  "threads, 2 every task, 0 none (initial_sleep_avg_ms)" },
+	[P_UNKNOWN_IRQ] = SL_PARAM_FLAG("unknown_waker_irq", 0,
+		"1: a wakeup whose waker is unknown counts as from interrupt context "
+		"(INTERRUPTED, full on-runqueue credit); 0: as from a task (INTERACTIVE)"),
+	[P_SLEEP_AVG0] = { "initial_sleep_avg_ms", 0, 0, 1000,
+		"sleep_avg of tasks that appear without a modelled fork (trace start, "
+		"workload lines) and not warm-started" },
+	[P_WARM] = { "warm_start", 1, 0, 2,
+		"which trace tasks not forked in the trace start with the sleep_avg "
+		"their own recorded bursts and sleeps give them (docs/o1.md): 1 kernel "
+		"threads, 2 every task, 0 none (initial_sleep_avg_ms)" },
 	{ NULL, 0, 0, 0, NULL },
 };
 

@@ -83,6 +83,11 @@ struct sl_policy_param {
 	const char *doc;        /* one line, for `replay -h` and docs */
 };
 
+/* A parameter that switches a feature or a quirk on (1) or off (0), as the
+ * kernel's sched_feat bits: most of the models' parameters. A table row
+ * `[P_X] = SL_PARAM_FLAG("x", 1, "..."),` keeps the row at its enum index. */
+#define SL_PARAM_FLAG(name, def, doc) { (name), (def), 0, 1, (doc) }
+
 struct sl_policy_ops {
 	const char *name;       /* "rsdl", "o1", "sd": --sched NAME */
 	const char *doc;        /* one line */

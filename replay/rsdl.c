@@ -22,19 +22,34 @@
 #include <string.h>
 
 static const struct sl_policy_param rsdl_params[] = {
-	{ "pick_sets_level", 1, 0, 1, "1: the level of the picked task becomes the serviced level (prio_level); 0: only a deeper one" },
-	{ "search_from_level", 1, 0, 1, "1: a task's next level is searched from max(static level, prio_level); 0: from its static level" },
-	{ "idle_rotates", 1, 0, 1, "1: a CPU going idle starts a new major epoch (rotation)" },
-	{ "sd_quota", 0, 0, 1, "quota below nice 0: 0 = RR*(1-nice) (seed 001); 1 = RR*nice^2/40 for nice < -6 (SD)" },
-	{ "rotate_at_zero", 0, 0, 1, "rotation when the level's runqueue quota is 0: < 0 (0, overrun) or <= 0 (1)" },
-	{ "wake_preempt", 1, 0, 1, "1: a woken task preempts when its level is strictly better than the running task's" },
-	{ "accounting", 0, 0, 1, "0: charge one whole tick per tick (2.6.20 jiffies); 1: charge ns actually run" },
-	{ "minor_new_quota", 0, 0, 1, "tasks moved by a minor rotation: 0 keep their slice; 1 get a new quota at the new level when picked (if unused)" },
+	[P_PICK_SETS_LEVEL] = SL_PARAM_FLAG("pick_sets_level", 1,
+		"1: the level of the picked task becomes the serviced level (prio_level); 0: only a deeper one"),
+	[P_SEARCH_FROM_LEVEL] = SL_PARAM_FLAG("search_from_level", 1,
+		"1: a task's next level is searched from max(static level, prio_level); 0: from its static level"),
+	[P_IDLE_ROTATES] = SL_PARAM_FLAG("idle_rotates", 1,
+		"1: a CPU going idle starts a new major epoch (rotation)"),
+	[P_SD_QUOTA] = SL_PARAM_FLAG("sd_quota", 0,
+		"quota below nice 0: 0 = RR*(1-nice) (seed 001); 1 = RR*nice^2/40 for nice < -6 (SD)"),
+	[P_ROTATE_AT_ZERO] = SL_PARAM_FLAG("rotate_at_zero", 0,
+		"rotation when the level's runqueue quota is 0: < 0 (0, overrun) or <= 0 (1)"),
+	[P_WAKE_PREEMPT] = SL_PARAM_FLAG("wake_preempt", 1,
+		"1: a woken task preempts when its level is strictly better than the running task's"),
+	[P_ACCOUNTING] = SL_PARAM_FLAG("accounting", 0,
+		"0: charge one whole tick per tick (2.6.20 jiffies); 1: charge ns actually run"),
+	[P_MINOR_NEW_QUOTA] = SL_PARAM_FLAG("minor_new_quota", 0,
+		"tasks moved by a minor rotation: 0 keep their slice; 1 get a new quota at the new level when picked (if unused)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 /* the gap-fillers' numbers in docs/rsdl.md, accepted by --opt */
 static const char *const rsdl_param_aliases[] = {
-	"a1", "a2", "a5", "a6", "a7", "a8", NULL, "a4",
+	[P_PICK_SETS_LEVEL] = "a1",
+	[P_SEARCH_FROM_LEVEL] = "a2",
+	[P_IDLE_ROTATES] = "a5",
+	[P_SD_QUOTA] = "a6",
+	[P_ROTATE_AT_ZERO] = "a7",
+	[P_WAKE_PREEMPT] = "a8",
+	[P_ACCOUNTING] = NULL,
+	[P_MINOR_NEW_QUOTA] = "a4",
 };
 
 /* ---- hooks ---- */
@@ -45,14 +60,14 @@ static int rsdl_init(struct sl_engine *e)
 	int c, a;
 	r->rr = (int64_t)e->rr_interval_ns;
 	r->tick = (int64_t)e->tick_ns;
-	r->a1 = (int)sl_engine_param(e, P_A1);
-	r->a2 = (int)sl_engine_param(e, P_A2);
-	r->a4 = (int)sl_engine_param(e, P_A4);
-	r->a5 = (int)sl_engine_param(e, P_A5);
-	r->a6 = (int)sl_engine_param(e, P_A6);
-	r->a7 = (int)sl_engine_param(e, P_A7);
-	r->a8 = (int)sl_engine_param(e, P_A8);
-	r->acct = (int)sl_engine_param(e, P_ACCT);
+	r->pick_sets_level = (int)sl_engine_param(e, P_PICK_SETS_LEVEL);
+	r->search_from_level = (int)sl_engine_param(e, P_SEARCH_FROM_LEVEL);
+	r->idle_rotates = (int)sl_engine_param(e, P_IDLE_ROTATES);
+	r->sd_quota = (int)sl_engine_param(e, P_SD_QUOTA);
+	r->rotate_at_zero = (int)sl_engine_param(e, P_ROTATE_AT_ZERO);
+	r->wake_preempt = (int)sl_engine_param(e, P_WAKE_PREEMPT);
+	r->accounting = (int)sl_engine_param(e, P_ACCOUNTING);
+	r->minor_new_quota = (int)sl_engine_param(e, P_MINOR_NEW_QUOTA);
 	r->rq = xcalloc((size_t)e->ncpus, sizeof(*r->rq));
 	for (c = 0; c < e->ncpus; c++) {
 		for (a = 0; a < 2; a++)
@@ -104,7 +119,7 @@ static int rsdl_check_preempt(struct sl_engine *e, int cpu, struct sl_task *p)
 	int rt = sl_rt_preempts(&RT(p)->rt, &RT(curr)->rt);
 	if (rt >= 0) /* an RT task preempts any normal task and worse RT ones */
 		return rt;
-	if (!R(e)->a8)
+	if (!R(e)->wake_preempt)
 		return 0;
 	return RT(p)->array == rq->active && RT(p)->level < RT(curr)->level;
 }
@@ -131,7 +146,7 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 		if (!act->nr_active) {
 			if (!rq->arrays[!rq->active].nr_active) {
 				/* nothing queued: idle (A5: an idle CPU starts a new epoch) */
-				if (r->a5 && prev) {
+				if (r->idle_rotates && prev) {
 					memset(rq->prio_quota, 0, sizeof(rq->prio_quota));
 					rq->prio_rotation++;
 					rq->prio_level = 0;
@@ -155,7 +170,7 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 			sl_rsdl_set_prio(e, ts, rq);
 			continue;
 		}
-		if (r->a4 && L >= sl_rsdl_static_level(ts->t) && !(ts->bitmap & (1ULL << L))) {
+		if (r->minor_new_quota && L >= sl_rsdl_static_level(ts->t) && !(ts->bitmap & (1ULL << L))) {
 			/* moved here by a minor rotation: "if the chosen task has not
 			 * been running during this major or minor rotation it has new
 			 * quota allocated at this time" (seed 001), read literally */
@@ -171,8 +186,8 @@ static struct sl_task *rsdl_pick_next(struct sl_engine *e, int cpu, struct sl_ta
 			continue;
 		}
 		sl_rsdl_set_prio(e, ts, rq);
-		if (r->a1 || L > rq->prio_level)
-			rq->prio_level = L; /* a1=0: only deeper, never back up */
+		if (r->pick_sets_level || L > rq->prio_level)
+			rq->prio_level = L; /* pick_sets_level=0: only deeper, never back up */
 		ts->charge_level = rq->prio_level;
 		return ts->t;
 	}
@@ -183,7 +198,7 @@ static void rsdl_put_prev(struct sl_engine *e, int cpu, struct sl_task *prev, st
 {
 	struct rsdl *r = R(e);
 	struct rq *rq = &r->rq[cpu];
-	if (!r->acct || prev == next)
+	if (!r->accounting || prev == next)
 		return;
 	if (prev) {
 		struct rt *ts = RT(prev);
@@ -204,7 +219,7 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 	struct rt *ts = RT(curr);
 	int64_t ns = r->tick, q;
 
-	if (r->acct) {
+	if (r->accounting) {
 		ns = (int64_t)(e->now - ts->last_charge);
 		ts->last_charge = e->now;
 	}
@@ -228,7 +243,7 @@ static void rsdl_tick(struct sl_engine *e, int cpu, struct sl_task *curr)
 	/* ... then the runqueue quota of the serviced level */
 	rq->prio_quota[ts->charge_level] -= ns;
 	q = rq->prio_quota[rq->prio_level];
-	if (r->a7 ? q <= 0 : q < 0) {
+	if (r->rotate_at_zero ? q <= 0 : q < 0) {
 		if (rq->prio_level < NLEV - 1)
 			sl_rsdl_minor_rotation(e, cpu, curr);
 		else

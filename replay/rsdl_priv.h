@@ -10,7 +10,18 @@
 
 #define NLEV 40
 
-enum { P_A1, P_A2, P_A5, P_A6, P_A7, P_A8, P_ACCT, P_A4 };
+/* the parameters (rsdl_params in rsdl.c); the gap-fillers' numbers of
+ * docs/rsdl.md are their aliases (a1..a8) */
+enum {
+	P_PICK_SETS_LEVEL,   /* a1 */
+	P_SEARCH_FROM_LEVEL, /* a2 */
+	P_IDLE_ROTATES,      /* a5 */
+	P_SD_QUOTA,          /* a6 */
+	P_ROTATE_AT_ZERO,    /* a7 */
+	P_WAKE_PREEMPT,      /* a8 */
+	P_ACCOUNTING,
+	P_MINOR_NEW_QUOTA,   /* a4 */
+};
 
 struct rt {                      /* per task */
 	struct sl_prio_link link; /* first: run-list links (prio_array.h) */
@@ -47,7 +58,9 @@ struct rsdl {
 	struct rt *rts;
 	size_t nrts;
 	int64_t rr, tick;
-	int a1, a2, a4, a5, a6, a7, a8, acct;
+	/* the parameters' values (enum above) */
+	int pick_sets_level, search_from_level, idle_rotates, sd_quota, rotate_at_zero, wake_preempt,
+	    accounting, minor_new_quota;
 };
 
 #define R(e) ((struct rsdl *)(e)->pol)

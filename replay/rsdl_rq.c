@@ -28,7 +28,7 @@ int64_t sl_rsdl_task_quota(const struct rsdl *r, int nice)
 {
 	if (nice >= 0)
 		return r->rr;
-	if (r->a6 == 0)
+	if (r->sd_quota == 0)
 		return r->rr * (1 - nice);
 	if (nice < -6)
 		return r->rr * nice * nice / 40;
@@ -86,14 +86,14 @@ void sl_rsdl_queue_next_level(struct sl_engine *e, struct rq *rq, struct rt *ts,
 	int s = sl_rsdl_static_level(ts->t), from = s, L;
 	uint64_t free_lv;
 
-	if (r->a2 && rq->prio_level > from)
+	if (r->search_from_level && rq->prio_level > from)
 		from = rq->prio_level;
 	free_lv = ~ts->bitmap & ((1ULL << NLEV) - 1) & ~((1ULL << from) - 1);
 	ts->first_time_slice = 0;
 	if (free_lv) {
 		L = __builtin_ctzll(free_lv);
 		ts->bitmap |= 1ULL << L;
-		ts->time_slice = ts->quota + (r->acct ? carry : 0);
+		ts->time_slice = ts->quota + (r->accounting ? carry : 0);
 		rq->prio_quota[L] += ts->quota;
 		sl_rsdl_queue(e, rq, ts, L, rq->active);
 		return;

@@ -12,18 +12,18 @@
 #include <string.h>
 
 static const struct sl_policy_param sd_params[] = {
-	{ "interactive", 1, 0, 1,
-	  "sched_interactive: a waking task may search its unused slots from the top (1, the default) "
-	  "or only from its nice level's current prio_level (0)" },
-	{ "accounting", 0, 0, 1,
-	  "0: the kernel's update_cpu_clock (last_ran not refreshed at switch-in; tick charges over 2 "
-	  "jiffies and switch charges over 1 jiffy become 1 jiffy / 1 us); 1: exact run time" },
-	{ "smp_scale", 1, 0, 1,
-	  "1: rr_interval *= 1 + ilog2(cpus) as at SMP boot; 0: use --rr-interval as given" },
-	{ "first_slot_reuse", 1, 0, 1,
-	  "1: the kernel's quirk: a task queued on the expired array does not mark its first slot, "
-	  "so it gets that slot's quota twice per rotation (nice 0: 21 quotas); 0: the slot is "
-	  "marked (20 quotas, as the design says)" },
+	[P_INTERACTIVE] = SL_PARAM_FLAG("interactive", 1,
+		"sched_interactive: a waking task may search its unused slots from the top (1, the default) "
+		"or only from its nice level's current prio_level (0)"),
+	[P_ACCOUNTING] = SL_PARAM_FLAG("accounting", 0,
+		"0: the kernel's update_cpu_clock (last_ran not refreshed at switch-in; tick charges over 2 "
+		"jiffies and switch charges over 1 jiffy become 1 jiffy / 1 us); 1: exact run time"),
+	[P_SMP_SCALE] = SL_PARAM_FLAG("smp_scale", 1,
+		"1: rr_interval *= 1 + ilog2(cpus) as at SMP boot; 0: use --rr-interval as given"),
+	[P_FIRST_SLOT_REUSE] = SL_PARAM_FLAG("first_slot_reuse", 1,
+		"1: the kernel's quirk: a task queued on the expired array does not mark its first slot, "
+		"so it gets that slot's quota twice per rotation (nice 0: 21 quotas); 0: the slot is "
+		"marked (20 quotas, as the design says)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
