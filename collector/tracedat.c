@@ -33,6 +33,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "tracedat_hdr.h"
+#include "tracedat_pages.h"
 #include "tracedat_state.h"
 
 enum { NF = 7 }; /* fields per event type at most */
@@ -542,6 +543,11 @@ stop:
 	return 1;
 }
 
+static int on_page(struct tep_record *r, void *arg)
+{
+	return on_record(NULL, r, r->cpu, arg);
+}
+
 /* The top-level buffer held nothing (e.g. `trace-cmd extract -B NAME`):
  * read the first instance buffer that has records. */
 static int read_instances(struct tdreader *t)
@@ -614,7 +620,9 @@ static int decode_file(int fd, const struct sl_tdhdr *hdr, const char *path,
 		t.lost_stat[c] = hdr->overrun[c];
 	if (!t.nev)
 		sl_warn(d, "%s: no sched events in this file's formats", path);
-	if (tracecmd_iterate_events(h, NULL, 0, on_record, &t) != 0 || t.stop)
+	/* a plain file's pages straight (tracedat_pages.c), else libtracecmd */
+	c = sl_tdpages_iterate(fd, hdr, t.tep, on_page, &t);
+	if ((c == -2 ? tracecmd_iterate_events(h, NULL, 0, on_record, &t) : c) != 0 || t.stop)
 		rc = -1;
 	if (rc == 0 && t.nrec == 0)
 		rc = read_instances(&t);

@@ -13,6 +13,14 @@
 
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_UNAME = 5 };
 
+/* v6 options that leave the records' timestamps as recorded (libtracecmd
+ * 3.1 trace-input.c, handle_options): CPUSTAT, BUFFER, TRACECLOCK, UNAME,
+ * HOOK, CPUCOUNT, VERSION, PROCMAPS, TRACEID */
+static int plain_opt(uint64_t id)
+{
+	return id == 2 || id == 3 || id == 4 || id == 5 || id == 6 || (id >= 8 && id <= 11);
+}
+
 struct rd {
 	int fd;
 	uint64_t size, off;
@@ -139,6 +147,10 @@ static int cpu_data(struct rd *r, int cpu, uint64_t field_off, uint64_t off, uin
 	else if (size > r->size - off)
 		have = r->size - off;
 	have = have / h->page_size * h->page_size;
+	if (h->version == 6 && cpu >= 0 && cpu < SL_TDHDR_MAXSTAT) {
+		h->cpu_off[cpu] = off;
+		h->cpu_size[cpu] = have;
+	}
 	if (have == size)
 		return 0;
 	if (h->npatch >= SL_TDHDR_MAXSTAT)
@@ -197,6 +209,8 @@ static int v6_options(struct rd *r)
 			return 0;
 		if (num(r, 4, &size) < 0)
 			return -1;
+		if (!plain_opt(id))
+			r->h->plain_ts = 0;
 		if (id == OPT_CPUSTAT && size <= r->size - r->off)
 			cpustat(r, r->off, (uint32_t)size);
 		if (id == OPT_UNAME && size <= r->size - r->off)
@@ -239,6 +253,7 @@ static int v6_rest(struct rd *r)
 	if (n < 1 || n > 65536)
 		return bad(r, r->off - 4, "bad CPU count %llu", (unsigned long long)n);
 	h->ncpus = (int)n;
+	h->plain_ts = 1;
 	if (get(r, r->off, what, 10) < 0)
 		return -1;
 	if (!memcmp(what, "options  ", 10)) {

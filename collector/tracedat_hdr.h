@@ -24,6 +24,12 @@ struct sl_tdhdr {
 	 * reaches past the end of a truncated file */
 	int npatch;
 	struct { uint64_t off, val; } patch[SL_TDHDR_MAXSTAT];
+	/* version 6: each CPU's data as libtracecmd reads it (offset, size
+	 * after the patches), and whether every option leaves the timestamps
+	 * as recorded (none of DATE, OFFSET, TIME_SHIFT, GUEST, TSC2NSEC or an
+	 * unknown one): such a file is read by tracedat_pages.c */
+	uint64_t cpu_off[SL_TDHDR_MAXSTAT], cpu_size[SL_TDHDR_MAXSTAT];
+	int plain_ts;
 };
 
 /* Check the header sections of the trace.dat open on fd (any file
