@@ -1,5 +1,6 @@
 /* analyze/completeness.c - see completeness.h. */
 #include "completeness.h"
+#include "../common/keyix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -176,32 +177,6 @@ static void note(char *buf, size_t len, const struct sl_ledger_row *row)
 		 row->trace_exec_ns / 1e6, row->kernel_exec_ns / 1e6);
 }
 
-/* the recorded threads by tid (a tid reused after an exit is several) */
-struct tid_ix {
-	int tid;
-	size_t j;
-};
-
-static int cmp_tid_ix(const void *a, const void *b)
-{
-	const struct tid_ix *x = a, *y = b;
-	return x->tid != y->tid ? SL_CMP(x->tid, y->tid) : SL_CMP(x->j, y->j);
-}
-
-/* the first of ix[0..n) with tid, or n */
-static size_t first_of(const struct tid_ix *ix, size_t n, int tid)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
 			     uint64_t first_ts, uint64_t last_ts, const double *work_ratio,
 			     const struct sl_kernel_sums *ks, struct sl_completeness *c)
@@ -224,7 +199,7 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		   struct sl_completeness *c, const struct wsrc *src)
 {
 	size_t i, j, n = rec->nthreads ? rec->nthreads : 1;
-	struct tid_ix *ix;
+	struct sl_keyix *ix; /* the recorded threads by tid (a tid reused after an exit is several) */
 	uint64_t *exec = xcalloc(n, sizeof(*exec)), *wait = xcalloc(n, sizeof(*wait));
 	uint64_t *wlo = xcalloc(n, sizeof(*wlo)), *whi = xcalloc(n, sizeof(*whi));
 	memset(c, 0, sizeof(*c));
@@ -253,10 +228,10 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 			wait[j] = ks->wait[ks_index(ks, rec, j)];
 	ix = xcalloc(n, sizeof(*ix));
 	for (j = 0; j < rec->nthreads; j++) {
-		ix[j].tid = rec->threads[j].tid;
-		ix[j].j = j;
+		ix[j].key = rec->threads[j].tid;
+		ix[j].i = j;
 	}
-	qsort(ix, rec->nthreads, sizeof(*ix), cmp_tid_ix);
+	sl_keyix_sort(ix, rec->nthreads);
 	c->rows = xcalloc(l->end.nt ? l->end.nt : 1, sizeof(*c->rows));
 	for (i = 0; i < l->end.nt; i++) {
 		const struct sl_ledger_thread *e = &l->end.t[i], *s = sl_ledger_find(&l->start, e->tid);
@@ -271,10 +246,10 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		snprintf(row->comm, sizeof(row->comm), "%s", e->comm);
 		row->kernel_exec_ns = e->exec_ns - (s ? s->exec_ns : 0);
 		row->kernel_delay_ns = e->delay_ns - (s ? s->delay_ns : 0);
-		for (j = first_of(ix, rec->nthreads, e->tid); j < rec->nthreads && ix[j].tid == e->tid; j++) {
-			row->trace_exec_ns += exec[ix[j].j];
-			row->trace_wait_ns += wait[ix[j].j];
-			long k = ks_index(ks, rec, ix[j].j);
+		for (j = sl_keyix_lower(ix, rec->nthreads, e->tid); j < rec->nthreads && ix[j].key == e->tid; j++) {
+			row->trace_exec_ns += exec[ix[j].i];
+			row->trace_wait_ns += wait[ix[j].i];
+			long k = ks_index(ks, rec, ix[j].i);
 			/* its work in the window: the kernel's own charges
 			 * (sched_stat_runtime) there; else its wall time there
 			 * at the thread's work share (the slices cut by the
@@ -282,8 +257,8 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 			if (k >= 0 && ks->work && ks->work[k] != UINT64_MAX) {
 				row->trace_work_ns += ks->work[k];
 				row->have_work = 1;
-			} else if (work_ratio && work_ratio[ix[j].j] >= 0) {
-				row->trace_work_ns += (uint64_t)llround((double)exec[ix[j].j] * work_ratio[ix[j].j]);
+			} else if (work_ratio && work_ratio[ix[j].i] >= 0) {
+				row->trace_work_ns += (uint64_t)llround((double)exec[ix[j].i] * work_ratio[ix[j].i]);
 				row->have_work = 1;
 			}
 		}

@@ -1,6 +1,7 @@
 /* analyze/fidelity.c - see fidelity.h. */
 #include "fidelity.h"
 #include "metrics.h"
+#include "../common/keyix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,23 +35,12 @@ static int across_tick(const struct sl_ticks *t, int cpu, uint64_t ts, uint64_t 
 	return ph >= 0 && fabs((double)ts_run - ph) <= w && ph - w > (double)ts;
 }
 
-struct tsi {
-	uint64_t ts;
-	size_t i;
-};
-
-static int cmp_tsi(const void *a, const void *b)
-{
-	const struct tsi *x = a, *y = b;
-	return x->ts != y->ts ? SL_CMP(x->ts, y->ts) : SL_CMP(x->i, y->i);
-}
-
 /* Put a CPU's slice indices in ts order where the rows were not written in
  * it (the rows a missed switch or a yield candidate held back,
  * docs/model.md). */
 static void sort_by_ts(const struct sl_slice_row *sl, size_t *idx, size_t n)
 {
-	struct tsi *v;
+	struct sl_keyix *v;
 	size_t k;
 	for (k = 1; k < n && sl[idx[k - 1]].ts <= sl[idx[k]].ts; k++)
 		;
@@ -58,10 +48,10 @@ static void sort_by_ts(const struct sl_slice_row *sl, size_t *idx, size_t n)
 		return;
 	v = xmalloc(n * sizeof(*v));
 	for (k = 0; k < n; k++) {
-		v[k].ts = sl[idx[k]].ts;
+		v[k].key = (int64_t)sl[idx[k]].ts; /* ns: below 2^63 */
 		v[k].i = idx[k];
 	}
-	qsort(v, n, sizeof(*v), cmp_tsi);
+	sl_keyix_sort(v, n);
 	for (k = 0; k < n; k++)
 		idx[k] = v[k].i;
 	free(v);

@@ -7,6 +7,7 @@
  * imported trace. */
 #include "cmd.h"
 #include "opt.h"
+#include "../common/keyix.h"
 #include "../common/util.h"
 #include "../analyze/claims.h"
 #include "../analyze/store.h"
@@ -329,19 +330,14 @@ static int write_dir(const char *dir, const struct sl_claim *c, size_t n, const 
 	return write_file(dir, "index.html", c, n, on, write_html);
 }
 
-static int cmp_utid(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 /* The recorded run of the trace as rows of b's tasks (none if the trace
  * has no recorded run). */
 static int load_recorded(struct sl_store *st, int64_t id, const struct sl_behaviour *b, struct sl_rec_rows *rows,
 			 struct sl_diag *d)
 {
 	struct sl_run_data r;
-	int64_t run = 0, (*ix)[2], key[2];
+	int64_t run = 0;
+	struct sl_keyix *ix;
 	size_t i;
 	if (sl_store_recorded_run(st, id, &run, d))
 		return -1;
@@ -352,21 +348,20 @@ static int load_recorded(struct sl_store *st, int64_t id, const struct sl_behavi
 	/* utid -> the behaviour's index */
 	ix = xcalloc(b->ntasks + 1, sizeof(*ix));
 	for (i = 0; i < b->ntasks; i++) {
-		ix[i][0] = b->tasks[i].utid;
-		ix[i][1] = (int64_t)i;
+		ix[i].key = b->tasks[i].utid;
+		ix[i].i = i;
 	}
-	qsort(ix, b->ntasks, sizeof(*ix), cmp_utid);
+	sl_keyix_sort(ix, b->ntasks);
 	for (i = 0; i < r.nslices + r.nwakeups; i++) {
-		const int64_t (*at)[2];
-		key[0] = i < r.nslices ? r.slices[i].utid : r.wakeups[i - r.nslices].utid;
-		at = bsearch(key, ix, b->ntasks, sizeof(*ix), cmp_utid);
-		if (!at)
+		int64_t utid = i < r.nslices ? r.slices[i].utid : r.wakeups[i - r.nslices].utid;
+		size_t at = sl_keyix_lower(ix, b->ntasks, utid);
+		if (at == b->ntasks || ix[at].key != utid)
 			continue;
 		if (i < r.nslices)
-			sl_rec_slice(rows, (int)(*at)[1], r.slices[i].cpu, r.slices[i].ts, r.slices[i].dur,
+			sl_rec_slice(rows, (int)ix[at].i, r.slices[i].cpu, r.slices[i].ts, r.slices[i].dur,
 				     (char)r.slices[i].end_state);
 		else
-			sl_rec_wakeup(rows, (int)(*at)[1], r.wakeups[i - r.nslices].ts, r.wakeups[i - r.nslices].ts_run);
+			sl_rec_wakeup(rows, (int)ix[at].i, r.wakeups[i - r.nslices].ts, r.wakeups[i - r.nslices].ts_run);
 	}
 	free(ix);
 	sl_run_data_release(&r);
