@@ -514,24 +514,27 @@ static void policy_from(const struct sl_behaviour *b, char *buf, size_t n)
 }
 
 /* The replay's own figures that no row holds, as metrics of the whole run
- * (docs/schema.md, "replay_*"; analyze keeps them): the simulated span and
- * the time a CPU was idle beside a waiting task (docs/replay.md), all of it,
- * its longest stretch and its part beyond the balancing intervals. */
+ * (docs/schema.md, "replay_*"; analyze keeps them): the simulated span; the
+ * time a CPU was idle beside a waiting task (docs/replay.md), all of it,
+ * its longest stretch and its part beyond the balancing intervals; the
+ * wakeups --sync marks in the behaviour and those made sync. */
 static int put_replay_metrics(struct sl_store *st, int64_t run_id, const struct sl_replay_stats *s,
 			      struct sl_diag *d)
 {
 	const struct {
 		const char *name;
-		uint64_t ns;
+		uint64_t v;
 	} m[] = {
 		{ "replay_span_ns", s->end_ns },
 		{ "replay_idle_wait_ns", s->idle_wait_ns },
 		{ "replay_idle_wait_max_ns", s->idle_wait_max_ns },
 		{ "replay_idle_wait_beyond_ns", s->idle_wait_beyond_ns },
+		{ "replay_sync_inferred", s->sync_inferred },
+		{ "replay_sync_wakeups", s->sync_wakeups },
 	};
 	size_t i;
 	for (i = 0; i < SL_ARRAY_SIZE(m); i++)
-		if (sl_store_put_metric(st, run_id, -1, m[i].name, (double)m[i].ns, d))
+		if (sl_store_put_metric(st, run_id, -1, m[i].name, (double)m[i].v, d))
 			return -1;
 	return 0;
 }

@@ -119,8 +119,8 @@ EOF
 		"$SCHEDLAB" --db "$T/db" analyze --trace 1 > /dev/null || fail "analyze $f"
 		expect_eq "$(sq "$T/db" "SELECT count(*) FROM metric WHERE name LIKE 'replay\_%' ESCAPE '\'")" \
 			"$n" "replay_* metrics after analyze"
-		# 5 models x 4 metrics
-		expect_eq "$n" 20 "replay_* metrics of trace 1"
+		# 5 models x 6 metrics (replay_span_ns, 3 replay_idle_wait_*, 2 replay_sync_*)
+		expect_eq "$n" 30 "replay_* metrics of trace 1"
 	fi
 	execs=$(sq "$T/db" "SELECT count(*) FROM burst b JOIN thread t USING (utid) WHERE t.trace_id = $i AND b.end_state = 'V'")
 	case $f in

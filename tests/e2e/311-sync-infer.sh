@@ -1,8 +1,9 @@
 #!/bin/sh
 # replay --sync (docs/replay.md "Sync wakeups"): the count of wakeups the
 # rule marks sync on real traces, worked out again in SQL from the stored
-# behaviour (the burst view) and compared with the replay's summary
-# ("N sync of M inferred"). The rule: a wakeup of t by task w at w's CPU
+# behaviour (the burst view) and compared with the replay's count, stored
+# as the run's metric replay_sync_inferred (printed in its summary as
+# "N sync of M inferred"). The rule: a wakeup of t by task w at w's CPU
 # time P is sync when w's burst holding P (the first whose cumulative end is
 # >= P; past any Y burst) ends in S, D or X at B with B - P <= the window,
 # and w woke (a burst of another task with waker w) or forked (a task with
@@ -50,7 +51,9 @@ for f in rec-build-mix.dat ed-desktop-2cpu.dat perf-sched-missed-2cpu.perf.data 
 		set -- $v
 		"$SCHEDLAB" --db "$T/db" replay --trace $i --sched o1 --sync $1 --sync-window $2 > "$T/out" 2>&1 ||
 			fail "replay $f --sync $1: $(cat "$T/out")"
-		got=$(sed -n 's/.* wakeups ([0-9]* sync of \([0-9]*\) inferred).*/\1/p' "$T/out")
+		got=$(sq "$T/db" "SELECT CAST(value AS INTEGER) FROM metric WHERE utid IS NULL AND
+			name = 'replay_sync_inferred' AND run_id = (SELECT MAX(id) FROM run)")
+		grep -q " sync of $got inferred" "$T/out" || fail "$f --sync $1: the summary does not say $got"
 		want=$(rule "$T/db" $i $3 $1)
 		[ "$want" -gt 0 ] || fail "$f --sync $1 --sync-window $2: the rule marks no wakeup"
 		expect_eq "$got" "$want" "$f --sync $1 --sync-window $2: wakeups inferred sync"
