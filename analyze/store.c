@@ -18,11 +18,6 @@ static const char schema_sql[] =
 	;
 
 static const char *const stmt_sql[ST_COUNT] = {
-	"INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES (?,?,?,?,?,?,?)",
-	"INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES (?,?,?,?,?,?)",
-	"INSERT INTO staircase(run_id, utid, ts, level, array) VALUES (?,?,?,?,?)",
-	"INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES (?,?,?,?,?)",
-	"INSERT INTO vlag(run_id, utid, ts, lag) VALUES (?,?,?,?)",
 	"INSERT INTO metric(run_id, utid, name, value) VALUES (?,?,?,?)",
 	"INSERT INTO thread(utid, trace_id, tid, tgid, comm, nice, policy, rt_priority, first_ts, last_ts)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -318,6 +313,11 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	st_exec(s, "PRAGMA journal_mode = DELETE", NULL);
 	st_exec(s, "PRAGMA synchronous = NORMAL", NULL);
 	sl_store_cache(s, 0);
+	if (st_stage_register(s)) {
+		st_dberr(s, d, "registering sl_stage");
+		sl_store_close(s);
+		return -1;
+	}
 	for (i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
 				       NULL) != SQLITE_OK) {
@@ -345,7 +345,7 @@ void sl_store_close(struct sl_store *s)
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
 	for (i = 0; i < RB_COUNT; i++)
-		sqlite3_finalize(s->multi[i]);
+		sqlite3_finalize(s->ins[i]);
 	if (s->db)
 		sqlite3_close(s->db);
 	if (s->wbfd > 0)

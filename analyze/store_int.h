@@ -12,11 +12,6 @@
 #include <sqlite3.h>
 
 enum {
-	ST_SLICE,
-	ST_WAKEUP,
-	ST_STAIR,
-	ST_ROTATION,
-	ST_VLAG,
 	ST_METRIC,
 	ST_THREAD,
 	ST_MODEL,
@@ -24,10 +19,6 @@ enum {
 	ST_COUNT
 };
 
-/* Rows of a run are buffered per bind and inserted BATCH at a time with
- * one multi-row INSERT (a large share of an import's time is SQLite's
- * per-statement work); what is left goes in one row at a time at commit. */
-#define BATCH 64
 #define MAX_BINDS 8
 #define NULL_VAL INT64_MIN
 
@@ -35,11 +26,12 @@ enum { RB_SLICE, RB_WAKEUP, RB_STAIR, RB_ROT, RB_VLAG, RB_COUNT };
 #define MAX_COLS 7
 
 /* Rows of a run are staged JOB rows at a time; a full stage goes to the
- * writer thread, which inserts it BATCH rows per statement while the caller
- * goes on computing (an import's decoding or a replay's engine). The
- * connection is never used by two threads at once: every other use of it
- * first waits for the writer to be idle (quiesce). */
-#define JOB (16 * BATCH)
+ * writer thread, which inserts it with one statement (store_write.c,
+ * sl_stage) while the caller goes on computing (an import's decoding or a
+ * replay's engine); the rest goes in at commit. The connection is never
+ * used by two threads at once: every other use of it first waits for the
+ * writer to be idle (quiesce). */
+#define JOB 1024
 #define QUEUE 8
 
 struct rowbuf {
@@ -90,7 +82,9 @@ struct sl_store {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *st[ST_COUNT];
-	sqlite3_stmt *multi[RB_COUNT];
+	sqlite3_stmt *ins[RB_COUNT];      /* a stage's INSERT ... FROM sl_stage */
+	const struct rowbuf *vt_rb;       /* the stage sl_stage shows, and its kind */
+	int vt_kind;
 	struct sl_store_bind *binds[MAX_BINDS];
 	int in_tx;
 	/* the writer thread */
@@ -140,6 +134,8 @@ void st_col_text(sqlite3_stmt *q, int i, char *dst, size_t n);
 void st_writeback(struct sl_store *s);
 
 /* store_write.c: the writer thread and the binds' pending rows */
+/* the virtual table sl_stage on s's connection: 0, or -1 */
+int st_stage_register(struct sl_store *s);
 /* wait until the writer is idle: 0, or -1 (d set when given) if it failed */
 int st_quiesce(struct sl_store *s, struct sl_diag *d);
 /* end the writer thread after its queue (at a transaction's end) */

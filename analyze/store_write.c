@@ -1,7 +1,8 @@
 /* analyze/store_write.c - a run's rows into the store: the run sink
  * (slices, wakeups, staircase, rotations, vlag) buffers rows per bind and
- * table, a writer thread inserts them in multi-row statements while the
- * caller computes, and commit adds each run's run_rows and task_stat. */
+ * table, a writer thread inserts each stage of them with one statement
+ * while the caller computes, and commit adds each run's run_rows and
+ * task_stat. */
 #include "store_int.h"
 
 #include <stdio.h>
@@ -9,20 +10,16 @@
 #include <string.h>
 
 static const struct {
-	int stmt;      /* single-row statement */
-	const char *head; /* multi-row INSERT up to VALUES */
+	const char *cols; /* the table's columns, in the stage's order */
 	int ncol;
-	unsigned txtmask; /* columns bound as text */
+	unsigned txtmask; /* columns given as text */
 	const char *table;
 } rb_kind[RB_COUNT] = {
-	{ ST_SLICE, "INSERT INTO sched_slice(run_id, ts, dur, cpu, utid, end_state, priority) VALUES ", 7,
-	  1u << 5, "sched_slice" },
-	{ ST_WAKEUP, "INSERT INTO wakeup(run_id, utid, ts, ts_run, waker_utid, cpu) VALUES ", 6, 0,
-	  "wakeup" },
-	{ ST_STAIR, "INSERT INTO staircase(run_id, utid, ts, level, array) VALUES ", 5, 0, "staircase" },
-	{ ST_ROTATION, "INSERT INTO rotation(run_id, cpu, ts, kind, level) VALUES ", 5, 1u << 3,
-	  "rotation" },
-	{ ST_VLAG, "INSERT INTO vlag(run_id, utid, ts, lag) VALUES ", 4, 0, "vlag" },
+	{ "run_id, ts, dur, cpu, utid, end_state, priority", 7, 1u << 5, "sched_slice" },
+	{ "run_id, utid, ts, ts_run, waker_utid, cpu", 6, 0, "wakeup" },
+	{ "run_id, utid, ts, level, array", 5, 0, "staircase" },
+	{ "run_id, cpu, ts, kind, level", 5, 1u << 3, "rotation" },
+	{ "run_id, utid, ts, lag", 4, 0, "vlag" },
 };
 
 static int64_t bind_utid(const struct sl_store_bind *b, int task)
@@ -34,66 +31,173 @@ static int64_t bind_utid(const struct sl_store_bind *b, int task)
 	return b->utid_base + task;
 }
 
-/* Insert the rows of rb (BATCH per statement, the rest one by one), and
- * pack them into enc (a chunk goes to run_pack when full). */
+/* ---- the stage being written, as a table ----------------------------------
+ * sl_stage(c0, ..., c6) is an eponymous virtual table whose rows are the
+ * stage flush_rows is writing (s->vt_rb, of kind s->vt_kind: its text
+ * columns as text, NULL_VAL as NULL, the values every parameter binding
+ * gave before): one INSERT INTO tbl SELECT ... FROM sl_stage puts a whole
+ * stage in with one step, where bound parameters cost a bind call per
+ * value and a multi-row VALUES a co-routine per row. */
+struct stage_tab {
+	sqlite3_vtab base;
+	struct sl_store *s;
+};
+
+struct stage_cur {
+	sqlite3_vtab_cursor base;
+	int i;
+};
+
+static int stage_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+			 sqlite3_vtab **out, char **err)
+{
+	struct stage_tab *t;
+	int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(c0, c1, c2, c3, c4, c5, c6)");
+	(void)argc;
+	(void)argv;
+	(void)err;
+	if (rc != SQLITE_OK)
+		return rc;
+	if (!(t = sqlite3_malloc(sizeof(*t))))
+		return SQLITE_NOMEM;
+	memset(t, 0, sizeof(*t));
+	t->s = aux;
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+static int stage_disconnect(sqlite3_vtab *t)
+{
+	sqlite3_free(t);
+	return SQLITE_OK;
+}
+
+static int stage_best_index(sqlite3_vtab *t, sqlite3_index_info *info)
+{
+	(void)t;
+	info->estimatedCost = JOB;
+	info->estimatedRows = JOB;
+	return SQLITE_OK;
+}
+
+static int stage_open(sqlite3_vtab *t, sqlite3_vtab_cursor **out)
+{
+	struct stage_cur *c = sqlite3_malloc(sizeof(*c));
+	(void)t;
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof(*c));
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int stage_close(sqlite3_vtab_cursor *c)
+{
+	sqlite3_free(c);
+	return SQLITE_OK;
+}
+
+static int stage_filter(sqlite3_vtab_cursor *c, int idx, const char *idxs, int argc,
+			sqlite3_value **argv)
+{
+	(void)idx;
+	(void)idxs;
+	(void)argc;
+	(void)argv;
+	((struct stage_cur *)c)->i = 0;
+	return SQLITE_OK;
+}
+
+static int stage_next(sqlite3_vtab_cursor *c)
+{
+	((struct stage_cur *)c)->i++;
+	return SQLITE_OK;
+}
+
+static int stage_eof(sqlite3_vtab_cursor *c)
+{
+	const struct sl_store *s = ((struct stage_tab *)c->pVtab)->s;
+	return !s->vt_rb || ((struct stage_cur *)c)->i >= s->vt_rb->n;
+}
+
+static int stage_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	const struct sl_store *s = ((struct stage_tab *)cur->pVtab)->s;
+	int i = ((struct stage_cur *)cur)->i;
+	int64_t v;
+	if (col >= rb_kind[s->vt_kind].ncol) {
+		sqlite3_result_null(ctx);
+	} else if (rb_kind[s->vt_kind].txtmask & (1u << col)) {
+		sqlite3_result_text(ctx, s->vt_rb->txt[i][col], -1, SQLITE_STATIC);
+	} else if ((v = s->vt_rb->v[i][col]) == NULL_VAL) {
+		sqlite3_result_null(ctx);
+	} else {
+		sqlite3_result_int64(ctx, v);
+	}
+	return SQLITE_OK;
+}
+
+static int stage_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct stage_cur *)c)->i;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module stage_module = {
+	.xConnect = stage_connect,
+	.xBestIndex = stage_best_index,
+	.xDisconnect = stage_disconnect,
+	.xOpen = stage_open,
+	.xClose = stage_close,
+	.xFilter = stage_filter,
+	.xNext = stage_next,
+	.xEof = stage_eof,
+	.xColumn = stage_column,
+	.xRowid = stage_rowid,
+};
+
+int st_stage_register(struct sl_store *s)
+{
+	return sqlite3_create_module(s->db, "sl_stage", &stage_module, s) == SQLITE_OK ? 0 : -1;
+}
+
+/* Insert the rows of rb (one statement), and pack them into enc (a chunk
+ * goes to run_pack when full). */
 static int flush_rows(struct sl_store *s, struct rowbuf *rb, int kind, struct rowstat *st,
 		      struct packenc *enc, struct sl_diag *d)
 {
-	const int ncol = rb_kind[kind].ncol;
-	const unsigned tm = rb_kind[kind].txtmask;
-	sqlite3_stmt *q;
-	int r, c, rows, base;
+	sqlite3_stmt *q = s->ins[kind];
+	int r, rc;
 
-	if (rb->n >= BATCH && !s->multi[kind]) {
-		size_t len = strlen(rb_kind[kind].head) + (size_t)BATCH * (2 + 2 * (size_t)ncol) + 1, o;
-		char *sql = xmalloc(len);
-		o = (size_t)snprintf(sql, len, "%s", rb_kind[kind].head);
-		for (r = 0; r < BATCH; r++) {
-			sql[o++] = r ? ',' : '(';
-			if (r)
-				sql[o++] = '(';
-			for (c = 0; c < ncol; c++) {
-				sql[o++] = '?';
-				sql[o++] = c + 1 < ncol ? ',' : ')';
-			}
-		}
-		sql[o] = 0;
-		if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->multi[kind],
-				       NULL) != SQLITE_OK) {
-			free(sql);
-			return st_dberr(s, d, "preparing a batch insert");
-		}
-		free(sql);
+	if (!rb->n)
+		return 0;
+	if (!q) {
+		static const char cols[] = "c0, c1, c2, c3, c4, c5, c6";
+		char sql[256];
+		snprintf(sql, sizeof(sql), "INSERT INTO %s(%s) SELECT %.*s FROM sl_stage",
+			 rb_kind[kind].table, rb_kind[kind].cols, 4 * rb_kind[kind].ncol - 2, cols);
+		if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->ins[kind],
+				       NULL) != SQLITE_OK)
+			return st_dberr(s, d, "preparing a stage insert");
+		q = s->ins[kind];
 	}
-	for (base = 0; base < rb->n; base += rows) {
-		rows = rb->n - base >= BATCH ? BATCH : 1;
-		q = rows == BATCH ? s->multi[kind] : s->st[rb_kind[kind].stmt];
-		for (r = 0; r < rows; r++)
-			for (c = 0; c < ncol; c++) {
-				int p = r * ncol + c + 1;
-				int64_t v = rb->v[base + r][c];
-				if (tm & (1u << c))
-					sqlite3_bind_text(q, p, rb->txt[base + r][c], -1, SQLITE_STATIC);
-				else if (v == NULL_VAL)
-					sqlite3_bind_null(q, p);
-				else
-					sqlite3_bind_int64(q, p, v);
-			}
-		/* every parameter is bound again next time: no clear_bindings */
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			st_dberr(s, d, "adding rows of a run");
-			sqlite3_reset(q);
-			return -1;
-		}
+	s->vt_rb = rb;
+	s->vt_kind = kind;
+	rc = sqlite3_step(q);
+	s->vt_rb = NULL;
+	if (rc != SQLITE_DONE) {
+		st_dberr(s, d, "adding rows of a run");
 		sqlite3_reset(q);
-		{
-			int64_t last = sqlite3_last_insert_rowid(s->db), first = last - rows + 1;
-			if (!st->rows || first < st->lo)
-				st->lo = first;
-			if (!st->rows || last > st->hi)
-				st->hi = last;
-			st->rows += rows;
-		}
+		return -1;
+	}
+	sqlite3_reset(q);
+	{
+		int64_t last = sqlite3_last_insert_rowid(s->db), first = last - rb->n + 1;
+		if (!st->rows || first < st->lo)
+			st->lo = first;
+		if (!st->rows || last > st->hi)
+			st->hi = last;
+		st->rows += rb->n;
 	}
 	for (r = 0; r < rb->n; r++)
 		st_pack_row(enc, kind, rb->v[r], (const char(*)[8])rb->txt[r]);
