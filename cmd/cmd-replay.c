@@ -48,7 +48,7 @@ static const char synopsis[] =
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
-	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
+	"                [--handback on|off] [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
 	"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
@@ -199,8 +199,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 		printf(", %" PRIu64 " execs (%" PRIu64 " moved)", s->execs, s->exec_moves);
 	printf(", %.1f%% busy, %" PRIu64 " rows", busy, rows);
 	if (mode == SL_MODE_CAUSAL)
-		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed)", s->causal_waits,
-		       s->causal_fallbacks);
+		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed), %" PRIu64
+		       " hand-backs", s->causal_waits, s->causal_fallbacks, s->handbacks);
 	if (cpus > 1 && s->end_ns)
 		printf(", a CPU idle beside a waiting task %.2f%% of the time (longest %.1f ms, "
 		       "%.2f%% beyond the balancing intervals)",
@@ -346,6 +346,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "late-cpus", &r->o.late_cpus_mode, sl_late_cpus_choices,
 			      "a CPU of a trace with no event until late (likely\n"
 			      "offline until then; docs/replay.md):"),
+		SL_OPT_CHOICE(0, "handback", &r->o.no_handback, sl_handback_choices,
+			      "a hand-off pair (a task that wakes one partner, woken\n"
+			      "by it; docs/replay.md \"Hand-backs\"):"),
 		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
 			      "docs/groups.md):"),
@@ -531,6 +534,7 @@ static int put_replay_metrics(struct sl_store *st, int64_t run_id, const struct 
 		{ "replay_idle_wait_beyond_ns", s->idle_wait_beyond_ns },
 		{ "replay_sync_inferred", s->sync_inferred },
 		{ "replay_sync_wakeups", s->sync_wakeups },
+		{ "replay_handbacks", s->handbacks },
 	};
 	size_t i;
 	for (i = 0; i < SL_ARRAY_SIZE(m); i++)

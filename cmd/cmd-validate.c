@@ -20,7 +20,7 @@ static const char synopsis[] =
 	"schedlab [--db FILE] validate --trace ID [--sched MODEL] [--mode timed|causal]\n"
 	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
-	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
+	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--format table|csv|json]";
 
 static const char about[] =
@@ -42,7 +42,7 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace;
 	const char *sched, *overhead;
-	int fmt, mode, interference, irq_cpu, late;
+	int fmt, mode, interference, irq_cpu, late, handback;
 	long long hz, seeds;
 };
 
@@ -80,6 +80,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_CHOICE(0, "late-cpus", &v->late, sl_late_cpus_choices,
 			      "a CPU of the trace with no event until late (see\n"
 			      "'schedlab replay -h'):"),
+		SL_OPT_CHOICE(0, "handback", &v->handback, sl_handback_choices,
+			      "a hand-off pair in a causal replay (see 'schedlab\n"
+			      "replay -h'):"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
@@ -315,6 +318,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	x->o.irq_cpu_mode = v->irq_cpu;
 	x->o.interference = sl_choice_name(sl_interference_choices, v->interference, "recorded");
 	x->o.late_cpus_mode = v->late;
+	x->o.no_handback = v->handback;
 	if (v->interference == SL_INTERFERENCE_NONE)
 		sl_behaviour_work_only(&b);
 	if (sl_store_load_run(st, x->rec_id, &x->rec, d))

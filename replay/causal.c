@@ -14,36 +14,46 @@ static int waiter_before(const struct sl_waiter *a, const struct sl_waiter *b)
 	return a->t->idx < b->t->idx;
 }
 
-static void waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
+void sl_waiter_heap_push(struct sl_waiter **heap, size_t *n, size_t *cap, struct sl_waiter x)
 {
-	struct sl_waiter x = { point, t->eng->token, t };
 	size_t i;
-	SL_GROW(w->eng->waiters, w->eng->waiters_cap, w->eng->waiters_n + 1);
-	i = w->eng->waiters_n++;
-	while (i > 0 && waiter_before(&x, &w->eng->waiters[(i - 1) / 2])) {
-		w->eng->waiters[i] = w->eng->waiters[(i - 1) / 2];
+	SL_GROW(*heap, *cap, *n + 1);
+	i = (*n)++;
+	while (i > 0 && waiter_before(&x, &(*heap)[(i - 1) / 2])) {
+		(*heap)[i] = (*heap)[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	w->eng->waiters[i] = x;
+	(*heap)[i] = x;
 }
 
-static void waiter_pop(struct sl_task *w)
+void sl_waiter_heap_pop(struct sl_waiter *heap, size_t *np)
 {
-	size_t i = 0, n = --w->eng->waiters_n;
-	struct sl_waiter last = w->eng->waiters[n];
+	size_t i = 0, n = --*np;
+	struct sl_waiter last = heap[n];
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && waiter_before(&w->eng->waiters[c + 1], &w->eng->waiters[c]))
+		if (c + 1 < n && waiter_before(&heap[c + 1], &heap[c]))
 			c++;
-		if (!waiter_before(&w->eng->waiters[c], &last))
+		if (!waiter_before(&heap[c], &last))
 			break;
-		w->eng->waiters[i] = w->eng->waiters[c];
+		heap[i] = heap[c];
 		i = c;
 	}
 	if (n)
-		w->eng->waiters[i] = last;
+		heap[i] = last;
+}
+
+static void waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
+{
+	struct sl_waiter x = { point, t->eng->token, t };
+	sl_waiter_heap_push(&w->eng->waiters, &w->eng->waiters_n, &w->eng->waiters_cap, x);
+}
+
+static void waiter_pop(struct sl_task *w)
+{
+	sl_waiter_heap_pop(w->eng->waiters, &w->eng->waiters_n);
 }
 
 static int waiter_valid(const struct sl_task *w, const struct sl_waiter *x)
@@ -146,6 +156,15 @@ void sl_eng_break_deadlock(struct sl_engine *e)
 			best = t;
 	}
 	if (!best) {
+		/* only parked wakers are left (handback.c): wake the first */
+		for (i = 0; i < e->ntasks; i++) {
+			struct sl_task *b = e->tasks[i].eng->parked_on;
+			if (b) {
+				sl_eng_unpark_by(e, b);
+				sl_eng_resume_parked(e, &e->tasks[i], b);
+				return;
+			}
+		}
 		e->priv->ncausal = 0; /* cannot happen; never loop */
 		return;
 	}

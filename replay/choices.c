@@ -47,6 +47,13 @@ const struct sl_choice sl_preempt_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_handback_choices[] = {
+	{ "on", SL_HANDBACK_ON,
+	  "causal: the waker of a hand-off pair does not pass the\npoint at which it wakes its partner before the partner\nhas gone to sleep (it waits, as a pipe's writer waits\nfor the reply)" },
+	{ "off", SL_HANDBACK_OFF, "the waker runs on through the point" },
+	SL_CHOICES_END
+};
+
 const struct sl_choice sl_late_cpus_choices[] = {
 	{ "offline", SL_LATE_CPUS_OFFLINE,
 	  "offline until its first event in the recording: no task\nis placed or balanced onto it before" },

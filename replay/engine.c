@@ -153,6 +153,14 @@ void sl_eng_arm(struct sl_engine *e, int c)
 		if (need < dt)
 			dt = need;
 	}
+	if (p->eng->holds_n) {
+		uint64_t pt = sl_eng_hold_point(p);
+		if (pt != UINT64_MAX) {
+			uint64_t need = pt > p->sum_exec_ns ? pt - p->sum_exec_ns : 0;
+			if (need < dt)
+				dt = need;
+		}
+	}
 	if (dt != SL_INF && dt <= UINT64_MAX - e->now)
 		sl_evq_push(&e->priv->q, e->now + dt, EV_PROGRESS, (uint32_t)c, cpu->run_gen);
 }
@@ -332,14 +340,19 @@ static void leave(struct sl_engine *e, int cpu, struct sl_task *p, char state)
 
 static void finish(struct sl_engine *e, struct sl_task *p)
 {
+	struct sl_task *a;
 	p->state = SL_TS_DONE;
 	e->priv->ndone++;
 	sl_eng_release_all(e, p);
+	sl_eng_holds_release(p);
+	if ((a = sl_eng_unpark_by(e, p)) != NULL)
+		sl_eng_resume_parked(e, a, p);
 }
 
 /* p starts a sleep (its phase p->ph ended with S/D) at now. */
 static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 {
+	struct sl_task *a;
 	struct sl_phase next;
 	const struct sl_phase *ph = &p->eng->ph;
 	uint64_t timed_end;
@@ -355,9 +368,11 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
 		sl_eng_wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
-		return;
+	} else {
+		sl_eng_push_wake(e, p, timed_end);
 	}
-	sl_eng_push_wake(e, p, timed_end);
+	if ((a = sl_eng_unpark_by(e, p)) != NULL)
+		sl_eng_resume_parked(e, a, p);
 }
 
 /* ---- task life ---- */
@@ -401,11 +416,14 @@ static int irq_cpu(const struct sl_engine *e, const struct sl_task *p, const str
 	return (p->cpu + off) % n;
 }
 
+static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl_enq_info *wi,
+			 struct sl_task *sync_waker);
+
 static void do_wake(struct sl_engine *e, struct sl_task *p)
 {
 	struct sl_phase ended = p->eng->ph;
 	struct sl_enq_info w;
-	int cpu, waker = -1;
+	int waker = -1;
 	size_t ph_idx = p->eng->phase;
 
 	/* the next phase straight into its place (through a copy on the stack
@@ -416,6 +434,7 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 	}
 	p->eng->phase++;
 	p->eng->run_left = p->eng->ph.run_ns;
+	sl_eng_hold_phase(e, p);
 	/* every field set here, no memset or zeroing initializer (gcc made
 	 * them a slow rep stos); the assertion guards against a new field */
 	_Static_assert(sizeof(struct sl_enq_info) == 64, "set every field of sl_enq_info here");
@@ -448,12 +467,21 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		w.waker_cpu = irq_cpu(e, p, &ended);
 		e->priv->st.irq_cpu_wakeups++;
 	}
+	wake_enqueue(e, p, &w, w.sync ? &e->tasks[ended.waker] : NULL);
+}
+
+/* p's wakeup w (by w->waker, -1 none) reaches a CPU's runqueue: at once or
+ * after the kernel's wakeup latency */
+static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl_enq_info *wi,
+			 struct sl_task *sync_waker)
+{
+	struct sl_enq_info w = *wi;
+	int cpu;
 	p->eng->wake_pending = 1;
 	p->eng->wake_ts = e->now;
-	p->eng->wake_waker = waker;
+	p->eng->wake_waker = w.waker;
 	e->priv->st.wakeups++;
-	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, waker_home(e, waker),
-			      w.sync ? &e->tasks[ended.waker] : NULL);
+	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, waker_home(e, w.waker), sync_waker);
 	if (e->priv->waking && !p->eng->blocked) {
 		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
 		 * the task reaches the runqueue of the CPU chosen now after the
@@ -472,6 +500,37 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		}
 	}
 	sl_eng_enqueue(e, p, cpu, &w);
+}
+
+void sl_eng_resume_parked(struct sl_engine *e, struct sl_task *a, struct sl_task *b)
+{
+	struct sl_enq_info w;
+	memset(&w, 0, sizeof(w));
+	w.kind = SL_ENQ_WAKE;
+	w.waker = b->idx;
+	w.waker_cpu = b->cpu; /* b wakes it from its CPU just before it sleeps */
+	/* a sync wakeup (a pipe's, WF_SYNC): its waker leaves its CPU next */
+	w.sync = b->state == SL_TS_RUNNING && e->cpus[b->cpu].curr == b;
+	w.src_cpu = -1;
+	w.now = e->now;
+	w.sleep_start_ns = a->sleep_start_ns;
+	w.sleep_ns = e->now - a->sleep_start_ns;
+	w.sleep_state = 'S';
+	w.waker_kind = SL_WAKER_TASK;
+	e->priv->st.sync_wakeups += (uint64_t)w.sync;
+	wake_enqueue(e, a, &w, w.sync ? b : NULL);
+}
+
+/* cpu's running task p reached a point at which it wakes b, which has not
+ * gone to sleep yet: p leaves its CPU until b sleeps (handback.c) */
+static void park(struct sl_engine *e, int cpu, struct sl_task *p, struct sl_task *b)
+{
+	leave(e, cpu, p, 'S');
+	p->sleep_start_ns = e->now;
+	p->eng->parked_on = b;
+	b->eng->parked_by = p;
+	e->priv->ncausal++;
+	e->priv->st.handbacks++;
 }
 
 static void appear(struct sl_engine *e, struct sl_task *p)
@@ -499,6 +558,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		begin_sleep(e, p);
 		return;
 	}
+	sl_eng_hold_phase(e, p);
 	/* a fork (SL_TASK_FORKED) goes through the policy's fork hook; a task
 	 * whose "parent" is only its first waker (trace start) is a plain start */
 	if ((s->flags & SL_TASK_FORKED) && s->parent >= 0 && (size_t)s->parent < e->ntasks &&
@@ -561,6 +621,7 @@ static int run_on(struct sl_engine *e, int cpu, struct sl_task *p)
 	p->eng->phase++;
 	p->eng->ph = next;
 	p->eng->run_left = next.run_ns;
+	sl_eng_hold_phase(e, p);
 	return 0;
 }
 
@@ -592,10 +653,16 @@ static void burst_end(struct sl_engine *e, int cpu, struct sl_task *p)
 		sl_eng_arm(e, cpu);
 		return;
 	case SL_END_SLEEP_S:
-	case SL_END_SLEEP_D:
+	case SL_END_SLEEP_D: {
+		/* a waker parked until p sleeps is woken by p on p's CPU, as p
+		 * wrote its reply before it blocked (handback.c) */
+		struct sl_task *a = sl_eng_unpark_by(e, p);
+		if (a)
+			sl_eng_resume_parked(e, a, p);
 		leave(e, cpu, p, end);
 		begin_sleep(e, p);
 		return;
+	}
 	case SL_END_EXIT:
 		leave(e, cpu, p, 'X');
 		if (e->ops->task_exit) {
@@ -755,10 +822,15 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		account(e, (int)ev->id);
 		if (p->eng->waiters_n)
 			sl_eng_release_reached(e, p);
-		if (p->eng->run_left == 0)
+		if (p->eng->run_left == 0) {
 			burst_end(e, (int)ev->id, p);
-		else
-			sl_eng_arm(e, (int)ev->id);
+		} else {
+			struct sl_task *b = p->eng->holds_n ? sl_eng_hold_reached(p) : NULL;
+			if (b)
+				park(e, (int)ev->id, p, b);
+			else
+				sl_eng_arm(e, (int)ev->id);
+		}
 		return;
 	case EV_WAKE: /* stale: another sleep's, or it waits on a causal edge */
 		p = timed_task(e, ev);

@@ -111,6 +111,8 @@ enum sl_irq_cpu_mode {
 				  * not relative to the sleeper) */
 };
 
+/* replay --handback */
+enum sl_handback_mode { SL_HANDBACK_ON = 0, SL_HANDBACK_OFF = 1 };
 /* replay --late-cpus: a CPU of the recording with no event until late
  * (common/behaviour.h cpu_up_ns; docs/replay.md "CPUs that were offline") */
 enum sl_late_cpus_mode {
@@ -175,6 +177,9 @@ struct sl_replay_opts {
 	 * (--groups none), 0 = the behaviour's groups (from the ledger) for a
 	 * model that schedules groups */
 	int no_groups;
+	/* Hand-backs (docs/replay.md "Hand-backs"): 1 = off (--handback off),
+	 * 0 = a causal replay keeps a hand-off pair's recorded order */
+	int no_handback;
 	/* the groups' source and counts for the run's params, or NULL */
 	const char *groups_desc;
 	/* where the tasks' policy and nice came from, for the run's params
@@ -226,6 +231,7 @@ struct sl_replay_stats {
 				      * balancing intervals allow (docs/replay.md) */
 	uint64_t causal_waits;       /* sleeps/starts ended by a task's progress */
 	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
+	uint64_t handbacks;          /* wakers parked until their sleeper slept */
 	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */
 	uint64_t unfinished;         /* tasks with work left at the end */
 	uint64_t invariant_checks;

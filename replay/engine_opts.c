@@ -127,6 +127,9 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	if (!bad && o->late_cpus && o->late_cpus[0])
 		bad = appendf(buf, len, &off, ",\"late_cpus_mode\":\"%s\",\"late_cpus\":%s",
 			      sl_choice_name(sl_late_cpus_choices, o->late_cpus_mode, "?"), o->late_cpus);
+	if (!bad && o->mode == SL_MODE_CAUSAL)
+		bad = appendf(buf, len, &off, ",\"handback\":\"%s\"",
+			      sl_choice_name(sl_handback_choices, o->no_handback, "?"));
 	/* the groups' source (docs/groups.md): a plain description */
 	if (!bad && ops->group_sched)
 		bad = appendf(buf, len, &off, ",\"groups\":\"%s\"",

@@ -57,6 +57,12 @@ struct sl_task_eng {
 	int wait_is_start;           /* causal: 1 = waiting to appear (fork) */
 	struct sl_waiter *waiters;   /* tasks waiting for our progress: min-heap */
 	size_t waiters_n, waiters_cap;
+	/* handback.c: hand-back holds on our progress (min-heap; t: the task
+	 * we would wake there, token: its token when the hold was set) */
+	struct sl_waiter *holds;
+	size_t holds_n, holds_cap;
+	struct sl_task *parked_on;   /* parked at a hold until that task sleeps */
+	struct sl_task *parked_by;   /* the task parked until we sleep */
 } __attribute__((aligned(64)));
 
 struct sl_engine_priv {
@@ -77,6 +83,8 @@ struct sl_engine_priv {
 	uint64_t next_tick;      /* time of the next tick of every CPU */
 	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
 	int irq_mode;            /* --irq-cpu in effect (sl_irq_cpu_mode_of) */
+	int handback;            /* hand-back holds (handback.c) in causal mode */
+	int *hb_pair;            /* handback.c: a task's exclusive waker, -1 */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
 	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */
@@ -127,6 +135,10 @@ int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, 
 			     struct sl_diag *d);
 
 /* causal.c */
+/* a min-heap of waiters by point (ties: task index): the causal waits on
+ * a task's progress and its hand-back holds (handback.c) */
+void sl_waiter_heap_push(struct sl_waiter **heap, size_t *n, size_t *cap, struct sl_waiter x);
+void sl_waiter_heap_pop(struct sl_waiter *heap, size_t *n);
 /* t waits until w's CPU time reaches point (timed_end: the timed fallback;
  * is_start: t is waiting to appear). Wakes at once if w is past it. */
 void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, uint64_t point,
@@ -139,6 +151,24 @@ void sl_eng_release_reached(struct sl_engine *e, struct sl_task *w);
 void sl_eng_release_all(struct sl_engine *e, struct sl_task *w);
 /* Nothing can progress: release the causal wait whose timed end is first. */
 void sl_eng_break_deadlock(struct sl_engine *e);
+
+/* handback.c: the order of a recorded hand-off (docs/replay.md
+ * "Hand-backs"): a task that wakes another at a recorded point does not
+ * pass that point before the other has gone to sleep. */
+/* find the exclusive waker/wakee pairs of the behaviour (at start) */
+void sl_eng_handback_init(struct sl_engine *e);
+/* p begins a phase: hold its waker at the point that ends it. */
+void sl_eng_hold_phase(struct sl_engine *e, struct sl_task *p);
+/* the first point p may not pass (UINT64_MAX: none) */
+uint64_t sl_eng_hold_point(struct sl_task *p);
+/* p has reached a hold point: the task to wait for, or NULL */
+struct sl_task *sl_eng_hold_reached(struct sl_task *p);
+/* b sleeps or is done: the task parked on it (or NULL), unparked */
+struct sl_task *sl_eng_unpark_by(struct sl_engine *e, struct sl_task *b);
+/* frees p's holds */
+void sl_eng_holds_release(struct sl_task *p);
+/* engine.c: a's park ends: b woke it (b sleeps or is done) */
+void sl_eng_resume_parked(struct sl_engine *e, struct sl_task *a, struct sl_task *b);
 
 /* engine.c: the migration thread of cpu (2.6.20 migration_thread, one per
  * CPU, SCHED_FIFO 99, pinned; an engine task after the behaviour's, with no

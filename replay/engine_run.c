@@ -94,6 +94,7 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 	}
 	v->o = o;
 	v->irq_mode = sl_irq_cpu_mode_of(o->irq_cpu_mode);
+	v->handback = o->mode == SL_MODE_CAUSAL && !o->no_handback;
 	v->lat_state = o->seed;
 	v->allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
 	v->onlinemask = v->allmask;
@@ -229,6 +230,7 @@ static int start_replay(struct sl_engine *e, const struct sl_behaviour *b,
 	struct sl_engine_priv *v = e->priv;
 	size_t i;
 
+	sl_eng_handback_init(e);
 	if (e->ops->init(e)) {
 		if (!v->failed)
 			sl_fail(d, "%s: initialisation failed", e->ops->name);
@@ -267,8 +269,11 @@ static void release_engine(struct sl_engine *e)
 
 	sl_engine_release_policy(e);
 	sl_smp_release(e);
-	for (i = 0; v->tx && i < e->ntasks; i++)
+	for (i = 0; v->tx && i < e->ntasks; i++) {
 		free(v->tx[i].waiters);
+		free(v->tx[i].holds);
+	}
+	free(v->hb_pair);
 	free(v->tx);
 	free(v->mig_spec);
 	free(e->tasks);
