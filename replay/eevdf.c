@@ -161,8 +161,9 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 {
 	struct sl_engine *e = r->e;
 	struct sl_task *cur = e->cpus[cpu].curr;
+	struct sl_eevdf_se *pick;
 	struct ev_task *c;
-	int rt;
+	int rt, cross;
 	if (!cur)
 		return 1;
 	c = T(r, cur);
@@ -177,7 +178,19 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 		return 0;
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
-	return sl_eevdf_pick(&r->rq[cpu].cfs) == &p->se;
+	/* Against a task of another top-level entity the choice is the
+	 * root's, between curr's group entity and p's entity, and the group
+	 * entity has no RUN_TO_PARITY protection left: since v6.17 vprot
+	 * shares its storage with vlag (struct sched_entity, v6.18), and
+	 * reweight_entity() -> update_entity_lag() overwrites it at every
+	 * update_cfs_group() of the group (each enqueue, dequeue and tick of
+	 * a task of it; kernel/sched/fair.c, v6.18). Inside a group the
+	 * task's own protection holds (docs/groups.md). */
+	cross = c->grp >= 0 && p->grp != c->grp;
+	pick = sl_eevdf_pick_protect(&r->rq[cpu].cfs, !cross);
+	if (pick == &p->se && cross)
+		c->se.parity = 0; /* preempted: gone, as cancel_protect_slice */
+	return pick == &p->se;
 }
 
 static int eevdf_init(struct sl_engine *e)

@@ -120,6 +120,9 @@ void sl_eevdf_dequeue_move(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
 /* pick_eevdf(): the eligible entity with the earliest deadline, curr kept
  * under RUN_TO_PARITY. NULL only when nothing is queued. */
 struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);
+/* __pick_eevdf(cfs_rq, protect): the same, curr kept under RUN_TO_PARITY
+ * only when protect */
+struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int protect);
 /* set_next_entity() / put_prev_entity(). */
 void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
 void sl_eevdf_put_prev(struct sl_eevdf_rq *rq);

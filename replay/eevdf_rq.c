@@ -307,7 +307,7 @@ static int before(const struct sl_eevdf_se *a, const struct sl_eevdf_se *b)
 	return d < 0 || (d == 0 && a->seq < b->seq);
 }
 
-struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
+struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int protect)
 {
 	struct sl_eevdf_se *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
 	struct sl_eevdf_se *best = NULL, *left = NULL;
@@ -319,7 +319,7 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
 		curr = NULL; /* not eligible */
 	/* once selected, run a task until it either becomes non-eligible or
 	 * until it gets a new slice */
-	if (rq->run_to_parity && curr && curr->parity && curr->parity_deadline == curr->deadline)
+	if (protect && rq->run_to_parity && curr && curr->parity && curr->parity_deadline == curr->deadline)
 		return curr;
 	for (i = 0; i < rq->n; i++) {
 		struct sl_eevdf_se *se = rq->q[i];
@@ -334,6 +334,11 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
 	if (!best) /* cannot happen: the smallest vruntime is always eligible */
 		best = left ? left : rq->curr && rq->curr->on_rq ? rq->curr : NULL;
 	return best;
+}
+
+struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
+{
+	return sl_eevdf_pick_protect(rq, 1);
 }
 
 void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)

@@ -230,3 +230,49 @@ SL_TEST(groups_from_ledger_rows)
 	CHECK_EQ_INT(b.tasks[6].group1, 0);
 	sl_behaviour_release(&b);
 }
+
+/* A running group task's RUN_TO_PARITY protection does not hold against a
+ * woken task of another top-level entity: in v6.17+ the protection (vprot)
+ * shares its storage with vlag (struct sched_entity), and the group
+ * entity's reweight (update_cfs_group at every enqueue, dequeue and tick of
+ * its group: reweight_entity -> update_entity_lag) overwrites it. One CPU,
+ * 1 ms ticks, 0.70 ms slice. H, a hog alone in a group of shares 512, is
+ * placed at 0 with half a request (PLACE_DEADLINE_INITIAL: 0.35 ms at its
+ * nice-0 weight), then reweighted to its root weight 512: the relative
+ * deadline scales by 1024 / 512 to 0.7 ms of virtual time, which H's
+ * vruntime covers at 2 ns a ns. W (root, 1024) starts at 0.05 ms for
+ * 0.1 ms, placed at V (H alone: V = H's vruntime) with half a request:
+ * deadline V + 0.35 ms, before H's V + 0.7 - 0.1 = V + 0.6 ms; both lags
+ * are 0 (both eligible). So W is the pick, H has no protection left: W
+ * runs 0.05-0.15 ms. W in H's own group: H keeps the CPU by its
+ * protection; its request is used up at 0.35 ms and the tick at 1 ms
+ * finds it: W runs from 1 ms. */
+static uint64_t w_start(uint32_t w_group)
+{
+	struct sl_behaviour b;
+	struct trec r;
+	unsigned long sh[1] = { 512 };
+	struct sl_task_spec *w;
+	uint64_t ts = UINT64_MAX;
+	size_t i;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	hog(&b, "H", 0, 1);
+	w = add_task(&b, "W", 0, 50000ULL);
+	add_phase(w, 100000ULL, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
+	w->group1 = w_group;
+	set_groups(&b, sh, 1);
+	if (run_groups(&b, 1, 5 * TMS, 0, &r) == 0)
+		for (i = 0; i < r.ns; i++)
+			if (r.s[i].task == 1 && r.s[i].ts < ts)
+				ts = r.s[i].ts;
+	trec_free(&r);
+	sl_behaviour_release(&b);
+	return ts;
+}
+
+SL_TEST(groups_protection_lost_to_another_group)
+{
+	CHECK_EQ_INT(w_start(0), 50000ULL);
+	CHECK_EQ_INT(w_start(1), 1 * TMS);
+}
