@@ -517,8 +517,7 @@ void sl_eng_resume_parked(struct sl_engine *e, struct sl_task *a, struct sl_task
 	w.sleep_ns = e->now - a->sleep_start_ns;
 	w.sleep_state = 'S';
 	w.waker_kind = SL_WAKER_TASK;
-	e->priv->st.sync_wakeups += (uint64_t)w.sync;
-	wake_enqueue(e, a, &w, w.sync ? b : NULL);
+	wake_enqueue(e, a, &w, w.sync ? b : NULL); /* counted as a hand-back */
 }
 
 /* cpu's running task p reached a point at which it wakes b, which has not

@@ -17,7 +17,6 @@
 #include "engine_priv.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "../common/util.h"
 
