@@ -352,7 +352,6 @@ static void finish(struct sl_engine *e, struct sl_task *p)
 /* p starts a sleep (its phase p->ph ended with S/D) at now. */
 static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 {
-	struct sl_task *a;
 	struct sl_phase next;
 	const struct sl_phase *ph = &p->eng->ph;
 	uint64_t timed_end;
@@ -368,11 +367,9 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
 		sl_eng_wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
-	} else {
-		sl_eng_push_wake(e, p, timed_end);
+		return;
 	}
-	if ((a = sl_eng_unpark_by(e, p)) != NULL)
-		sl_eng_resume_parked(e, a, p);
+	sl_eng_push_wake(e, p, timed_end);
 }
 
 /* ---- task life ---- */

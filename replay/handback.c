@@ -109,12 +109,11 @@ void sl_eng_hold_phase(struct sl_engine *e, struct sl_task *p)
 {
 	const struct sl_phase *ph = &p->eng->ph;
 	struct sl_task *w;
-	if (e->mode != SL_MODE_CAUSAL || !e->priv->handback)
-		return;
-	if ((ph->end != SL_END_SLEEP_S && ph->end != SL_END_SLEEP_D) || ph->waker_kind != SL_WAKER_TASK ||
-	    ph->waker < 0 || (size_t)ph->waker >= e->ntasks || ph->waker == p->idx || !ph->waker_progress_ns)
-		return;
-	if (!e->priv->hb_pair || (size_t)p->idx >= e->priv->nreal || e->priv->hb_pair[p->idx] != ph->waker)
+	int a;
+	if (!e->priv->hb_pair || (size_t)p->idx >= e->priv->nreal || !ph->waker_progress_ns)
+		return; /* no pairs (not causal, --handback off), or not a task of the behaviour */
+	a = task_waker(e, (size_t)p->idx, ph);
+	if (a < 0 || e->priv->hb_pair[p->idx] != a)
 		return; /* not a hand-off pair */
 	w = &e->tasks[ph->waker];
 	if (w->state == SL_TS_DONE || sl_eng_hidden(e, w) || sl_eng_cur_exec(e, w) + 1 >= ph->waker_progress_ns)
