@@ -408,24 +408,18 @@ static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 
 void ev_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
 {
-	int cpu = p->cpu, running;
+	int cpu = p->cpu;
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
-	/* reweight_entity (v6.12+): update_curr, the entity out of the
-	 * tree, its lag (and relative deadline) scaled by old / new weight,
-	 * placed back with it */
-	running = cfs->curr == &p->se;
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
 	ev_pelt_reweight(r, p, w);
-	sl_eevdf_dequeue_move(cfs, &p->se);
-	if (running)
-		sl_eevdf_put_prev(cfs);
-	if (p->se.rel_deadline)
-		p->se.deadline = (uint64_t)((int64_t)p->se.deadline * (int64_t)p->se.weight / (int64_t)w);
-	sl_eevdf_reweight_w(&p->se, w);
-	sl_eevdf_enqueue(cfs, &p->se, 0);
-	if (running)
-		set_next(r, cpu, &p->se);
+	sl_eevdf_reweight_queued(cfs, &p->se, w);
+	if (cfs->curr == &p->se) {
+		/* set_next's row and recency (its PELT update and exec_seen
+		 * are update_curr's, just done) */
+		rec_lag(r, cpu, &p->se);
+		p->se.mru = ++r->mru;
+	}
 }
 
 static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)

@@ -81,6 +81,11 @@ void sl_eevdf_se_set_weight(struct sl_eevdf_se *se, unsigned long w);
 /* reweight_entity of an entity that is not queued: weight w, its vlag
  * scaled by old / new weight (w * vlag is kept). */
 void sl_eevdf_reweight_w(struct sl_eevdf_se *se, unsigned long w);
+/* reweight_entity() of a queued entity (curr or not) to weight w: out
+ * (its lag, and its deadline relative), lag and deadline scaled by
+ * old / new weight, placed back; curr is set again and keeps the
+ * RUN_TO_PARITY protection it had (none when it had lapsed). */
+void sl_eevdf_reweight_queued(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, unsigned long w);
 /* An empty runqueue with the given configuration; free with _rq_release. */
 void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick_ns);
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq);
@@ -92,8 +97,8 @@ uint64_t sl_eevdf_avg_vruntime(const struct sl_eevdf_rq *rq);
 int sl_eevdf_vruntime_eligible(const struct sl_eevdf_rq *rq, uint64_t vruntime);
 /* update_curr() for delta_exec ns of curr's CPU time: vruntime += delta
  * scaled by weight, a new deadline when it is reached (update_deadline),
- * min_vruntime. Returns 1 when the slice ran out with others queued
- * (resched). */
+ * min_vruntime. Returns 1 when, with others queued, the slice ran out or
+ * curr's RUN_TO_PARITY protection has lapsed (v6.18: resched, a pick). */
 int sl_eevdf_update_curr(struct sl_eevdf_rq *rq, uint64_t delta_exec);
 /* place_entity(): vruntime = V - vlag * (W + w) / W (PLACE_LAG), deadline
  * = vruntime + calc_delta_fair(slice) (half of it when initial and
@@ -123,6 +128,8 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);
 /* __pick_eevdf(cfs_rq, protect): the same, curr kept under RUN_TO_PARITY
  * only when protect */
 struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int protect);
+/* protect_slice(): se (curr) still holds its RUN_TO_PARITY protection */
+int sl_eevdf_protected(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se);
 /* set_next_entity() / put_prev_entity(). */
 void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se);
 void sl_eevdf_put_prev(struct sl_eevdf_rq *rq);

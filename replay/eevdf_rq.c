@@ -187,7 +187,18 @@ int sl_eevdf_update_curr(struct sl_eevdf_rq *rq, uint64_t delta_exec)
 	curr->vruntime += sl_eevdf_calc_delta_fair(delta_exec, curr);
 	resched = update_deadline(rq, curr);
 	update_min_vruntime(rq);
-	return resched;
+	/* v6.18 update_curr: with others queued, a used-up slice, or a
+	 * RUN_TO_PARITY protection that has lapsed (a task picked again
+	 * after its deadline moved on keeps no protection: set_next_entity,
+	 * which sets it, runs only when the entity changes), asks for a
+	 * pick: `if (resched || !protect_slice(curr)) resched_curr_lazy(rq)`
+	 * (kernel/sched/fair.c, v6.18; v6.6-v6.17 asked on the slice alone) */
+	return resched || (rq->nr_running > 1 && !sl_eevdf_protected(rq, curr));
+}
+
+int sl_eevdf_protected(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se)
+{
+	return rq->run_to_parity && se->parity && se->parity_deadline == se->deadline;
 }
 
 void sl_eevdf_place(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initial)
@@ -319,7 +330,7 @@ struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int prot
 		curr = NULL; /* not eligible */
 	/* once selected, run a task until it either becomes non-eligible or
 	 * until it gets a new slice */
-	if (protect && rq->run_to_parity && curr && curr->parity && curr->parity_deadline == curr->deadline)
+	if (protect && curr && sl_eevdf_protected(rq, curr))
 		return curr;
 	for (i = 0; i < rq->n; i++) {
 		struct sl_eevdf_se *se = rq->q[i];
@@ -389,6 +400,30 @@ void sl_eevdf_se_set_weight(struct sl_eevdf_se *se, unsigned long w)
 {
 	se->weight = w < 2 ? 2 : w;
 	se->wmult = (uint32_t)(0xffffffffUL / se->weight);
+}
+
+void sl_eevdf_reweight_queued(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, unsigned long w)
+{
+	/* The flat model reweights a task for its group's share where the
+	 * kernel reweights the group's entity one level up (update_cfs_group)
+	 * and leaves the task's own entity, and its RUN_TO_PARITY protection
+	 * (vprot, set only by set_next_entity), alone. So curr keeps the
+	 * protection it had, and a lapsed one is not renewed: renewed at every
+	 * tick, it had kept every running group task protected against the
+	 * wakees of its group. */
+	int running = rq->curr == se;
+	int prot = running && se->parity && se->parity_deadline == se->deadline;
+	sl_eevdf_dequeue_move(rq, se);
+	if (running)
+		sl_eevdf_put_prev(rq);
+	if (se->rel_deadline) /* the rest of the request, scaled like vlag */
+		se->deadline = (uint64_t)((int64_t)se->deadline * (int64_t)se->weight / (int64_t)w);
+	sl_eevdf_reweight_w(se, w);
+	sl_eevdf_enqueue(rq, se, 0);
+	if (running) {
+		sl_eevdf_set_next(rq, se);
+		se->parity = prot;
+	}
 }
 
 void sl_eevdf_reweight_w(struct sl_eevdf_se *se, unsigned long w)

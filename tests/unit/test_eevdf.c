@@ -232,6 +232,61 @@ SL_TEST(eevdf_run_to_parity)
 	sl_eevdf_rq_release(&rq);
 }
 
+/* v6.18's update_curr asks for a pick when curr's RUN_TO_PARITY protection
+ * has lapsed, not only when its slice runs out, and a reweight for a
+ * group's share (the flat model's) neither renews a lapsed protection nor
+ * ends a live one (kernel/sched/fair.c v6.18: update_curr, set_next_entity
+ * is the only place vprot is set). */
+SL_TEST(eevdf_lapsed_protection)
+{
+	struct sl_eevdf_rq rq;
+	struct sl_eevdf_se a, b;
+	sl_eevdf_rq_init(&rq, 750000, 1000000);
+	rq.rel_deadline = 1; /* PLACE_REL_DEADLINE, v6.12+ */
+	sl_eevdf_se_init(&a, 0, 0);
+	sl_eevdf_se_init(&b, 1, 0);
+	/* A alone at V = 0: v 0, deadline 0 + 750000 */
+	sl_eevdf_enqueue(&rq, &a, 0);
+	sl_eevdf_set_next(&rq, &a);
+	CHECK_EQ_INT(a.deadline, 750000);
+	/* B joins with vlag -1 ms: W = 1024 (curr A), lag = -1e6 * 2048 /
+	 * 1024 = -2e6, v_B = 0 + 2e6, deadline 2.75e6 */
+	b.vlag = -1000000;
+	sl_eevdf_enqueue(&rq, &b, 0);
+	CHECK_EQ_INT(b.vruntime, 2000000);
+	/* 0.6 ms: v_A 600000, before its deadline and protected: no pick */
+	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 600000), 0);
+	CHECK(sl_eevdf_protected(&rq, &a));
+	/* 0.2 ms more: v_A 800000 passes 750000: new deadline 800000 +
+	 * 750000 = 1550000, a pick. V = (800000 + 2e6) / 2 = 1.4e6: A is
+	 * eligible, B (2e6) is not, so A is picked again; without a
+	 * set_next_entity its protection stays lapsed */
+	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 200000), 1);
+	CHECK_EQ_INT(a.deadline, 1550000);
+	CHECK(sl_eevdf_pick(&rq) == &a);
+	CHECK(!sl_eevdf_protected(&rq, &a));
+	/* 0.1 ms more: v_A 900000, deadline not reached, but unprotected
+	 * with B queued: a pick (v6.6-v6.17: none) */
+	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 100000), 1);
+	/* a reweight (2048: its group's share doubled) keeps it unprotected;
+	 * the rest of its request, 1550000 - 900000 = 650000, is scaled by
+	 * 1024 / 2048: 325000 */
+	sl_eevdf_reweight_queued(&rq, &a, 2048);
+	CHECK(rq.curr == &a);
+	CHECK(!sl_eevdf_protected(&rq, &a));
+	CHECK_EQ_INT(a.deadline - a.vruntime, 325000);
+	/* picked afresh (after a switch): protected again, and a reweight
+	 * back to 1024 keeps that, the rest scaled back to 650000 */
+	sl_eevdf_put_prev(&rq);
+	sl_eevdf_set_next(&rq, &a);
+	CHECK(sl_eevdf_protected(&rq, &a));
+	sl_eevdf_reweight_queued(&rq, &a, 1024);
+	CHECK(sl_eevdf_protected(&rq, &a));
+	CHECK_EQ_INT(a.deadline - a.vruntime, 650000);
+	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 100000), 0);
+	sl_eevdf_rq_release(&rq);
+}
+
 SL_TEST(eevdf_two_hogs_alternate)
 {
 	/* 1 CPU: slice 0.75 ms. A and B start at V = 0 with deadline 0.375 ms
