@@ -2,6 +2,7 @@
  * tick phase) estimated from its recorded run: see hz.h. */
 #include "hz.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* The end times (and CPUs) of the slices that ended runnable (R) with no
@@ -57,4 +58,67 @@ int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, doub
 		*hz = t.hz;
 	sl_ticks_release(&t);
 	return rc;
+}
+
+size_t sl_mark_polls(struct sl_behaviour *b, struct sl_poll_obs *o)
+{
+	uint64_t *ends;
+	int *cpu;
+	size_t n = 0, i, marked = 0, *off, *all;
+	struct sl_ticks t;
+	if (!o->nr)
+		return 0;
+	sl_sort_u64(o->wk, o->nw);
+	ends = xcalloc(o->nr, sizeof(*ends));
+	cpu = xcalloc(o->nr, sizeof(*cpu));
+	/* the ends with no wakeup in the 100 us before (as tick_ends): a
+	 * wakeup preemption is not a clock read's */
+	for (i = 0; i < o->nr; i++) {
+		const struct sl_rend *r = &o->r[i];
+		size_t lo = 0, hi = o->nw;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (o->wk[mid] + 100000 < r->ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if ((lo < o->nw && o->wk[lo] <= r->ts) || r->cpu < 0) {
+			o->r[i].cpu = -1; /* left out below */
+			continue;
+		}
+		ends[n] = r->ts;
+		cpu[n++] = r->cpu;
+	}
+	if (sl_ticks_from_ends(ends, cpu, n, &t) || !t.hz) {
+		sl_ticks_release(&t);
+		free(ends);
+		free(cpu);
+		return 0;
+	}
+	off = xcalloc(b->ntasks + 1, sizeof(*off));
+	all = xcalloc(b->ntasks + 1, sizeof(*all));
+	for (i = 0; i < o->nr; i++) {
+		const struct sl_rend *r = &o->r[i];
+		double tick;
+		if (r->cpu < 0 || r->task < 0 || (size_t)r->task >= b->ntasks)
+			continue;
+		tick = sl_ticks_nearest(&t, r->cpu, r->ts);
+		if (tick < 0)
+			continue;
+		all[r->task]++;
+		if (fabs((double)r->ts - tick) > SL_POLL_TICK_NS)
+			off[r->task]++;
+	}
+	for (i = 0; i < b->ntasks; i++)
+		if (off[i] >= SL_POLL_MIN && off[i] * 5 >= all[i] * 3) {
+			b->tasks[i].flags |= SL_TASK_POLLS;
+			marked++;
+		}
+	free(off);
+	free(all);
+	sl_ticks_release(&t);
+	free(ends);
+	free(cpu);
+	return marked;
 }

@@ -26,4 +26,18 @@ int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, doub
  * 0 or -1 as sl_estimate_hz; release with sl_ticks_release either way. */
 int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t);
 
+/* The tasks that read their own CPU clock while they run, marked
+ * SL_TASK_POLLS in b (docs/model.md "Clock reads"): such a read runs the
+ * scheduler's update_curr (task_sched_runtime, kernel/sched/core.c), so the
+ * kernel cuts their slices when the slice runs out, wherever the tick is;
+ * any other task's expiry is seen at a tick or a wakeup. A task is marked
+ * when at least SL_POLL_MIN of its slices that ended runnable with no
+ * wakeup in the 100 us before end further than SL_POLL_TICK_NS from a tick
+ * of their CPU (the tick as sl_estimate_ticks finds it from those ends),
+ * and those are at least 60 % of them. o's wakeups are sorted in place.
+ * Returns the number marked (0 when the tick cannot be told). */
+#define SL_POLL_MIN 10
+#define SL_POLL_TICK_NS 200000.0
+size_t sl_mark_polls(struct sl_behaviour *b, struct sl_poll_obs *o);
+
 #endif

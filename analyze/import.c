@@ -1,6 +1,7 @@
 /* analyze/import.c - see import.h. */
 #include "import.h"
 #include "completeness.h"
+#include "hz.h"
 #include "../collector/ledger.h"
 #include "../collector/release.h"
 #include "../common/util.h"
@@ -204,6 +205,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	struct sl_store_bind bind;
 	struct sl_run_sink sink;
 	struct sl_imported im;
+	struct sl_poll_obs polls;
 	size_t i;
 	int rc;
 
@@ -211,6 +213,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	memset(&tr, 0, sizeof(tr));
 	memset(&im, 0, sizeof(im));
 	memset(&bind, 0, sizeof(bind));
+	memset(&polls, 0, sizeof(polls));
 	rd = sl_reader_detect(path, force, d);
 	if (!rd)
 		return -1;
@@ -234,6 +237,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	bind.d = d;
 	sl_store_run_sink(&bind, &sink);
 	bind.track_cpus = 1; /* table cpu_first */
+	bind.polls = &polls; /* the tasks that read their CPU clock */
 	if (led) /* the ledger's completeness reads them next */
 		bind.keep = &out->rec;
 	memset(&lh, 0, sizeof(lh));
@@ -256,6 +260,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		goto fail;
 	if (rc == 1) {
 		sl_store_rollback(st);
+		sl_poll_obs_release(&polls);
 		sl_imported_release(&im);
 		sl_run_data_release(&out->rec);
 		free(bind.cpu_first);
@@ -263,6 +268,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		return 0;
 	}
 	out->existing = 0;
+	out->polls = sl_mark_polls(&im.b, &polls);
+	sl_poll_obs_release(&polls);
 	if (sl_store_add_behaviour(st, tr.id, &im.b, im.first, im.last, d))
 		goto fail;
 	if (im.b.ntasks && im.b.tasks[0].utid != bind.utid_base) {
@@ -311,6 +318,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 fail:
 	sha_wait(&sha, 1);
 	sl_store_rollback(st);
+	sl_poll_obs_release(&polls);
 	sl_imported_release(&im);
 	free(bind.cpu_first);
 	sl_run_data_release(&out->rec);

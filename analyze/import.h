@@ -18,6 +18,7 @@ struct sl_import_info {
 	size_t ntasks, nwork;       /* tasks; those with work (phases) */
 	uint64_t uncertain_ns;      /* Σ over tasks of ms.uncertain_ns */
 	uint64_t events;            /* events the reader delivered */
+	size_t polls;               /* tasks marked as reading their CPU clock (hz.h) */
 	struct sl_model_stats ms;   /* of the new trace (arrays owned) */
 	struct sl_run_data rec;     /* with a ledger: the recorded run's slices
 				     * as stored (for sl_completeness_store) */

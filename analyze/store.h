@@ -139,6 +139,22 @@ int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct s
 /* Bind a sink to a run: task index i maps to utid_base + i when b is NULL,
  * else to b->tasks[i].utid; every ts gets ts_offset added. The binder lives
  * in *bind (caller's storage) and must outlive the sink's use. */
+/* What a recorded run shows of the tasks that read their own CPU clock
+ * (sl_mark_polls, hz.h): the end (ns, the run's own time), CPU and task
+ * (the behaviour's index) of each slice that ended runnable (R), and the
+ * time of every wakeup. */
+struct sl_rend {
+	uint64_t ts;
+	int32_t cpu, task;
+};
+struct sl_poll_obs {
+	struct sl_rend *r;
+	size_t nr, rcap;
+	uint64_t *wk;
+	size_t nw, wcap;
+};
+void sl_poll_obs_release(struct sl_poll_obs *o);
+
 struct sl_store_bind {
 	struct sl_store *s;
 	int64_t run_id;
@@ -160,6 +176,8 @@ struct sl_store_bind {
 	int track_cpus;
 	uint64_t *cpu_first;
 	size_t ncpu_first;
+	/* non-NULL: the R slice ends and the wakeups go here too */
+	struct sl_poll_obs *polls;
 };
 /* Rows go in batches: they reach the tables at sl_store_commit() (or are
  * dropped by sl_store_rollback()), so commit before reading them back. At

@@ -546,6 +546,13 @@ static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, c
 	v[6] = priority;
 	if (b->keep)
 		keep_slice(b, v, end_state);
+	if (b->polls && end_state == 'R') {
+		struct sl_poll_obs *o = b->polls;
+		SL_GROW(o->r, o->rcap, o->nr + 1);
+		o->r[o->nr].ts = ts + dur;
+		o->r[o->nr].cpu = cpu;
+		o->r[o->nr++].task = task;
+	}
 	if (b->track_cpus)
 		note_cpu(b, cpu, v[1]);
 	return 0;
@@ -577,7 +584,19 @@ static int sink_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int wa
 	v[5] = cpu >= 0 ? cpu : NULL_VAL;
 	if (b->track_cpus)
 		note_cpu(b, cpu, v[2]);
+	if (b->polls) {
+		struct sl_poll_obs *o = b->polls;
+		SL_GROW(o->wk, o->wcap, o->nw + 1);
+		o->wk[o->nw++] = ts;
+	}
 	return 0;
+}
+
+void sl_poll_obs_release(struct sl_poll_obs *o)
+{
+	free(o->r);
+	free(o->wk);
+	memset(o, 0, sizeof(*o));
 }
 
 static int sink_stair(void *ctx, int task, uint64_t ts, int level, int array)

@@ -129,6 +129,11 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 	       in.ms.cpus == 1 ? "" : "s", (double)(in.ms.last_ts - in.ms.first_ts) / 1e9,
 	       in.ms.lost_events, in.ms.missed_switches, (double)in.uncertain_ns / 1e6, cut,
 	       in.run_id);
+	if (in.polls && !quiet)
+		printf("%zu task%s read%s %s own CPU clock while running (%s slices end off the tick):"
+		       " eevdf cuts %s when the pick would change (docs/model.md \"Clock reads\")\n",
+		       in.polls, in.polls == 1 ? "" : "s", in.polls == 1 ? "s" : "", in.polls == 1 ? "its" : "their",
+		       in.polls == 1 ? "its" : "their", in.polls == 1 ? "it" : "them");
 	if (in.ms.lost_events)
 		for (i = 0; i < (size_t)in.ms.cpus; i++)
 			if (in.ms.lost_per_cpu[i])

@@ -77,6 +77,8 @@ enum {
 	SL_TASK_KTHREAD = 16,  /* kernel thread (no mm): O(1) treats sleep differently */
 	SL_TASK_IDLE = 32,     /* the idle task (pid 0): never replayed */
 	SL_TASK_EXCLUDED = 64, /* left out of a replay (replay --exclude): never replayed */
+	SL_TASK_POLLS = 128,   /* reads its own CPU clock while it runs: its slices end
+				* off the tick (docs/model.md "Clock reads") */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };

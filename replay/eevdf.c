@@ -49,6 +49,10 @@ static const struct sl_policy_param eevdf_params[] = {
 	[EV_P_YIELD_FORFEIT] = SL_PARAM_FLAG("yield_forfeit", 1,
 		"sched_yield of an eligible task forfeits the rest of its request: vruntime = deadline, "
 		"then deadline += slice (v6.18, the default); 0: only the deadline moves (v6.6 to v6.17)"),
+	[EV_P_CLOCK_POLLS] = SL_PARAM_FLAG("clock_polls", 1,
+		"a task the behaviour marks as reading its own CPU clock (its recorded slices end off "
+		"the tick) runs update_curr at every read, so it is cut when the pick would change (1, "
+		"task_sched_runtime); 0: like any other, at the next tick or wakeup"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -127,6 +131,23 @@ static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 	se->mru = ++r->mru;
 }
 
+/* A task that reads its own CPU clock runs update_curr at each read
+ * (task_sched_runtime, kernel/sched/core.c), so the kernel notices a
+ * used-up slice, or a pick that would choose another entity, within
+ * microseconds, not at the next tick. The CPU's timer stands for the read
+ * that notices: armed when such a task is curr with others queued, at the
+ * horizon sl_eevdf_poll_horizon works out. */
+static void poll_arm(struct ev_run *r, int cpu, const struct sl_eevdf_se *se)
+{
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	uint64_t h;
+	if (!se || cfs->curr != se || !T(r, task_of(r, se))->poll)
+		return;
+	h = sl_eevdf_poll_horizon(cfs);
+	if (h != UINT64_MAX) /* a read every microsecond at the most */
+		sl_engine_timer(r->e, cpu, r->e->now + (h > 1000 ? h : 1000));
+}
+
 /* A delayed entity leaves its runqueue for good. */
 static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 {
@@ -153,6 +174,7 @@ static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initi
 	p->se.mru = ++r->mru;
 	rec_lag(r, cpu, &p->se);
 	ev_group_sync(r, p);
+	poll_arm(r, cpu, cfs->curr);
 }
 
 /* check_preempt_wakeup_fair / wakeup_preempt: does p, queued on busy cpu,
@@ -250,6 +272,7 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 		p->batch = et->sched_policy == SL_SCHED_BATCH;
 		et->prio = et->static_prio;
 	}
+	p->poll = (et->flags & SL_TASK_POLLS) && sl_engine_param(e, EV_P_CLOCK_POLLS);
 	p->se.slice = r->rq[0].cfs.base_slice;
 	p->se.pos = -1;
 	p->se.exec_seen = 0;
@@ -276,6 +299,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 			p->se.mru = ++r->mru;
 			rec_lag(r, cpu, &p->se);
 			ev_group_sync(r, p);
+			poll_arm(r, cpu, r->rq[cpu].cfs.curr);
 			return;
 		}
 		finish_delayed(r, p->cpu, &p->se);
@@ -347,7 +371,25 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 		if (se)
 			set_next(r, cpu, se);
 	}
+	poll_arm(r, cpu, se);
 	return se ? task_of(r, se) : NULL;
+}
+
+/* The CPU's timer (poll_arm): the clock read that runs update_curr */
+static void eevdf_timer(struct sl_engine *e, int cpu, struct sl_task *et)
+{
+	struct ev_run *r = R(e);
+	struct ev_task *p = T(r, et);
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	if (p->rt || !p->poll || cfs->curr != &p->se)
+		return;
+	/* update_curr: a pick when the slice ran out or the protection has
+	 * lapsed (then the pick may choose another entity) */
+	if ((ev_rq_update_curr(r, cpu) || !sl_eevdf_protected(cfs, &p->se)) &&
+	    sl_eevdf_pick(cfs) != &p->se)
+		sl_engine_resched(e, cpu);
+	else
+		poll_arm(r, cpu, &p->se);
 }
 
 static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
@@ -420,6 +462,7 @@ void ev_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
 		rec_lag(r, cpu, &p->se);
 		p->se.mru = ++r->mru;
 	}
+	poll_arm(r, cpu, cfs->curr);
 }
 
 static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
@@ -578,6 +621,7 @@ const struct sl_policy_ops sl_policy_eevdf = {
 	.check_preempt = eevdf_check_preempt,
 	.pick_next = eevdf_pick_next,
 	.tick = eevdf_tick,
+	.timer = eevdf_timer,
 	.fork = eevdf_fork,
 	.yield = eevdf_yield,
 	.set_nice = eevdf_set_nice,

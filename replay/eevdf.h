@@ -128,6 +128,14 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);
 /* __pick_eevdf(cfs_rq, protect): the same, curr kept under RUN_TO_PARITY
  * only when protect */
 struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int protect);
+/* For a curr that reads its own CPU clock, so that update_curr runs all
+ * the time it runs (task_sched_runtime, kernel/sched/core.c): the CPU time
+ * it may run on before update_curr would ask for a pick that can choose
+ * another entity. Protected: until its deadline. Unprotected (every
+ * update_curr picks): also until it turns ineligible, or a queued entity
+ * with an earlier deadline turns eligible. 0: now; UINT64_MAX: nothing
+ * queued beside it. */
+uint64_t sl_eevdf_poll_horizon(const struct sl_eevdf_rq *rq);
 /* protect_slice(): se (curr) still holds its RUN_TO_PARITY protection */
 int sl_eevdf_protected(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se);
 /* set_next_entity() / put_prev_entity(). */

@@ -23,6 +23,7 @@ enum {
 	EV_P_BALANCE,
 	EV_P_SLICE_NORM_US,
 	EV_P_YIELD_FORFEIT,
+	EV_P_CLOCK_POLLS,
 };
 
 struct ev_task {
@@ -32,6 +33,7 @@ struct ev_task {
 	int rt;                 /* SCHED_FIFO (1) or SCHED_RR (2), 0 fair (= rt_se.policy) */
 	struct sl_rt_se rt_se;  /* the RT class (rt.h): its list, SCHED_RR ticks left */
 	int batch;              /* SCHED_BATCH: never wakeup-preempts */
+	int poll;               /* reads its own CPU clock (SL_TASK_POLLS, clock_polls) */
 	int recent_cpu;         /* p->recent_used_cpu of select_idle_sibling (-1) */
 	/* eevdf_smp.c */
 	struct sl_pelt avg;     /* se->avg */

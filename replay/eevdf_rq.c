@@ -347,6 +347,52 @@ struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int prot
 	return best;
 }
 
+/* floor(a / b) and ceil(a / b), b > 0 */
+static int64_t div_floor(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static int64_t div_ceil(int64_t a, int64_t b)
+{
+	return -div_floor(-a, b);
+}
+
+uint64_t sl_eevdf_poll_horizon(const struct sl_eevdf_rq *rq)
+{
+	const struct sl_eevdf_se *c = rq->curr;
+	int64_t dv, kc, S = rq->avg_vruntime, W = rq->avg_load, wc, i;
+	if (!c || !c->on_rq || rq->nr_running < 2)
+		return UINT64_MAX;
+	kc = sl_eevdf_key(rq, c);
+	wc = (int64_t)c->weight;
+	/* its deadline: update_deadline, a new request and a pick */
+	dv = (int64_t)(c->deadline - c->vruntime);
+	if (dv < 0)
+		dv = 0;
+	if (!sl_eevdf_protected(rq, c) && W > 0) {
+		/* unprotected, every update_curr picks: it loses the CPU when
+		 * it turns ineligible (v_c > V of the others, S / W) ... */
+		int64_t d = div_floor(S, W) + 1 - kc;
+		if (d < dv)
+			dv = d;
+		/* ... or when a task with an earlier deadline turns eligible:
+		 * S + k_c * w_c >= k_j * (W + w_c) */
+		for (i = 0; i < rq->n; i++) {
+			const struct sl_eevdf_se *j = rq->q[i];
+			if (!before(j, c))
+				continue;
+			d = div_ceil(sl_eevdf_key(rq, j) * (W + wc) - S, wc) - kc;
+			if (d < dv)
+				dv = d;
+		}
+	}
+	if (dv <= 0)
+		return 0;
+	/* the CPU time in which v_c grows by dv: dv * w / NICE_0_LOAD, up */
+	return ((uint64_t)dv * c->weight + SL_NICE_0_LOAD - 1) / SL_NICE_0_LOAD;
+}
+
 struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
 {
 	return sl_eevdf_pick_protect(rq, 1);

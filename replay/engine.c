@@ -271,6 +271,12 @@ static uint64_t switch_lat(struct sl_engine *e, const struct sl_task *p)
 	return lat;
 }
 
+void sl_engine_timer(struct sl_engine *e, int cpu, uint64_t at)
+{
+	struct sl_cpu *c = &e->cpus[cpu];
+	sl_evq_push(&e->priv->q, at > e->now ? at : e->now, EV_TIMER, (uint32_t)cpu, ++c->timer_gen);
+}
+
 /* Reschedule cpu c lat ns from now: the kernel's own cost between a
  * wakeup and the switch to the woken task (docs/replay.md "Kernel
  * overheads"). lat 0 is an ordinary need_resched. An earlier pending one
@@ -850,6 +856,15 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 	case EV_ONLINE:
 		sl_eng_cpu_online(e, (int)ev->id);
 		CHECK_AFTER(e, "cpu online");
+		return;
+	case EV_TIMER:
+		cpu = &e->cpus[ev->id];
+		if (ev->gen == cpu->timer_gen && cpu->curr && cpu->curr->state == SL_TS_RUNNING &&
+		    e->ops->timer) {
+			account(e, (int)ev->id);
+			e->ops->timer(e, (int)ev->id, cpu->curr);
+			CHECK_AFTER(e, "timer");
+		}
 		return;
 	case EV_RESCHED:
 		cpu = &e->cpus[ev->id];

@@ -82,6 +82,7 @@ struct sl_cpu {
 	uint64_t run_gen;            /* invalidates stale progress events */
 	int resched_pending;         /* engine: a delayed reschedule is queued */
 	uint64_t resched_gen;        /* engine: invalidates it (bumped by schedule) */
+	uint64_t timer_gen;          /* engine: the policy timer armed last (sl_engine_timer) */
 };
 
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };
@@ -288,6 +289,11 @@ void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst);
 int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
+/* Arm cpu's policy timer: the policy's timer hook runs at time at (>= now)
+ * if cpu is running a task then; arming again replaces the time armed
+ * before. For what the kernel notices between ticks without an event of
+ * the trace (a task reading its own CPU clock runs update_curr). */
+void sl_engine_timer(struct sl_engine *e, int cpu, uint64_t at);
 /* For a policy's init(): run (malloc'd) becomes e->pol, and the engine
  * frees it with the policy's per-task array tasks and its per-CPU array
  * cpus (either may be NULL) when the replay ends, after the policy's

@@ -19,6 +19,7 @@ enum {
 	EV_START = 4,    /* a task appears */
 	EV_RESCHED = 5,  /* a delayed reschedule (kernel overheads) is due */
 	EV_ENQUEUE = 6,  /* a woken task reaches its runqueue (kernel overheads) */
+	EV_TIMER = 7,    /* a policy's timer on a CPU (sl_engine_timer) */
 };
 
 /* A wakeup on its way to its runqueue (EV_ENQUEUE). */

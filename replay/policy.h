@@ -158,6 +158,11 @@ struct sl_policy_ops {
 	 * cpu) to make cpu reschedule after this event. */
 	void (*tick)(struct sl_engine *e, int cpu, struct sl_task *curr);
 
+	/* (optional) The timer the policy armed on cpu (sl_engine_timer) is
+	 * due while curr runs (curr != NULL); curr's CPU time is charged up
+	 * to now as for tick. */
+	void (*timer)(struct sl_engine *e, int cpu, struct sl_task *curr);
+
 	/* Fork: child (task_init done, not queued) appears, forked by parent
 	 * (parent may be running on some CPU, runnable, or - in timed replay,
 	 * where the child appears at its recorded time - asleep). cpu is the

@@ -44,52 +44,39 @@ awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-mix-2 %s: reco
 # The quiet recording (traces/rec-build-quiet.dat: the same recipe with a
 # 48-file project, NFILES=48 tests/tools/rec-build-mix.sh, recorded when
 # nothing else ran: load average 0.0 before it) was the control the issue
-# asked for. It has no ledger, so its replay has no task groups. With
+# asked for. It has no ledger, so its replay has no task groups. Its
+# mixload threads read their own CPU clock (4 tasks marked at import,
+# docs/model.md "Clock reads"), and since eevdf cuts their slices when the
+# pick would change, as the kernel does, its tails come within: with
 # interrupts from the other CPU taken on the CPU number they fired on
-# (--irq-cpu remote, eevdf's default until the corpus: docs/replay.md
-# "Wakeup CPU") and one replay (--seeds 1: seed 0) every gating row of
-# docs/validate.md but p99 is within its threshold (switches -7.1 %,
-# migrations -17.8 %, KS 0.099, p50 +6.3 %, p95 +11.9 %), p99 +26.0 % just
-# past it (+25.0 %, within, before every task first seen at a wakeup had a
-# start history: docs/validate.md, mechanism 4); the median of 5 fails on
-# p99 alone (+32.6 %; seeds spread it over +15..+35 %). With the default,
-# relative, migrations come within (+19.7 % when written; +27.6 % before
-# mechanism 4: the kernel's rcu_preempt, 29 moves recorded, stayed put at
-# 257 of the 284 wakeups from the other CPU) and p99 fails (+29.1 %):
-# exit status 1, the other rows within (docs/validate.md).
-"$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > /dev/null 2>&1 || fail "import quiet"
-# remote, seed 0 alone: every gating row but p99 within, p99 in +15..+35 %,
-# the exit status that of the p99 row
-"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --irq-cpu remote --seeds 1 --format csv > "$T/csv3" 2> "$T/err"
-rc=$?
-[ $rc -le 1 ] || fail "validate quiet: exit $rc: $(cat "$T/err")"
-for m in runtime_exact switches migrations delay_ks_all delay_p50_all delay_p95_all; do
-	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet $m ($(grep ",$m," "$T/csv3"))"
+# (--irq-cpu remote) every gating row of docs/validate.md is within, seed 0
+# alone (switches -0.5 %, migrations -13.2 %, KS 0.070, p50 +5.0 %, p95
+# -5.9 %, p99 -10.6 % when written; p99 was +26.0 % before, the frame
+# task's slices running on to the tick) and the median of 5 (p99 -12.4 %).
+# With the default, relative, migrations are +28.3 % (rcu_preempt's
+# interrupt wakeups from the other CPU move it more than the kernel did:
+# docs/validate.md) and every delay row within: exit status 1.
+"$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > "$T/impq" 2>&1 || fail "import quiet"
+grep -q "^4 tasks read their own CPU clock" "$T/impq" || fail "quiet: the clock readers: $(cat "$T/impq")"
+expect_eq "$(sq "$T/db" "SELECT group_concat(t.comm, ' ') FROM (SELECT t.comm FROM task_model m JOIN thread t USING (utid)
+	WHERE t.trace_id = 3 AND m.flags & 128 ORDER BY t.comm) t")" "burst-0 burst-1 burst-2 frame-60hz" "quiet: the tasks marked as reading their clock"
+for seeds in 1 5; do
+	"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --irq-cpu remote --seeds $seeds --format csv > "$T/csv3" 2> "$T/err"
+	expect_eq "$?" 0 "validate quiet, remote, $seeds seeds: PASS ($(grep ',verdict,' "$T/csv3"))"
+	for m in runtime_exact switches migrations span utilisation delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
+		expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet ($seeds seeds) $m ($(grep ",$m," "$T/csv3"))"
+	done
 done
-p99=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3")
-awk -v e="$p99" 'BEGIN { exit !(e >= 0.15 && e <= 0.35) }' || fail "rec-build-quiet seed 0 p99 error $p99, not in +15..+35 %"
-p99ok=$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3")
-expect_eq "$rc" "$((1 - p99ok))" "validate quiet, seed 0: exit status against its p99 row ($p99)"
 grep -q '"irq_cpu":"remote"' "$T/csv3" 2>/dev/null || sqlite3 "$T/db" "SELECT params FROM run ORDER BY id DESC LIMIT 1" | grep -q '"irq_cpu":"remote"' || fail "the stored replay's params do not say remote"
-# remote, the median of seeds 0-4: every other gating row within, p99 in
-# the seeds' spread, and the exit status that of the p99 row
-"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --irq-cpu remote --format csv > "$T/csv3m" 2> "$T/err"
-rc=$?
-for m in runtime_exact switches migrations span utilisation delay_ks_all delay_p50_all delay_p95_all; do
-	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3m")" 1 "rec-build-quiet median $m ($(grep ",$m," "$T/csv3m"))"
-done
-p99=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3m")
-awk -v e="$p99" 'BEGIN { exit !(e >= 0.15 && e <= 0.35) }' || fail "rec-build-quiet median p99 error $p99, not in +15..+35 %"
-p99ok=$(awk -F, '$5 == "delay_p99_all" { print $11 }' "$T/csv3m")
-expect_eq "$rc" "$((1 - p99ok))" "validate quiet, median of 5: exit status against its p99 row ($p99)"
-# the default (relative): migrations within, p99 past +25 %, exit status 1
+# the default (relative): every delay row within, the exit status that of
+# the migrations row
 "$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --format csv > "$T/csv3r" 2> "$T/err"
-expect_eq "$?" 1 "validate quiet, relative: exit status"
-pr=$(awk -F, '$5 == "delay_p99_all" { print $8 }' "$T/csv3r")
-awk -v e="$pr" 'BEGIN { exit !(e > 0.25) }' || fail "rec-build-quiet relative p99 error $pr, not past +25 %"
-for m in runtime_exact switches migrations span delay_ks_all delay_p50_all delay_p95_all; do
+rc=$?
+for m in runtime_exact switches span delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
 	expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3r")" 1 "rec-build-quiet relative $m ($(grep ",$m," "$T/csv3r"))"
 done
+mok=$(awk -F, '$5 == "migrations" { print $11 }' "$T/csv3r")
+expect_eq "$rc" "$((1 - mok))" "validate quiet, relative: exit status against its migrations row"
 awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-quiet %s: recorded %s replay %s error %s\n", $5, $6, $7, $8 }' "$T/csv3"
 ks() { "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched "$1" --mode timed --overhead "$2" --format csv | awk -F, '$5 == "delay_ks_all" { print $8 }'; }
 for m in rsdl o1 sd; do
