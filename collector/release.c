@@ -204,13 +204,22 @@ const char *sl_release_eevdf_opts(const char *r)
 	 * PLACE_REL_DEADLINE; v6.15: the normalized base
 	 * slice 0.75 -> 0.70 ms (kernel/sched/fair.c,
 	 * normalized_sysctl_sched_base_slice; docs/eevdf.md) */
+	/* v6.18: yield_task_fair forfeits the rest of the request, and
+	 * update_curr asks for a pick once curr's protection has lapsed
+	 * (resched_lapsed); NI_RANDOM ("sched/fair: Proportional newidle
+	 * balance", v7.0) came to the stable branches in v6.18.5 and
+	 * v6.12.65 */
 	if (min < 12)
-		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0";
+		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0,resched_lapsed=0,"
+		       "ni_random=0";
+	if (min == 12 && sub >= 65)
+		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0";
 	if (min < 15)
-		return "slice_norm_us=750,yield_forfeit=0";
-	/* v6.18: yield_task_fair forfeits the rest of the request */
+		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0";
 	if (min < 18)
-		return "yield_forfeit=0";
+		return "yield_forfeit=0,resched_lapsed=0,ni_random=0";
+	if (min == 18 && sub < 5)
+		return "ni_random=0";
 	return NULL;
 }
 

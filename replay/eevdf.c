@@ -53,6 +53,14 @@ static const struct sl_policy_param eevdf_params[] = {
 		"a task the behaviour marks as reading its own CPU clock (its recorded slices end off "
 		"the tick) runs update_curr at every read, so it is cut when the pick would change (1, "
 		"task_sched_runtime); 0: like any other, at the next tick or wakeup"),
+	[EV_P_NI_RANDOM] = SL_PARAM_FLAG("ni_random", 1,
+		"sched_feat(NI_RANDOM) (v6.18.5+, v6.12.65+, v7.0): newidle balancing runs with the "
+		"probability of its recent success (1 + newidle_ratio in 1024) (1); 0: at every newly "
+		"idle CPU of an overloaded root domain"),
+	[EV_P_RESCHED_LAPSED] = SL_PARAM_FLAG("resched_lapsed", 1,
+		"v6.18 update_curr asks for a pick whenever curr's RUN_TO_PARITY protection has lapsed, "
+		"not only when its slice runs out (1); 0: on the slice alone (validate sets it from "
+		"the trace's release)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -236,6 +244,7 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.delay_dequeue = (int)sl_engine_param(e, EV_P_DELAY_DEQUEUE);
 		rq->cfs.rel_deadline = (int)sl_engine_param(e, EV_P_REL_DEADLINE);
 		rq->cfs.yield_forfeit = (int)sl_engine_param(e, EV_P_YIELD_FORFEIT);
+		rq->cfs.resched_lapsed = (int)sl_engine_param(e, EV_P_RESCHED_LAPSED);
 		sl_prio_init(&rq->rtq);
 	}
 	sl_engine_set_policy(e, r, r->t, r->rq);
@@ -385,7 +394,7 @@ static void eevdf_timer(struct sl_engine *e, int cpu, struct sl_task *et)
 		return;
 	/* update_curr: a pick when the slice ran out or the protection has
 	 * lapsed (then the pick may choose another entity) */
-	if ((ev_rq_update_curr(r, cpu) || !sl_eevdf_protected(cfs, &p->se)) &&
+	if ((ev_rq_update_curr(r, cpu) || (cfs->resched_lapsed && !sl_eevdf_protected(cfs, &p->se))) &&
 	    sl_eevdf_pick(cfs) != &p->se)
 		sl_engine_resched(e, cpu);
 	else

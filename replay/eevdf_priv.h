@@ -24,6 +24,8 @@ enum {
 	EV_P_SLICE_NORM_US,
 	EV_P_YIELD_FORFEIT,
 	EV_P_CLOCK_POLLS,
+	EV_P_NI_RANDOM,
+	EV_P_RESCHED_LAPSED,
 };
 
 struct ev_task {
@@ -62,6 +64,8 @@ struct ev_rq {
 	uint64_t next_balance;  /* rq->next_balance, jiffies */
 	unsigned balance_interval; /* sd->balance_interval, ms */
 	unsigned nr_balance_failed;
+	/* sd->newidle_call, newidle_success, newidle_ratio (NI_RANDOM) */
+	unsigned ni_call, ni_success, ni_ratio;
 };
 
 struct ev_run {
@@ -74,6 +78,7 @@ struct ev_run {
 	/* eevdf_group.c */
 	struct ev_group *grp;
 	size_t ngrp;
+	uint64_t rng;           /* sched_rng(): splitmix64 from the run's seed */
 	unsigned long *gw;      /* scratch, per CPU: the group's queued weight */
 	uint64_t *gl;           /* scratch, per CPU: the group's load average */
 };
@@ -111,6 +116,8 @@ void ev_smp_init(struct ev_run *r);
 
 /* eevdf.c: the fair runqueue's update_curr from the engine's CPU time */
 int ev_rq_update_curr(struct ev_run *r, int cpu);
+/* update_newidle_stats() of cpu's domain (eevdf_smp.c, NI_RANDOM) */
+void ev_ni_stats(struct ev_rq *rq, unsigned success);
 /* eevdf.c: the queued entity of cfs with the smallest mru above `after`
  * (the next from the tail of cfs_tasks: least recently queued or picked
  * first), NULL when none */

@@ -61,6 +61,7 @@ void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick
 	rq->place_lag = 1;
 	rq->deadline_initial = 1;
 	rq->run_to_parity = 1;
+	rq->resched_lapsed = 1;
 }
 
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq)
@@ -192,8 +193,8 @@ int sl_eevdf_update_curr(struct sl_eevdf_rq *rq, uint64_t delta_exec)
 	 * after its deadline moved on keeps no protection: set_next_entity,
 	 * which sets it, runs only when the entity changes), asks for a
 	 * pick: `if (resched || !protect_slice(curr)) resched_curr_lazy(rq)`
-	 * (kernel/sched/fair.c, v6.18; v6.6-v6.17 asked on the slice alone) */
-	return resched || (rq->nr_running > 1 && !sl_eevdf_protected(rq, curr));
+	 * (kernel/sched/fair.c, v6.18; before: the slice alone, resched_lapsed=0) */
+	return resched || (rq->resched_lapsed && rq->nr_running > 1 && !sl_eevdf_protected(rq, curr));
 }
 
 int sl_eevdf_protected(const struct sl_eevdf_rq *rq, const struct sl_eevdf_se *se)
@@ -370,7 +371,7 @@ uint64_t sl_eevdf_poll_horizon(const struct sl_eevdf_rq *rq)
 	dv = (int64_t)(c->deadline - c->vruntime);
 	if (dv < 0)
 		dv = 0;
-	if (!sl_eevdf_protected(rq, c) && W > 0) {
+	if (rq->resched_lapsed && !sl_eevdf_protected(rq, c) && W > 0) {
 		/* unprotected, every update_curr picks: it loses the CPU when
 		 * it turns ineligible (v_c > V of the others, S / W) ... */
 		int64_t d = div_floor(S, W) + 1 - kc;

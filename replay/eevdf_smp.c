@@ -837,6 +837,30 @@ static void periodic(struct ev_run *r, int cpu)
 	rq->next_balance = rq->last_balance + interval;
 }
 
+/* sched_rng(): the kernel draws from a per-CPU prandom state; here one
+ * splitmix64 sequence from the run's seed (deterministic per seed) */
+static uint64_t sched_rng(struct ev_run *r)
+{
+	uint64_t z = (r->rng += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* update_newidle_stats() (kernel/sched/fair.c, v6.18.5+: "sched/fair:
+ * Proportional newidle balance"): the success rate over the last ~1024
+ * newly idle calls, in 1024ths */
+void ev_ni_stats(struct ev_rq *rq, unsigned success)
+{
+	rq->ni_call++;
+	rq->ni_success += success;
+	if (rq->ni_call >= 1024) {
+		rq->ni_ratio = rq->ni_success;
+		rq->ni_call /= 2;
+		rq->ni_success /= 2;
+	}
+}
+
 /* newidle_balance(): cpu has nothing to run. The root domain is
  * overloaded when some CPU has more than one task (rd->overload); the
  * kernel also skips it when the CPU's average idle time is below the
@@ -860,6 +884,20 @@ static int newidle(struct ev_run *r, int cpu)
 		return 1;
 	if (!overload)
 		return 0;
+	if (sl_engine_param(e, EV_P_NI_RANDOM)) {
+		/* NI_RANDOM: a 1k-sided die; balance only at the rate of the
+		 * domain's recent success, which a success then counts at the
+		 * inverse of that rate (sched_balance_newidle) */
+		unsigned d1k = (unsigned)(sched_rng(r) % 1024), w = 1 + rq->ni_ratio;
+		if (d1k > w) {
+			ev_ni_stats(rq, 0);
+			return 0;
+		}
+		w = (1024 + w / 2) / w;
+		pulled = load_balance(r, cpu, CPU_NEWLY_IDLE_);
+		ev_ni_stats(rq, pulled ? w : 0);
+		return pulled;
+	}
 	pulled = load_balance(r, cpu, CPU_NEWLY_IDLE_);
 	return pulled;
 }
@@ -870,7 +908,12 @@ void ev_smp_init(struct ev_run *r)
 	for (c = 0; c < r->e->ncpus; c++) {
 		r->rq[c].balance_interval = (unsigned)r->e->ncpus; /* sd_weight */
 		r->rq[c].next_balance = 0;
+		/* sd_init (kernel/sched/topology.c, v6.18.5+) */
+		r->rq[c].ni_call = 512;
+		r->rq[c].ni_success = 256;
+		r->rq[c].ni_ratio = 512;
 	}
+	r->rng = r->e->seed ^ 0x6e695f72616e646fULL; /* "ni_rando" */
 }
 
 int ev_balance(struct sl_engine *e, int cpu, int kind)

@@ -251,6 +251,8 @@ struct sl_engine {
 	uint64_t tick_ns;            /* 1e9 / hz */
 	uint64_t rr_interval_ns;
 	int mode;
+	uint64_t seed;               /* the run's --seed: a model that draws
+				      * (as the kernel's sched_rng) seeds from it */
 	long long param[SL_ENGINE_MAX_PARAMS]; /* values of ops->params[i] */
 	/* the behaviour's task groups (tasks[i].spec->group1 - 1 indexes them),
 	 * for a model with group_sched; none under --groups none */

@@ -87,6 +87,7 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 	e->hz = o->hz;
 	e->tick_ns = SL_NS_PER_SEC / (uint64_t)o->hz;
 	e->rr_interval_ns = o->rr_interval_ns;
+	e->seed = o->seed;
 	e->mode = o->mode;
 	if (ops->group_sched && !o->no_groups) {
 		e->groups = b->groups;

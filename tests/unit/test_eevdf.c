@@ -5,6 +5,7 @@
  * inflation (W + w) / W, deadlines, yield, reweight; then small replays
  * through the engine (1 CPU, HZ 1000, invariants on). */
 #include "harness.h"
+#include "../../replay/eevdf_priv.h"
 #include "test_o1.h"
 #include "test_engine_util.h"
 #include "../../replay/eevdf.h"
@@ -655,6 +656,33 @@ SL_TEST(eevdf_wake_affine_weight)
 	CHECK_EQ_INT(sl_eevdf_wake_affine_weight(950, 1100, 100, 0, 0, 117), 1);
 }
 
+/* NI_RANDOM's success rate (update_newidle_stats, kernel/sched/fair.c
+ * v6.18.5+; sd_init starts it at 512 calls, 256 successes, ratio 512):
+ * every 1024th call the ratio becomes the successes counted, and both
+ * counts halve. 512 failed calls: ratio 256 (call 512, success 128); 512
+ * calls each counting a success of weight (1024 + 257 / 2) / 257 = 4 (a
+ * balance run at the rate 257 / 1024 and pulling): 128 + 2048 = 2176,
+ * ratio 2176 (more than 1024: every later call balances). */
+SL_TEST(eevdf_ni_random)
+{
+	struct ev_rq rq;
+	int k;
+	memset(&rq, 0, sizeof(rq));
+	rq.ni_call = 512;
+	rq.ni_success = 256;
+	rq.ni_ratio = 512;
+	for (k = 0; k < 511; k++)
+		ev_ni_stats(&rq, 0);
+	CHECK_EQ_INT(rq.ni_ratio, 512);
+	ev_ni_stats(&rq, 0);
+	CHECK_EQ_INT(rq.ni_ratio, 256);
+	CHECK_EQ_INT(rq.ni_call, 512);
+	CHECK_EQ_INT(rq.ni_success, 128);
+	for (k = 0; k < 512; k++)
+		ev_ni_stats(&rq, (1024 + 257 / 2) / 257);
+	CHECK_EQ_INT(rq.ni_ratio, 2176);
+}
+
 /* Newidle and idle balancing (load_balance, kernel/sched/fair.c v6.6) on
  * 2 CPUs, HZ 1000, base slice 1.5 ms. Tasks 0 and 2 are hogs, task 1 runs
  * X ms then sleeps; all start at 0: 0 -> CPU 0, 1 -> CPU 1 (fewer
@@ -665,7 +693,8 @@ SL_TEST(eevdf_wake_affine_weight)
  * from 2 ms and 2 waits, last ran at 2 ms. When CPU 1 goes idle at X the
  * root domain is overloaded (CPU 0 has 2 tasks): CPU 1 (has spare) pulls
  * (2 - 0) >> 1 = 1 task unless it is cache-hot (off its CPU for less than
- * sysctl_sched_migration_cost, 0.5 ms). */
+ * sysctl_sched_migration_cost, 0.5 ms). Newidle balancing at every
+ * chance, as before v6.18.5 (ni_random=0; NI_RANDOM: eevdf_ni_random). */
 SL_TEST(eevdf_newidle_balance)
 {
 	struct sl_behaviour b;
@@ -681,7 +710,7 @@ SL_TEST(eevdf_newidle_balance)
 		size_t i, n2 = 0;
 		o1t_behaviour(&b, 3);
 		o1t_task(&b, 1, 0, x[k], SEC, 0);
-		CHECK_EQ_INT(o1t_replay(&b, EV, 2, 8 * MS, 1000, NULL, &r), 0);
+		CHECK_EQ_INT(o1t_replay(&b, EV, 2, 8 * MS, 1000, "ni_random=0", &r), 0);
 		for (i = 0; i < r.nsl; i++) {
 			if (r.sl[i].task != 2)
 				continue;
