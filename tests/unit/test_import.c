@@ -113,8 +113,8 @@ SL_TEST(import_release_model_and_eevdf_options)
 	CHECK_STR(sl_release_model("7.1.0"), "eevdf");
 	CHECK(sl_release_model("unknown") == NULL);
 	CHECK(sl_release_model("6") == NULL);
-	/* yield_forfeit=0 before v6.18 ("sched/fair: Forfeit vruntime on yield") */
-	/* resched_lapsed=0 before v6.18 (update_curr's !protect_slice), and
+	/* yield_forfeit=0 before v6.18 ("sched/fair: Forfeit vruntime on
+	 * yield"), resched_lapsed=0 too (update_curr's !protect_slice), and
 	 * ni_random=0 before v6.18.5 / v6.12.65 (proportional newidle) */
 	CHECK_STR(sl_release_eevdf_opts("6.8.0-45-generic"),
 		  "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0,resched_lapsed=0,ni_random=0");
