@@ -208,16 +208,17 @@ const char *sl_release_eevdf_opts(const char *r)
 	 * update_curr asks for a pick once curr's protection has lapsed
 	 * (resched_lapsed); NI_RANDOM ("sched/fair: Proportional newidle
 	 * balance", v7.0) came to the stable branches in v6.18.5 and
-	 * v6.12.65 */
+	 * v6.12.65; the lag clamp of max_slice (v7.0) is in this machine's
+	 * v6.18.44 (docs/eevdf.md): taken for every v6.18 */
 	if (min < 12)
 		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0,resched_lapsed=0,"
-		       "ni_random=0";
+		       "ni_random=0,lag_clamp=0";
 	if (min == 12 && sub >= 65)
-		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0";
+		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,lag_clamp=0";
 	if (min < 15)
-		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0";
+		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0";
 	if (min < 18)
-		return "yield_forfeit=0,resched_lapsed=0,ni_random=0";
+		return "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0";
 	if (min == 18 && sub < 5)
 		return "ni_random=0";
 	return NULL;

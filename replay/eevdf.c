@@ -61,6 +61,9 @@ static const struct sl_policy_param eevdf_params[] = {
 		"v6.18 update_curr asks for a pick whenever curr's RUN_TO_PARITY protection has lapsed, "
 		"not only when its slice runs out (1); 0: on the slice alone (validate sets it from "
 		"the trace's release)"),
+	[EV_P_LAG_CLAMP] = SL_PARAM_FLAG("lag_clamp", 1,
+		"the lag a task keeps is clamped to calc_delta_fair(max_slice + TICK_NSEC) (1: v7.0, and "
+		"this machine's 6.18.44); 0: to calc_delta_fair(max(2 * slice, TICK_NSEC)) (v6.6)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -245,6 +248,7 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.rel_deadline = (int)sl_engine_param(e, EV_P_REL_DEADLINE);
 		rq->cfs.yield_forfeit = (int)sl_engine_param(e, EV_P_YIELD_FORFEIT);
 		rq->cfs.resched_lapsed = (int)sl_engine_param(e, EV_P_RESCHED_LAPSED);
+		rq->cfs.lag_max_slice = (int)sl_engine_param(e, EV_P_LAG_CLAMP);
 		sl_prio_init(&rq->rtq);
 	}
 	sl_engine_set_policy(e, r, r->t, r->rq);

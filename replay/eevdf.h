@@ -50,6 +50,7 @@ struct sl_eevdf_rq {
 	int deadline_initial;   /* sched_feat(PLACE_DEADLINE_INITIAL) */
 	int run_to_parity;      /* sched_feat(RUN_TO_PARITY) */
 	int resched_lapsed;     /* v6.18 update_curr: a pick when protection has lapsed */
+	int lag_max_slice;      /* lag clamp: max_slice + tick (1) or max(2 slice, tick) */
 	int delay_dequeue;      /* sched_feat(DELAY_DEQUEUE), v6.12 (with DELAY_ZERO) */
 	int rel_deadline;       /* sched_feat(PLACE_REL_DEADLINE), v6.12 */
 	int yield_forfeit;      /* v6.18 yield_task_fair: vruntime = deadline */

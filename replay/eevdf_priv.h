@@ -26,6 +26,7 @@ enum {
 	EV_P_CLOCK_POLLS,
 	EV_P_NI_RANDOM,
 	EV_P_RESCHED_LAPSED,
+	EV_P_LAG_CLAMP,
 };
 
 struct ev_task {

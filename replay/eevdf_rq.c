@@ -62,6 +62,7 @@ void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick
 	rq->deadline_initial = 1;
 	rq->run_to_parity = 1;
 	rq->resched_lapsed = 1;
+	rq->lag_max_slice = 1;
 }
 
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq)
@@ -245,17 +246,24 @@ void sl_eevdf_enqueue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, int initia
 	se->on_rq = 1;
 }
 
-static int64_t entity_lag(uint64_t avruntime, const struct sl_eevdf_se *se, uint64_t tick_ns)
+/* entity_lag(): the lag clamped to the EEVDF steady-state bound. v6.6:
+ * calc_delta_fair(max(2 * slice, TICK_NSEC)); since "max_slice" tracks the
+ * longest request queued (v7.0, and this machine's v6.18.44: bpftrace saw
+ * |vlag| of nice-0 tasks up to exactly 1.4 + 4 = 5.4 ms at HZ 250):
+ * calc_delta_fair(cfs_rq_max_slice + TICK_NSEC). Every request here is the
+ * base slice, so the longest is se's own. */
+static int64_t entity_lag(const struct sl_eevdf_rq *rq, uint64_t avruntime, const struct sl_eevdf_se *se)
 {
 	int64_t vlag = (int64_t)(avruntime - se->vruntime), limit;
-	uint64_t span = 2 * se->slice > tick_ns ? 2 * se->slice : tick_ns;
+	uint64_t span = rq->lag_max_slice ? se->slice + rq->tick_ns
+			: 2 * se->slice > rq->tick_ns ? 2 * se->slice : rq->tick_ns;
 	limit = (int64_t)sl_eevdf_calc_delta_fair(span, se);
 	return vlag < -limit ? -limit : vlag > limit ? limit : vlag;
 }
 
 void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 {
-	se->vlag = entity_lag(sl_eevdf_avg_vruntime(rq), se, rq->tick_ns);
+	se->vlag = entity_lag(rq, sl_eevdf_avg_vruntime(rq), se);
 	if (se != rq->curr)
 		tree_del(rq, se);
 	se->on_rq = 0;
@@ -287,7 +295,7 @@ void sl_eevdf_finish_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 
 void sl_eevdf_requeue_delayed(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 {
-	se->vlag = entity_lag(sl_eevdf_avg_vruntime(rq), se, rq->tick_ns);
+	se->vlag = entity_lag(rq, sl_eevdf_avg_vruntime(rq), se);
 	if (se->vlag > 0) {
 		/* DELAY_ZERO: placed again with no lag */
 		int in_tree = se->pos >= 0;

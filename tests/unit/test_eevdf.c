@@ -143,6 +143,7 @@ SL_TEST(eevdf_rq_arithmetic)
 static void clamp_setup(struct sl_eevdf_rq *rq, struct sl_eevdf_se *a, struct sl_eevdf_se *b)
 {
 	sl_eevdf_rq_init(rq, 750000, 1000000);
+	rq->lag_max_slice = 0; /* v6.6's clamp: max(2 * slice, tick) */
 	sl_eevdf_se_init(a, 0, 0);
 	sl_eevdf_se_init(b, 1, 5);
 	sl_eevdf_enqueue(rq, a, 0);
@@ -188,6 +189,31 @@ SL_TEST(eevdf_lag_clamp_yield_reweight)
 	a.slice = 750000;
 	sl_eevdf_yield(&rq, &a);
 	CHECK_EQ_INT(a.deadline, 11500000);
+	sl_eevdf_rq_release(&rq);
+}
+
+/* The clamp since max_slice (v7.0; this machine's 6.18.44, where bpftrace
+ * saw nice-0 lags up to exactly 1.4 + 4 = 5.4 ms): calc_delta_fair(the
+ * longest request queued + TICK_NSEC). The same two tasks as above: A's
+ * lag -2465048 is clamped to -(0.75 + 1) ms = -1750000; B's (nice 5)
+ * 7534952 to calc_delta_fair(1.75 ms, nice 5) = 1.75e6 * 3282124288 /
+ * 2^30 = 5349253.3 -> 5349253. */
+SL_TEST(eevdf_lag_clamp_max_slice)
+{
+	struct sl_eevdf_rq rq;
+	struct sl_eevdf_se a, b;
+	clamp_setup(&rq, &a, &b);
+	rq.lag_max_slice = 1;
+	sl_eevdf_update_curr(&rq, 10000000);
+	sl_eevdf_dequeue(&rq, &a);
+	CHECK_EQ_INT(a.vlag, -1750000);
+	sl_eevdf_rq_release(&rq);
+	clamp_setup(&rq, &a, &b);
+	rq.lag_max_slice = 1;
+	sl_eevdf_update_curr(&rq, 10000000);
+	sl_eevdf_put_prev(&rq);
+	sl_eevdf_dequeue(&rq, &b);
+	CHECK_EQ_INT(b.vlag, 5349253);
 	sl_eevdf_rq_release(&rq);
 }
 
