@@ -5,6 +5,23 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* Whether a wakeup of the sorted wk[0..nw) falls in the 100 us up to e:
+ * a slice ending runnable then was a wakeup preemption, not the tick's
+ * (nor a clock read's) */
+static int woken_before(const uint64_t *wk, size_t nw, uint64_t e)
+{
+	size_t lo = 0, hi = nw;
+	/* the first wakeup at or after e - 100 us */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (wk[mid] + 100000 < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nw && wk[lo] <= e;
+}
+
 /* The end times (and CPUs) of the slices that ended runnable (R) with no
  * wakeup in the 100 us before: the tick preemptions (sl_estimate_hz) */
 static size_t tick_ends(const struct sl_run_data *rec, uint64_t *ends, int *cpu)
@@ -17,18 +34,7 @@ static size_t tick_ends(const struct sl_run_data *rec, uint64_t *ends, int *cpu)
 	for (i = 0; i < rec->nslices; i++) {
 		const struct sl_slice_row *sl = &rec->slices[i];
 		uint64_t e = sl->ts + sl->dur;
-		size_t lo = 0, hi = nw;
-		if (sl->end_state != 'R' || sl->cpu < 0)
-			continue;
-		/* the first wakeup at or after e - 100 us: a wakeup preemption if <= e */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (wk[mid] + 100000 < e)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < nw && wk[lo] <= e)
+		if (sl->end_state != 'R' || sl->cpu < 0 || woken_before(wk, nw, e))
 			continue;
 		ends[n] = e;
 		cpu[n++] = sl->cpu;
@@ -75,15 +81,7 @@ size_t sl_mark_polls(struct sl_behaviour *b, struct sl_poll_obs *o)
 	 * wakeup preemption is not a clock read's */
 	for (i = 0; i < o->nr; i++) {
 		const struct sl_rend *r = &o->r[i];
-		size_t lo = 0, hi = o->nw;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (o->wk[mid] + 100000 < r->ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if ((lo < o->nw && o->wk[lo] <= r->ts) || r->cpu < 0) {
+		if (r->cpu < 0 || woken_before(o->wk, o->nw, r->ts)) {
 			o->r[i].cpu = -1; /* left out below */
 			continue;
 		}
