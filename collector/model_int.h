@@ -71,6 +71,7 @@ struct mcpu {
 	int guessed;       /* the open slice began at a placed (not seen) switch */
 	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
 	uint64_t wake_to;  /* last wakeup or move aimed at this CPU, + 1 (0: none) */
+	int wake_early;    /* that was a sched_waking: the enqueue follows it */
 	struct sl_event last;      /* the last event of this CPU (exact duplicates) */
 	int have_last;
 };

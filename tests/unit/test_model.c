@@ -21,16 +21,21 @@ struct cap {
 	} w[16];
 };
 
+/* The rows in start-time order (a yield candidate's row comes when the
+ * pass is over, collector/yields.c), as a reader of the store sorts them */
 static int c_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
 {
 	struct cap *c = ctx;
 	(void)prio;
 	if (c->nslice < 16) {
-		c->s[c->nslice].ts = ts;
-		c->s[c->nslice].dur = dur;
-		c->s[c->nslice].cpu = cpu;
-		c->s[c->nslice].task = task;
-		c->s[c->nslice].st = st;
+		int i = c->nslice;
+		for (; i > 0 && c->s[i - 1].ts > ts; i--)
+			c->s[i] = c->s[i - 1];
+		c->s[i].ts = ts;
+		c->s[i].dur = dur;
+		c->s[i].cpu = cpu;
+		c->s[i].task = task;
+		c->s[i].st = st;
 	}
 	c->nslice++;
 	return 0;

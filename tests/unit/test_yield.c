@@ -113,11 +113,12 @@ static struct sl_event yev(int type, uint64_t ts, int cur, int pid, char st, int
 /* A (100) and B (101) take turns on CPU 0 every 10 us, each switch-out
  * runnable, `turns` switch-outs each, with no wakeup aimed at CPU 0 (one
  * of C at 0 aimed at CPU 1 says the trace has wakeups); then C (102) is
- * woken onto CPU 0 and A switches out runnable 5 us later (a wakeup
- * preemption), C sleeps, B switches out runnable (the wakeup 25 us
- * before), A sleeps. Returns the model's yields; *ph_a = A's phase count. */
-static uint64_t yield_run(int turns, struct ycap *c, size_t *nph_a, struct sl_phase *ph_a,
-			  size_t max)
+ * woken onto CPU 0 (by wake_type) and A switches out runnable 5 us later
+ * (a wakeup preemption), C runs c_us and sleeps, B runs 10 us and switches out
+ * runnable (the wakeup c_us + 15 us before), A runs 10 us and sleeps.
+ * Returns the model's yields; *ph_a = A's phase count. */
+static uint64_t yield_run_c(int turns, uint64_t c_us, int wake_type, struct ycap *c,
+			    size_t *nph_a, struct sl_phase *ph_a, size_t max)
 {
 	struct sl_run_sink sink = { .ctx = c, .slice = y_slice, .wakeup = test_model_no_wake };
 	struct sl_diag d;
@@ -141,15 +142,15 @@ static uint64_t yield_run(int turns, struct ycap *c, size_t *nph_a, struct sl_ph
 		sl_model_event(m, &e);
 	}
 	/* B -> A at the last turn; C is woken onto CPU 0 at +5 us */
-	e = yev(SL_EV_WAKEUP, t + 5 * US, 100, 102, 0, 0, 0);
+	e = yev(wake_type, t + 5 * US, 100, 102, 0, 0, 0);
 	sl_model_event(m, &e);
 	e = yev(SL_EV_SWITCH, t + 10 * US, 100, 100, 'R', 102, -1);
 	sl_model_event(m, &e);
-	e = yev(SL_EV_SWITCH, t + 20 * US, 102, 102, 'S', 101, -1);
+	e = yev(SL_EV_SWITCH, t + (10 + c_us) * US, 102, 102, 'S', 101, -1);
 	sl_model_event(m, &e);
-	e = yev(SL_EV_SWITCH, t + 30 * US, 101, 101, 'R', 100, -1);
+	e = yev(SL_EV_SWITCH, t + (20 + c_us) * US, 101, 101, 'R', 100, -1);
 	sl_model_event(m, &e);
-	e = yev(SL_EV_SWITCH, t + 40 * US, 100, 100, 'S', 0, -1);
+	e = yev(SL_EV_SWITCH, t + (30 + c_us) * US, 100, 100, 'S', 0, -1);
 	sl_model_event(m, &e);
 	sl_model_finish(m, &b, &first, &last, &st);
 	yields = st.yields;
@@ -170,6 +171,12 @@ static uint64_t yield_run(int turns, struct ycap *c, size_t *nph_a, struct sl_ph
 	return yields;
 }
 
+static uint64_t yield_run(int turns, struct ycap *c, size_t *nph_a, struct sl_phase *ph_a,
+			  size_t max)
+{
+	return yield_run_c(turns, 10, SL_EV_WAKEUP, c, nph_a, ph_a, max);
+}
+
 SL_TEST(model_marks_yields)
 {
 	struct ycap c;
@@ -180,14 +187,16 @@ SL_TEST(model_marks_yields)
 	 * next task not woken: candidates; no quiet preemption to tell a tick
 	 * from, so none is the tick's; A and B have 12 each (>= 10), out of
 	 * 13 runnable switch-outs (>= half): 24 yields. A's switch-out 5 us
-	 * after C's wakeup onto CPU 0 and B's 25 us after it are preemptions
-	 * (R). Rows: 24 Y, 2 R, 2 S (C, A). A's phases: 12 bursts of 10 us
-	 * ending Y (its slices [1, 11], [21, 31], ... us), then its last two
-	 * slices (10 us each, the R one does not end a burst) 20 us ending in
-	 * the sleep, which the trace's end turns into E */
-	CHECK_EQ_INT(yield_run(12, &c, &n, ph, 32), 24);
-	CHECK_EQ_INT(c.ny, 24);
-	CHECK_EQ_INT(c.nr, 2);
+	 * after C's sched_wakeup onto CPU 0 (during A's slice) is a preemption
+	 * (R); B's slice began 15 us after that sched_wakeup (the enqueue),
+	 * which the switch to C served: B's switch-out is a candidate, and a
+	 * yield (B's 13th of 13). Rows: 25 Y, 1 R, 2 S (C, A). A's phases: 12
+	 * bursts of 10 us ending Y (its slices [1, 11], [21, 31], ... us), then
+	 * its last two slices (10 us each, the R one does not end a burst) 20
+	 * us ending in the sleep, which the trace's end turns into E */
+	CHECK_EQ_INT(yield_run(12, &c, &n, ph, 32), 25);
+	CHECK_EQ_INT(c.ny, 25);
+	CHECK_EQ_INT(c.nr, 1);
 	CHECK_EQ_INT(c.ns, 2);
 	CHECK_EQ_INT(n, 13);
 	for (k = 0; k < 12 && k < n; k++) {
@@ -198,6 +207,18 @@ SL_TEST(model_marks_yields)
 		CHECK_EQ_INT(ph[12].run_ns, 20 * US);
 		CHECK_EQ_INT(ph[12].end, SL_END_TRACE);
 	}
+	/* the same with C woken by sched_waking, which fires before the
+	 * enqueue: B's slice began 15 us after it, within WAKE_SKEW_NS (20
+	 * us), so B's switch-out may be the wakeup's preemption: R. 24 Y, 2 R */
+	CHECK_EQ_INT(yield_run_c(12, 10, SL_EV_WAKING, &c, &n, ph, 32), 24);
+	CHECK_EQ_INT(c.ny, 24);
+	CHECK_EQ_INT(c.nr, 2);
+	/* C runs 40 us: B's slice begins 45 us after the sched_waking: a
+	 * yield again. 25 Y, 1 R (A's), 2 S */
+	CHECK_EQ_INT(yield_run_c(12, 40, SL_EV_WAKING, &c, &n, ph, 32), 25);
+	CHECK_EQ_INT(c.ny, 25);
+	CHECK_EQ_INT(c.nr, 1);
+	CHECK_EQ_INT(c.ns, 2);
 	/* 5 turns each: 5 candidates per task, fewer than 10: preemptions
 	 * not seen (R), no yield; A's one burst of 5 * 10 + 20 us */
 	CHECK_EQ_INT(yield_run(5, &c, &n, ph, 32), 0);
