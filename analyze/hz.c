@@ -3,7 +3,9 @@
 #include "hz.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Whether a wakeup of the sorted wk[0..nw) falls in the 100 us up to e:
  * a slice ending runnable then was a wakeup preemption, not the tick's
@@ -64,6 +66,37 @@ int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, doub
 		*hz = t.hz;
 	sl_ticks_release(&t);
 	return rc;
+}
+
+/* The number after "key": in a flat JSON object, or NAN */
+static double param_num(const char *params, const char *key)
+{
+	char k[64];
+	const char *p;
+	char *end;
+	double v;
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	p = strstr(params, k);
+	if (!p)
+		return NAN;
+	v = strtod(p + strlen(k), &end);
+	return end == p + strlen(k) ? NAN : v;
+}
+
+int sl_recording_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc,
+		    const char **from)
+{
+	double h = param_num(rec->run.params, "tick_hz"), n = param_num(rec->run.params, "tick_samples"),
+	       c = param_num(rec->run.params, "tick_concentration");
+	if (!isnan(h) && h >= 1 && h <= 100000 && !isnan(n) && n >= 0 && !isnan(c)) {
+		*hz = (int)h;
+		*samples = (size_t)n;
+		*conc = c;
+		*from = "scheduler ticks (sched_stat_runtime)";
+		return 0;
+	}
+	*from = "tick preemptions";
+	return sl_estimate_hz(rec, hz, samples, conc);
 }
 
 size_t sl_mark_polls(struct sl_behaviour *b, struct sl_poll_obs *o)

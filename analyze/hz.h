@@ -19,6 +19,13 @@
  * best is at least 0.2 over at least 30 such slices. 0 with *hz set, or
  * -1 (cannot tell: too few preemptions or no bunching). */
 int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc);
+/* The recording kernel's CONFIG_HZ as well as the trace tells it: from its
+ * scheduler ticks when its import found them in sched_stat_runtime (the
+ * recorded run's params tick_hz, tick_samples, tick_concentration;
+ * collector/tickrt.h), else sl_estimate_hz. *from names the evidence
+ * ("scheduler ticks (sched_stat_runtime)" or "tick preemptions"). */
+int sl_recording_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc,
+		    const char **from);
 
 /* The same estimate with each CPU's tick phase: hz (0: cannot tell), and
  * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'

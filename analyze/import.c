@@ -289,6 +289,14 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 			sl_store_bind_uncertain(&bind, (int)i, im.ms.uncertain_ns[i]);
 	if (sl_store_update_trace(st, &tr, d) || sl_store_set_run_cpus(st, out->run_id, im.ms.cpus, d))
 		goto fail;
+	if (im.ms.tick_hz) { /* the tick sched_stat_runtime shows (collector/tickrt.h) */
+		char params[160];
+		snprintf(params, sizeof(params),
+			 "{\"tick_hz\":%d,\"tick_samples\":%zu,\"tick_concentration\":%.3f}",
+			 im.ms.tick_hz, im.ms.tick_samples, im.ms.tick_conc);
+		if (sl_store_set_run_params(st, out->run_id, params, d))
+			goto fail;
+	}
 	if (sl_store_add_work(st, tr.id, bind.utid_base, im.ms.work, im.ms.nwork, d))
 		goto fail;
 	if (sl_store_add_cpu_first(st, tr.id, bind.cpu_first, bind.ncpu_first, d))

@@ -794,6 +794,18 @@ int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct s
 	return 0;
 }
 
+int sl_store_set_run_params(struct sl_store *s, int64_t run_id, const char *params, struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(s, "UPDATE run SET params = ? WHERE id = ?", d);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, params, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, run_id);
+	if (st_run_once(s, q, d, "updating a run"))
+		return -1;
+	return 0;
+}
+
 void sl_store_cache(struct sl_store *s, int reading)
 {
 	/* 8 MiB for imports and replays: their rows only append pages (no

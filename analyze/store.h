@@ -135,6 +135,8 @@ int sl_store_add_run(struct sl_store *s, int64_t trace_id, const char *scheduler
 
 /* Set the CPU count of a run (the import learns it after adding the run). */
 int sl_store_set_run_cpus(struct sl_store *s, int64_t run_id, int cpus, struct sl_diag *d);
+/* Set run_id's params (a JSON object). */
+int sl_store_set_run_params(struct sl_store *s, int64_t run_id, const char *params, struct sl_diag *d);
 
 /* Bind a sink to a run: task index i maps to utid_base + i when b is NULL,
  * else to b->tasks[i].utid; every ts gets ts_offset added. The binder lives

@@ -84,14 +84,15 @@ static void trace_hz(const struct sl_run_data *rec, struct sl_replay_opts *o, in
 {
 	size_t samples = 0;
 	double conc = 0;
+	const char *from;
 	int est;
 	if (!rec)
 		return;
-	if (sl_estimate_hz(rec, &est, &samples, &conc) == 0)
+	if (sl_recording_hz(rec, &est, &samples, &conc, &from) == 0)
 		o->hz = est;
 	else if (!quiet)
-		printf("HZ: could not tell from %zu tick preemptions of the recording: %d (--hz N)\n",
-		       samples, o->hz);
+		printf("HZ: could not tell from %zu %s of the recording: %d (--hz N)\n", samples, from,
+		       o->hz);
 }
 
 /* The recorded run of trace_id, loaded once for what needs all of it

@@ -285,17 +285,18 @@ static void choose_hz(const struct vopts *v, struct vrun *x)
 {
 	size_t samples = 0;
 	double conc = 0;
+	const char *from;
 	int est;
 
 	if (v->hz) {
 		snprintf(x->hz_why, sizeof(x->hz_why), "--hz");
-	} else if (sl_estimate_hz(&x->rec, &est, &samples, &conc) == 0) {
+	} else if (sl_recording_hz(&x->rec, &est, &samples, &conc, &from) == 0) {
 		x->o.hz = est;
-		snprintf(x->hz_why, sizeof(x->hz_why), "estimated from %zu tick preemptions, "
-			 "concentration %.2f", samples, conc);
+		snprintf(x->hz_why, sizeof(x->hz_why), "estimated from %zu %s, concentration %.2f",
+			 samples, from, conc);
 	} else {
-		snprintf(x->hz_why, sizeof(x->hz_why), "could not tell from %zu tick preemptions: the "
-			 "default; --hz N", samples);
+		snprintf(x->hz_why, sizeof(x->hz_why), "could not tell from %zu %s: the default; --hz N",
+			 samples, from);
 	}
 }
 

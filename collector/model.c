@@ -550,14 +550,10 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
  * follows it by microseconds; sched_wakeup fires at the enqueue), the next
  * task is neither idle nor the CPU's stopper, and the trace has wakeups at
  * all. A wakeup's preemption is the first switch on its CPU after it: one
- * that came before the slice began was served by the switch that began it.
- * (Measured with bpftrace on sysbench threads, 4 on 2 CPUs, this kernel:
- * of the runnable switch-outs with no wakeup aimed at the CPU since the
- * switch-in, 1 702 188 followed a sched_yield and 3 did not; of the 1 932
- * after one, 1 026 did and 906 did not: those stay preemptions, which the
- * replay's model decides.) Else, with no wakeup aimed at its CPU in the
- * 100 us before, it is a quiet preemption: the tick's, as a rule, which
- * tells the tick (collector/yields.c). */
+ * that came before the slice began was served by the switch that began it
+ * (the switch-outs after one stay preemptions, for the replay's model to
+ * decide: measured, docs/model.md). Else, with no wakeup aimed at its CPU
+ * in the 100 us before, it is a quiet preemption (collector/yields.c). */
 #define YIELD_NS 100000ULL
 #define WAKE_SKEW_NS 20000ULL
 
@@ -589,16 +585,10 @@ static void aimed_at(struct sl_model *m, const struct sl_event *ev)
 {
 	size_t i;
 	m->seen_wake |= ev->type != SL_EV_MIGRATE;
-	if (ev->target_cpu >= 0 && (size_t)ev->target_cpu < m->ncpu) {
-		m->cpu[ev->target_cpu].wake_to = ev->ts + 1;
-		m->cpu[ev->target_cpu].wake_early = ev->type == SL_EV_WAKING;
-	} else if (ev->target_cpu >= 0) {
-		return;
-	} else {
-		for (i = 0; i < m->ncpu; i++) {
-			m->cpu[i].wake_to = ev->ts + 1;
-			m->cpu[i].wake_early = ev->type == SL_EV_WAKING;
-		}
+	for (i = ev->target_cpu < 0 ? 0 : (size_t)ev->target_cpu;
+	     i < m->ncpu && (ev->target_cpu < 0 || i == (size_t)ev->target_cpu); i++) {
+		m->cpu[i].wake_to = ev->ts + 1;
+		m->cpu[i].wake_early = ev->type == SL_EV_WAKING;
 	}
 }
 
@@ -944,10 +934,15 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	if (ev->type == SL_EV_RUNTIME) {
 		pin = runtime_pin(m, ev);
 		m->seen_runtime = 1;
+		sl_tickrt_add(&m->tr, ev->ts, ev->cpu, SL_TM_RUNTIME);
+	} else if (ev->type == SL_EV_SWITCH) {
+		sl_tickrt_add(&m->tr, ev->ts, ev->cpu, SL_TM_SWITCH);
 	}
 	if (ev->type == SL_EV_WAKEUP || ev->type == SL_EV_WAKING || ev->type == SL_EV_WAKEUP_NEW ||
-	    ev->type == SL_EV_MIGRATE)
+	    ev->type == SL_EV_MIGRATE) {
 		aimed_at(m, ev);
+		sl_tickrt_add(&m->tr, ev->ts, ev->target_cpu, SL_TM_AIMED);
+	}
 	if (ev->cur_pid > 0) {
 		cur = task_of(m, ev->cur_pid, ev->ts);
 		set_comm(&m->t[cur], ev->cur_comm);

@@ -37,6 +37,11 @@ struct sl_model_stats {
 	 * as the kernel counts them (collector/kacct.h; malloc'd; caller frees) */
 	uint64_t *kwork_ns, *kwait_ns;
 	int have_runtime;         /* the trace has sched_stat_runtime events */
+	/* the tick from sched_stat_runtime (collector/tickrt.h): HZ (0 when
+	 * it cannot be told), from how many lone events, their concentration */
+	int tick_hz;
+	size_t tick_samples;
+	double tick_conc;
 };
 
 /* The kernel's mean slice of a thread: its ledger's sum_exec_runtime delta

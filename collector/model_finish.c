@@ -50,6 +50,7 @@ void sl_model_free(struct sl_model *m)
 	sl_kacct_free(m->ka);
 	free(m->kinds);
 	sl_yields_free(&m->y);
+	sl_tickrt_free(&m->tr);
 	free(m);
 }
 
@@ -88,7 +89,20 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	size_t i;
 	/* the yield candidates' verdicts (a switch-out within 100 us of its
 	 * CPU's tick is the tick's) and their rows */
-	m->st.yields = sl_yields_resolve(&m->y, m->nt, 100000.0);
+	{
+		/* the tick from sched_stat_runtime when the trace has it, else
+		 * from the quiet preemptions (collector/yields.c) */
+		struct sl_ticks tk;
+		size_t lone;
+		if (sl_tickrt_estimate(&m->tr, m->ncpu, &tk, &lone) == 0) {
+			m->st.tick_hz = tk.hz;
+			m->st.tick_samples = tk.samples;
+			m->st.tick_conc = tk.conc;
+		}
+		m->st.yields = sl_yields_resolve_tick(&m->y, m->nt, 100000.0, m->st.tick_hz ? &tk : NULL);
+		sl_ticks_release(&tk);
+		sl_tickrt_free(&m->tr);
+	}
 	if (sl_yields_emit(&m->y, &m->rec))
 		return -1;
 	memset(b, 0, sizeof(*b));

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "kacct.h"
 #include "yields.h"
+#include "tickrt.h"
 
 enum tstate { T_UNKNOWN = 0, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
 
@@ -104,6 +105,7 @@ struct sl_model {
 	int seen_wake;     /* a wakeup event seen: the trace has them */
 	int seen_runtime;  /* a sched_stat_runtime seen: the trace has them */
 	struct sl_yields y;
+	struct sl_tickrt tr;        /* the tick from sched_stat_runtime (tickrt.h) */
 	struct sl_slice_hint *hint; /* sorted by tid (sl_model_set_slice_hints) */
 	size_t nhint;
 	struct sl_kacct *ka;        /* NULL: no ledger windows (sl_model_set_windows) */

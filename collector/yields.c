@@ -56,6 +56,12 @@ void sl_yields_quiet(struct sl_yields *y, int cpu, uint64_t end)
 
 size_t sl_yields_resolve(struct sl_yields *y, size_t ntasks, double tick_ns)
 {
+	return sl_yields_resolve_tick(y, ntasks, tick_ns, NULL);
+}
+
+size_t sl_yields_resolve_tick(struct sl_yields *y, size_t ntasks, double tick_ns,
+			      const struct sl_ticks *given)
+{
 	struct sl_ticks tk;
 	size_t i, n = 0, *fill;
 	y->ntasks = ntasks;
@@ -63,7 +69,11 @@ size_t sl_yields_resolve(struct sl_yields *y, size_t ntasks, double tick_ns)
 	sl_ticks_from_ends(y->qend, y->qcpu, y->nq, &tk);
 	for (i = 0; i < y->n; i++) {
 		struct sl_yield_cand *c = &y->c[i];
-		c->yield = (size_t)c->task < ntasks && !sl_ticks_near(&tk, c->cpu, c->ts + c->dur, tick_ns);
+		const struct sl_ticks *use = given && given->hz && c->cpu < given->ncpu &&
+						     given->phase_ns[c->cpu] >= 0
+					     ? given
+					     : &tk;
+		c->yield = (size_t)c->task < ntasks && !sl_ticks_near(use, c->cpu, c->ts + c->dur, tick_ns);
 		if (c->yield)
 			y->off[c->task + 1]++;
 	}

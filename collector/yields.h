@@ -8,6 +8,7 @@
 
 #include "../common/behaviour.h"
 #include "../common/sink.h"
+#include "../common/ticks.h"
 
 struct sl_yield_cand {
 	int32_t task;
@@ -44,6 +45,10 @@ void sl_yields_runnable(struct sl_yields *y, int32_t task);
  * number of yields. */
 #define SL_YIELDS_MIN 10
 size_t sl_yields_resolve(struct sl_yields *y, size_t ntasks, double tick_ns);
+/* The same with the tick given (sched_stat_runtime's, collector/tickrt.h)
+ * instead of the quiet preemptions' when it has a phase for the CPU. */
+size_t sl_yields_resolve_tick(struct sl_yields *y, size_t ntasks, double tick_ns,
+			      const struct sl_ticks *given);
 /* Cut task's phases at its yields: a burst of CPU time B with yields after
  * b1 < b2 < ... becomes bursts b1, b2 - b1, ... ending SL_END_YIELD (no
  * sleep) and B - b_last ending as before. */
