@@ -64,6 +64,10 @@ static const struct sl_policy_param eevdf_params[] = {
 	[EV_P_LAG_CLAMP] = SL_PARAM_FLAG("lag_clamp", 1,
 		"the lag a task keeps is clamped to calc_delta_fair(max_slice + TICK_NSEC) (1: v7.0, and "
 		"this machine's 6.18.44); 0: to calc_delta_fair(max(2 * slice, TICK_NSEC)) (v6.6)"),
+	[EV_P_SIS_UTIL] = SL_PARAM_FLAG("sis_util", 1,
+		"sched_feat(SIS_UTIL) (v5.19+): select_idle_cpu looks at most at nr_idle_scan CPUs for "
+		"an idle one, set at each periodic balance to cpus * (1 - (util / 0.85)^2) of the "
+		"LLC's utilisation: none on a busy machine (1); 0: at every CPU"),
 	{ NULL, 0, 0, 0, NULL },
 };
 

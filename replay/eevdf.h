@@ -204,6 +204,12 @@ int sl_eevdf_wake_affine_weight(unsigned long this_load, unsigned long prev_load
 				unsigned long task_load, unsigned long current_load, int sync,
 				unsigned imbalance_pct);
 
+/* update_idle_cpu_scan() (SIS_UTIL): how many CPUs select_idle_cpu may
+ * look at, from the LLC's summed utilisation over llc_weight CPUs: x =
+ * sum_util / llc_weight, y = 1024 - min(1024, x^2 pct^2 / (10000 * 1024)),
+ * llc_weight * y / 1024. */
+int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbalance_pct);
+
 struct sl_task;
 /* The entity of a task of a run of this policy (tests). */
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);

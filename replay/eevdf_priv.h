@@ -27,6 +27,7 @@ enum {
 	EV_P_NI_RANDOM,
 	EV_P_RESCHED_LAPSED,
 	EV_P_LAG_CLAMP,
+	EV_P_SIS_UTIL,
 };
 
 struct ev_task {
@@ -80,6 +81,7 @@ struct ev_run {
 	struct ev_group *grp;
 	size_t ngrp;
 	uint64_t rng;           /* sched_rng(): splitmix64 from the run's seed */
+	int nr_idle_scan;       /* sd_llc_shared->nr_idle_scan (SIS_UTIL); -1: not set yet */
 	unsigned long *gw;      /* scratch, per CPU: the group's queued weight */
 	uint64_t *gl;           /* scratch, per CPU: the group's load average */
 };

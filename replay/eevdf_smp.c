@@ -360,10 +360,36 @@ static uint64_t jiffies(const struct sl_engine *e)
 	return e->now / e->tick_ns;
 }
 
+/* update_idle_cpu_scan() (SIS_UTIL, kernel/sched/fair.c, v5.19-v6.18): at
+ * a periodic balance of the LLC domain, the number of CPUs select_idle_cpu
+ * may look at, from the LLC's utilisation: x = sum_util / llc_weight,
+ * y = 1024 - min(1024, x^2 * pct^2 / (10000 * 1024)) with pct the domain's
+ * imbalance_pct (117), nr_idle_scan = llc_weight * y / 1024. It falls to 0
+ * at x = 1024 * 100 / 117, 85 % busy; with 2 CPUs it is 1 up to a
+ * sum_util of 1238 (x 619: y 512) and 0 above. */
+int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbalance_pct)
+{
+	uint64_t x = sum_util / (uint64_t)(llc_weight > 0 ? llc_weight : 1), tmp, y;
+	tmp = x * x * imbalance_pct * imbalance_pct / (10000ull * EV_CAPACITY);
+	if (tmp > EV_CAPACITY)
+		tmp = EV_CAPACITY;
+	y = (EV_CAPACITY - tmp) * (uint64_t)(llc_weight > 0 ? llc_weight : 1) / EV_CAPACITY;
+	return (int)y;
+}
+
+static void update_idle_cpu_scan(struct ev_run *r)
+{
+	unsigned long sum = 0;
+	int c;
+	for (c = 0; c < r->e->ncpus; c++)
+		sum += cpu_util(r, c);
+	r->nr_idle_scan = sl_eevdf_nr_idle_scan(sum, r->e->ncpus, EV_IMBALANCE_PCT);
+}
+
 /* ---- wakeup placement (select_task_rq_fair, WF_TTWU) ----
  *
- * The machine is one LLC: cpus_share_cache() is always true and
- * select_idle_cpu() scans every CPU. */
+ * The machine is one LLC: cpus_share_cache() is always true, and
+ * select_idle_cpu() scans its CPUs as far as SIS_UTIL lets it. */
 
 /* record_wakee(): the waker's count of switches between wakees, halved
  * once a second */
@@ -400,7 +426,7 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 {
 	struct ev_run *r = ev_R(e);
 	struct ev_task *t = ev_T(r, p);
-	int target = prev_cpu, this_cpu = waker_cpu >= 0 ? waker_cpu : prev_cpu, c, k, recent;
+	int target = prev_cpu, this_cpu = waker_cpu >= 0 ? waker_cpu : prev_cpu, c, k, recent, nr;
 	int want_affine = 1, sync = !!(wake_flags & SL_WF_SYNC);
 	if (wake_flags & (SL_WF_FORK | SL_WF_EXEC))
 		return fork_exec_cpu(r, p, prev_cpu, wake_flags);
@@ -461,10 +487,23 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 	if (recent >= 0 && recent != prev_cpu && recent != target && recent < e->ncpus &&
 	    idle_cpu(e, recent) && sl_task_allowed(p, recent))
 		return recent;
-	/* select_idle_cpu(): the first idle allowed CPU after target, wrapping */
-	for (k = 1; k < e->ncpus; k++) {
+	/* select_idle_cpu(): the first idle allowed CPU after target, wrapping,
+	 * among the first nr_idle_scan allowed ones (SIS_UTIL: none on a
+	 * busy LLC). The value stands from the last periodic balance; before
+	 * the first, as if one ran now. */
+	nr = e->ncpus + 1;
+	if (sl_engine_param(e, EV_P_SIS_UTIL) && sl_engine_param(e, EV_P_BALANCE)) {
+		if (r->nr_idle_scan < 0)
+			update_idle_cpu_scan(r);
+		nr = r->nr_idle_scan + 1;
+	}
+	for (k = 1; k <= e->ncpus && nr > 1; k++) {
 		c = (target + k) % e->ncpus;
-		if (idle_cpu(e, c) && sl_task_allowed(p, c))
+		if (!sl_task_allowed(p, c))
+			continue;
+		if (--nr <= 0)
+			break;
+		if (c != target && idle_cpu(e, c))
 			return c;
 	}
 	return target;
@@ -746,6 +785,9 @@ static int load_balance(struct ev_run *r, int this_cpu, int idle)
 	memset(&lb, 0, sizeof(lb));
 	lb.this_cpu = this_cpu;
 	lb.idle = idle;
+	/* update_sd_lb_stats() of the LLC domain, not on a newly idle CPU */
+	if (idle != CPU_NEWLY_IDLE_)
+		update_idle_cpu_scan(r);
 	if (find_busiest(r, &lb) < 0)
 		goto balanced;
 	if (r->e->cpus[lb.busiest].nr_running > 1)
@@ -914,6 +956,7 @@ void ev_smp_init(struct ev_run *r)
 		r->rq[c].ni_ratio = 512;
 	}
 	r->rng = r->e->seed ^ 0x6e695f72616e646fULL; /* "ni_rando" */
+	r->nr_idle_scan = -1;
 }
 
 int ev_balance(struct sl_engine *e, int cpu, int kind)

@@ -653,6 +653,30 @@ SL_TEST(eevdf_pelt_half_life)
 	CHECK_EQ_INT(sa.util_avg, 21);
 }
 
+/* update_idle_cpu_scan() (SIS_UTIL), imbalance_pct 117: x = sum_util /
+ * llc_weight, tmp = x^2 * 117^2 / (10000 * 1024) = x^2 * 13689 / 10240000
+ * (at most 1024), nr = llc_weight * (1024 - tmp) / 1024, all integer:
+ * - 2 CPUs idle (0): tmp 0, nr 2;
+ * - sum 54: x 27, 729 * 13689 / 10240000 = 0.97 -> 0, nr 2;
+ * - sum 56: x 28, 784 * 13689 / 10240000 = 1.05 -> 1, 2 * 1023 / 1024 = 1;
+ * - sum 1238: x 619, 383161 * 13689 / 10240000 = 512.2 -> 512, 2 * 512 /
+ *   1024 = 1 (one hog and a CPU a fifth busy: the other CPU is looked at);
+ * - sum 1240: x 620, 384400 * 13689 / 10240000 = 513.9 -> 513, 2 * 511 /
+ *   1024 = 0.998 -> 0 (none);
+ * - sum 2048 (both CPUs busy): x 1024, tmp 1402 -> 1024, nr 0;
+ * - 8 CPUs, sum 4096: x 512, 262144 * 13689 / 10240000 = 350.4 -> 350,
+ *   8 * 674 / 1024 = 5.27 -> 5. */
+SL_TEST(eevdf_sis_util_nr_idle_scan)
+{
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(0, 2, 117), 2);
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(54, 2, 117), 2);
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(56, 2, 117), 1);
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(1238, 2, 117), 1);
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(1240, 2, 117), 0);
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(2048, 2, 117), 0);
+	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(4096, 8, 117), 5);
+}
+
 SL_TEST(eevdf_wake_affine_weight)
 {
 	/* imbalance_pct 117 (an LLC domain): prev is biased by 100 + 17 / 2
