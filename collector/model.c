@@ -535,6 +535,9 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
 		t->missed_out = 0;
 		t->out_unsure = 0;
 		t->cpu = cpu;
+		t->wide_stay += t->wide_pend && cpu == t->last_cpu;
+		t->wide_move += t->wide_pend && cpu != t->last_cpu;
+		t->wide_pend = 0;
 		t->last_cpu = cpu;
 		if (cpu < 64)
 			t->cpus_seen |= 1ULL << cpu;
@@ -748,6 +751,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		/* and the CPU it slept on: the interrupt fired there (its own
 		 * timer, as a rule) or elsewhere (docs/model.md) */
 		ph->sleep_cpu1 = ph->wake_cpu1 && t->last_cpu >= 0 ? (uint32_t)t->last_cpu + 1 : 0;
+		t->wide_pend = kind == SL_WAKER_IRQ && ph->sleep_cpu1 && sl_model_both_busy(m, ev->cpu, t->last_cpu);
 	}
 	t->state = T_RUNNABLE;
 	sl_kacct_wake(m->ka, w, t->tid, ev->ts, ev->type == SL_EV_WAKING ? SL_KW_WAKING : SL_KW_NEW,

@@ -44,6 +44,10 @@ struct sl_model_stats {
 	double tick_conc;
 };
 
+/* Stays where it slept that many times (and twice its moves) after an
+ * interrupt wakeup from another busy CPU: SL_TASK_WIDE */
+#define SL_WIDE_MIN 3
+
 /* The kernel's mean slice of a thread: its ledger's sum_exec_runtime delta
  * over its pcount delta (the times it was switched in; docs/ledger.md). */
 struct sl_slice_hint {

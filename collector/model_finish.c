@@ -54,6 +54,12 @@ void sl_model_free(struct sl_model *m)
 	free(m);
 }
 
+int sl_model_both_busy(const struct sl_model *m, int a, int b)
+{
+	return a != b && a >= 0 && b >= 0 && (size_t)a < m->ncpu && (size_t)b < m->ncpu &&
+	       m->cpu[a].curr >= 0 && m->cpu[b].curr >= 0;
+}
+
 int sl_model_kind_event(struct sl_model *m, const struct sl_event *ev)
 {
 	if (ev->pid > 0 && (ev->count == SL_KIND_KTHREAD || ev->count == SL_KIND_USER)) {
@@ -169,6 +175,11 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 			s->flags |= SL_TASK_KTHREAD;
 			s->cpumask = sl_kthread_mask(t->comm);
 		}
+		/* woken from an interrupt on the other CPU while both were busy,
+		 * it ran where it slept at least 3 times and twice as often as
+		 * not: wake_wide() kept it (docs/model.md "Wide wakees") */
+		if (t->wide_stay >= SL_WIDE_MIN && t->wide_stay >= 2 * t->wide_move)
+			s->flags |= SL_TASK_WIDE;
 		sl_yields_split(&m->y, (int32_t)i, &t->ph, &t->nph, &t->cap);
 		s->phases = t->ph;
 		s->nphases = t->nph;

@@ -37,6 +37,8 @@ struct mtask {
 	int32_t waker;
 	int wake_cpu;
 	int last_cpu;         /* the CPU it last ran on, -1 none yet */
+	int wide_pend;        /* woken from an interrupt on another busy CPU, its own busy */
+	uint32_t wide_stay, wide_move; /* ... then run where it slept, or not */
 	uint64_t cpus_seen;
 	uint64_t uncertain_ns; /* time that could be this task's or another's */
 	int missed_out;     /* taken off its CPU by a switch we did not see */
@@ -115,6 +117,9 @@ struct sl_model {
 	uint64_t second_ts, prev_ts; /* the second event's ts; the one before the last */
 };
 
+/* An interrupt on CPU a woke a task that slept on CPU b: a != b and a task
+ * runs on each (wake_affine_weight decides, unless wake_wide()). */
+int sl_model_both_busy(const struct sl_model *m, int a, int b);
 /* An SL_EV_TASKINFO: kept for sl_model_finish (collector/model_finish.c). */
 int sl_model_kind_event(struct sl_model *m, const struct sl_event *ev);
 /* Append a phase (a burst of run ns ending in end) to t's behaviour. */

@@ -79,6 +79,8 @@ enum {
 	SL_TASK_EXCLUDED = 64, /* left out of a replay (replay --exclude): never replayed */
 	SL_TASK_POLLS = 128,   /* reads its own CPU clock while it runs: its slices end
 				* off the tick (docs/model.md "Clock reads") */
+	SL_TASK_WIDE = 256,    /* its interrupt wakeups from the other CPU stay where it
+				* slept: wake_wide() (docs/model.md "Wide wakees") */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };

@@ -68,6 +68,10 @@ static const struct sl_policy_param eevdf_params[] = {
 		"sched_feat(SIS_UTIL) (v5.19+): select_idle_cpu looks at most at nr_idle_scan CPUs for "
 		"an idle one, set at each periodic balance to cpus * (1 - (util / 0.85)^2) of the "
 		"LLC's utilisation: none on a busy machine (1); 0: at every CPU"),
+	[EV_P_WIDE_START] = SL_PARAM_FLAG("wide_start", 1,
+		"a task the behaviour marks wide (its interrupt wakeups from the other busy CPU stayed "
+		"where it slept) starts with wakee_flips = the LLC's size, as the kernel's frozen "
+		"count of a task that wakes no one (1); 0: every task starts at 0"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -290,6 +294,11 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 		et->prio = et->static_prio;
 	}
 	p->poll = (et->flags & SL_TASK_POLLS) && sl_engine_param(e, EV_P_CLOCK_POLLS);
+	/* its wakee_flips when the trace began, as the recording shows them:
+	 * at least the LLC's size for a task marked wide (docs/model.md "Wide
+	 * wakees"; it decays only while the task wakes others), else 0 */
+	if ((et->flags & SL_TASK_WIDE) && sl_engine_param(e, EV_P_WIDE_START))
+		p->wakee_flips = (unsigned)e->ncpus;
 	p->se.slice = r->rq[0].cfs.base_slice;
 	p->se.pos = -1;
 	p->se.exec_seen = 0;

@@ -210,6 +210,12 @@ int sl_eevdf_wake_affine_weight(unsigned long this_load, unsigned long prev_load
  * llc_weight * y / 1024. */
 int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbalance_pct);
 
+/* wake_wide(): 1 when the waker and the wakee switch between partners
+ * often enough that the wakeup is not steered to the waker's CPU: with
+ * master the larger of their wakee_flips and slave the smaller, slave >=
+ * llc_size and master >= slave * llc_size. */
+int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size);
+
 struct sl_task;
 /* The entity of a task of a run of this policy (tests). */
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);

@@ -28,6 +28,7 @@ enum {
 	EV_P_RESCHED_LAPSED,
 	EV_P_LAG_CLAMP,
 	EV_P_SIS_UTIL,
+	EV_P_WIDE_START,
 };
 
 struct ev_task {

@@ -409,15 +409,20 @@ static void record_wakee(struct ev_run *r, struct ev_task *waker, const struct s
 
 /* wake_wide(): the waker and the wakee switch between many partners: the
  * wakeup is not steered to the waker's CPU (factor = the LLC's CPUs) */
-static int wake_wide(struct ev_run *r, const struct ev_task *waker, const struct ev_task *p)
+int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size)
 {
-	unsigned master = waker->wakee_flips, slave = p->wakee_flips, factor = (unsigned)r->e->ncpus;
+	unsigned master = waker_flips, slave = wakee_flips;
 	if (master < slave) {
 		unsigned t = master;
 		master = slave;
 		slave = t;
 	}
-	return !(slave < factor || master < slave * factor);
+	return !(slave < llc_size || master < slave * llc_size);
+}
+
+static int wake_wide(struct ev_run *r, const struct ev_task *waker, const struct ev_task *p)
+{
+	return sl_eevdf_wake_wide(waker->wakee_flips, p->wakee_flips, (unsigned)r->e->ncpus);
 }
 
 static int fork_exec_cpu(struct ev_run *r, struct sl_task *p, int cpu, int wake_flags);

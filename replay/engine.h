@@ -26,7 +26,7 @@
 struct sl_sync_map; /* sync.h */
 
 #define SL_ENGINE_MAX_CPUS 1024
-#define SL_ENGINE_MAX_PARAMS 16
+#define SL_ENGINE_MAX_PARAMS 24
 #define SL_OVERHEAD_Q 16 /* values of an overhead distribution */
 
 /* Engine task states. */

@@ -50,23 +50,38 @@ awk -F, '$5 ~ /_all$|^switches$|^migrations$/ { printf "rec-build-mix-2 %s: reco
 # pick would change, as the kernel does, its tails come within (p99 was
 # +26.0 % before, the frame task's slices running on to the tick). With
 # validate's defaults (interrupts from the other CPU taken relative to
-# the task's CPU) every gating row of docs/validate.md is within, seed 0
-# alone and the median of 5 (when written: switches +0.7 %, migrations
-# +17.8 %, KS 0.068, p50 +6.3 %, p95 -5.1 %, p99 -10.8 %). With
-# --irq-cpu remote every delay row is within and migrations fall short
-# (-27.0 % since newly idle CPUs balance at the rate of their success,
-# NI_RANDOM: docs/eevdf.md): the exit status is that of its migrations row.
+# the task's CPU) every gating row of docs/validate.md but migrations is
+# within, seed 0 alone and the median of 5 (when written: switches +1.4 %,
+# migrations -29.6 %, KS 0.064, p50 +5.0 %, p95 -6.8 %, p99 -13.9 %).
+# Migrations: since rcu_preempt is a wide wakee (docs/model.md "Wide
+# wakees"; marked at import) it moves 15-29 times in the replays against
+# 29 recorded (68-111 before); the other tasks fall short, `as` above all
+# (24 moves at exec recorded, 2-3 replayed): the rows passed before on
+# rcu_preempt's excess making up for them. With --irq-cpu remote every
+# delay row is within and the exit status is that of its migrations row.
 "$SCHEDLAB" --db "$T/db" import "$TOP/traces/rec-build-quiet.dat" > "$T/impq" 2>&1 || fail "import quiet"
 grep -q "^4 tasks read their own CPU clock" "$T/impq" || fail "quiet: the clock readers: $(cat "$T/impq")"
 expect_eq "$(sq "$T/db" "SELECT group_concat(t.comm, ' ') FROM (SELECT t.comm FROM task_model m JOIN thread t USING (utid)
 	WHERE t.trace_id = 3 AND m.flags & 128 ORDER BY t.comm) t")" "burst-0 burst-1 burst-2 frame-60hz" "quiet: the tasks marked as reading their clock"
+expect_eq "$(sq "$T/db" "SELECT group_concat(t.comm, ' ') FROM task_model m JOIN thread t USING (utid)
+	WHERE t.trace_id = 3 AND m.flags & 256")" "rcu_preempt" "quiet: the wide wakees"
 for seeds in 1 5; do
 	"$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --seeds $seeds --format csv > "$T/csv3" 2> "$T/err"
-	expect_eq "$?" 0 "validate quiet, $seeds seeds: PASS ($(grep ',verdict,' "$T/csv3"))"
-	for m in runtime_exact switches migrations span utilisation delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
+	rc=$?
+	for m in runtime_exact switches span utilisation delay_ks_all delay_p50_all delay_p95_all delay_p99_all; do
 		expect_eq "$(awk -F, -v m=$m '$5 == m { print $11 }' "$T/csv3")" 1 "rec-build-quiet ($seeds seeds) $m ($(grep ",$m," "$T/csv3"))"
 	done
+	mok=$(awk -F, '$5 == "migrations" { print $11 }' "$T/csv3")
+	expect_eq "$rc" "$((1 - mok))" "validate quiet, $seeds seeds: exit status against its migrations row"
 done
+run=$(sq "$T/db" "SELECT MAX(id) FROM run WHERE trace_id = 3")
+rcu() { sq "$T/db" "WITH s AS (SELECT cpu, lag(cpu) OVER (ORDER BY ts) pc FROM sched_slice
+	WHERE run_id = $1 AND utid = (SELECT utid FROM thread WHERE trace_id = 3 AND comm = 'rcu_preempt'))
+	SELECT SUM(pc IS NOT NULL AND pc <> cpu) FROM s"; }
+rrec=$(rcu "$(sq "$T/db" "SELECT MIN(id) FROM run WHERE trace_id = 3")")
+rrep=$(rcu "$run")
+[ "$((rrep * 2))" -ge "$rrec" ] && [ "$((rrep * 2))" -le "$((rrec * 3))" ] ||
+	fail "rcu_preempt moves: recorded $rrec, replayed $rrep (not within 0.5-1.5 times)"
 # --irq-cpu remote: every delay row within, the exit status that of the
 # migrations row, and the stored replay's params say remote
 "$SCHEDLAB" --db "$T/db" validate --trace 3 --hz 250 --irq-cpu remote --format csv > "$T/csv3r" 2> "$T/err"
