@@ -72,6 +72,10 @@ static const struct sl_policy_param eevdf_params[] = {
 		"a task the behaviour marks wide (its interrupt wakeups from the other busy CPU stayed "
 		"where it slept) starts with wakee_flips = the LLC's size, as the kernel's frozen "
 		"count of a task that wakes no one (1); 0: every task starts at 0"),
+	[EV_P_UTIL_EST] = SL_PARAM_FLAG("util_est", 1,
+		"sched_feat(UTIL_EST): a CPU's utilisation is the larger of its average and the sum of "
+		"its queued tasks' estimates (the EWMA of each one's utilisation at its sleeps), for "
+		"SIS_UTIL and the group classes (1); 0: the average alone"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -189,6 +193,7 @@ static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initi
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
 	ev_pelt_enqueue(r, cpu, p);
+	ev_util_est_enqueue(r, cpu, p);
 	sl_eevdf_enqueue(cfs, &p->se, initial);
 	p->se.mru = ++r->mru;
 	rec_lag(r, cpu, &p->se);
@@ -285,6 +290,7 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	p->recent_cpu = -1;
 	p->pelt_cpu = -1;
 	p->last_wakee = -1;
+	p->ue_cpu = -1;
 	sl_rt_se_init(&p->rt_se, et->sched_policy, et->rt_prio, r->rr_ticks);
 	p->rt = p->rt_se.policy;
 	if (p->rt) {
@@ -321,6 +327,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 			if (ev_rq_update_curr(r, cpu))
 				sl_engine_resched(e, cpu);
 			ev_pelt_update(r, cpu, p);
+			ev_util_est_enqueue(r, cpu, p);
 			sl_eevdf_requeue_delayed(&r->rq[cpu].cfs, &p->se);
 			p->se.mru = ++r->mru;
 			rec_lag(r, cpu, &p->se);
@@ -353,6 +360,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 		return;
 	ev_rq_update_curr(r, cpu);
 	ev_pelt_update(r, cpu, p);
+	ev_util_est_dequeue(r, p, state == 'S' || state == 'D');
 	if (state == 'S' || state == 'D') {
 		sl_eevdf_dequeue_sleep(&r->rq[cpu].cfs, &p->se);
 	} else {
@@ -553,6 +561,7 @@ void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
 {
 	ev_rq_update_curr(r, src);
 	ev_pelt_update(r, src, T(r, task_of(r, se)));
+	ev_util_est_dequeue(r, T(r, task_of(r, se)), 0);
 	sl_eevdf_dequeue_move(&r->rq[src].cfs, se);
 }
 

@@ -216,6 +216,13 @@ int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbal
  * llc_size and master >= slave * llc_size. */
 int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size);
 
+/* util_est_update() (UTIL_EST) at a sleep: the task's new estimate from
+ * its EWMA, its utilisation and its runnable average at the dequeue: the
+ * utilisation when it is higher; else unchanged within 1 % (10) or when it
+ * waited (utilisation + 10 < runnable); else the EWMA moves a quarter of
+ * the way: (4 ewma - (ewma - util)) / 4. */
+unsigned long sl_eevdf_util_est_update(unsigned long ewma, unsigned long dequeued, unsigned long runnable);
+
 struct sl_task;
 /* The entity of a task of a run of this policy (tests). */
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);

@@ -29,6 +29,7 @@ enum {
 	EV_P_LAG_CLAMP,
 	EV_P_SIS_UTIL,
 	EV_P_WIDE_START,
+	EV_P_UTIL_EST,
 };
 
 struct ev_task {
@@ -46,6 +47,8 @@ struct ev_task {
 	unsigned wakee_flips;   /* record_wakee() */
 	uint64_t wakee_flip_decay; /* jiffies of the last halving */
 	int last_wakee;         /* task index, -1 */
+	unsigned long util_est; /* se->avg.util_est: the EWMA of its utilisation at sleeps */
+	int ue_cpu;             /* the CPU whose cfs util_est sum holds it, -1 none */
 	/* eevdf_group.c */
 	int grp;                /* its task group (r->grp), -1 the root group */
 	unsigned long nice_w;   /* its weight inside the group (its nice's) */
@@ -69,6 +72,7 @@ struct ev_rq {
 	unsigned nr_balance_failed;
 	/* sd->newidle_call, newidle_success, newidle_ratio (NI_RANDOM) */
 	unsigned ni_call, ni_success, ni_ratio;
+	unsigned long util_est; /* cfs_rq->avg.util_est: the queued tasks' (UTIL_EST) */
 };
 
 struct ev_run {
@@ -117,6 +121,12 @@ void ev_pelt_detach(struct ev_run *r, struct ev_task *p);
 void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w);
 /* balance state of a new run */
 void ev_smp_init(struct ev_run *r);
+/* util_est_enqueue(): p's estimate joins cpu's sum (a wakeup, a move in,
+ * a start) */
+void ev_util_est_enqueue(struct ev_run *r, int cpu, struct ev_task *p);
+/* util_est_dequeue() (p leaves its CPU's sum), then, when it goes to
+ * sleep, util_est_update() (its PELT brought up to now first) */
+void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep);
 
 /* eevdf.c: the fair runqueue's update_curr from the engine's CPU time */
 int ev_rq_update_curr(struct ev_run *r, int cpu);

@@ -144,27 +144,6 @@ void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long
 		cfs->runnable_sum = (uint64_t)cfs->runnable_avg * min_div;
 }
 
-int sl_eevdf_wake_affine_weight(unsigned long this_load, unsigned long prev_load,
-				unsigned long task_load, unsigned long current_load, int sync,
-				unsigned imbalance_pct)
-{
-	/* wake_affine_weight() with WA_BIAS, equal CPU capacities (they
-	 * cancel out) */
-	int64_t this_eff = (int64_t)this_load, prev_eff;
-	if (sync) {
-		if ((int64_t)current_load > this_eff)
-			return 1;
-		this_eff -= (int64_t)current_load;
-	}
-	this_eff += (int64_t)task_load;
-	this_eff *= 100;
-	prev_eff = (int64_t)prev_load - (int64_t)task_load;
-	prev_eff *= 100 + ((int64_t)imbalance_pct - 100) / 2;
-	if (sync)
-		prev_eff += 1;
-	return this_eff < prev_eff;
-}
-
 /* ---- PELT on the model's CPUs ---- */
 
 /* the LLC domain of sd_init (kernel/sched/topology.c, v6.6) with
@@ -276,7 +255,9 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 		/* migrate_task_rq_fair / detach: the load leaves the old CPU */
 		ev_pelt_detach(r, p);
 	} else if (!p->avg.last && at_start_history(r, p)) {
-		/* a task older than the trace: its history estimated */
+		/* a task older than the trace: its history estimated, its
+		 * estimate the average it had then */
+		p->util_est = p->avg.util_avg;
 	} else if (!p->avg.last) {
 		/* init_entity_runnable_average: a new task counts its full
 		 * weight; post_init_entity_util_avg: half the CPU's spare
@@ -323,7 +304,7 @@ void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
 	r->rq[c].avg.runnable_sum += p->avg.runnable_sum;
 }
 
-/* cpu_load(), cpu_util_cfs() (no UTIL_EST), cpu_runnable(): the CPU's
+/* cpu_load(), cpu_util_cfs() (UTIL_EST below), cpu_runnable(): the CPU's
  * averages brought up to now (the kernel's are at most a tick old, or kept
  * fresh for idle CPUs by the blocked-load updates of nohz balancing) */
 static unsigned long cpu_load(struct ev_run *r, int c)
@@ -334,8 +315,42 @@ static unsigned long cpu_load(struct ev_run *r, int c)
 
 static unsigned long cpu_util(struct ev_run *r, int c)
 {
+	unsigned long u;
 	rq_sync(r, c);
-	return r->rq[c].avg.util_avg < EV_CAPACITY ? r->rq[c].avg.util_avg : EV_CAPACITY;
+	u = r->rq[c].avg.util_avg;
+	if (sl_engine_param(r->e, EV_P_UTIL_EST) && r->rq[c].util_est > u)
+		u = r->rq[c].util_est; /* cpu_util(): max(util_avg, util_est) */
+	return u < EV_CAPACITY ? u : EV_CAPACITY;
+}
+
+/* ---- UTIL_EST (kernel/sched/fair.c, v6.18: util_est_enqueue,
+ * util_est_dequeue, util_est_update) ----
+ * A task's estimate is the EWMA (weight 1/4) of its utilisation at each
+ * sleep, reset upwards at once; the CPU's is the sum of its queued tasks'
+ * (the running one included), and cpu_util() takes the larger of it and
+ * the CPU's utilisation average: a CPU whose bursty tasks are queued counts
+ * their usual size, not their decayed average. */
+
+void ev_util_est_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
+{
+	if (p->rt || p->ue_cpu >= 0)
+		return;
+	r->rq[cpu].util_est += p->util_est;
+	p->ue_cpu = cpu;
+}
+
+void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep)
+{
+	if (p->ue_cpu >= 0) {
+		unsigned long *sum = &r->rq[p->ue_cpu].util_est;
+		*sum -= p->util_est < *sum ? p->util_est : *sum;
+		p->ue_cpu = -1;
+	}
+	if (!sleep || p->rt)
+		return;
+	/* util_est_update(): the utilisation at dequeue (its PELT is up to
+	 * date: the caller's ev_pelt_update) */
+	p->util_est = sl_eevdf_util_est_update(p->util_est, p->avg.util_avg, p->avg.runnable_avg);
 }
 
 /* task_h_load() of a flat hierarchy: the root's h_load is its load_avg L,
@@ -358,23 +373,6 @@ static int idle_cpu(const struct sl_engine *e, int c)
 static uint64_t jiffies(const struct sl_engine *e)
 {
 	return e->now / e->tick_ns;
-}
-
-/* update_idle_cpu_scan() (SIS_UTIL, kernel/sched/fair.c, v5.19-v6.18): at
- * a periodic balance of the LLC domain, the number of CPUs select_idle_cpu
- * may look at, from the LLC's utilisation: x = sum_util / llc_weight,
- * y = 1024 - min(1024, x^2 * pct^2 / (10000 * 1024)) with pct the domain's
- * imbalance_pct (117), nr_idle_scan = llc_weight * y / 1024. It falls to 0
- * at x = 1024 * 100 / 117, 85 % busy; with 2 CPUs it is 1 up to a
- * sum_util of 1238 (x 619: y 512) and 0 above. */
-int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbalance_pct)
-{
-	uint64_t x = sum_util / (uint64_t)(llc_weight > 0 ? llc_weight : 1), tmp, y;
-	tmp = x * x * imbalance_pct * imbalance_pct / (10000ull * EV_CAPACITY);
-	if (tmp > EV_CAPACITY)
-		tmp = EV_CAPACITY;
-	y = (EV_CAPACITY - tmp) * (uint64_t)(llc_weight > 0 ? llc_weight : 1) / EV_CAPACITY;
-	return (int)y;
 }
 
 static void update_idle_cpu_scan(struct ev_run *r)
@@ -405,19 +403,6 @@ static void record_wakee(struct ev_run *r, struct ev_task *waker, const struct s
 		waker->last_wakee = p->idx;
 		waker->wakee_flips++;
 	}
-}
-
-/* wake_wide(): the waker and the wakee switch between many partners: the
- * wakeup is not steered to the waker's CPU (factor = the LLC's CPUs) */
-int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size)
-{
-	unsigned master = waker_flips, slave = wakee_flips;
-	if (master < slave) {
-		unsigned t = master;
-		master = slave;
-		slave = t;
-	}
-	return !(slave < llc_size || master < slave * llc_size);
 }
 
 static int wake_wide(struct ev_run *r, const struct ev_task *waker, const struct ev_task *p)
@@ -557,9 +542,16 @@ static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s, const struct sl_
 	s->nr = e->cpus[c].nr_running;
 	s->h_nr = e->cpus[c].nr_running - (unsigned)r->rq[c].rtq.nr_active;
 	if (here && t->pelt_cpu == c && !t->rt) {
-		/* lsub_positive */
+		/* lsub_positive; cpu_util(c, p, -1): p's share off both the
+		 * average and the estimates' sum */
+		unsigned long ua = r->rq[c].avg.util_avg, ue = r->rq[c].util_est;
 		s->load -= t->avg.load_avg < s->load ? t->avg.load_avg : s->load;
-		s->util -= t->avg.util_avg < s->util ? t->avg.util_avg : s->util;
+		ua -= t->avg.util_avg < ua ? t->avg.util_avg : ua;
+		if (t->ue_cpu == c)
+			ue -= t->util_est < ue ? t->util_est : ue;
+		s->util = sl_engine_param(e, EV_P_UTIL_EST) && ue > ua ? ue : ua;
+		if (s->util > EV_CAPACITY)
+			s->util = EV_CAPACITY;
 		s->runnable -= t->avg.runnable_avg < s->runnable ? t->avg.runnable_avg : s->runnable;
 	}
 	if (here) {

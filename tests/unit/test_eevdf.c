@@ -677,6 +677,21 @@ SL_TEST(eevdf_sis_util_nr_idle_scan)
 	CHECK_EQ_INT(sl_eevdf_nr_idle_scan(4096, 8, 117), 5);
 }
 
+/* util_est_update(), UTIL_EST_MARGIN 10 (1 % of 1024), weight 1/4:
+ * - ewma 0, util 300: an increase, taken at once: 300;
+ * - ewma 400, util 395: 5 below, within the margin: 400;
+ * - ewma 400, util 300, runnable 300: (1600 - 100) / 4 = 375;
+ * - ewma 400, util 300, runnable 320: 300 + 10 < 320, it waited: 400;
+ * - ewma 1000, util 0, runnable 0: (4000 - 1000) / 4 = 750. */
+SL_TEST(eevdf_util_est_update)
+{
+	CHECK_EQ_INT(sl_eevdf_util_est_update(0, 300, 300), 300);
+	CHECK_EQ_INT(sl_eevdf_util_est_update(400, 395, 395), 400);
+	CHECK_EQ_INT(sl_eevdf_util_est_update(400, 300, 300), 375);
+	CHECK_EQ_INT(sl_eevdf_util_est_update(400, 300, 320), 400);
+	CHECK_EQ_INT(sl_eevdf_util_est_update(1000, 0, 0), 750);
+}
+
 SL_TEST(eevdf_wake_affine_weight)
 {
 	/* imbalance_pct 117 (an LLC domain): prev is biased by 100 + 17 / 2

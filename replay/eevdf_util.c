@@ -1,0 +1,72 @@
+/* replay/eevdf_util.c - the arithmetic of the eevdf model's SMP layer that
+ * stands alone (replay/eevdf_smp.c uses it; the unit tests check it by
+ * hand): wake_affine_weight, wake_wide, SIS_UTIL's scan depth and
+ * UTIL_EST's update (kernel/sched/fair.c, v6.18). */
+#include "eevdf.h"
+
+#define EV_CAPACITY 1024ul
+#define EV_UTIL_EST_MARGIN (EV_CAPACITY / 100)
+
+int sl_eevdf_wake_affine_weight(unsigned long this_load, unsigned long prev_load,
+				unsigned long task_load, unsigned long current_load, int sync,
+				unsigned imbalance_pct)
+{
+	/* wake_affine_weight() with WA_BIAS, equal CPU capacities (they
+	 * cancel out) */
+	int64_t this_eff = (int64_t)this_load, prev_eff;
+	if (sync) {
+		if ((int64_t)current_load > this_eff)
+			return 1;
+		this_eff -= (int64_t)current_load;
+	}
+	this_eff += (int64_t)task_load;
+	this_eff *= 100;
+	prev_eff = (int64_t)prev_load - (int64_t)task_load;
+	prev_eff *= 100 + ((int64_t)imbalance_pct - 100) / 2;
+	if (sync)
+		prev_eff += 1;
+	return this_eff < prev_eff;
+}
+
+/* update_idle_cpu_scan() (SIS_UTIL, kernel/sched/fair.c, v5.19-v6.18): at
+ * a periodic balance of the LLC domain, the number of CPUs select_idle_cpu
+ * may look at, from the LLC's utilisation: x = sum_util / llc_weight,
+ * y = 1024 - min(1024, x^2 * pct^2 / (10000 * 1024)) with pct the domain's
+ * imbalance_pct (117), nr_idle_scan = llc_weight * y / 1024. It falls to 0
+ * at x = 1024 * 100 / 117, 85 % busy; with 2 CPUs it is 1 up to a
+ * sum_util of 1238 (x 619: y 512) and 0 above. */
+int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbalance_pct)
+{
+	uint64_t x = sum_util / (uint64_t)(llc_weight > 0 ? llc_weight : 1), tmp, y;
+	tmp = x * x * imbalance_pct * imbalance_pct / (10000ull * EV_CAPACITY);
+	if (tmp > EV_CAPACITY)
+		tmp = EV_CAPACITY;
+	y = (EV_CAPACITY - tmp) * (uint64_t)(llc_weight > 0 ? llc_weight : 1) / EV_CAPACITY;
+	return (int)y;
+}
+
+/* wake_wide(): the waker and the wakee switch between many partners: the
+ * wakeup is not steered to the waker's CPU (factor = the LLC's CPUs) */
+int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size)
+{
+	unsigned master = waker_flips, slave = wakee_flips;
+	if (master < slave) {
+		unsigned t = master;
+		master = slave;
+		slave = t;
+	}
+	return !(slave < llc_size || master < slave * llc_size);
+}
+
+unsigned long sl_eevdf_util_est_update(unsigned long ewma, unsigned long dequeued, unsigned long runnable)
+{
+	unsigned long diff;
+	if (ewma <= dequeued)
+		return dequeued; /* increases taken at once */
+	diff = ewma - dequeued;
+	if (diff < EV_UTIL_EST_MARGIN)
+		return ewma; /* within 1 % */
+	if (dequeued + EV_UTIL_EST_MARGIN < runnable)
+		return ewma; /* it waited: not all the CPU time it wanted */
+	return ((ewma << 2) - diff) >> 2; /* ewma + (dequeued - ewma) / 4 */
+}
