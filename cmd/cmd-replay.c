@@ -323,8 +323,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_INT(0, "cpus", &cpus, 1, SL_ENGINE_MAX_CPUS, "N", "CPUs (default: as recorded; 1 for a workload)"),
 		SL_OPT_INT(0, "hz", &hz, 10, 100000, "N",
 			   "scheduler ticks per second (default: for a trace, the\n"
-			   "recording kernel's, estimated from its tick preemptions\n"
-			   "as validate does; for a workload 1000)"),
+			   "recording kernel's, from its scheduler ticks in\n"
+			   "sched_stat_runtime or its tick preemptions as validate\n"
+			   "does; for a workload 1000)"),
 		SL_OPT_DURATION(0, "rr-interval", &r->o.rr_interval_ns, 1000, 10 * SL_NS_PER_SEC, SL_NS_PER_MS,
 				"RSDL/SD RR_INTERVAL"),
 		SL_OPT_CHOICE(0, "mode", &mode, modes, "when a recorded sleep ends (docs/replay.md):"),

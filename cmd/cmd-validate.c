@@ -64,7 +64,8 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_INT(0, "hz", &v->hz, 10, 100000, "N",
 			   "the recording kernel's CONFIG_HZ (its tick: when a slice\n"
 			   "is found used up); default: estimated from the phase of\n"
-			   "the recorded run's tick preemptions, else 1000"),
+			   "the trace's scheduler ticks (sched_stat_runtime), else\n"
+			   "of the recorded run's tick preemptions, else 1000"),
 		SL_OPT_INT(0, "seeds", &v->seeds, 1, 64, "N",
 			   "replay N times, --seed 0 to N-1 (the draws of the\n"
 			   "kernel overheads), and compare the median of each figure\n"
