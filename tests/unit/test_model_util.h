@@ -5,6 +5,9 @@
 #define SL_TEST_MODEL_UTIL_H
 
 #include "../../collector/event.h"
+#include "../../collector/model.h"
+
+#include <stdlib.h>
 
 /* An event: type, ts, cpu, current pid, pid, next pid (a switch's), prev
  * state; both prios 120, context known, the target CPU its own; every
@@ -32,6 +35,19 @@ static inline int test_model_no_wake(void *ctx, int task, uint64_t ts, uint64_t 
 {
 	(void)ctx, (void)task, (void)ts, (void)ts_run, (void)waker, (void)cpu;
 	return 0;
+}
+
+/* free what sl_model_finish handed out, and the model */
+static inline void test_model_done(struct sl_model *m, struct sl_behaviour *b, uint64_t *first,
+				   uint64_t *last, struct sl_model_stats *st)
+{
+	free(first);
+	free(last);
+	free(st->lost_per_cpu);
+	free(st->uncertain_ns);
+	free(st->work);
+	sl_behaviour_release(b);
+	sl_model_free(m);
 }
 
 #endif

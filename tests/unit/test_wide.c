@@ -63,13 +63,7 @@ static uint32_t wide_run(int n, int stay, int idle1)
 	for (i = 0; i < b.ntasks; i++)
 		if (b.tasks[i].tid == 12)
 			flags = b.tasks[i].flags;
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	free(st.work);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	test_model_done(m, &b, first, last, &st);
 	return flags;
 }
 

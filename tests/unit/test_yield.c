@@ -161,13 +161,7 @@ static uint64_t yield_run_c(int turns, uint64_t c_us, int wake_type, struct ycap
 			memcpy(ph_a, b.tasks[i].phases,
 			       (b.tasks[i].nphases < max ? b.tasks[i].nphases : max) * sizeof(*ph_a));
 		}
-	free(first);
-	free(last);
-	free(st.lost_per_cpu);
-	free(st.uncertain_ns);
-	free(st.work);
-	sl_behaviour_release(&b);
-	sl_model_free(m);
+	test_model_done(m, &b, first, last, &st);
 	return yields;
 }
 
