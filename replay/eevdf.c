@@ -76,6 +76,10 @@ static const struct sl_policy_param eevdf_params[] = {
 		"sched_feat(UTIL_EST): a CPU's utilisation is the larger of its average and the sum of "
 		"its queued tasks' estimates (the EWMA of each one's utilisation at its sleeps), for "
 		"SIS_UTIL and the group classes (1); 0: the average alone"),
+	[EV_P_FORK_FLIPS] = SL_PARAM_FLAG("fork_flips", 0,
+		"a forked task starts with its parent's wakee_flips, as dup_task_struct copies them "
+		"(1: measured on this machine's kernel, but the corpus validates worse with it: "
+		"docs/model.md \"Wide wakees\"); 0 (the default): at 0"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -452,8 +456,16 @@ static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_ta
 {
 	struct ev_run *r = R(e);
 	struct ev_task *c = T(r, child);
-	(void)parent;
 	c->cpu = cpu;
+	/* dup_task_struct copies the parent's wakee_flips, its decay stamp and
+	 * last_wakee, and sched_fork does not reset them: the child starts
+	 * with its parent's count (measured: docs/model.md "Wide wakees") */
+	if (parent && sl_engine_param(e, EV_P_FORK_FLIPS)) {
+		const struct ev_task *pp = T(r, parent);
+		c->wakee_flips = pp->wakee_flips;
+		c->wakee_flip_decay = pp->wakee_flip_decay;
+		c->last_wakee = pp->last_wakee;
+	}
 	/* task_fork_fair + wake_up_new_task: placed at V of its CPU with half
 	 * a slice (ENQUEUE_INITIAL), then wakeup_preempt(WF_FORK) */
 	if (c->rt)
@@ -669,4 +681,9 @@ const struct sl_policy_ops sl_policy_eevdf = {
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et)
 {
 	return &((const struct ev_task *)et->pol)->se;
+}
+
+unsigned *sl_eevdf_task_flips(struct sl_task *et)
+{
+	return &((struct ev_task *)et->pol)->wakee_flips;
 }

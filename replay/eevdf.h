@@ -226,5 +226,7 @@ unsigned long sl_eevdf_util_est_update(unsigned long ewma, unsigned long dequeue
 struct sl_task;
 /* The entity of a task of a run of this policy (tests). */
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);
+/* Its wakee_flips (tests). */
+unsigned *sl_eevdf_task_flips(struct sl_task *et);
 
 #endif

@@ -30,6 +30,7 @@ enum {
 	EV_P_SIS_UTIL,
 	EV_P_WIDE_START,
 	EV_P_UTIL_EST,
+	EV_P_FORK_FLIPS,
 };
 
 struct ev_task {

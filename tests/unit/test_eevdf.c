@@ -592,6 +592,43 @@ SL_TEST(eevdf_set_nice_keeps_lag)
 	sl_engine_release_policy(&g.e);
 }
 
+/* fork_flips: dup_task_struct copies the parent's wakee_flips (measured,
+ * docs/model.md "Wide wakees"). The rig's A (parent, flips set to 7 by
+ * hand) forks B on CPU 0: B's flips are 7 with fork_flips=1, 0 with the
+ * default (0). */
+SL_TEST(eevdf_fork_copies_flips)
+{
+	int on;
+	for (on = 0; on <= 1; on++) {
+		struct nice_rig g;
+		const struct sl_policy_ops *ops = EV;
+		int i;
+		memset(&g, 0, sizeof(g));
+		g.e.ops = ops;
+		g.e.ncpus = 1;
+		g.e.cpus = &g.cpu;
+		g.e.tasks = g.t;
+		g.e.ntasks = 2;
+		g.e.hz = 1000;
+		g.e.tick_ns = 1000000;
+		g.e.priv = &g.priv;
+		for (i = 0; ops->params[i].name; i++)
+			g.e.param[i] = strcmp(ops->params[i].name, "fork_flips") ? ops->params[i].def : on;
+		CHECK_EQ_INT(ops->init(&g.e), 0);
+		for (i = 0; i < 2; i++) {
+			g.t[i].idx = i;
+			g.t[i].static_prio = 120;
+			ops->task_init(&g.e, &g.t[i]);
+		}
+		*sl_eevdf_task_flips(&g.t[0]) = 7;
+		g.t[1].on_rq = 1;
+		g.t[1].state = SL_TS_RUNNABLE;
+		ops->fork(&g.e, &g.t[0], &g.t[1], 0);
+		CHECK_EQ_INT(*sl_eevdf_task_flips(&g.t[1]), on ? 7 : 0);
+		sl_engine_release_policy(&g.e);
+	}
+}
+
 /* PELT arithmetic (kernel/sched/pelt.c): y^32 = 1/2, y^n as 2^32 * y^n
  * truncated, time in 1024 ns units, periods of 1024 units. */
 SL_TEST(eevdf_pelt_decay)
