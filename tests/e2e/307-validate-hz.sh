@@ -39,4 +39,19 @@ gen 1000 20 > "$T/few.txt"
 "$SCHEDLAB" --db "$T/d.db" import "$T/few.txt" > /dev/null || fail "import few"
 expect_eq "$(hz_of "$T/d.db")" "1000 could" "20 preemptions"
 "$SCHEDLAB" --db "$T/d.db" validate --trace 1 --sched eevdf --hz 300 | head -1 | grep -q ", 300 Hz (--hz)" || fail "--hz 300"
-echo "HZ: 1000 and 250 on made traces, 250 on the recordings of this machine"
+# From the trace's own scheduler ticks (collector/tickrt.c): corpus-quiet/
+# hackbench has sched_stat_runtime and only 26 tick preemptions (the slice
+# ends alone could not tell: 1000 by default before); its ledger says the
+# recording kernel's CONFIG_HZ, 250. The import keeps the tick in the
+# recorded run's params, and validate names where the HZ came from.
+tr="$TOP/traces/corpus-quiet/hackbench.dat"
+grep -q '^hz	250$' "$tr.ledger" || fail "the ledger's hz: $(grep '^hz' "$tr.ledger")"
+"$SCHEDLAB" --db "$T/e.db" import "$tr" > /dev/null 2>&1 || fail "import hackbench"
+expect_eq "$(sq "$T/e.db" "SELECT json_extract(params, '$.tick_hz') FROM run WHERE scheduler = 'recorded'")" 250 \
+	"hackbench: the recorded run's tick_hz"
+n=$(sq "$T/e.db" "SELECT json_extract(params, '$.tick_samples') FROM run WHERE scheduler = 'recorded'")
+[ "$n" -ge 100 ] || fail "hackbench: only $n scheduler ticks"
+"$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 | head -1 |
+	grep -q ", 250 Hz (estimated from $n scheduler ticks (sched_stat_runtime)" ||
+	fail "hackbench HZ: $("$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 | head -1)"
+echo "HZ: 1000 and 250 on made traces, 250 on the recordings of this machine (from $n ticks on hackbench)"
