@@ -100,7 +100,7 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 		 * from the quiet preemptions (collector/yields.c) */
 		struct sl_ticks tk;
 		size_t lone;
-		if (sl_tickrt_estimate(&m->tr, m->ncpu, &tk, &lone) == 0) {
+		if (sl_tickrt_estimate(&m->tr, &tk, &lone) == 0) {
 			m->st.tick_hz = tk.hz;
 			m->st.tick_samples = tk.samples;
 			m->st.tick_conc = tk.conc;

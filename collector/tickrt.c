@@ -88,12 +88,11 @@ void sl_tickrt_add(struct sl_tickrt *t, uint64_t ts, int cpu, int kind)
 	}
 }
 
-int sl_tickrt_estimate(struct sl_tickrt *t, size_t ncpu, struct sl_ticks *out, size_t *lone)
+int sl_tickrt_estimate(struct sl_tickrt *t, struct sl_ticks *out, size_t *lone)
 {
 	uint64_t *prev;
 	size_t *prev_i, j, m = 0;
 	int *storm, rc;
-	(void)ncpu;
 	memset(out, 0, sizeof(*out));
 	*lone = 0;
 	/* the runtime events still held at the trace's end: their CPU's next

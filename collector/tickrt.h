@@ -43,10 +43,10 @@ struct sl_tickrt {
  * wakeup or move aimed at cpu (-1: every CPU). */
 void sl_tickrt_add(struct sl_tickrt *t, uint64_t ts, int cpu, int kind);
 /* The estimate of sl_ticks_from_ends over the lone runtime events;
- * *lone = how many (ncpu unused: the CPUs are those marked). 0, or -1 when
+ * *lone = how many. 0, or -1 when
  * it cannot tell (no runtime event, too few, too spread); release out
  * either way. Once. */
-int sl_tickrt_estimate(struct sl_tickrt *t, size_t ncpu, struct sl_ticks *out, size_t *lone);
+int sl_tickrt_estimate(struct sl_tickrt *t, struct sl_ticks *out, size_t *lone);
 void sl_tickrt_free(struct sl_tickrt *t);
 
 #endif

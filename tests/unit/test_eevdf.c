@@ -512,10 +512,11 @@ struct nice_rig {
 	struct sl_task t[2];
 };
 
-static void nice_setup(struct nice_rig *g)
+/* The rig's engine and its two tasks, not queued: every parameter at its
+ * default but `name`, set to `value` */
+static void rig_init(struct nice_rig *g, const char *name, long long value)
 {
 	const struct sl_policy_ops *ops = EV;
-	struct sl_enq_info w;
 	int i;
 	memset(g, 0, sizeof(*g));
 	g->e.ops = ops;
@@ -526,15 +527,23 @@ static void nice_setup(struct nice_rig *g)
 	g->e.hz = 1000;
 	g->e.tick_ns = 1000000;
 	g->e.priv = &g->priv;
-	/* the v6.6..v6.14 slice (0.75 ms on 1 CPU): the derivations below */
 	for (i = 0; ops->params[i].name; i++)
-		g->e.param[i] = strcmp(ops->params[i].name, "slice_norm_us") ? ops->params[i].def : 750;
+		g->e.param[i] = strcmp(ops->params[i].name, name) ? ops->params[i].def : value;
 	CHECK_EQ_INT(ops->init(&g->e), 0);
 	for (i = 0; i < 2; i++) {
 		g->t[i].idx = i;
 		g->t[i].static_prio = 120;
 		ops->task_init(&g->e, &g->t[i]);
 	}
+}
+
+static void nice_setup(struct nice_rig *g)
+{
+	const struct sl_policy_ops *ops = EV;
+	struct sl_enq_info w;
+	int i;
+	/* the v6.6..v6.14 slice (0.75 ms on 1 CPU): the derivations below */
+	rig_init(g, "slice_norm_us", 750);
 	memset(&w, 0, sizeof(w));
 	w.kind = SL_ENQ_START;
 	w.waker = w.waker_cpu = w.src_cpu = -1;
@@ -601,29 +610,11 @@ SL_TEST(eevdf_fork_copies_flips)
 	int on;
 	for (on = 0; on <= 1; on++) {
 		struct nice_rig g;
-		const struct sl_policy_ops *ops = EV;
-		int i;
-		memset(&g, 0, sizeof(g));
-		g.e.ops = ops;
-		g.e.ncpus = 1;
-		g.e.cpus = &g.cpu;
-		g.e.tasks = g.t;
-		g.e.ntasks = 2;
-		g.e.hz = 1000;
-		g.e.tick_ns = 1000000;
-		g.e.priv = &g.priv;
-		for (i = 0; ops->params[i].name; i++)
-			g.e.param[i] = strcmp(ops->params[i].name, "fork_flips") ? ops->params[i].def : on;
-		CHECK_EQ_INT(ops->init(&g.e), 0);
-		for (i = 0; i < 2; i++) {
-			g.t[i].idx = i;
-			g.t[i].static_prio = 120;
-			ops->task_init(&g.e, &g.t[i]);
-		}
+		rig_init(&g, "fork_flips", on);
 		*sl_eevdf_task_flips(&g.t[0]) = 7;
 		g.t[1].on_rq = 1;
 		g.t[1].state = SL_TS_RUNNABLE;
-		ops->fork(&g.e, &g.t[0], &g.t[1], 0);
+		EV->fork(&g.e, &g.t[0], &g.t[1], 0);
 		CHECK_EQ_INT(*sl_eevdf_task_flips(&g.t[1]), on ? 7 : 0);
 		sl_engine_release_policy(&g.e);
 	}

@@ -80,7 +80,7 @@ SL_TEST(tickrt_lone_runtime_events_are_the_tick)
 	for (k = 0; k < 50; k++)
 		mark(200000 * US + 1300 * US + 2 * US * k, 0, SL_TM_RUNTIME);
 	feed(&t);
-	CHECK_EQ_INT(sl_tickrt_estimate(&t, 1, &tk, &lone), 0);
+	CHECK_EQ_INT(sl_tickrt_estimate(&t, &tk, &lone), 0);
 	/* lone: the 100 ticks, but the one of 200 ms + 0.1 ms has no switch
 	 * before the storm (the next runtime event of the CPU is the storm's,
 	 * 1.2 ms later: lone by the switch rule) and stays: 100. */
@@ -101,7 +101,7 @@ SL_TEST(tickrt_none_without_runtime_events)
 	memset(&t, 0, sizeof(t));
 	sl_tickrt_add(&t, 1000, 0, SL_TM_SWITCH);
 	sl_tickrt_add(&t, 2000, -1, SL_TM_AIMED);
-	CHECK_EQ_INT(sl_tickrt_estimate(&t, 2, &tk, &lone), -1);
+	CHECK_EQ_INT(sl_tickrt_estimate(&t, &tk, &lone), -1);
 	CHECK_EQ_INT(tk.hz, 0);
 	CHECK_EQ_INT(lone, 0);
 	sl_ticks_release(&tk);
