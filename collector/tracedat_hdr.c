@@ -308,7 +308,7 @@ static int chunks(struct rd *r, int cpu, uint64_t off, uint64_t size)
  * is read by us, but all are checked. */
 static int v7_buffer(struct rd *r, uint64_t end)
 {
-	uint64_t sec, ps, n, i;
+	uint64_t sec, ps, n, i, top = 0;
 	char name[256];
 	if (num(r, 8, &sec) < 0 || cstr(r, name, sizeof(name)) < 0 || cstr(r, NULL, 256) < 0 ||
 	    num(r, 4, &ps) < 0 || num(r, 4, &n) < 0)
@@ -321,6 +321,10 @@ static int v7_buffer(struct rd *r, uint64_t end)
 		uint64_t id, off, size, fo;
 		if (num(r, 4, &id) < 0 || num(r, 8, &off) < 0)
 			return -1;
+		if (id >= 65536)
+			return bad(r, r->off - 12, "BUFFER option: CPU id %llu", (unsigned long long)id);
+		if (id + 1 > top)
+			top = id + 1;
 		fo = r->off;
 		if (num(r, 8, &size) < 0)
 			return -1;
@@ -328,8 +332,11 @@ static int v7_buffer(struct rd *r, uint64_t end)
 				      : chunks(r, (int)id, off, size) < 0)
 			return -1;
 	}
-	if ((int)n > r->h->ncpus) /* the largest of all buffers: instances too */
-		r->h->ncpus = (int)n;
+	/* The buffer lists only the CPUs that have data (an instance traced on
+	 * CPU 1 alone lists one entry, id 1): the count is the largest id + 1,
+	 * the largest of all buffers, instances too. */
+	if ((int)top > r->h->ncpus)
+		r->h->ncpus = (int)top;
 	return 0;
 }
 
