@@ -375,10 +375,29 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_group_sync(r, p);
 }
 
+/* whether task et may run on one CPU only of the machine's */
+static int pinned(const struct sl_engine *e, const struct sl_task *et)
+{
+	int c, n = 0;
+	for (c = 0; c < e->ncpus && n < 2; c++)
+		n += sl_task_allowed(et, c);
+	return n < 2;
+}
+
 static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
 {
 	struct ev_run *r = R(e);
-	return preempts(r, cpu, T(r, et));
+	struct ev_task *p = T(r, et);
+	const struct sl_task *cur = e->cpus[cpu].curr;
+	if (preempts(r, cpu, p))
+		return 1;
+	/* task_woken_rt(): an RT task that cannot preempt the RT task running
+	 * here (as good or better, or bound here) is pushed where it would
+	 * run, unless a switch is due here already (push_rt_tasks) */
+	if (p->rt && cur && T(r, cur)->rt && !e->cpus[cpu].need_resched && !pinned(e, et) &&
+	    (pinned(e, cur) || T(r, cur)->rt_se.prio <= p->rt_se.prio) && sl_engine_param(e, EV_P_BALANCE))
+		ev_push_rt(r, cpu, cur->idx);
+	return 0;
 }
 
 static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_task *prev)
@@ -388,14 +407,21 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	struct sl_eevdf_rq *cfs = &rq->cfs;
 	struct sl_eevdf_se *se;
 	int pi;
-	(void)prev;
 
 	ev_rq_update_curr(r, cpu);
+	/* balance_rt(): an RT prev that left its list (it slept or exited)
+	 * pulls when what stays here is worse than it (need_pull_rt_task); an
+	 * empty CPU did already (newidle) */
+	if (prev && T(r, prev)->rt && !T(r, prev)->rt_se.queued && e->cpus[cpu].nr_running &&
+	    sl_prio_first(&rq->rtq) > T(r, prev)->rt_se.prio && sl_engine_param(e, EV_P_BALANCE))
+		ev_pull_rt(r, cpu);
 	pi = sl_rt_pick(&rq->rtq);
 	if (pi >= 0) {
 		/* pick_next_task_rt: the first task of the best list; a fair
 		 * curr goes back to its queue (put_prev_entity) */
 		put_prev(r, cpu);
+		if (sl_engine_param(e, EV_P_BALANCE))
+			ev_push_rt(r, cpu, pi);
 		return &e->tasks[pi];
 	}
 	if (cfs->curr && (!cfs->curr->on_rq || cfs->curr->delayed))
@@ -686,4 +712,98 @@ const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et)
 unsigned *sl_eevdf_task_flips(struct sl_task *et)
 {
 	return &((struct ev_task *)et->pol)->wakee_flips;
+}
+
+int ev_select_rt(struct ev_run *r, struct sl_task *p, int cpu, int this_cpu)
+{
+	struct sl_engine *e = r->e;
+	const struct sl_task *cur = e->cpus[cpu].curr;
+	int best[64], c, q;
+	if (e->ncpus > 64)
+		return cpu;
+	for (c = 0; c < e->ncpus; c++) {
+		q = sl_prio_first(&r->rq[c].rtq);
+		best[c] = q >= SL_PRIO_MAX ? -1 : q;
+	}
+	return sl_eevdf_select_rt(e->ncpus, best, cur && ev_T(r, cur)->rt ? ev_T(r, cur)->rt_se.prio : -1,
+				  cur && pinned(e, cur), ev_T(r, p)->rt_se.prio, p->cpumask, cpu, this_cpu);
+}
+
+struct pullable {
+	struct sl_engine *e;
+	int c, this_cpu;
+};
+
+/* a task of CPU c's RT lists that may be pulled to this_cpu */
+static int pullable_ok(void *ctx, int pi)
+{
+	const struct pullable *p = ctx;
+	const struct sl_task *et = &p->e->tasks[pi];
+	return et != p->e->cpus[p->c].curr && sl_task_allowed(et, p->this_cpu) && et->state == SL_TS_RUNNABLE;
+}
+
+int ev_pull_rt(struct ev_run *r, int this_cpu)
+{
+	struct sl_engine *e = r->e;
+	struct pullable ctx = { e, 0, this_cpu };
+	int q, pi, best = -1, best_c = -1;
+	/* what this CPU would run: its best queued RT prio (rt.highest_prio.curr) */
+	int best_q = sl_prio_first(&r->rq[this_cpu].rtq);
+	for (ctx.c = 0; ctx.c < e->ncpus; ctx.c++) {
+		const struct sl_task *sc = e->cpus[ctx.c].curr;
+		if (ctx.c == this_cpu)
+			continue;
+		pi = sl_rt_find(&r->rq[ctx.c].rtq, SL_PRIO_LINKS(r->t), 1, best_q, pullable_ok, &ctx, &q);
+		/* one better than what runs there is about to run there: that
+		 * CPU is skipped (p->prio < src_rq->donor->prio) */
+		if (pi >= 0 && q >= (sc && ev_T(r, sc)->rt ? ev_T(r, sc)->rt_se.prio : SL_PRIO_MAX)) {
+			best = pi;
+			best_q = q;
+			best_c = ctx.c;
+		}
+	}
+	if (best < 0)
+		return 0;
+	sl_rt_dequeue(&r->rq[best_c].rtq, SL_PRIO_LINKS(r->t), best, &r->t[best].rt_se);
+	sl_engine_pull(e, &e->tasks[best], best_c, this_cpu);
+	return 1;
+}
+
+struct pushable {
+	struct sl_engine *e;
+	int next;
+};
+
+/* a waiting task of the CPU's RT lists that may run elsewhere */
+static int pushable_ok(void *ctx, int pi)
+{
+	const struct pushable *p = ctx;
+	const struct sl_task *et = &p->e->tasks[pi];
+	return pi != p->next && !pinned(p->e, et) && et->state == SL_TS_RUNNABLE;
+}
+
+void ev_push_rt(struct ev_run *r, int cpu, int next)
+{
+	struct sl_engine *e = r->e;
+	const struct sl_task *nt = &e->tasks[next];
+	struct pushable ctx = { e, next };
+	int best[64], c, k, q, pi, target;
+	if (e->ncpus > 64)
+		return;
+	for (k = 0; k < e->ncpus; k++) {
+		pi = sl_rt_find(&r->rq[cpu].rtq, SL_PRIO_LINKS(r->t), 1, SL_PRIO_MAX, pushable_ok, &ctx, &q);
+		if (pi < 0)
+			return;
+		for (c = 0; c < e->ncpus; c++) {
+			int b = sl_prio_first(&r->rq[c].rtq);
+			best[c] = b >= SL_PRIO_MAX ? -1 : b;
+		}
+		/* find_lock_lowest_rq() from the running one's CPU */
+		target = sl_eevdf_select_rt(e->ncpus, best, T(r, nt)->rt_se.prio, pinned(e, nt), q,
+					    e->tasks[pi].cpumask, cpu, -1);
+		if (target == cpu)
+			return;
+		sl_rt_dequeue(&r->rq[cpu].rtq, SL_PRIO_LINKS(r->t), pi, &r->t[pi].rt_se);
+		sl_engine_pull(e, &e->tasks[pi], cpu, target);
+	}
 }

@@ -215,6 +215,16 @@ int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbal
  * master the larger of their wakee_flips and slave the smaller, slave >=
  * llc_size and master >= slave * llc_size. */
 int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size);
+/* select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
+ * in kernel/sched/cpupri.c, v6.18) for the wakeup or fork of an RT task of
+ * kernel prio `prio` (99 - rt_priority) allowed on `mask`, whose CPU is cpu
+ * (a fork: its parent's) and whose wakeup runs on this_cpu (-1: not known):
+ * best[c] is the kernel prio of the best RT task queued on CPU c (the
+ * running one included), -1 none; cur_prio the prio of the task running on
+ * cpu if it is an RT task, else -1; cur_pinned whether that task may run
+ * there only. Returns the CPU (docs/eevdf.md "SMP"). */
+int sl_eevdf_select_rt(int ncpus, const int *best, int cur_prio, int cur_pinned, int prio,
+		       uint64_t mask, int cpu, int this_cpu);
 
 /* util_est_update() (UTIL_EST) at a sleep: the task's new estimate from
  * its EWMA, its utilisation and its runnable average at the dequeue: the

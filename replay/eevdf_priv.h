@@ -157,6 +157,21 @@ void ev_group_sync(struct ev_run *r, const struct ev_task *p);
 
 /* the ops hooks of eevdf_smp.c */
 int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int wake_flags);
+/* select_task_rq_rt for RT task p whose CPU is cpu, the wakeup or fork
+ * running on this_cpu (-1: not known): eevdf.c, sl_eevdf_select_rt */
+int ev_select_rt(struct ev_run *r, struct sl_task *p, int cpu, int this_cpu);
+/* pull_rt_task() (kernel/sched/rt.c, v6.18; with RT_PUSH_IPI the other CPU
+ * pushes, to the same end): the best waiting RT task of another CPU that
+ * may run on this_cpu, beats what this_cpu would run (its best queued RT
+ * prio) and does not beat what runs on its own CPU (it is about to run
+ * there) moves to this_cpu. 1 if one did (eevdf.c). */
+int ev_pull_rt(struct ev_run *r, int this_cpu);
+/* push_rt_tasks() once RT task next is set to run on cpu
+ * (rt_queue_push_tasks, v6.18): each waiting RT task of cpu that may run
+ * elsewhere goes, best first, where find_lowest_rq finds a CPU it would
+ * run on at once (sl_eevdf_select_rt, with next as the CPU's curr);
+ * the first that finds none ends it (eevdf.c). */
+void ev_push_rt(struct ev_run *r, int cpu, int next);
 int ev_balance(struct sl_engine *e, int cpu, int kind);
 
 #endif

@@ -420,8 +420,10 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 	int want_affine = 1, sync = !!(wake_flags & SL_WF_SYNC);
 	if (wake_flags & (SL_WF_FORK | SL_WF_EXEC))
 		return fork_exec_cpu(r, p, prev_cpu, wake_flags);
-	if (!sl_engine_param(e, EV_P_SELECT_IDLE) || t->rt)
-		return -1; /* RT: select_task_rq_rt, not modelled: the shared rule */
+	if (!sl_engine_param(e, EV_P_SELECT_IDLE))
+		return -1;
+	if (t->rt)
+		return ev_select_rt(r, p, prev_cpu, waker_cpu);
 	if (waker_cpu >= 0 && e->cpus[waker_cpu].curr) {
 		struct ev_task *w = ev_T(r, e->cpus[waker_cpu].curr);
 		/* select_task_rq_fair: a sync wakeup by an exiting task (its
@@ -806,43 +808,6 @@ balanced:
 	return 0;
 }
 
-struct pullable {
-	struct sl_engine *e;
-	int c, this_cpu;
-};
-
-/* a task of CPU c's RT lists that may be pulled to this_cpu */
-static int pullable_ok(void *ctx, int pi)
-{
-	const struct pullable *p = ctx;
-	const struct sl_task *et = &p->e->tasks[pi];
-	return et != p->e->cpus[p->c].curr && sl_task_allowed(et, p->this_cpu) && et->state == SL_TS_RUNNABLE;
-}
-
-/* pull_rt_task(), as far as an idle CPU goes: the best waiting RT task of
- * another CPU that may run here (the first CPU's on a tie) */
-static int pull_rt(struct ev_run *r, int this_cpu)
-{
-	struct sl_engine *e = r->e;
-	struct pullable ctx = { e, 0, this_cpu };
-	int q, pi, best = -1, best_q = SL_PRIO_MAX, best_c = -1;
-	for (ctx.c = 0; ctx.c < e->ncpus; ctx.c++) {
-		if (ctx.c == this_cpu)
-			continue;
-		pi = sl_rt_find(&r->rq[ctx.c].rtq, SL_PRIO_LINKS(r->t), 1, best_q, pullable_ok, &ctx, &q);
-		if (pi >= 0) {
-			best = pi;
-			best_q = q;
-			best_c = ctx.c;
-		}
-	}
-	if (best < 0)
-		return 0;
-	sl_rt_dequeue(&r->rq[best_c].rtq, SL_PRIO_LINKS(r->t), best, &r->t[best].rt_se);
-	sl_engine_pull(e, &e->tasks[best], best_c, this_cpu);
-	return 1;
-}
-
 /* get_sd_balance_interval(): balance_interval ms, times busy_factor and
  * one jiffy less when busy, at least a jiffy, at most HZ * CPUs / 10 */
 static uint64_t balance_jiffies(const struct ev_run *r, const struct ev_rq *rq, int busy)
@@ -919,7 +884,7 @@ static int newidle(struct ev_run *r, int cpu)
 	for (c = 0; c < e->ncpus; c++)
 		overload |= e->cpus[c].nr_running > 1;
 	/* pull_rt_task first: the RT class balances before the fair class */
-	if (pull_rt(r, cpu))
+	if (ev_pull_rt(r, cpu))
 		return 1;
 	if (!overload)
 		return 0;
@@ -976,11 +941,8 @@ static int fork_exec_cpu(struct ev_run *r, struct sl_task *p, int cpu, int wake_
 {
 	if (!sl_engine_param(r->e, EV_P_BALANCE))
 		return -1;
-	if (wake_flags & SL_WF_FORK) {
-		if (ev_T(r, p)->rt)
-			return -1;
-		return fork_cpu(r, p, cpu);
-	}
+	if (wake_flags & SL_WF_FORK) /* the parent runs the fork on cpu */
+		return ev_T(r, p)->rt ? ev_select_rt(r, p, cpu, cpu) : fork_cpu(r, p, cpu);
 	/* sched_exec -> select_task_rq(WF_EXEC): an RT task stays
 	 * (select_task_rq_rt places only WF_TTWU and WF_FORK); a fair
 	 * one goes through find_idlest_cpu with its load synced

@@ -70,3 +70,49 @@ unsigned long sl_eevdf_util_est_update(unsigned long ewma, unsigned long dequeue
 		return ewma; /* it waited: not all the CPU time it wanted */
 	return ((ewma << 2) - diff) >> 2; /* ewma + (dequeued - ewma) / 4 */
 }
+
+/* cpupri of a CPU whose best queued RT task has kernel prio best (-1: no
+ * RT task): convert_prio() of kernel/sched/cpupri.c, 99 - prio for an RT
+ * task (1..99), CPUPRI_NORMAL (0) for a fair task or none (idle has no
+ * level of its own since v5.11) */
+static int cpupri_of(int best)
+{
+	return best < 0 ? 0 : 99 - best;
+}
+
+int sl_eevdf_select_rt(int ncpus, const int *best, int cur_prio, int cur_pinned, int prio,
+		       uint64_t mask, int cpu, int this_cpu)
+{
+	int c, lowest = 100, target = -1, nallowed = 0;
+	/* select_task_rq_rt(): p stays unless its CPU runs an RT task that it
+	 * cannot preempt (prio as good or better: lower) or one that may run
+	 * there only */
+	if (cur_prio < 0 || (!cur_pinned && cur_prio > prio))
+		return cpu;
+	/* find_lowest_rq(): -1 for a task that may run on one CPU only;
+	 * cpupri_find(): the lowest level below p's own (99 - prio) that has a
+	 * CPU of p's mask; the mask is that level's CPUs */
+	for (c = 0; c < ncpus && c < 64; c++) {
+		int l = cpupri_of(best[c]);
+		if (!((mask >> c) & 1))
+			continue;
+		nallowed++;
+		if (l < 99 - prio && l < lowest)
+			lowest = l;
+	}
+	if (nallowed < 2 || lowest == 100)
+		return cpu;
+	/* task_cpu(p) if in the mask, then this_cpu (the domain spans every
+	 * CPU and has SD_WAKE_AFFINE), then the first of the mask */
+	if ((mask >> cpu) & 1 && cpupri_of(best[cpu]) == lowest)
+		target = cpu;
+	else if (this_cpu >= 0 && this_cpu < ncpus && (mask >> this_cpu) & 1 &&
+		 cpupri_of(best[this_cpu]) == lowest)
+		target = this_cpu;
+	for (c = 0; target < 0 && c < ncpus && c < 64; c++)
+		if ((mask >> c) & 1 && cpupri_of(best[c]) == lowest)
+			target = c;
+	/* taken only where p beats the best RT task queued there
+	 * (rt.highest_prio.curr, MAX_RT_PRIO with none) */
+	return best[target] < 0 || prio < best[target] ? target : cpu;
+}

@@ -1,0 +1,55 @@
+/* tests/unit/test_rt_place.c - where eevdf places a woken or forked RT task:
+ * select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
+ * in kernel/sched/cpupri.c, v6.18), sl_eevdf_select_rt. Kernel prios: an
+ * RT task of rt_priority N has prio 99 - N (lower is better); a CPU's
+ * cpupri is 99 - prio of its best queued RT task, 0 with none. p below is
+ * rt_priority 20: prio 79, cpupri level 20. Every expected value is worked
+ * out by hand in the comments. */
+#include "harness.h"
+#include "../../replay/eevdf.h"
+
+SL_TEST(eevdf_select_rt_stays_unless_blocked)
+{
+	int none[2] = { -1, -1 }, fifo10[2] = { 89, -1 };
+	/* CPU 0 runs a fair task (cur_prio -1): p preempts it, stays */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, none, -1, 0, 79, 3, 0, 1), 0);
+	/* CPU 0 runs an RT task of rt_priority 10 (prio 89 > 79): p preempts
+	 * it, stays */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, fifo10, 89, 0, 79, 3, 0, 1), 0);
+	/* the same task bound to CPU 0 (nr_cpus_allowed 1): test holds,
+	 * CPU 1 (no RT task, level 0 < 20) is the lowest: p goes there */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, fifo10, 89, 1, 79, 3, 0, 1), 1);
+}
+
+SL_TEST(eevdf_select_rt_moves_off_a_better_rt_task)
+{
+	int fifo50[2] = { 49, -1 }, both[2] = { 49, 79 }, eq[2] = { 79, -1 };
+	/* CPU 0 runs FIFO 50 (prio 49 <= 79): find_lowest_rq: CPU 1 has no
+	 * RT task (level 0 < 20), CPU 0 is at level 50: CPU 1; nothing RT
+	 * queued there: taken */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, fifo50, 49, 0, 79, 3, 0, 0), 1);
+	/* CPU 1 has an RT task of p's own level (20, not below 20): no lower
+	 * CPU, p stays on CPU 0 behind the FIFO 50 task */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, both, 49, 0, 79, 3, 0, 1), 0);
+	/* a fork: the parent (rt_priority 20 like its child, prio 79 <= 79)
+	 * runs on CPU 0: the child starts on CPU 1 */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, eq, 79, 0, 79, 3, 0, 0), 1);
+	/* p may run on CPU 0 only: find_lowest_rq gives up, it stays */
+	CHECK_EQ_INT(sl_eevdf_select_rt(2, fifo50, 49, 0, 79, 1, 0, 0), 0);
+}
+
+SL_TEST(eevdf_select_rt_lowest_level_and_order)
+{
+	int four[4] = { 49, 79, -1, -1 }, three[3] = { 49, 89, 59 };
+	/* 4 CPUs, p's CPU 0 runs FIFO 50: levels 50, 20, 0, 0: the lowest,
+	 * 0, is CPUs 2 and 3. p's CPU is not in it; this_cpu 3 is: 3 */
+	CHECK_EQ_INT(sl_eevdf_select_rt(4, four, 49, 0, 79, 15, 0, 3), 3);
+	/* this_cpu not known (-1) or not in it (1): the first of it, 2 */
+	CHECK_EQ_INT(sl_eevdf_select_rt(4, four, 49, 0, 79, 15, 0, -1), 2);
+	CHECK_EQ_INT(sl_eevdf_select_rt(4, four, 49, 0, 79, 15, 0, 1), 2);
+	/* CPU 2 not in p's mask (0b1011): CPU 3 */
+	CHECK_EQ_INT(sl_eevdf_select_rt(4, four, 49, 0, 79, 11, 0, -1), 3);
+	/* every CPU has an RT task: levels 50, 10, 40; below p's 20 only
+	 * CPU 1 (rt_priority 10, prio 89): p (79) beats it: CPU 1 */
+	CHECK_EQ_INT(sl_eevdf_select_rt(3, three, 49, 0, 79, 7, 0, 2), 1);
+}
