@@ -714,6 +714,11 @@ unsigned *sl_eevdf_task_flips(struct sl_task *et)
 	return &((struct ev_task *)et->pol)->wakee_flips;
 }
 
+int sl_eevdf_task_recent(const struct sl_task *et)
+{
+	return ((const struct ev_task *)et->pol)->recent_cpu;
+}
+
 int ev_select_rt(struct ev_run *r, struct sl_task *p, int cpu, int this_cpu)
 {
 	struct sl_engine *e = r->e;

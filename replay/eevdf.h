@@ -238,5 +238,7 @@ struct sl_task;
 const struct sl_eevdf_se *sl_eevdf_task_se(const struct sl_task *et);
 /* Its wakee_flips (tests). */
 unsigned *sl_eevdf_task_flips(struct sl_task *et);
+/* Its recent_used_cpu (tests; -1 none yet). */
+int sl_eevdf_task_recent(const struct sl_task *et);
 
 #endif

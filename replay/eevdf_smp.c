@@ -469,13 +469,14 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 		}
 		target = a == this_cpu ? this_cpu : prev_cpu;
 	}
-	/* select_idle_sibling(p, prev_cpu, target) */
-	recent = t->recent_cpu;
-	t->recent_cpu = prev_cpu;
+	/* select_idle_sibling(p, prev_cpu, target): an idle target, then an
+	 * idle prev, end it before recent_used_cpu is read and set to prev */
 	if (idle_cpu(e, target))
 		return target;
 	if (prev_cpu != target && idle_cpu(e, prev_cpu))
 		return prev_cpu;
+	recent = t->recent_cpu;
+	t->recent_cpu = prev_cpu;
 	if (recent >= 0 && recent != prev_cpu && recent != target && recent < e->ncpus &&
 	    idle_cpu(e, recent) && sl_task_allowed(p, recent))
 		return recent;

@@ -1,12 +1,15 @@
-/* tests/unit/test_rt_place.c - where eevdf places a woken or forked RT task:
- * select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
+/* tests/unit/test_rt_place.c - where eevdf places a woken task: an RT task
+ * (woken or forked) by select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
  * in kernel/sched/cpupri.c, v6.18), sl_eevdf_select_rt. Kernel prios: an
  * RT task of rt_priority N has prio 99 - N (lower is better); a CPU's
  * cpupri is 99 - prio of its best queued RT task, 0 with none. p below is
  * rt_priority 20: prio 79, cpupri level 20. Every expected value is worked
- * out by hand in the comments. */
+ * out by hand in the comments. The last test: select_idle_sibling's
+ * recent_used_cpu for a fair one. */
 #include "harness.h"
 #include "../../replay/eevdf.h"
+
+#include <string.h>
 
 SL_TEST(eevdf_select_rt_stays_unless_blocked)
 {
@@ -52,4 +55,61 @@ SL_TEST(eevdf_select_rt_lowest_level_and_order)
 	/* every CPU has an RT task: levels 50, 10, 40; below p's 20 only
 	 * CPU 1 (rt_priority 10, prio 89): p (79) beats it: CPU 1 */
 	CHECK_EQ_INT(sl_eevdf_select_rt(3, three, 49, 0, 79, 7, 0, 2), 1);
+}
+
+/* select_idle_sibling's recent_used_cpu (kernel/sched/fair.c, v5.16 and
+ * later): read and set to prev only past the idle-target and idle-prev
+ * returns. A 2-CPU engine, p (task 0, asleep, any CPU) woken by an
+ * interrupt (no waker CPU: this_cpu = prev, no wake_affine, target = prev);
+ * task 1 stands on CPU 0 as its running task when that CPU is busy. */
+#include "../../replay/engine_priv.h"
+
+struct two_rig {
+	struct sl_engine e;
+	struct sl_engine_priv priv;
+	struct sl_cpu cpu[2];
+	struct sl_task t[2];
+};
+
+SL_TEST(eevdf_recent_used_cpu_set_past_idle_returns)
+{
+	const struct sl_policy_ops *ops = &sl_policy_eevdf;
+	struct two_rig g;
+	int i;
+	memset(&g, 0, sizeof(g));
+	g.e.ops = ops;
+	g.e.ncpus = 2;
+	g.e.cpus = g.cpu;
+	g.e.tasks = g.t;
+	g.e.ntasks = 2;
+	g.e.hz = 1000;
+	g.e.tick_ns = 1000000;
+	g.e.priv = &g.priv;
+	for (i = 0; ops->params[i].name; i++)
+		g.e.param[i] = ops->params[i].def;
+	CHECK_EQ_INT(ops->init(&g.e), 0);
+	for (i = 0; i < 2; i++) {
+		g.t[i].idx = i;
+		g.t[i].static_prio = 120;
+		g.t[i].cpumask = 3;
+		ops->task_init(&g.e, &g.t[i]);
+	}
+	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), -1);
+	/* both CPUs idle, prev 1: the idle target (1) ends it; recent untouched */
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, -1, SL_WF_TTWU), 1);
+	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), -1);
+	/* CPU 0 busy, prev 0: target 0 busy, no recent CPU (-1), recent := 0;
+	 * select_idle_cpu with no utilisation (nr_idle_scan 2) finds CPU 1 */
+	g.cpu[0].curr = &g.t[1];
+	g.cpu[0].nr_running = 1;
+	g.t[1].state = SL_TS_RUNNING;
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 0, -1, SL_WF_TTWU), 1);
+	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), 0);
+	/* both idle again, prev 1: the idle target ends it; recent stays 0
+	 * (setting it at every wakeup, as before, made it 1) */
+	g.cpu[0].curr = NULL;
+	g.cpu[0].nr_running = 0;
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, -1, SL_WF_TTWU), 1);
+	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), 0);
+	sl_engine_release_policy(&g.e);
 }
