@@ -99,6 +99,12 @@ int sl_recording_hz(const struct sl_run_data *rec, int *hz, size_t *samples, dou
 	return sl_estimate_hz(rec, hz, samples, conc);
 }
 
+int sl_recording_vcpu_pack(const struct sl_run_data *rec)
+{
+	double v = param_num(rec->run.params, "vcpu_pack");
+	return !isnan(v) && v >= 0 && v <= 1 << 30 ? (int)v : -1;
+}
+
 size_t sl_mark_polls(struct sl_behaviour *b, struct sl_poll_obs *o)
 {
 	uint64_t *ends;

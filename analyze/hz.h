@@ -26,6 +26,10 @@ int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, doub
  * ("scheduler ticks (sched_stat_runtime)" or "tick preemptions"). */
 int sl_recording_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc,
 		    const char **from);
+/* The recording kernel's sched_vcpu_pack bits, as its ledger gave them to
+ * the import (the recorded run's params vcpu_pack; docs/ledger.md), or -1
+ * when the recording does not say. */
+int sl_recording_vcpu_pack(const struct sl_run_data *rec);
 
 /* The same estimate with each CPU's tick phase: hz (0: cannot tell), and
  * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'

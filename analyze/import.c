@@ -289,11 +289,19 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 			sl_store_bind_uncertain(&bind, (int)i, im.ms.uncertain_ns[i]);
 	if (sl_store_update_trace(st, &tr, d) || sl_store_set_run_cpus(st, out->run_id, im.ms.cpus, d))
 		goto fail;
-	if (im.ms.tick_hz) { /* the tick sched_stat_runtime shows (collector/tickrt.h) */
-		char params[160];
-		snprintf(params, sizeof(params),
-			 "{\"tick_hz\":%d,\"tick_samples\":%zu,\"tick_concentration\":%.3f}",
-			 im.ms.tick_hz, im.ms.tick_samples, im.ms.tick_conc);
+	/* the recorded run's params: the tick sched_stat_runtime shows
+	 * (collector/tickrt.h), the ledger's sched_vcpu_pack (docs/ledger.md) */
+	if (im.ms.tick_hz || (led && led->vcpu_pack >= 0)) {
+		char params[200];
+		int o = snprintf(params, sizeof(params), "{");
+		if (im.ms.tick_hz)
+			o += snprintf(params + o, sizeof(params) - (size_t)o,
+				      "\"tick_hz\":%d,\"tick_samples\":%zu,\"tick_concentration\":%.3f",
+				      im.ms.tick_hz, im.ms.tick_samples, im.ms.tick_conc);
+		if (led && led->vcpu_pack >= 0)
+			o += snprintf(params + o, sizeof(params) - (size_t)o, "%s\"vcpu_pack\":%d",
+				      im.ms.tick_hz ? "," : "", led->vcpu_pack);
+		snprintf(params + o, sizeof(params) - (size_t)o, "}");
 		if (sl_store_set_run_params(st, out->run_id, params, d))
 			goto fail;
 	}

@@ -214,6 +214,7 @@ struct vrun {
 	const struct sl_policy_ops *ops;
 	const char *why;        /* where the model comes from */
 	char hz_why[160];       /* where --hz comes from */
+	char popts[200];        /* the model's options: the release's, the ledger's vcpu_pack */
 	int64_t rec_id, run_id;
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
 	struct sl_run_data rec, rep;
@@ -327,6 +328,14 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 		goto out;
 	x->have_rec = 1;
 	choose_hz(v, x);
+	/* the recording kernel's sched_vcpu_pack, where its ledger gave it
+	 * (docs/eevdf.md "vCPU packing"): an option of the eevdf model */
+	if (!strcmp(x->ops->name, "eevdf") && sl_recording_vcpu_pack(&x->rec) >= 0) {
+		snprintf(x->popts, sizeof(x->popts), "%s%svcpu_pack=%d",
+			 x->o.policy_opts ? x->o.policy_opts : "", x->o.policy_opts ? "," : "",
+			 sl_recording_vcpu_pack(&x->rec) & 15);
+		x->o.policy_opts = x->popts;
+	}
 	if (!v->overhead || !strcmp(v->overhead, "auto"))
 		sl_overhead_of_run(&x->rec, &x->o, &x->ov); /* the recorded run, loaded above */
 	/* the release's options (o.policy_opts) go in as --opt does:

@@ -98,6 +98,15 @@ void sl_ledger_write_header(FILE *f, const char *clock)
 	fputs("\nclock\t", f);
 	put_field(f, clock ? clock : "");
 	fputc('\n', f);
+	/* sched_vcpu_pack, a scheduler patch of some guest kernels (this
+	 * machine's 6.18-fc ones boot with 15): its bits change where tasks
+	 * wake (docs/eevdf.md "vCPU packing"); no line where the file is not */
+	{
+		char buf[32];
+		if (slurp("/proc/sys/kernel/sched_vcpu_pack", buf, sizeof(buf)) > 0 && buf[0] >= '0' &&
+		    buf[0] <= '9')
+			fprintf(f, "vcpu_pack\t%ld\n", strtol(buf, NULL, 10));
+	}
 }
 
 /* ---- a snapshot ---- */
@@ -458,6 +467,7 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 	struct sl_ledger_snap *cur = NULL;
 	int n;
 	memset(l, 0, sizeof(*l));
+	l->vcpu_pack = -1;
 	if (!in)
 		return sl_fail(d, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), in)) {
@@ -490,6 +500,11 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 			l->hz = (int)v;
 		} else if (!strcmp(f[0], "preempt") && n == 2) {
 			snprintf(l->preempt, sizeof(l->preempt), "%s", strcmp(f[1], "-") ? f[1] : "");
+		} else if (!strcmp(f[0], "vcpu_pack") && n == 2) {
+			long long v;
+			if (num(f[1], 0, 1 << 30, &v))
+				goto bad_line;
+			l->vcpu_pack = (int)v;
 		} else if (!strcmp(f[0], "clock") && n == 2) {
 			snprintf(l->clock, sizeof(l->clock), "%s", strcmp(f[1], "-") ? f[1] : "");
 		} else if (!strcmp(f[0], "snapshot") && n == 3) {

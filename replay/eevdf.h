@@ -225,6 +225,13 @@ int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_
  * there only. Returns the CPU (docs/eevdf.md "SMP"). */
 int sl_eevdf_select_rt(int ncpus, const int *best, int cur_prio, int cur_pinned, int prio,
 		       uint64_t mask, int cpu, int this_cpu);
+/* vcpu_pack_room() of sched_vcpu_pack (eevdf_pack.c): the task may run on
+ * the CPU (allowed), no RT task is there (nr_rt), at most one runnable
+ * fair task besides it (nr_fair; local: it is queued there itself, one
+ * more), and util (the CPU's, plus the task's when it comes from another
+ * CPU) under 70 % of capacity. */
+int sl_eevdf_pack_room(int allowed, unsigned nr_rt, unsigned nr_fair, int local, unsigned long util,
+		       unsigned long capacity);
 
 /* util_est_update() (UTIL_EST) at a sleep: the task's new estimate from
  * its EWMA, its utilisation and its runnable average at the dequeue: the

@@ -31,6 +31,7 @@ enum {
 	EV_P_WIDE_START,
 	EV_P_UTIL_EST,
 	EV_P_FORK_FLIPS,
+	EV_P_VCPU_PACK,
 };
 
 struct ev_task {
@@ -166,6 +167,14 @@ int ev_select_rt(struct ev_run *r, struct sl_task *p, int cpu, int this_cpu);
  * prio) and does not beat what runs on its own CPU (it is about to run
  * there) moves to this_cpu. 1 if one did (eevdf.c). */
 int ev_pull_rt(struct ev_run *r, int this_cpu);
+/* sched_vcpu_pack (eevdf_pack.c, docs/eevdf.md "vCPU packing"): the CPU a
+ * wakeup of fair task p (previous CPU prev, run on this_cpu, sync) or a
+ * fork (p the child, cpu the parent's) or exec (p on cpu) goes to under the
+ * option's bits, or -1: the mainline placement decides. */
+int ev_pack_wake(struct ev_run *r, struct sl_task *p, int prev, int this_cpu, int sync);
+int ev_pack_fork_exec(struct ev_run *r, struct sl_task *p, int cpu, int exec);
+/* cpu_util() of eevdf_smp.c: the CPU's utilisation, UTIL_EST included */
+unsigned long ev_cpu_util(struct ev_run *r, int c);
 /* push_rt_tasks() once RT task next is set to run on cpu
  * (rt_queue_push_tasks, v6.18): each waiting RT task of cpu that may run
  * elsewhere goes, best first, where find_lowest_rq finds a CPU it would

@@ -323,6 +323,11 @@ static unsigned long cpu_util(struct ev_run *r, int c)
 	return u < EV_CAPACITY ? u : EV_CAPACITY;
 }
 
+unsigned long ev_cpu_util(struct ev_run *r, int c)
+{
+	return cpu_util(r, c);
+}
+
 /* ---- UTIL_EST (kernel/sched/fair.c, v6.18: util_est_enqueue,
  * util_est_dequeue, util_est_update) ----
  * A task's estimate is the EWMA (weight 1/4) of its utilisation at each
@@ -424,12 +429,15 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 		return -1;
 	if (t->rt)
 		return ev_select_rt(r, p, prev_cpu, waker_cpu);
+	/* select_task_rq_fair: a sync wakeup by an exiting task (its parent
+	 * woken from do_exit) is not sync (PF_EXITING) */
+	if (sync && waker_cpu >= 0 && e->cpus[waker_cpu].curr &&
+	    sl_engine_exiting(e, e->cpus[waker_cpu].curr))
+		sync = 0;
+	if (sl_engine_param(e, EV_P_BALANCE) && (c = ev_pack_wake(r, p, prev_cpu, this_cpu, sync)) >= 0)
+		return c; /* sched_vcpu_pack, before record_wakee */
 	if (waker_cpu >= 0 && e->cpus[waker_cpu].curr) {
 		struct ev_task *w = ev_T(r, e->cpus[waker_cpu].curr);
-		/* select_task_rq_fair: a sync wakeup by an exiting task (its
-		 * parent woken from do_exit) is not sync (PF_EXITING) */
-		if (sync && sl_engine_exiting(e, e->cpus[waker_cpu].curr))
-			sync = 0;
 		if (sl_engine_param(e, EV_P_BALANCE)) {
 			record_wakee(r, w, p);
 			want_affine = !wake_wide(r, w, t);
@@ -940,8 +948,11 @@ int ev_balance(struct sl_engine *e, int cpu, int kind)
 /* select_task_rq(WF_FORK / WF_EXEC) of p on cpu (ev_select_cpu) */
 static int fork_exec_cpu(struct ev_run *r, struct sl_task *p, int cpu, int wake_flags)
 {
+	int c;
 	if (!sl_engine_param(r->e, EV_P_BALANCE))
 		return -1;
+	if (!ev_T(r, p)->rt && (c = ev_pack_fork_exec(r, p, cpu, !(wake_flags & SL_WF_FORK))) >= 0)
+		return c; /* sched_vcpu_pack */
 	if (wake_flags & SL_WF_FORK) /* the parent runs the fork on cpu */
 		return ev_T(r, p)->rt ? ev_select_rt(r, p, cpu, cpu) : fork_cpu(r, p, cpu);
 	/* sched_exec -> select_task_rq(WF_EXEC): an RT task stays

@@ -63,6 +63,17 @@ grep -q "missing\|incomplete\|under 98" "$T/err" && fail "a complete trace warne
 expect_eq "$(sq "$T/a.db" "SELECT tid, kernel_exec_ns, trace_exec_ns, kernel_delay_ns, trace_wait_ns FROM ledger_thread ORDER BY tid" | tr '\n' ' ')" \
 	"6|15000000|15000000|12000000|12000000 7|12000000|12000000|2000000|2000000 " "ledger_thread rows"
 expect_eq "$(sq "$T/a.db" "SELECT completeness_cpu, completeness_wait FROM trace")" "1.0|1.0" "trace completeness"
+# 1b. the same with a vcpu_pack line: the recorded run's params say it
+# (without one, as above, they do not); a bad value is a bad line
+sq "$T/a.db" "SELECT params FROM run WHERE scheduler = 'recorded'" | grep -q vcpu_pack && fail "vcpu_pack without the line"
+cp "$T/a.txt" "$T/v.txt"
+sed 's/^clock\t-$/clock\t-\nvcpu_pack\t12/' "$T/a.txt.ledger" > "$T/v.txt.ledger"
+"$SCHEDLAB" -q --db "$T/v.db" import "$T/v.txt" > /dev/null 2> "$T/err" || fail "import with vcpu_pack: $(cat "$T/err")"
+expect_eq "$(sq "$T/v.db" "SELECT params FROM run WHERE scheduler = 'recorded'")" '{"vcpu_pack":12}' "recorded params"
+sed 's/^vcpu_pack\t12$/vcpu_pack\tx/' "$T/v.txt.ledger" > "$T/w.txt.ledger"
+cp "$T/a.txt" "$T/w.txt"
+"$SCHEDLAB" -q --db "$T/w.db" import "$T/w.txt" > /dev/null 2> "$T/err" && fail "a bad vcpu_pack line was taken"
+expect_eq "$(cat "$T/err")" "schedlab: error: $T/w.txt.ledger:6: not a line of a ledger" "bad vcpu_pack line"
 # 2
 mktrace "$T/b.txt"
 ledger "$T/b.txt.ledger" 1
@@ -94,6 +105,19 @@ sleep 0.3
 "$SCHEDLAB" -q record -o "$T/hog.dat" --duration 1500ms > /dev/null 2> "$T/err" || fail "record: $(cat "$T/err")"
 [ -s "$T/hog.dat.ledger" ] || fail "record wrote no ledger"
 "$SCHEDLAB" -q --db "$T/hog.db" import "$T/hog.dat" > "$T/out" 2> "$T/err" || fail "import of the recording: $(cat "$T/err")"
+# the kernel's sched_vcpu_pack (docs/ledger.md), where it has one: the
+# ledger's line holds the sysctl's value, the recorded run's params carry
+# it, and validate gives it to the eevdf model
+if [ -r /proc/sys/kernel/sched_vcpu_pack ]; then
+	vp=$(cat /proc/sys/kernel/sched_vcpu_pack)
+	expect_eq "$(awk -F'\t' '$1 == "vcpu_pack" { print $2 }' "$T/hog.dat.ledger")" "$vp" "ledger vcpu_pack"
+	sq "$T/hog.db" "SELECT params FROM run WHERE scheduler = 'recorded'" | grep -q "\"vcpu_pack\":$vp" ||
+		fail "the recorded run's params lack vcpu_pack $vp"
+	"$SCHEDLAB" -q --db "$T/hog.db" validate --trace 1 --seeds 1 > "$T/val" 2>&1
+	grep -q "^model options: .*vcpu_pack=$((vp & 15))" "$T/val" || { cat "$T/val"; fail "validate without vcpu_pack"; }
+else
+	grep -q '^vcpu_pack' "$T/hog.dat.ledger" && fail "a vcpu_pack line without the sysctl"
+fi
 # the two hogs: the shells with over 150 ms of CPU in the 1.5 s window (each
 # gets a CPU of the two when the machine is otherwise idle)
 sq "$T/hog.db" "SELECT tid, kernel_exec_ns, trace_exec_ns, kernel_delay_ns, trace_wait_ns FROM ledger_thread

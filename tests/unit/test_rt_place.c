@@ -71,29 +71,37 @@ struct two_rig {
 	struct sl_task t[2];
 };
 
+/* the rig's engine, every eevdf option at its default but vcpu_pack, and
+ * its two tasks (any CPU), not queued */
+static void two_rig_init(struct two_rig *g, long long pack)
+{
+	const struct sl_policy_ops *ops = &sl_policy_eevdf;
+	int i;
+	memset(g, 0, sizeof(*g));
+	g->e.ops = ops;
+	g->e.ncpus = 2;
+	g->e.cpus = g->cpu;
+	g->e.tasks = g->t;
+	g->e.ntasks = 2;
+	g->e.hz = 1000;
+	g->e.tick_ns = 1000000;
+	g->e.priv = &g->priv;
+	for (i = 0; ops->params[i].name; i++)
+		g->e.param[i] = strcmp(ops->params[i].name, "vcpu_pack") ? ops->params[i].def : pack;
+	CHECK_EQ_INT(ops->init(&g->e), 0);
+	for (i = 0; i < 2; i++) {
+		g->t[i].idx = i;
+		g->t[i].static_prio = 120;
+		g->t[i].cpumask = 3;
+		ops->task_init(&g->e, &g->t[i]);
+	}
+}
+
 SL_TEST(eevdf_recent_used_cpu_set_past_idle_returns)
 {
 	const struct sl_policy_ops *ops = &sl_policy_eevdf;
 	struct two_rig g;
-	int i;
-	memset(&g, 0, sizeof(g));
-	g.e.ops = ops;
-	g.e.ncpus = 2;
-	g.e.cpus = g.cpu;
-	g.e.tasks = g.t;
-	g.e.ntasks = 2;
-	g.e.hz = 1000;
-	g.e.tick_ns = 1000000;
-	g.e.priv = &g.priv;
-	for (i = 0; ops->params[i].name; i++)
-		g.e.param[i] = ops->params[i].def;
-	CHECK_EQ_INT(ops->init(&g.e), 0);
-	for (i = 0; i < 2; i++) {
-		g.t[i].idx = i;
-		g.t[i].static_prio = 120;
-		g.t[i].cpumask = 3;
-		ops->task_init(&g.e, &g.t[i]);
-	}
+	two_rig_init(&g, 0);
 	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), -1);
 	/* both CPUs idle, prev 1: the idle target (1) ends it; recent untouched */
 	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, -1, SL_WF_TTWU), 1);
@@ -112,4 +120,43 @@ SL_TEST(eevdf_recent_used_cpu_set_past_idle_returns)
 	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, -1, SL_WF_TTWU), 1);
 	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), 0);
 	sl_engine_release_policy(&g.e);
+}
+
+/* vcpu_pack_room() of sched_vcpu_pack (docs/eevdf.md "vCPU packing"), by
+ * hand: room is allowed, no RT task, at most local + 1 fair tasks, and
+ * util * 100 < 70 * capacity (716.8 of 1024: 716 has room, 717 not) */
+SL_TEST(eevdf_pack_room_by_hand)
+{
+	CHECK_EQ_INT(sl_eevdf_pack_room(1, 0, 1, 0, 716, 1024), 1);
+	CHECK_EQ_INT(sl_eevdf_pack_room(1, 0, 1, 0, 717, 1024), 0);
+	CHECK_EQ_INT(sl_eevdf_pack_room(0, 0, 1, 0, 0, 1024), 0);   /* not allowed */
+	CHECK_EQ_INT(sl_eevdf_pack_room(1, 1, 0, 0, 0, 1024), 0);   /* an RT task there */
+	CHECK_EQ_INT(sl_eevdf_pack_room(1, 0, 2, 0, 0, 1024), 0);   /* two fair tasks */
+	CHECK_EQ_INT(sl_eevdf_pack_room(1, 0, 2, 1, 0, 1024), 1);   /* two, one of them the task */
+	CHECK_EQ_INT(sl_eevdf_pack_room(1, 0, 3, 1, 0, 1024), 0);
+}
+
+/* A wakeup by task 1, running alone on CPU 0, of p (task 0, asleep, last
+ * on CPU 1, which is idle), no utilisation anywhere. Mainline: wake_affine
+ * finds prev idle (wake_affine_idle), select_idle_sibling takes it: 1.
+ * vcpu_pack 4: prev is idle (skipped); the waker's CPU has room (one fair
+ * task, none RT, 0 % used): 0, the idle vCPU left asleep. With a second
+ * runnable task on CPU 0 there is no room anywhere busy: mainline's 1. */
+SL_TEST(eevdf_pack_wakeup_keeps_the_idle_vcpu_asleep)
+{
+	const struct sl_policy_ops *ops = &sl_policy_eevdf;
+	long long pack;
+	for (pack = 0; pack <= 4; pack += 4) {
+		struct two_rig g;
+		two_rig_init(&g, pack);
+		g.t[0].cpu = 1;
+		g.cpu[0].curr = &g.t[1];
+		g.cpu[0].nr_running = 1;
+		g.t[1].cpu = 0;
+		g.t[1].state = SL_TS_RUNNING;
+		CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, 0, SL_WF_TTWU), pack ? 0 : 1);
+		g.cpu[0].nr_running = 2;
+		CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, 0, SL_WF_TTWU), 1);
+		sl_engine_release_policy(&g.e);
+	}
 }

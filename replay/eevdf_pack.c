@@ -1,0 +1,96 @@
+/* replay/eevdf_pack.c - sched_vcpu_pack, a scheduler patch of the kernels
+ * this machine's recordings come from (6.18.44-fc: Firecracker guests; the
+ * kernel command line sets sched_vcpu_pack=15, /proc/sys/kernel/
+ * sched_vcpu_pack). It is not in mainline and its source is not public:
+ * what it does was read off the recording kernel's own code
+ * (select_task_rq_fair and vcpu_pack_room, through bpftrace) and checked
+ * against its decisions (docs/eevdf.md "vCPU packing"). It keeps work on
+ * vCPUs that are running already, so that an idle vCPU stays halted on the
+ * host. At the top of select_task_rq_fair, for a fair task that may run on
+ * more than one CPU:
+ *   bit 1: a wakeup run from the idle task (an interrupt on an idle CPU)
+ *          stays on that CPU;
+ *   bit 2: a sync wakeup takes the waker's CPU if it has room;
+ *   bit 4: a wakeup takes its previous CPU if busy with room, else the
+ *          waker's CPU with room, else the first busy CPU with room;
+ *   bit 8: a fork or an exec stays on its CPU with room.
+ * Room on a CPU (vcpu_pack_room): the task may run there, no RT task is
+ * there (rq->nr_running == cfs.h_nr_queued), at most one runnable fair task
+ * besides the task itself (cfs.h_nr_runnable <= 1, or 2 when the task is
+ * queued there), and the CPU's utilisation, plus the task's estimate when
+ * it comes from another CPU, under 70 % of its capacity. Nothing else
+ * (mainline's placement, balancing) changes. */
+#include "eevdf_priv.h"
+
+int sl_eevdf_pack_room(int allowed, unsigned nr_rt, unsigned nr_fair, int local, unsigned long util,
+		       unsigned long capacity)
+{
+	return allowed && !nr_rt && nr_fair <= (unsigned)local + 1 && util * 100 < 70 * capacity;
+}
+
+/* vcpu_pack_room(p, c): local, p is queued on c (an exec) */
+static int room(struct ev_run *r, const struct sl_task *p, int c, int local)
+{
+	const struct sl_engine *e = r->e;
+	const struct ev_task *t = ev_T(r, p);
+	unsigned nr_rt = (unsigned)r->rq[c].rtq.nr_active;
+	unsigned long u = ev_cpu_util(r, c);
+	if (c != p->cpu) /* task_util_est(p): its average or its estimate */
+		u += t->avg.util_avg > t->util_est ? t->avg.util_avg : t->util_est;
+	return sl_eevdf_pack_room(sl_task_allowed(p, c), nr_rt, e->cpus[c].nr_running - nr_rt, local, u,
+				  1024);
+}
+
+static int idle(const struct sl_engine *e, int c)
+{
+	return !e->cpus[c].curr && !e->cpus[c].nr_running;
+}
+
+static int pinned(const struct sl_engine *e, const struct sl_task *p)
+{
+	int c, n = 0;
+	for (c = 0; c < e->ncpus && n < 2; c++)
+		n += sl_task_allowed(p, c);
+	return n < 2;
+}
+
+int ev_pack_wake(struct ev_run *r, struct sl_task *p, int prev, int this_cpu, int sync)
+{
+	const struct sl_engine *e = r->e;
+	long bits = sl_engine_param(e, EV_P_VCPU_PACK);
+	int c;
+	if (!bits || pinned(e, p) || this_cpu < 0 || this_cpu >= e->ncpus)
+		return -1;
+	if ((bits & 1) && idle(e, this_cpu) && sl_task_allowed(p, this_cpu))
+		return this_cpu;
+	if ((bits & 2) && sync && room(r, p, this_cpu, 0))
+		return this_cpu;
+	if (!(bits & 4))
+		return -1;
+	if (!idle(e, prev) && room(r, p, prev, 0))
+		return prev;
+	if (room(r, p, this_cpu, 0))
+		return this_cpu;
+	for (c = 0; c < e->ncpus; c++)
+		if (!idle(e, c) && room(r, p, c, 0))
+			return c;
+	return -1;
+}
+
+int ev_pack_fork_exec(struct ev_run *r, struct sl_task *p, int cpu, int exec)
+{
+	const struct sl_engine *e = r->e;
+	if (!(sl_engine_param(e, EV_P_VCPU_PACK) & 8) || pinned(e, p) || cpu < 0 || cpu >= e->ncpus)
+		return -1;
+	/* the task's own CPU (a fork's child is set to its parent's CPU
+	 * first, sched_fork): its estimate is not added */
+	if (exec)
+		return room(r, p, cpu, 1) ? cpu : -1;
+	{
+		int saved = p->cpu, ok;
+		p->cpu = cpu;
+		ok = room(r, p, cpu, 0);
+		p->cpu = saved;
+		return ok ? cpu : -1;
+	}
+}
