@@ -21,7 +21,7 @@ static const char synopsis[] =
 	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
-	"                [--format table|csv|json]";
+	"                [--vcpu-pack off|ledger] [--format table|csv|json]";
 
 static const char about[] =
 	"Replay a trace through the model of the kernel that recorded it (from the\n"
@@ -42,8 +42,16 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace;
 	const char *sched, *overhead;
-	int fmt, mode, interference, irq_cpu, late, handback;
+	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack;
 	long long hz, seeds;
+};
+
+enum { VP_OFF, VP_LEDGER };
+static const struct sl_choice vcpu_pack_choices[] = {
+	{ "off", VP_OFF, "mainline's placement (the default: the corpus validates\nbetter with it, docs/validate.md)" },
+	{ "ledger", VP_LEDGER,
+	  "the recording kernel's sched_vcpu_pack bits from its\nledger (docs/eevdf.md \"vCPU packing\"), where it has the\nline" },
+	SL_CHOICES_END
 };
 
 static int parse(int argc, char **argv, struct vopts *v)
@@ -84,6 +92,8 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_CHOICE(0, "handback", &v->handback, sl_handback_choices,
 			      "a hand-off pair in a causal replay (see 'schedlab\n"
 			      "replay -h'):"),
+		SL_OPT_CHOICE(0, "vcpu-pack", &v->vcpu_pack, vcpu_pack_choices,
+			      "eevdf: the recording kernel's vCPU packing patch:"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
@@ -328,9 +338,10 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 		goto out;
 	x->have_rec = 1;
 	choose_hz(v, x);
-	/* the recording kernel's sched_vcpu_pack, where its ledger gave it
-	 * (docs/eevdf.md "vCPU packing"): an option of the eevdf model */
-	if (!strcmp(x->ops->name, "eevdf") && sl_recording_vcpu_pack(&x->rec) >= 0) {
+	/* --vcpu-pack ledger: the recording kernel's sched_vcpu_pack, where its
+	 * ledger gave it (docs/eevdf.md "vCPU packing"): an eevdf option */
+	if (v->vcpu_pack == VP_LEDGER && !strcmp(x->ops->name, "eevdf") &&
+	    sl_recording_vcpu_pack(&x->rec) >= 0) {
 		snprintf(x->popts, sizeof(x->popts), "%s%svcpu_pack=%d",
 			 x->o.policy_opts ? x->o.policy_opts : "", x->o.policy_opts ? "," : "",
 			 sl_recording_vcpu_pack(&x->rec) & 15);

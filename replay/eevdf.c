@@ -82,7 +82,7 @@ static const struct sl_policy_param eevdf_params[] = {
 		"docs/model.md \"Wide wakees\"); 0 (the default): at 0"),
 	[EV_P_VCPU_PACK] = { "vcpu_pack", 0, 0, 15,
 		"the recording kernel's sched_vcpu_pack bits (a patch of this machine's 6.18-fc kernels, "
-		"not mainline; they boot with 15; validate takes it from the recording's ledger): "
+		"not mainline; they boot with 15; validate --vcpu-pack ledger takes it from the recording's ledger): "
 		"1 an interrupt's wakeup on an idle CPU stays there, 2 a sync wakeup takes the waker's CPU "
 		"with room, 4 a wakeup takes a busy CPU with room (its own, the waker's, the first), 8 a "
 		"fork or exec stays with room; room: no RT task, no other runnable fair task, the "

@@ -8,7 +8,8 @@
 # the 9 gating checks (CPU time exact, switches, migrations, span (its
 # utilisation the same), delay KS, p50, p95, p99: the error, and '*' where it is past its threshold,
 # docs/validate.md) and the verdict, then the pass rate.
-# `make validate` runs it; `make bench` too.
+# `make validate` runs it; `make bench` too. VALIDATE_OPTS adds options to
+# every validate (e.g. VALIDATE_OPTS="--vcpu-pack ledger").
 set -u
 TOP=$(pwd)
 SCHEDLAB=${SCHEDLAB:-$TOP/schedlab}
@@ -33,7 +34,8 @@ for dir in "$@"; do
 			n=$((n + 1))
 			continue
 		fi
-		"$SCHEDLAB" --db "$db" validate --trace 1 --format csv > "$W/v.csv" 2> "$W/err"
+		# shellcheck disable=SC2086 # VALIDATE_OPTS: more options, split on purpose
+		"$SCHEDLAB" --db "$db" validate --trace 1 --format csv ${VALIDATE_OPTS:-} > "$W/v.csv" 2> "$W/err"
 		if ! grep -q ',verdict,' "$W/v.csv"; then
 			printf '%-34s validate failed: %s\n' "$name" "$(tail -1 "$W/err")"
 			n=$((n + 1))
