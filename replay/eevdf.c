@@ -383,14 +383,6 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_group_sync(r, p);
 }
 
-/* whether task et may run on one CPU only of the machine's */
-static int pinned(const struct sl_engine *e, const struct sl_task *et)
-{
-	int c, n = 0;
-	for (c = 0; c < e->ncpus && n < 2; c++)
-		n += sl_task_allowed(et, c);
-	return n < 2;
-}
 
 static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
 {
@@ -402,8 +394,8 @@ static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
 	/* task_woken_rt(): an RT task that cannot preempt the RT task running
 	 * here (as good or better, or bound here) is pushed where it would
 	 * run, unless a switch is due here already (push_rt_tasks) */
-	if (p->rt && cur && T(r, cur)->rt && !e->cpus[cpu].need_resched && !pinned(e, et) &&
-	    (pinned(e, cur) || T(r, cur)->rt_se.prio <= p->rt_se.prio) && sl_engine_param(e, EV_P_BALANCE))
+	if (p->rt && cur && T(r, cur)->rt && !e->cpus[cpu].need_resched && !ev_task_pinned(e, et) &&
+	    (ev_task_pinned(e, cur) || T(r, cur)->rt_se.prio <= p->rt_se.prio) && sl_engine_param(e, EV_P_BALANCE))
 		ev_push_rt(r, cpu, cur->idx);
 	return 0;
 }
@@ -727,19 +719,27 @@ int sl_eevdf_task_recent(const struct sl_task *et)
 	return ((const struct ev_task *)et->pol)->recent_cpu;
 }
 
+/* each CPU's best queued RT prio (rt.highest_prio.curr), -1 none, for
+ * sl_eevdf_select_rt (ncpus <= 64) */
+static void rt_best(struct ev_run *r, int *best)
+{
+	int c, q;
+	for (c = 0; c < r->e->ncpus; c++) {
+		q = sl_prio_first(&r->rq[c].rtq);
+		best[c] = q >= SL_PRIO_MAX ? -1 : q;
+	}
+}
+
 int ev_select_rt(struct ev_run *r, struct sl_task *p, int cpu, int this_cpu)
 {
 	struct sl_engine *e = r->e;
 	const struct sl_task *cur = e->cpus[cpu].curr;
-	int best[64], c, q;
+	int best[64];
 	if (e->ncpus > 64)
 		return cpu;
-	for (c = 0; c < e->ncpus; c++) {
-		q = sl_prio_first(&r->rq[c].rtq);
-		best[c] = q >= SL_PRIO_MAX ? -1 : q;
-	}
+	rt_best(r, best);
 	return sl_eevdf_select_rt(e->ncpus, best, cur && ev_T(r, cur)->rt ? ev_T(r, cur)->rt_se.prio : -1,
-				  cur && pinned(e, cur), ev_T(r, p)->rt_se.prio, p->cpumask, cpu, this_cpu);
+				  cur && ev_task_pinned(e, cur), ev_T(r, p)->rt_se.prio, p->cpumask, cpu, this_cpu);
 }
 
 struct pullable {
@@ -792,7 +792,7 @@ static int pushable_ok(void *ctx, int pi)
 {
 	const struct pushable *p = ctx;
 	const struct sl_task *et = &p->e->tasks[pi];
-	return pi != p->next && !pinned(p->e, et) && et->state == SL_TS_RUNNABLE;
+	return pi != p->next && !ev_task_pinned(p->e, et) && et->state == SL_TS_RUNNABLE;
 }
 
 void ev_push_rt(struct ev_run *r, int cpu, int next)
@@ -800,19 +800,16 @@ void ev_push_rt(struct ev_run *r, int cpu, int next)
 	struct sl_engine *e = r->e;
 	const struct sl_task *nt = &e->tasks[next];
 	struct pushable ctx = { e, next };
-	int best[64], c, k, q, pi, target;
+	int best[64], k, q, pi, target;
 	if (e->ncpus > 64)
 		return;
 	for (k = 0; k < e->ncpus; k++) {
 		pi = sl_rt_find(&r->rq[cpu].rtq, SL_PRIO_LINKS(r->t), 1, SL_PRIO_MAX, pushable_ok, &ctx, &q);
 		if (pi < 0)
 			return;
-		for (c = 0; c < e->ncpus; c++) {
-			int b = sl_prio_first(&r->rq[c].rtq);
-			best[c] = b >= SL_PRIO_MAX ? -1 : b;
-		}
+		rt_best(r, best);
 		/* find_lock_lowest_rq() from the running one's CPU */
-		target = sl_eevdf_select_rt(e->ncpus, best, T(r, nt)->rt_se.prio, pinned(e, nt), q,
+		target = sl_eevdf_select_rt(e->ncpus, best, T(r, nt)->rt_se.prio, ev_task_pinned(e, nt), q,
 					    e->tasks[pi].cpumask, cpu, -1);
 		if (target == cpu)
 			return;

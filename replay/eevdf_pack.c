@@ -28,30 +28,19 @@ int sl_eevdf_pack_room(int allowed, unsigned nr_rt, unsigned nr_fair, int local,
 	return allowed && !nr_rt && nr_fair <= (unsigned)local + 1 && util * 100 < 70 * capacity;
 }
 
-/* vcpu_pack_room(p, c): local, p is queued on c (an exec) */
-static int room(struct ev_run *r, const struct sl_task *p, int c, int local)
+/* vcpu_pack_room(p, c): local, p is queued on c (an exec); own, c is
+ * task_cpu(p) (p's estimate is not added: a fork's child is set to its
+ * parent's CPU first, sched_fork) */
+static int room(struct ev_run *r, const struct sl_task *p, int c, int local, int own)
 {
 	const struct sl_engine *e = r->e;
 	const struct ev_task *t = ev_T(r, p);
 	unsigned nr_rt = (unsigned)r->rq[c].rtq.nr_active;
 	unsigned long u = ev_cpu_util(r, c);
-	if (c != p->cpu) /* task_util_est(p): its average or its estimate */
+	if (!own) /* task_util_est(p): its average or its estimate */
 		u += t->avg.util_avg > t->util_est ? t->avg.util_avg : t->util_est;
 	return sl_eevdf_pack_room(sl_task_allowed(p, c), nr_rt, e->cpus[c].nr_running - nr_rt, local, u,
 				  1024);
-}
-
-static int idle(const struct sl_engine *e, int c)
-{
-	return !e->cpus[c].curr && !e->cpus[c].nr_running;
-}
-
-static int pinned(const struct sl_engine *e, const struct sl_task *p)
-{
-	int c, n = 0;
-	for (c = 0; c < e->ncpus && n < 2; c++)
-		n += sl_task_allowed(p, c);
-	return n < 2;
 }
 
 int ev_pack_wake(struct ev_run *r, struct sl_task *p, int prev, int this_cpu, int sync)
@@ -59,20 +48,20 @@ int ev_pack_wake(struct ev_run *r, struct sl_task *p, int prev, int this_cpu, in
 	const struct sl_engine *e = r->e;
 	long bits = sl_engine_param(e, EV_P_VCPU_PACK);
 	int c;
-	if (!bits || pinned(e, p) || this_cpu < 0 || this_cpu >= e->ncpus)
+	if (!bits || ev_task_pinned(e, p) || this_cpu < 0 || this_cpu >= e->ncpus)
 		return -1;
-	if ((bits & 1) && idle(e, this_cpu) && sl_task_allowed(p, this_cpu))
+	if ((bits & 1) && ev_cpu_idle(e, this_cpu) && sl_task_allowed(p, this_cpu))
 		return this_cpu;
-	if ((bits & 2) && sync && room(r, p, this_cpu, 0))
+	if ((bits & 2) && sync && room(r, p, this_cpu, 0, this_cpu == p->cpu))
 		return this_cpu;
 	if (!(bits & 4))
 		return -1;
-	if (!idle(e, prev) && room(r, p, prev, 0))
+	if (!ev_cpu_idle(e, prev) && room(r, p, prev, 0, prev == p->cpu))
 		return prev;
-	if (room(r, p, this_cpu, 0))
+	if (room(r, p, this_cpu, 0, this_cpu == p->cpu))
 		return this_cpu;
 	for (c = 0; c < e->ncpus; c++)
-		if (!idle(e, c) && room(r, p, c, 0))
+		if (!ev_cpu_idle(e, c) && room(r, p, c, 0, c == p->cpu))
 			return c;
 	return -1;
 }
@@ -80,17 +69,7 @@ int ev_pack_wake(struct ev_run *r, struct sl_task *p, int prev, int this_cpu, in
 int ev_pack_fork_exec(struct ev_run *r, struct sl_task *p, int cpu, int exec)
 {
 	const struct sl_engine *e = r->e;
-	if (!(sl_engine_param(e, EV_P_VCPU_PACK) & 8) || pinned(e, p) || cpu < 0 || cpu >= e->ncpus)
+	if (!(sl_engine_param(e, EV_P_VCPU_PACK) & 8) || ev_task_pinned(e, p) || cpu < 0 || cpu >= e->ncpus)
 		return -1;
-	/* the task's own CPU (a fork's child is set to its parent's CPU
-	 * first, sched_fork): its estimate is not added */
-	if (exec)
-		return room(r, p, cpu, 1) ? cpu : -1;
-	{
-		int saved = p->cpu, ok;
-		p->cpu = cpu;
-		ok = room(r, p, cpu, 0);
-		p->cpu = saved;
-		return ok ? cpu : -1;
-	}
+	return room(r, p, cpu, !!exec, 1) ? cpu : -1;
 }

@@ -103,6 +103,21 @@ static inline struct ev_task *ev_T(struct ev_run *r, const struct sl_task *et)
 	return &r->t[et->idx];
 }
 
+/* idle_cpu(): nothing running or queued on CPU c */
+static inline int ev_cpu_idle(const struct sl_engine *e, int c)
+{
+	return !e->cpus[c].curr && !e->cpus[c].nr_running;
+}
+
+/* nr_cpus_allowed < 2: task et may run on one CPU of the machine's only */
+static inline int ev_task_pinned(const struct sl_engine *e, const struct sl_task *et)
+{
+	int c, n = 0;
+	for (c = 0; c < e->ncpus && n < 2; c++)
+		n += sl_task_allowed(et, c);
+	return n < 2;
+}
+
 static inline struct sl_task *ev_task_of(struct ev_run *r, const struct sl_eevdf_se *se)
 {
 	return &r->e->tasks[se->idx];

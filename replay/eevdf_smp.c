@@ -370,10 +370,6 @@ static unsigned long task_h_load(struct ev_run *r, const struct ev_task *p)
 }
 
 /* available_idle_cpu(): nothing runs and nothing waits there */
-static int idle_cpu(const struct sl_engine *e, int c)
-{
-	return !e->cpus[c].curr && !e->cpus[c].nr_running;
-}
 
 static uint64_t jiffies(const struct sl_engine *e)
 {
@@ -446,11 +442,11 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 	if (want_affine && this_cpu != prev_cpu && sl_task_allowed(p, this_cpu)) {
 		/* wake_affine(): wake_affine_idle, then wake_affine_weight */
 		int a = -1;
-		if (idle_cpu(e, this_cpu))
-			a = idle_cpu(e, prev_cpu) ? prev_cpu : this_cpu;
+		if (ev_cpu_idle(e, this_cpu))
+			a = ev_cpu_idle(e, prev_cpu) ? prev_cpu : this_cpu;
 		else if (sync && e->cpus[this_cpu].nr_running == 1)
 			a = this_cpu;
-		else if (idle_cpu(e, prev_cpu))
+		else if (ev_cpu_idle(e, prev_cpu))
 			a = prev_cpu;
 		if (a < 0) {
 			const struct sl_task *cur = e->cpus[this_cpu].curr;
@@ -479,14 +475,14 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 	}
 	/* select_idle_sibling(p, prev_cpu, target): an idle target, then an
 	 * idle prev, end it before recent_used_cpu is read and set to prev */
-	if (idle_cpu(e, target))
+	if (ev_cpu_idle(e, target))
 		return target;
-	if (prev_cpu != target && idle_cpu(e, prev_cpu))
+	if (prev_cpu != target && ev_cpu_idle(e, prev_cpu))
 		return prev_cpu;
 	recent = t->recent_cpu;
 	t->recent_cpu = prev_cpu;
 	if (recent >= 0 && recent != prev_cpu && recent != target && recent < e->ncpus &&
-	    idle_cpu(e, recent) && sl_task_allowed(p, recent))
+	    ev_cpu_idle(e, recent) && sl_task_allowed(p, recent))
 		return recent;
 	/* select_idle_cpu(): the first idle allowed CPU after target, wrapping,
 	 * among the first nr_idle_scan allowed ones (SIS_UTIL: none on a
@@ -504,7 +500,7 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 			continue;
 		if (--nr <= 0)
 			break;
-		if (c != target && idle_cpu(e, c))
+		if (c != target && ev_cpu_idle(e, c))
 			return c;
 	}
 	return target;
@@ -570,7 +566,7 @@ static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s, const struct sl_
 		if (!t->rt)
 			s->h_nr--;
 	}
-	s->idle_cpus = !s->nr && (idle_cpu(e, c) || (here && e->cpus[c].curr == p));
+	s->idle_cpus = !s->nr && (ev_cpu_idle(e, c) || (here && e->cpus[c].curr == p));
 	s->type = classify(s);
 	if (s->type >= GT_FULLY_BUSY)
 		s->avg_load = s->load * 1024 / EV_CAPACITY;
@@ -837,13 +833,13 @@ static void periodic(struct ev_run *r, int cpu)
 	struct sl_engine *e = r->e;
 	struct ev_rq *rq = &r->rq[cpu];
 	uint64_t j = jiffies(e), interval;
-	int busy = !idle_cpu(e, cpu);
+	int busy = !ev_cpu_idle(e, cpu);
 	if (j < rq->next_balance)
 		return;
 	interval = balance_jiffies(r, rq, busy);
 	if (j >= rq->last_balance + interval) {
 		if (load_balance(r, cpu, busy ? CPU_NOT_IDLE_ : CPU_IDLE_))
-			busy = !idle_cpu(e, cpu);
+			busy = !ev_cpu_idle(e, cpu);
 		rq->last_balance = j;
 		interval = balance_jiffies(r, rq, busy);
 	}

@@ -503,47 +503,15 @@ SL_TEST(eevdf_rel_deadline)
  * hand-built 1-CPU engine: A and B (nice 0) start at V = 0 with half a
  * slice (deadlines 375000, tie -> A runs); at 3 ms A's vruntime is 3e6 and
  * V = (3e6 + 0) / 2 = 1.5e6. */
-#include "../../replay/engine_priv.h"
+#include "test_eevdf_rig.h"
 
-struct nice_rig {
-	struct sl_engine e;
-	struct sl_engine_priv priv;
-	struct sl_cpu cpu;
-	struct sl_task t[2];
-};
-
-/* The rig's engine and its two tasks, not queued: every parameter at its
- * default but `name`, set to `value` */
-static void rig_init(struct nice_rig *g, const char *name, long long value)
-{
-	const struct sl_policy_ops *ops = EV;
-	int i;
-	memset(g, 0, sizeof(*g));
-	g->e.ops = ops;
-	g->e.ncpus = 1;
-	g->e.cpus = &g->cpu;
-	g->e.tasks = g->t;
-	g->e.ntasks = 2;
-	g->e.hz = 1000;
-	g->e.tick_ns = 1000000;
-	g->e.priv = &g->priv;
-	for (i = 0; ops->params[i].name; i++)
-		g->e.param[i] = strcmp(ops->params[i].name, name) ? ops->params[i].def : value;
-	CHECK_EQ_INT(ops->init(&g->e), 0);
-	for (i = 0; i < 2; i++) {
-		g->t[i].idx = i;
-		g->t[i].static_prio = 120;
-		ops->task_init(&g->e, &g->t[i]);
-	}
-}
-
-static void nice_setup(struct nice_rig *g)
+static void nice_setup(struct ev_rig *g)
 {
 	const struct sl_policy_ops *ops = EV;
 	struct sl_enq_info w;
 	int i;
 	/* the v6.6..v6.14 slice (0.75 ms on 1 CPU): the derivations below */
-	rig_init(g, "slice_norm_us", 750);
+	ev_rig_init(g, 1, "slice_norm_us", 750);
 	memset(&w, 0, sizeof(w));
 	w.kind = SL_ENQ_START;
 	w.waker = w.waker_cpu = w.src_cpu = -1;
@@ -553,14 +521,14 @@ static void nice_setup(struct nice_rig *g)
 		ops->enqueue(&g->e, 0, &g->t[i], &w);
 	}
 	CHECK(ops->pick_next(&g->e, 0, NULL) == &g->t[0]);
-	g->cpu.curr = &g->t[0];
+	g->cpu[0].curr = &g->t[0];
 	g->t[0].state = SL_TS_RUNNING;
 	g->e.now = 3000000; /* A has run 3 ms (charged_to 0) */
 }
 
 SL_TEST(eevdf_set_nice_keeps_lag)
 {
-	struct nice_rig g;
+	struct ev_rig g;
 	const struct sl_eevdf_se *a, *b;
 
 	/* B (queued) 0 -> 5: it leaves with lag 1.5e6 (at the clamp 1.5 ms),
@@ -591,12 +559,12 @@ SL_TEST(eevdf_set_nice_keeps_lag)
 	nice_setup(&g);
 	g.t[0].nice = 5;
 	g.t[0].static_prio = 125;
-	g.cpu.need_resched = 0;
+	g.cpu[0].need_resched = 0;
 	EV->set_nice(&g.e, &g.t[0], 0);
 	a = sl_eevdf_task_se(&g.t[0]);
 	CHECK_EQ_INT(a->vruntime, 6085073);
 	CHECK_EQ_INT(a->deadline, 8377610);
-	CHECK_EQ_INT(g.cpu.need_resched, 1);
+	CHECK_EQ_INT(g.cpu[0].need_resched, 1);
 	CHECK(EV->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]); /* B is eligible, A not */
 	sl_engine_release_policy(&g.e);
 }
@@ -609,8 +577,8 @@ SL_TEST(eevdf_fork_copies_flips)
 {
 	int on;
 	for (on = 0; on <= 1; on++) {
-		struct nice_rig g;
-		rig_init(&g, "fork_flips", on);
+		struct ev_rig g;
+		ev_rig_init(&g, 1, "fork_flips", on);
 		*sl_eevdf_task_flips(&g.t[0]) = 7;
 		g.t[1].on_rq = 1;
 		g.t[1].state = SL_TS_RUNNABLE;

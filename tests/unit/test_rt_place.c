@@ -62,46 +62,13 @@ SL_TEST(eevdf_select_rt_lowest_level_and_order)
  * returns. A 2-CPU engine, p (task 0, asleep, any CPU) woken by an
  * interrupt (no waker CPU: this_cpu = prev, no wake_affine, target = prev);
  * task 1 stands on CPU 0 as its running task when that CPU is busy. */
-#include "../../replay/engine_priv.h"
-
-struct two_rig {
-	struct sl_engine e;
-	struct sl_engine_priv priv;
-	struct sl_cpu cpu[2];
-	struct sl_task t[2];
-};
-
-/* the rig's engine, every eevdf option at its default but vcpu_pack, and
- * its two tasks (any CPU), not queued */
-static void two_rig_init(struct two_rig *g, long long pack)
-{
-	const struct sl_policy_ops *ops = &sl_policy_eevdf;
-	int i;
-	memset(g, 0, sizeof(*g));
-	g->e.ops = ops;
-	g->e.ncpus = 2;
-	g->e.cpus = g->cpu;
-	g->e.tasks = g->t;
-	g->e.ntasks = 2;
-	g->e.hz = 1000;
-	g->e.tick_ns = 1000000;
-	g->e.priv = &g->priv;
-	for (i = 0; ops->params[i].name; i++)
-		g->e.param[i] = strcmp(ops->params[i].name, "vcpu_pack") ? ops->params[i].def : pack;
-	CHECK_EQ_INT(ops->init(&g->e), 0);
-	for (i = 0; i < 2; i++) {
-		g->t[i].idx = i;
-		g->t[i].static_prio = 120;
-		g->t[i].cpumask = 3;
-		ops->task_init(&g->e, &g->t[i]);
-	}
-}
+#include "test_eevdf_rig.h"
 
 SL_TEST(eevdf_recent_used_cpu_set_past_idle_returns)
 {
 	const struct sl_policy_ops *ops = &sl_policy_eevdf;
-	struct two_rig g;
-	two_rig_init(&g, 0);
+	struct ev_rig g;
+	ev_rig_init(&g, 2, "vcpu_pack", 0);
 	CHECK_EQ_INT(sl_eevdf_task_recent(&g.t[0]), -1);
 	/* both CPUs idle, prev 1: the idle target (1) ends it; recent untouched */
 	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, -1, SL_WF_TTWU), 1);
@@ -147,8 +114,8 @@ SL_TEST(eevdf_pack_wakeup_keeps_the_idle_vcpu_asleep)
 	const struct sl_policy_ops *ops = &sl_policy_eevdf;
 	long long pack;
 	for (pack = 0; pack <= 4; pack += 4) {
-		struct two_rig g;
-		two_rig_init(&g, pack);
+		struct ev_rig g;
+		ev_rig_init(&g, 2, "vcpu_pack", pack);
 		g.t[0].cpu = 1;
 		g.cpu[0].curr = &g.t[1];
 		g.cpu[0].nr_running = 1;
