@@ -107,8 +107,8 @@ sleep 0.3
 "$SCHEDLAB" -q --db "$T/hog.db" import "$T/hog.dat" > "$T/out" 2> "$T/err" || fail "import of the recording: $(cat "$T/err")"
 # the kernel's sched_vcpu_pack (docs/ledger.md), where it has one: the
 # ledger's line holds the sysctl's value, the recorded run's params carry
-# it, and validate --vcpu-pack ledger gives it to the eevdf model (not by
-# default)
+# it, and validate gives it to the eevdf model (by default, --vcpu-pack
+# ledger; --vcpu-pack off replays mainline's placement)
 if [ -r /proc/sys/kernel/sched_vcpu_pack ]; then
 	vp=$(cat /proc/sys/kernel/sched_vcpu_pack)
 	expect_eq "$(awk -F'\t' '$1 == "vcpu_pack" { print $2 }' "$T/hog.dat.ledger")" "$vp" "ledger vcpu_pack"
@@ -117,7 +117,9 @@ if [ -r /proc/sys/kernel/sched_vcpu_pack ]; then
 	"$SCHEDLAB" -q --db "$T/hog.db" validate --trace 1 --seeds 1 --vcpu-pack ledger > "$T/val" 2>&1
 	grep -q "^model options: .*vcpu_pack=$((vp & 15))" "$T/val" || { cat "$T/val"; fail "validate without vcpu_pack"; }
 	"$SCHEDLAB" -q --db "$T/hog.db" validate --trace 1 --seeds 1 > "$T/val" 2>&1
-	grep -q "^model options: .*vcpu_pack" "$T/val" && { cat "$T/val"; fail "vcpu_pack by default"; }
+	grep -q "^model options: .*vcpu_pack=$((vp & 15))" "$T/val" || { cat "$T/val"; fail "validate without vcpu_pack by default"; }
+	"$SCHEDLAB" -q --db "$T/hog.db" validate --trace 1 --seeds 1 --vcpu-pack off > "$T/val" 2>&1
+	grep -q "^model options: .*vcpu_pack" "$T/val" && { cat "$T/val"; fail "vcpu_pack with --vcpu-pack off"; }
 else
 	grep -q '^vcpu_pack' "$T/hog.dat.ledger" && fail "a vcpu_pack line without the sysctl"
 fi

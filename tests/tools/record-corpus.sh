@@ -18,7 +18,10 @@ TOP=$(pwd)
 OUT=${1:-$TOP/corpus}
 SCHEDLAB=${SCHEDLAB:-$TOP/build/default/schedlab}
 TOOLS=${TOOLS:-$TOP/build/default/tools}
-[ -x "$SCHEDLAB" ] && [ -x "$TOOLS/mixload" ] || { echo "record-corpus: make first" >&2; exit 2; }
+for t in mixload massive_intr desktop yieldloop; do
+	[ -x "$TOOLS/$t" ] || { echo "record-corpus: $TOOLS/$t missing: make tools first" >&2; exit 2; }
+done
+[ -x "$SCHEDLAB" ] || { echo "record-corpus: make first" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "record-corpus: needs root (tracefs)" >&2; exit 2; }
 mkdir -p "$OUT"
 W=$(mktemp -d /tmp/record-corpus.XXXXXX)
