@@ -8,6 +8,7 @@
 #include "claims_int.h"
 #include "../collector/event.h"
 #include "../collector/model.h"
+#include "wall.h"
 #include "../replay/engine.h"
 
 #include <math.h>
@@ -25,24 +26,33 @@ static double ms(uint64_t ns)
 
 /* ---- reading a trace in memory ---- */
 
-/* the recorded run's rows, kept for the column beside the models */
+/* the recorded run's rows, kept for the column beside the models, and its
+ * slices seen as an import sees them for the wall-clock tasks (wall.h) */
+struct rec_cx {
+	struct sl_rec_rows *rows;
+	struct sl_wall_obs wall;
+};
 static int rec_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char end, int prio)
 {
+	struct rec_cx *c = ctx;
 	(void)prio;
-	sl_rec_slice(ctx, task, cpu, ts, dur, end);
+	sl_rec_slice(c->rows, task, cpu, ts, dur, end);
+	sl_wall_obs_slice(&c->wall, task, ts, dur, end);
 	return 0;
 }
 static int rec_wakeup(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
 {
+	struct rec_cx *c = ctx;
 	(void)waker, (void)cpu;
-	sl_rec_wakeup(ctx, task, ts, ts_run);
+	sl_rec_wakeup(c->rows, task, ts, ts_run);
 	return 0;
 }
 
 static int load_file(const char *path, struct sl_behaviour *b, struct sl_rec_rows *rows, struct sl_diag *d)
 {
 	const struct sl_reader *rd;
-	struct sl_run_sink k = { rows, rec_slice, rec_wakeup, NULL, NULL, NULL };
+	struct rec_cx c = { rows, { NULL, 0 } };
+	struct sl_run_sink k = { &c, rec_slice, rec_wakeup, NULL, NULL, NULL };
 	struct sl_model *m;
 	struct sl_model_stats st;
 	uint64_t *first = NULL, *last = NULL;
@@ -58,6 +68,9 @@ static int load_file(const char *path, struct sl_behaviour *b, struct sl_rec_row
 	rc = rd->read(path, sl_model_event, m, d);
 	if (!rc)
 		rc = sl_model_finish(m, b, &first, &last, &st);
+	if (!rc) /* as the import marks them (analyze/import.c) */
+		sl_mark_wall(b, &c.wall);
+	sl_wall_obs_release(&c.wall);
 	free(first);
 	free(last);
 	free(st.lost_per_cpu);

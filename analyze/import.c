@@ -2,6 +2,7 @@
 #include "import.h"
 #include "completeness.h"
 #include "hz.h"
+#include "wall.h"
 #include "../collector/ledger.h"
 #include "../collector/release.h"
 #include "../common/util.h"
@@ -206,6 +207,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	struct sl_run_sink sink;
 	struct sl_imported im;
 	struct sl_poll_obs polls;
+	struct sl_wall_obs wall;
 	size_t i;
 	int rc;
 
@@ -214,6 +216,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	memset(&im, 0, sizeof(im));
 	memset(&bind, 0, sizeof(bind));
 	memset(&polls, 0, sizeof(polls));
+	memset(&wall, 0, sizeof(wall));
 	rd = sl_reader_detect(path, force, d);
 	if (!rd)
 		return -1;
@@ -238,6 +241,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	sl_store_run_sink(&bind, &sink);
 	bind.track_cpus = 1; /* table cpu_first */
 	bind.polls = &polls; /* the tasks that read their CPU clock */
+	bind.wall = &wall;   /* the tasks that spin to a wall-clock deadline */
 	if (led) /* the ledger's completeness reads them next */
 		bind.keep = &out->rec;
 	memset(&lh, 0, sizeof(lh));
@@ -261,6 +265,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	if (rc == 1) {
 		sl_store_rollback(st);
 		sl_poll_obs_release(&polls);
+		sl_wall_obs_release(&wall);
 		sl_imported_release(&im);
 		sl_run_data_release(&out->rec);
 		free(bind.cpu_first);
@@ -270,6 +275,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	out->existing = 0;
 	out->polls = sl_mark_polls(&im.b, &polls);
 	sl_poll_obs_release(&polls);
+	out->wall = sl_mark_wall(&im.b, &wall);
+	sl_wall_obs_release(&wall);
 	if (sl_store_add_behaviour(st, tr.id, &im.b, im.first, im.last, d))
 		goto fail;
 	if (im.b.ntasks && im.b.tasks[0].utid != bind.utid_base) {
@@ -335,6 +342,7 @@ fail:
 	sha_wait(&sha, 1);
 	sl_store_rollback(st);
 	sl_poll_obs_release(&polls);
+	sl_wall_obs_release(&wall);
 	sl_imported_release(&im);
 	free(bind.cpu_first);
 	sl_run_data_release(&out->rec);

@@ -87,7 +87,13 @@ CREATE TABLE IF NOT EXISTS task_model (
 	-- waker_kind, waker_utid, waker_progress_ns, pipe, lost, wake_cpu,
 	-- sleep_cpu, irq_ns] per burst (view burst below gives one row each;
 	-- wake_cpu since version 8, sleep_cpu since version 9, irq_ns since 12)
-	phases TEXT NOT NULL DEFAULT '[]'
+	-- version 14, wall_ns and wall_tail_ns: for flag 512 (a task whose
+	-- bursts end on a wall-clock deadline, docs/model.md "Wall-clock
+	-- bursts") the deadline after its first run in a burst and the CPU
+	-- time after it; 0 for other tasks
+	phases TEXT NOT NULL DEFAULT '[]',
+	wall_ns INTEGER NOT NULL DEFAULT 0,
+	wall_tail_ns INTEGER NOT NULL DEFAULT 0
 );
 CREATE VIEW IF NOT EXISTS burst AS
 SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,

@@ -22,7 +22,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO thread(utid, trace_id, tid, tgid, comm, nice, policy, rt_priority, first_ts, last_ts)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task_model(utid, start_ns, parent_utid, parent_progress_ns, flags, cpumask,"
-	" initially_runnable, run_ns, sleep_ns, count, phases) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	" initially_runnable, run_ns, sleep_ns, count, phases, wall_ns, wall_tail_ns)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO run_pack(run_id, tbl, seq, rows, data) VALUES (?,?,?,?,?)",
 };
 
@@ -215,6 +216,19 @@ static int migrate_v11(struct sl_store *s, struct sl_diag *d)
 		       "", d);
 }
 
+/* Schema 13 -> 14: task_model's wall_ns and wall_tail_ns (docs/model.md
+ * "Wall-clock bursts"); tasks imported before have 0: fixed CPU work per
+ * burst, as they were replayed (re-import the trace to find them). */
+static int migrate_v13(struct sl_store *s, struct sl_diag *d)
+{
+	return migrate(s, 13, "",
+		       has_column(s, "task_model", "wall_ns")
+			       ? ""
+			       : "ALTER TABLE task_model ADD COLUMN wall_ns INTEGER NOT NULL DEFAULT 0;"
+				 "ALTER TABLE task_model ADD COLUMN wall_tail_ns INTEGER NOT NULL DEFAULT 0;",
+		       d);
+}
+
 /* Schema 12 -> 13: table cpu_first (the recorded run's first event on each
  * CPU, kept at import) comes with the schema; traces imported before have
  * no rows, and sl_store_late_cpus reads their recorded runs as before. */
@@ -304,7 +318,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 7 && migrate(s, 7, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 8 && migrate(s, 8, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d)) ||
-	    (v >= 1 && v <= 11 && migrate_v11(s, d)) || (v >= 1 && v <= 12 && migrate(s, 12, "", "", d))) {
+	    (v >= 1 && v <= 11 && migrate_v11(s, d)) || (v >= 1 && v <= 12 && migrate(s, 12, "", "", d)) ||
+	    (v >= 1 && v <= 13 && migrate_v13(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}

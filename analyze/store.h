@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 13
+#define SL_SCHEMA_VERSION 14
 
 struct sl_store;
 
@@ -149,6 +149,7 @@ struct sl_rend {
 	uint64_t ts;
 	int32_t cpu, task;
 };
+struct sl_wall_obs;
 struct sl_poll_obs {
 	struct sl_rend *r;
 	size_t nr, rcap;
@@ -180,6 +181,8 @@ struct sl_store_bind {
 	size_t ncpu_first;
 	/* non-NULL: the R slice ends and the wakeups go here too */
 	struct sl_poll_obs *polls;
+	/* non-NULL: every slice goes here too (analyze/wall.h) */
+	struct sl_wall_obs *wall;
 };
 /* Rows go in batches: they reach the tables at sl_store_commit() (or are
  * dropped by sl_store_rollback()), so commit before reading them back. At

@@ -210,6 +210,8 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 		st_bind_u64(q, 10, t->count);
 		phases_json(&j, b, t);
 		sqlite3_bind_text(q, 11, j.p, (int)j.n, SQLITE_STATIC);
+		st_bind_u64(q, 12, t->flags & SL_TASK_WALL ? t->wall_ns : 0);
+		st_bind_u64(q, 13, t->flags & SL_TASK_WALL ? t->wall_tail_ns : 0);
 		if (st_step_done(s, q, d, "adding a task model"))
 			goto fail;
 	}
@@ -439,7 +441,7 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
 		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
 		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count, m.phases,"
-		 " t.autogroup, t.autogroup_nice, t.cgroup, t.cgroup_weight"
+		 " t.autogroup, t.autogroup_nice, t.cgroup, t.cgroup_weight, m.wall_ns, m.wall_tail_ns"
 		 " FROM thread t JOIN task_model m ON m.utid = t.utid"
 		 " WHERE t.trace_id = ? ORDER BY t.utid",
 		 d);
@@ -492,6 +494,18 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		graw[n].autogroup_nice = sqlite3_column_int(q, 18);
 		st_col_text(q, 19, graw[n].cgroup, sizeof(graw[n].cgroup));
 		graw[n].weight = sqlite3_column_int64(q, 20);
+		/* a wall-clock task's deadline and tail (wall.h); an edited
+		 * database's negative or absurd values (over an hour) make it
+		 * an ordinary task */
+		if (t->flags & SL_TASK_WALL) {
+			sqlite3_int64 w = sqlite3_column_int64(q, 21), tl = sqlite3_column_int64(q, 22);
+			if (w > 0 && tl >= 0 && (uint64_t)w <= SL_WALL_MAX_NS && (uint64_t)tl <= SL_WALL_MAX_NS) {
+				t->wall_ns = (uint64_t)w;
+				t->wall_tail_ns = (uint64_t)tl;
+			} else {
+				t->flags &= ~(uint32_t)SL_TASK_WALL;
+			}
+		}
 		n++;
 	}
 	sqlite3_finalize(q);

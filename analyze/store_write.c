@@ -4,6 +4,7 @@
  * while the caller computes, and commit adds each run's run_rows and
  * task_stat. */
 #include "store_int.h"
+#include "wall.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -553,6 +554,8 @@ static int sink_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, c
 		o->r[o->nr].cpu = cpu;
 		o->r[o->nr++].task = task;
 	}
+	if (b->wall)
+		sl_wall_obs_slice(b->wall, task, ts, dur, end_state);
 	if (b->track_cpus)
 		note_cpu(b, cpu, v[1]);
 	return 0;

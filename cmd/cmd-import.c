@@ -134,6 +134,10 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		       " eevdf cuts %s when the pick would change (docs/model.md \"Clock reads\")\n",
 		       in.polls, in.polls == 1 ? "" : "s", in.polls == 1 ? "s" : "", in.polls == 1 ? "its" : "their",
 		       in.polls == 1 ? "its" : "their", in.polls == 1 ? "it" : "them");
+	if (in.wall && !quiet)
+		printf("%zu task%s spin%s until a wall-clock deadline after each wakeup: a replay ends %s"
+		       " bursts on it (docs/model.md \"Wall-clock bursts\")\n",
+		       in.wall, in.wall == 1 ? "" : "s", in.wall == 1 ? "s" : "", in.wall == 1 ? "its" : "their");
 	if (in.ms.lost_events)
 		for (i = 0; i < (size_t)in.ms.cpus; i++)
 			if (in.ms.lost_per_cpu[i])

@@ -48,7 +48,8 @@ static const char synopsis[] =
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
-	"                [--handback on|off] [--opt NAME=VALUE]... [--debug] [--dry-run]";
+	"                [--handback on|off] [--wall-clock on|off] [--opt NAME=VALUE]... [--debug]\n"
+	"                [--dry-run]";
 
 static const char about[] =
 	"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
@@ -351,6 +352,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "handback", &r->o.no_handback, sl_handback_choices,
 			      "a hand-off pair (a task that wakes one partner, woken\n"
 			      "by it; docs/replay.md \"Hand-backs\"):"),
+		SL_OPT_CHOICE(0, "wall-clock", &r->o.no_wall, sl_wall_choices,
+			      "a trace's tasks whose bursts end on a wall-clock\n"
+			      "deadline (found at import; docs/model.md):"),
 		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
 			      "docs/groups.md):"),

@@ -21,6 +21,7 @@ static const char synopsis[] =
 	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
+	"                [--wall-clock on|off]\n"
 	"                [--vcpu-pack off|ledger] [--format table|csv|json]";
 
 static const char about[] =
@@ -42,7 +43,7 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace;
 	const char *sched, *overhead;
-	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack;
+	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall;
 	long long hz, seeds;
 };
 
@@ -92,6 +93,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_CHOICE(0, "handback", &v->handback, sl_handback_choices,
 			      "a hand-off pair in a causal replay (see 'schedlab\n"
 			      "replay -h'):"),
+		SL_OPT_CHOICE(0, "wall-clock", &v->wall, sl_wall_choices,
+			      "tasks whose bursts end on a wall-clock deadline (see\n"
+			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "vcpu-pack", &v->vcpu_pack, vcpu_pack_choices,
 			      "eevdf: the recording kernel's vCPU packing patch:"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
@@ -333,6 +337,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	x->o.interference = sl_choice_name(sl_interference_choices, v->interference, "recorded");
 	x->o.late_cpus_mode = v->late;
 	x->o.no_handback = v->handback;
+	x->o.no_wall = v->wall;
 	if (v->interference == SL_INTERFERENCE_NONE)
 		sl_behaviour_work_only(&b);
 	if (sl_store_load_run(st, x->rec_id, &x->rec, d))

@@ -81,6 +81,9 @@ enum {
 				* off the tick (docs/model.md "Clock reads") */
 	SL_TASK_WIDE = 256,    /* its interrupt wakeups from the other CPU stay where it
 				* slept: wake_wide() (docs/model.md "Wide wakees") */
+	SL_TASK_WALL = 512,    /* its bursts between two sleeps end on a wall-clock
+				* deadline: wall_ns after it first runs, then
+				* wall_tail_ns of CPU (docs/model.md "Wall-clock bursts") */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };
@@ -101,6 +104,10 @@ struct sl_task_spec {
 	int initially_runnable;  /* at start: 1 runnable, 0 asleep until its first wakeup */
 	uint32_t group1;         /* its task group: groups[group1 - 1] of the
 				  * behaviour, 0 the root group (docs/groups.md) */
+	uint64_t wall_ns, wall_tail_ns; /* SL_TASK_WALL: the deadline after its
+				  * first run in a burst, and the CPU time
+				  * after it (0 otherwise) */
+#define SL_WALL_MAX_NS 3600000000000ULL /* at most an hour each */
 
 	/* Either explicit phases ... */
 	struct sl_phase *phases;

@@ -54,6 +54,13 @@ const struct sl_choice sl_handback_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_wall_choices[] = {
+	{ "on", SL_WALL_ON,
+	  "a task found spinning to a wall-clock deadline (massive_intr)\nends each burst on it: it stops when its deadline has\npassed, however much CPU time that gave it (its total stays\nthe recorded one; docs/model.md \"Wall-clock bursts\")" },
+	{ "off", SL_WALL_OFF, "every burst is its recorded CPU time" },
+	SL_CHOICES_END
+};
+
 const struct sl_choice sl_late_cpus_choices[] = {
 	{ "offline", SL_LATE_CPUS_OFFLINE,
 	  "offline until its first event in the recording: no task\nis placed or balanced onto it before" },

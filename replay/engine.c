@@ -436,7 +436,7 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		return;
 	}
 	p->eng->phase++;
-	p->eng->run_left = p->eng->ph.run_ns;
+	sl_eng_phase_run(e, p);
 	sl_eng_hold_phase(e, p);
 	/* every field set here, no memset or zeroing initializer (gcc made
 	 * them a slow rep stos); the assertion guards against a new field */
@@ -550,7 +550,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	}
 	p->eng->phase = 0;
 	p->eng->ph = ph;
-	p->eng->run_left = ph.run_ns;
+	sl_eng_phase_run(e, p);
 	if (!s->initially_runnable && ph.run_ns == 0 &&
 	    (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D)) {
 		/* present but asleep: its first sleep began before time 0 or at
@@ -622,7 +622,7 @@ static int run_on(struct sl_engine *e, int cpu, struct sl_task *p)
 	}
 	p->eng->phase++;
 	p->eng->ph = next;
-	p->eng->run_left = next.run_ns;
+	sl_eng_phase_run(e, p);
 	sl_eng_hold_phase(e, p);
 	return 0;
 }
@@ -740,6 +740,8 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 		next->eng->slice_prio = next->prio;
 		e->priv->st.switches++;
 		next->eng->start_unrun = 0;
+		if (next->eng->wall_ph)
+			sl_eng_wall_resume(e, next);
 		if (next->eng->wake_pending) {
 			const struct sl_run_sink *k = e->priv->sink;
 			next->eng->wake_pending = 0;

@@ -114,6 +114,8 @@ enum sl_irq_cpu_mode {
 
 /* replay --handback */
 enum sl_handback_mode { SL_HANDBACK_ON = 0, SL_HANDBACK_OFF = 1 };
+/* replay --wall-clock */
+enum sl_wall_mode { SL_WALL_ON = 0, SL_WALL_OFF = 1 };
 /* replay --late-cpus: a CPU of the recording with no event until late
  * (common/behaviour.h cpu_up_ns; docs/replay.md "CPUs that were offline") */
 enum sl_late_cpus_mode {
@@ -181,6 +183,10 @@ struct sl_replay_opts {
 	/* Hand-backs (docs/replay.md "Hand-backs"): 1 = off (--handback off),
 	 * 0 = a causal replay keeps a hand-off pair's recorded order */
 	int no_handback;
+	/* Wall-clock bursts (docs/model.md "Wall-clock bursts"): 1 = off
+	 * (--wall-clock off: every burst is its recorded CPU time), 0 = the
+	 * bursts of SL_TASK_WALL tasks end on their deadline */
+	int no_wall;
 	/* the groups' source and counts for the run's params, or NULL */
 	const char *groups_desc;
 	/* where the tasks' policy and nice came from, for the run's params

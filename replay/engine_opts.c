@@ -130,6 +130,9 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	if (!bad && o->mode == SL_MODE_CAUSAL)
 		bad = appendf(buf, len, &off, ",\"handback\":\"%s\"",
 			      sl_choice_name(sl_handback_choices, o->no_handback, "?"));
+	if (!bad && o->interference) /* a trace replay */
+		bad = appendf(buf, len, &off, ",\"wall_clock\":\"%s\"",
+			      sl_choice_name(sl_wall_choices, o->no_wall, "?"));
 	/* the groups' source (docs/groups.md): a plain description */
 	if (!bad && ops->group_sched)
 		bad = appendf(buf, len, &off, ",\"groups\":\"%s\"",

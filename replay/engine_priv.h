@@ -64,6 +64,11 @@ struct sl_task_eng {
 	size_t holds_n, holds_cap;
 	struct sl_task *parked_on;   /* parked at a hold until that task sleeps */
 	struct sl_task *parked_by;   /* the task parked until we sleep */
+	/* wall.c: a wall-clock task's CPU time of its wall phases: recorded
+	 * in all, used in those before the current one; the current phase's
+	 * first run (SL_INF: not yet) and the task's CPU time at its start */
+	uint64_t wall_total, wall_done, wall_start, wall_exec0;
+	int wall_ph;
 } __attribute__((aligned(64)));
 
 struct sl_engine_priv {
@@ -85,6 +90,7 @@ struct sl_engine_priv {
 	const struct sl_replay_opts *o; /* kernel overheads: o->nq, o->*_lat_ns */
 	int irq_mode;            /* --irq-cpu in effect (sl_irq_cpu_mode_of) */
 	int handback;            /* hand-back holds (handback.c) in causal mode */
+	int wall;                /* wall-clock bursts (wall.c) */
 	int *hb_pair;            /* handback.c: a task's exclusive waker, -1 */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
@@ -158,6 +164,14 @@ void sl_eng_break_deadlock(struct sl_engine *e);
  * pass that point before the other has gone to sleep. */
 /* find the exclusive waker/wakee pairs of the behaviour (at start) */
 void sl_eng_handback_init(struct sl_engine *e);
+/* wall.c (docs/model.md "Wall-clock bursts"): a task's wall budget at the
+ * start; set run_left for p's phase just entered (its recorded run, or for
+ * the last phase of a wall-clock task that plus what its wall phases left
+ * of their recorded time); and at each switch-in of a wall phase, what is
+ * left to its deadline plus its tail, within their recorded time. */
+void sl_eng_wall_init(struct sl_task *p);
+void sl_eng_phase_run(struct sl_engine *e, struct sl_task *p);
+void sl_eng_wall_resume(struct sl_engine *e, struct sl_task *p);
 /* p begins a phase: hold its waker at the point that ends it. */
 void sl_eng_hold_phase(struct sl_engine *e, struct sl_task *p);
 /* the first point p may not pass (UINT64_MAX: none) */

@@ -96,6 +96,7 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 	v->o = o;
 	v->irq_mode = sl_irq_cpu_mode_of(o->irq_cpu_mode);
 	v->handback = o->mode == SL_MODE_CAUSAL && !o->no_handback;
+	v->wall = !o->no_wall;
 	v->lat_state = o->seed;
 	v->allmask = ncpus >= 64 ? UINT64_MAX : ((1ULL << ncpus) - 1);
 	v->onlinemask = v->allmask;
@@ -210,6 +211,7 @@ static int init_tasks(struct sl_engine *e, const struct sl_behaviour *b,
 		p->eng->rec_level = p->eng->rec_array = -1;
 		p->eng->wake_waker = -1;
 		p->eng->total_work = task_total_work(s);
+		sl_eng_wall_init(p);
 		p->prio = p->static_prio;
 		if (p->eng->total_work == SL_INF && !o->duration_ns)
 			return sl_fail(d, "task %zu (%s) never ends: a duration is needed", i, s->comm);
