@@ -230,47 +230,6 @@ static void idle_wait_track(struct sl_engine *e)
 	v->iw_on = on;
 }
 
-/* The next draw of an overhead distribution q (o->nq values): splitmix64
- * (Steele, Lea, Flood 2014) over a state seeded by --seed, so the same
- * options give the same draws. 0 without overheads. */
-static uint64_t draw_lat(struct sl_engine *e, const uint64_t *q)
-{
-	uint64_t z;
-	int n = e->priv->o->nq;
-	if (n <= 0)
-		return 0;
-	if (n == 1)
-		return q[0];
-	z = (e->priv->lat_state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return q[z % (uint64_t)n];
-}
-
-/* How long a wakeup of p onto a busy CPU takes to reach it and preempt
- * under the preemption model (docs/replay.md "Preemption model"): with
- * none or voluntary a draw from the switch latencies (the recording's wait
- * for the running task's preemption point); full: their least (no wait
- * for a return to user space); lazy: a real-time wakee as full, a fair one
- * as none but no later than the next tick (which turns a lazy
- * need_resched into a real one: kernel/sched/core.c, sched_tick). */
-static uint64_t switch_lat(struct sl_engine *e, const struct sl_task *p)
-{
-	const struct sl_replay_opts *o = e->priv->o;
-	int rt = p->sched_policy == SL_SCHED_FIFO || p->sched_policy == SL_SCHED_RR;
-	uint64_t lat;
-	if (o->nq <= 0)
-		return 0;
-	if (o->preempt == SL_PREEMPT_FULL || (o->preempt == SL_PREEMPT_LAZY && rt))
-		return o->switch_lat_ns[0];
-	lat = draw_lat(e, o->switch_lat_ns);
-	if (o->preempt == SL_PREEMPT_LAZY && e->priv->next_tick > e->now &&
-	    e->priv->next_tick - e->now < lat)
-		lat = e->priv->next_tick - e->now;
-	return lat;
-}
-
 void sl_engine_timer(struct sl_engine *e, int cpu, uint64_t at)
 {
 	struct sl_cpu *c = &e->cpus[cpu];
@@ -321,9 +280,9 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struc
 	 * pulling for itself switch at once */
 	over = w->kind == SL_ENQ_START && p->eng->wake_pending;
 	if (!c->curr)
-		resched_after(e, cpu, over ? draw_lat(e, e->priv->o->wake_lat_ns) : 0);
+		resched_after(e, cpu, over ? sl_eng_draw_lat(e, e->priv->o->wake_lat_ns) : 0);
 	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
-		resched_after(e, cpu, over ? switch_lat(e, p) : 0);
+		resched_after(e, cpu, over ? sl_eng_switch_lat(e, p) : 0);
 	CHECK_AFTER(e, "check_preempt");
 }
 
@@ -491,11 +450,13 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 		 * latency of an idle or a busy target; everything the model
 		 * does then (preemption, a resched from update_curr) is at once */
 		const struct sl_replay_opts *o = e->priv->o;
-		uint64_t lat = e->cpus[cpu].curr ? switch_lat(e, p) : draw_lat(e, o->wake_lat_ns);
+		uint64_t lat = e->cpus[cpu].curr ? sl_eng_switch_lat(e, p) : sl_eng_draw_lat(e, o->wake_lat_ns);
 		if (lat) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
 			k->w = w;
 			k->cpu = cpu;
+			k->busy = e->cpus[cpu].curr != NULL;
+			e->priv->inflight[cpu] += (unsigned)k->busy;
 			p->state = SL_TS_WAKING;
 			e->priv->ntimed++;
 			sl_evq_push(&e->priv->q, e->now + lat, EV_ENQUEUE, (uint32_t)p->idx, p->eng->token);
@@ -590,7 +551,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		e->ops->fork(e, parent, p, cpu);
 		CHECK_AFTER(e, "fork");
 		if (!c->curr)
-			resched_after(e, cpu, draw_lat(e, e->priv->o->wake_lat_ns));
+			resched_after(e, cpu, sl_eng_draw_lat(e, e->priv->o->wake_lat_ns));
 	} else {
 		struct sl_enq_info w;
 		memset(&w, 0, sizeof(w));
@@ -702,6 +663,8 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 	cpu->resched_pending = 0;
 	cpu->resched_gen++;
 	e->priv->in_schedule = 1;
+	if (cpu->nr_running == 0 && e->priv->inflight && e->priv->inflight[c])
+		sl_eng_take_inflight(e, c);
 	if (e->ncpus > 1 && cpu->nr_running == 0)
 		sl_smp_idle_balance(e, c);
 	next = e->ops->pick_next(e, c, prev);
@@ -850,6 +813,7 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		p = timed_task(e, ev);
 		if (ev->gen == p->eng->token && p->state == SL_TS_WAKING) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
+			e->priv->inflight[k->cpu] -= (unsigned)k->busy;
 			k->w.now = e->now;
 			k->w.sleep_ns = e->now - k->w.sleep_start_ns;
 			sl_eng_enqueue(e, p, k->cpu, &k->w);

@@ -26,6 +26,7 @@ enum {
 struct sl_waking {
 	struct sl_enq_info w;
 	int cpu;
+	int busy; /* its CPU was busy at the wakeup: on its way with a switch latency */
 };
 
 /* A task waiting for another task's CPU time to reach point. */
@@ -94,6 +95,7 @@ struct sl_engine_priv {
 	int *hb_pair;            /* handback.c: a task's exclusive waker, -1 */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
+	unsigned *inflight;      /* per CPU: its tasks on their way with a switch latency */
 	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */
 	size_t nreal;            /* the behaviour's tasks: e->tasks[0..nreal); after
 				  * them the engine's own migration threads */
@@ -164,6 +166,16 @@ void sl_eng_break_deadlock(struct sl_engine *e);
  * pass that point before the other has gone to sleep. */
 /* find the exclusive waker/wakee pairs of the behaviour (at start) */
 void sl_eng_handback_init(struct sl_engine *e);
+/* overhead.c: the next draw of an overhead distribution q (0 without
+ * overheads); the time a wakeup of p onto a busy CPU takes to switch,
+ * under the preemption model */
+uint64_t sl_eng_draw_lat(struct sl_engine *e, const uint64_t *q);
+uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p);
+/* overhead.c: cpu's running task blocks while tasks woken onto it when it
+ * was busy are on their way with a switch latency: those not woken by that
+ * task are on its runqueue now, before it picks (docs/replay.md "Kernel
+ * overheads") */
+void sl_eng_take_inflight(struct sl_engine *e, int cpu);
 /* wall.c (docs/model.md "Wall-clock bursts"): a task's wall budget at the
  * start; set run_left for p's phase just entered (its recorded run, or for
  * the last phase of a wall-clock task that plus what its wall phases left

@@ -283,6 +283,7 @@ static void release_engine(struct sl_engine *e)
 	free(e->cpus);
 	free(v->nr_free);
 	free(v->waking);
+	free(v->inflight);
 	sl_sync_release(&v->sync);
 	sl_evq_release(&v->q);
 }
@@ -303,8 +304,10 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	if (sl_eng_parse_policy_opts(ops, o->policy_opts, e->param, d))
 		return -1; /* nothing allocated yet */
 	late_cpus(e, b, o);
-	if (o->nq > 0)
+	if (o->nq > 0) {
 		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));
+		priv.inflight = xcalloc((size_t)ncpus, sizeof(*priv.inflight));
+	}
 	if (ncpus > 1)
 		priv.nr_free = xcalloc((size_t)ncpus, sizeof(*priv.nr_free));
 	e->cpus = xcalloc((size_t)ncpus, sizeof(*e->cpus));

@@ -625,3 +625,50 @@ SL_TEST(engine_smp_wake_affine)
 	trec_free(&r);
 	sl_behaviour_release(&b);
 }
+
+/* A task woken onto a busy CPU is on its way for the switch latency (here
+ * fixed at 1 ms); the kernel has it on the runqueue at once, so when the
+ * running task blocks first it runs then (replay/overhead.c,
+ * sl_eng_take_inflight). One CPU, rsdl (equal nice: no preemption), causal.
+ * A runs 1 ms and exits; B, asleep from 0, is woken at 0.5 ms: by an
+ * interrupt (it runs at 1.0 ms, when A exits, not at 1.5 ms when it would
+ * arrive), or by A itself at 0.5 ms of A's CPU time (A is the blocking
+ * task: the switch latency stands for its way into schedule(), B runs at
+ * 1.5 ms). */
+static uint64_t inflight_b_run(int irq)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats st;
+	struct trec r;
+	struct sl_task_spec *a, *w;
+	uint64_t run = UINT64_MAX;
+	size_t i;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	a = add_task(&b, "A", 0, 0);
+	add_phase(a, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	w = add_task(&b, "B", 0, 0);
+	w->initially_runnable = 0;
+	add_phase(w, 0, SL_END_SLEEP_S, TMS / 2, irq ? SL_WAKER_IRQ : SL_WAKER_TASK, irq ? -1 : 0,
+		  irq ? 0 : TMS / 2);
+	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	sl_replay_opts_init(&o);
+	o.cpus = 1;
+	o.mode = SL_MODE_CAUSAL;
+	o.nq = 1;
+	o.wake_lat_ns[0] = o.switch_lat_ns[0] = 1 * TMS;
+	if (trun_opts(&b, "rsdl", &o, &r, &st) == 0)
+		for (i = 0; i < r.nw; i++)
+			if (r.w[i].task == 1)
+				run = r.w[i].ts_run;
+	trec_free(&r);
+	sl_behaviour_release(&b);
+	return run;
+}
+
+SL_TEST(engine_wakee_on_its_way_runs_when_the_cpu_frees)
+{
+	CHECK_EQ_INT(inflight_b_run(1), 1 * TMS);
+	CHECK_EQ_INT(inflight_b_run(0), 1500 * 1000ULL);
+}
