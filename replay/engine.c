@@ -444,7 +444,9 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 	p->eng->wake_waker = w.waker;
 	e->priv->st.wakeups++;
 	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, waker_home(e, w.waker), sync_waker);
-	if (e->priv->waking && !p->eng->blocked) {
+	if (e->priv->waking) {
+		/* (a task blocked this very instant goes this way too: the
+		 * recording shows its sleep, docs/replay.md) */
 		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
 		 * the task reaches the runqueue of the CPU chosen now after the
 		 * latency of an idle or a busy target; everything the model

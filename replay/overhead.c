@@ -65,7 +65,7 @@ void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 		if (p->state != SL_TS_WAKING || i >= e->priv->nreal)
 			continue;
 		k = &e->priv->waking[i];
-		if (!k->busy || k->cpu != cpu || (e->cpus[cpu].curr && k->w.waker == e->cpus[cpu].curr->idx))
+		if (!k->busy || k->cpu != cpu || p == e->cpus[cpu].curr || (e->cpus[cpu].curr && k->w.waker == e->cpus[cpu].curr->idx))
 			continue;
 		k->busy = 0;
 		e->priv->inflight[cpu]--;

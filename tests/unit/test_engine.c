@@ -672,3 +672,56 @@ SL_TEST(engine_wakee_on_its_way_runs_when_the_cpu_frees)
 	CHECK_EQ_INT(inflight_b_run(1), 1 * TMS);
 	CHECK_EQ_INT(inflight_b_run(0), 1500 * 1000ULL);
 }
+
+/* A task whose waker is already past the wake point when it blocks is
+ * woken in that same instant. The recording shows it switched out (the
+ * behaviour has that sleep), so it leaves its CPU and the wakeup takes its
+ * latency, as any other. One CPU, rsdl, causal without hand-backs, both
+ * latencies fixed at 1 ms: A runs 0-1 ms and sleeps 10 ms (timed); B runs
+ * 1-2 ms and sleeps, woken by A at 0.5 ms of A's CPU time, which A passed
+ * at 0.5 ms: B's first slice ends in a sleep (S) at 2 ms, its wakeup comes
+ * then and runs 1 ms later, 3-4 ms. (Before, B kept its CPU: one 2 ms
+ * slice and a wakeup with no delay, which no kernel shows.) */
+SL_TEST(engine_wakee_past_its_point_still_sleeps)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats st;
+	struct trec r;
+	struct sl_task_spec *a, *w;
+	size_t i, nb = 0, nw = 0;
+	uint64_t end1 = 0;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 1;
+	a = add_task(&b, "A", 0, 0);
+	add_phase(a, 1 * TMS, SL_END_SLEEP_S, 10 * TMS, SL_WAKER_IRQ, -1, 0);
+	add_phase(a, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	w = add_task(&b, "B", 0, 0);
+	add_phase(w, 1 * TMS, SL_END_SLEEP_S, 0, SL_WAKER_TASK, 0, TMS / 2);
+	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	sl_replay_opts_init(&o);
+	o.cpus = 1;
+	o.mode = SL_MODE_CAUSAL;
+	o.nq = 1;
+	o.wake_lat_ns[0] = o.switch_lat_ns[0] = 1 * TMS;
+	o.no_handback = 1; /* A runs on through the point (handback.c parks it) */
+	CHECK_EQ_INT(trun_opts(&b, "rsdl", &o, &r, &st), 0);
+	for (i = 0; i < r.ns; i++) {
+		if (r.s[i].task != 1)
+			continue;
+		if (!nb++) {
+			end1 = r.s[i].ts + r.s[i].dur;
+			CHECK_EQ_INT(r.s[i].end, 'S');
+		}
+	}
+	CHECK_EQ_INT(nb, 2);
+	for (i = 0; i < r.nw; i++)
+		if (r.w[i].task == 1) {
+			nw++;
+			CHECK_EQ_INT(r.w[i].ts, end1);
+			CHECK_EQ_INT(r.w[i].ts_run - r.w[i].ts, 1 * TMS);
+		}
+	CHECK_EQ_INT(nw, 1);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
