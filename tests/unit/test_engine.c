@@ -635,6 +635,16 @@ SL_TEST(engine_smp_wake_affine)
  * arrive), or by A itself at 0.5 ms of A's CPU time (A is the blocking
  * task: the switch latency stands for its way into schedule(), B runs at
  * 1.5 ms). */
+/* one CPU, causal, both kernel overheads fixed at 1 ms */
+static void causal_1ms_opts(struct sl_replay_opts *o)
+{
+	sl_replay_opts_init(o);
+	o->cpus = 1;
+	o->mode = SL_MODE_CAUSAL;
+	o->nq = 1;
+	o->wake_lat_ns[0] = o->switch_lat_ns[0] = 1 * TMS;
+}
+
 static uint64_t inflight_b_run(int irq)
 {
 	struct sl_behaviour b;
@@ -653,11 +663,7 @@ static uint64_t inflight_b_run(int irq)
 	add_phase(w, 0, SL_END_SLEEP_S, TMS / 2, irq ? SL_WAKER_IRQ : SL_WAKER_TASK, irq ? -1 : 0,
 		  irq ? 0 : TMS / 2);
 	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
-	sl_replay_opts_init(&o);
-	o.cpus = 1;
-	o.mode = SL_MODE_CAUSAL;
-	o.nq = 1;
-	o.wake_lat_ns[0] = o.switch_lat_ns[0] = 1 * TMS;
+	causal_1ms_opts(&o);
 	if (trun_opts(&b, "rsdl", &o, &r, &st) == 0)
 		for (i = 0; i < r.nw; i++)
 			if (r.w[i].task == 1)
@@ -699,11 +705,7 @@ SL_TEST(engine_wakee_past_its_point_still_sleeps)
 	w = add_task(&b, "B", 0, 0);
 	add_phase(w, 1 * TMS, SL_END_SLEEP_S, 0, SL_WAKER_TASK, 0, TMS / 2);
 	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
-	sl_replay_opts_init(&o);
-	o.cpus = 1;
-	o.mode = SL_MODE_CAUSAL;
-	o.nq = 1;
-	o.wake_lat_ns[0] = o.switch_lat_ns[0] = 1 * TMS;
+	causal_1ms_opts(&o);
 	o.no_handback = 1; /* A runs on through the point (handback.c parks it) */
 	CHECK_EQ_INT(trun_opts(&b, "rsdl", &o, &r, &st), 0);
 	for (i = 0; i < r.ns; i++) {
