@@ -231,7 +231,7 @@ size_t sl_claims_interactive(const struct sl_behaviour *b, const char *comm, int
 				break;
 			}
 			run += ph.run_ns;
-			if (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D) {
+			if (sl_end_sleeps(ph.end)) {
 				/* its wakeup sources: a task, and one it forked? */
 				if (ph.waker_kind == SL_WAKER_TASK && ph.waker >= 0 &&
 				    (size_t)ph.waker < b->ntasks) {

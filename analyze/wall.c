@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int sleeps(char end)
-{
-	return end == SL_END_SLEEP_S || end == SL_END_SLEEP_D;
-}
-
 void sl_wall_obs_slice(struct sl_wall_obs *o, int task, uint64_t ts, uint64_t dur, char end)
 {
 	struct sl_wall_task *t;
@@ -38,11 +33,11 @@ void sl_wall_obs_slice(struct sl_wall_obs *o, int task, uint64_t ts, uint64_t du
 		t->yielded = 1;
 	if (end == 'R' || end == SL_END_YIELD)
 		return; /* the burst goes on */
-	if (sleeps(end) && t->after_sleep && !t->yielded) {
+	if (sl_end_sleeps(end) && t->after_sleep && !t->yielded) {
 		SL_GROW(t->b, t->cap, t->nb + 1);
 		t->b[t->nb++] = t->open;
 	}
-	t->after_sleep = sleeps(end);
+	t->after_sleep = sl_end_sleeps(end);
 	t->open.n = 0;
 }
 

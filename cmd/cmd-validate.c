@@ -323,7 +323,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 {
 	struct sl_behaviour b;
 	struct sl_replay_stats rs;
-	int rc = -1;
+	int rc = -1, vp;
 
 	memset(&b, 0, sizeof(b));
 	if (sl_store_load_behaviour(st, x->tr.id, &b, d))
@@ -346,11 +346,10 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	choose_hz(v, x);
 	/* --vcpu-pack ledger: the recording kernel's sched_vcpu_pack, where its
 	 * ledger gave it (docs/eevdf.md "vCPU packing"): an eevdf option */
-	if (v->vcpu_pack == VP_LEDGER && !strcmp(x->ops->name, "eevdf") &&
-	    sl_recording_vcpu_pack(&x->rec) >= 0) {
+	vp = sl_recording_vcpu_pack(&x->rec);
+	if (v->vcpu_pack == VP_LEDGER && !strcmp(x->ops->name, "eevdf") && vp >= 0) {
 		snprintf(x->popts, sizeof(x->popts), "%s%svcpu_pack=%d",
-			 x->o.policy_opts ? x->o.policy_opts : "", x->o.policy_opts ? "," : "",
-			 sl_recording_vcpu_pack(&x->rec) & 15);
+			 x->o.policy_opts ? x->o.policy_opts : "", x->o.policy_opts ? "," : "", vp & 15);
 		x->o.policy_opts = x->popts;
 	}
 	if (!v->overhead || !strcmp(v->overhead, "auto"))

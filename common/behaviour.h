@@ -56,6 +56,12 @@ struct sl_phase {
 				    * (docs/model.md "Work and interference") */
 };
 
+/* A phase end that is a sleep (S or D), not an exit, a yield or the end. */
+static inline int sl_end_sleeps(char end)
+{
+	return end == SL_END_SLEEP_S || end == SL_END_SLEEP_D;
+}
+
 /* The recorded CPU an interrupt or idle wakeup fired on, -1 unknown. */
 static inline int sl_phase_wake_cpu(const struct sl_phase *ph)
 {

@@ -383,7 +383,6 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_group_sync(r, p);
 }
 
-
 static int eevdf_check_preempt(struct sl_engine *e, int cpu, struct sl_task *et)
 {
 	struct ev_run *r = R(e);

@@ -223,7 +223,7 @@ int sl_eevdf_start_share(const struct sl_task_spec *s)
 		}
 		run += ph.run_ns;
 		all += ph.run_ns;
-		if (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D)
+		if (sl_end_sleeps(ph.end))
 			all += ph.sleep_ns;
 	}
 	return all ? (int)(run * 1024 / all) : -1;
@@ -368,8 +368,6 @@ static unsigned long task_h_load(struct ev_run *r, const struct ev_task *p)
 	l = r->rq[p->pelt_cpu].avg.load_avg;
 	return (unsigned long)((uint64_t)p->avg.load_avg * l / (l + 1));
 }
-
-/* available_idle_cpu(): nothing runs and nothing waits there */
 
 static uint64_t jiffies(const struct sl_engine *e)
 {

@@ -515,7 +515,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	p->eng->ph = ph;
 	sl_eng_phase_run(e, p);
 	if (!s->initially_runnable && ph.run_ns == 0 &&
-	    (ph.end == SL_END_SLEEP_S || ph.end == SL_END_SLEEP_D)) {
+	    sl_end_sleeps(ph.end)) {
 		/* present but asleep: its first sleep began before time 0 or at
 		 * its appearance; it runs after the wakeup that ends phase 0 */
 		p->state = SL_TS_SLEEPING;
@@ -816,6 +816,7 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		if (ev->gen == p->eng->token && p->state == SL_TS_WAKING) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
 			e->priv->inflight[k->cpu] -= (unsigned)k->busy;
+			k->busy = 0;
 			k->w.now = e->now;
 			k->w.sleep_ns = e->now - k->w.sleep_start_ns;
 			sl_eng_enqueue(e, p, k->cpu, &k->w);

@@ -58,6 +58,7 @@ uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p)
  * with no delay, docs/replay.md). */
 void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 {
+	const struct sl_task *curr = e->cpus[cpu].curr; /* the task blocking */
 	size_t i;
 	for (i = 0; i < e->ntasks && e->priv->inflight[cpu]; i++) {
 		struct sl_task *p = &e->tasks[i];
@@ -65,7 +66,7 @@ void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 		if (p->state != SL_TS_WAKING || i >= e->priv->nreal)
 			continue;
 		k = &e->priv->waking[i];
-		if (!k->busy || k->cpu != cpu || p == e->cpus[cpu].curr || (e->cpus[cpu].curr && k->w.waker == e->cpus[cpu].curr->idx))
+		if (!k->busy || k->cpu != cpu || p == curr || (curr && k->w.waker == curr->idx))
 			continue;
 		k->busy = 0;
 		e->priv->inflight[cpu]--;

@@ -13,15 +13,10 @@
  * worse: docs/model.md.) */
 #include "engine_priv.h"
 
-static int sleeps(char end)
-{
-	return end == SL_END_SLEEP_S || end == SL_END_SLEEP_D;
-}
-
 static int is_wall_phase(const struct sl_task_spec *s, size_t i)
 {
 	return (s->flags & SL_TASK_WALL) && s->wall_ns && i >= 1 && i + 1 < s->nphases &&
-	       sleeps(s->phases[i - 1].end) && sleeps(s->phases[i].end) &&
+	       sl_end_sleeps(s->phases[i - 1].end) && sl_end_sleeps(s->phases[i].end) &&
 	       s->phases[i].run_ns && s->phases[i].run_ns != SL_INF;
 }
 
