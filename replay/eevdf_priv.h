@@ -153,6 +153,8 @@ void ev_ni_stats(struct ev_rq *rq, unsigned success);
  * (the next from the tail of cfs_tasks: least recently queued or picked
  * first), NULL when none */
 struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after);
+/* eevdf_smp.c: task_is_ineligible_on_dst_cpu() of p, queued on src */
+int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int dst);
 /* eevdf.c: detach_task's dequeue of se (queued, not running) from src */
 void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se);
 

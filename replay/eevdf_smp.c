@@ -722,6 +722,29 @@ static int task_hot(const struct sl_engine *e, const struct sl_task *p)
 	return p->sum_exec_ns > 0 && e->now - p->last_ran_ns < EV_MIGRATION_COST;
 }
 
+/* task_is_ineligible_on_dst_cpu() (kernel/sched/fair.c, v6.14 and later:
+ * "sched/fair: Prioritize migrating eligible tasks in sched_balance_rq()"):
+ * until a balance has failed, can_migrate_task leaves a task that is not
+ * eligible on its source queue where it is when its group's queue on dst
+ * has entities (PLACE_LAG). Flat model: the group's queue on dst is its
+ * tasks there (the root's: every task there); eligibility at the root. */
+int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int dst)
+{
+	const struct sl_engine *e = r->e;
+	int queued = 0;
+	size_t i;
+	if (p->grp < 0) {
+		queued = e->cpus[dst].nr_running > 0;
+	} else {
+		const struct ev_group *g = &r->grp[p->grp];
+		for (i = 0; i < g->n && !queued; i++) {
+			const struct sl_task *q = &e->tasks[g->member[i]];
+			queued = q->on_rq && q->cpu == dst;
+		}
+	}
+	return queued && !sl_eevdf_vruntime_eligible(&r->rq[src].cfs, p->se.vruntime);
+}
+
 /* detach_tasks() + attach_tasks(): from the tail of cfs_tasks (least
  * recently queued or picked first), the tasks can_migrate_task allows, up
  * to the imbalance; a newly idle CPU takes one. Returns the tasks moved. */
@@ -753,6 +776,8 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 		/* can_migrate_task() */
 		if (next->delayed || et->state != SL_TS_RUNNABLE || !sl_task_allowed(et, lb->this_cpu) ||
 		    e->cpus[lb->busiest].curr == et)
+			continue;
+		if (!failed && ev_ineligible_on_dst(r, p, lb->busiest, lb->this_cpu))
 			continue;
 		if (task_hot(e, et) && failed <= EV_CACHE_NICE_TRIES)
 			continue;

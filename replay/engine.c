@@ -665,7 +665,8 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 	cpu->resched_pending = 0;
 	cpu->resched_gen++;
 	e->priv->in_schedule = 1;
-	if (cpu->nr_running == 0 && e->priv->inflight && e->priv->inflight[c])
+	if (e->priv->inflight && e->priv->inflight[c] &&
+	    (cpu->nr_running == 0 || (prev && (prev->eng->blocked || yielded == 'Y'))))
 		sl_eng_take_inflight(e, c);
 	if (e->ncpus > 1 && cpu->nr_running == 0)
 		sl_smp_idle_balance(e, c);

@@ -48,9 +48,14 @@ uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p)
  * is not sent the wakee through the wake list, ttwu_queue_cond, v6.18);
  * only the preemption waits for the running task's preemption point. The
  * engine sends such a wakee on its way for a switch latency (the recorded
- * wait for that preemption); if the running task blocks first, the kernel
- * would run the wakee at that switch. So when cpu is about to pick with
- * nothing queued, the wakees on their way to it arrive now. Not a wakee of
+ * wait for that preemption); if the running task blocks or yields first,
+ * the kernel's pick at that switch sees the wakee. So when cpu is about to
+ * pick after its task blocked or yielded (or with nothing queued), the
+ * wakees on their way to it arrive now and compete (at a yield: 4
+ * sysbench threads on 2 CPUs, delay KS 0.40 -> 0.26, docs/validate.md).
+ * Not at a preemption (a tick's, another wakee's): the drawn latency
+ * stands for the running task's way to its preemption point, which holds
+ * the tick's resched back as well (PREEMPT_NONE). Not a wakee of
  * the blocking task itself: a causal wake point is at the end of the
  * waker's burst, the very instant it blocks, where the kernel's waker
  * still returns from its system call and enters schedule() (pipe

@@ -569,6 +569,48 @@ SL_TEST(eevdf_set_nice_keeps_lag)
 	sl_engine_release_policy(&g.e);
 }
 
+/* task_is_ineligible_on_dst_cpu (v6.14+, can_migrate_task before any
+ * failed balance): the rig's A and B (nice 0, root group) start on CPU 0 of
+ * two at V = 0 and A runs; at 3 ms (nice_setup's figures) A's vruntime is
+ * 3e6, B's 0, V = 1.5e6. B is eligible (0 <= 1.5e6): movable to a busy
+ * CPU 1. A is picked off (B is the EEVDF pick) and queued again: A's 3e6
+ * is above V = 1.5e6 (B runs at 0): not eligible, so it stays while CPU 1
+ * has a task queued, and may go when CPU 1 has none. */
+SL_TEST(eevdf_ineligible_stays_off_a_busy_cpu)
+{
+	const struct sl_policy_ops *ops = EV;
+	struct sl_enq_info w;
+	struct ev_rig g;
+	struct ev_run *r;
+	int i;
+	ev_rig_init(&g, 2, "slice_norm_us", 750);
+	memset(&w, 0, sizeof(w));
+	w.kind = SL_ENQ_START;
+	w.waker = w.waker_cpu = w.src_cpu = -1;
+	for (i = 0; i < 2; i++) {
+		g.t[i].on_rq = 1;
+		g.t[i].state = SL_TS_RUNNABLE;
+		ops->enqueue(&g.e, 0, &g.t[i], &w);
+	}
+	g.cpu[0].nr_running = 2;
+	CHECK(ops->pick_next(&g.e, 0, NULL) == &g.t[0]);
+	g.cpu[0].curr = &g.t[0];
+	g.t[0].state = SL_TS_RUNNING;
+	g.e.now = 3000000;
+	r = ev_R(&g.e);
+	g.cpu[1].nr_running = 1; /* a task of CPU 1's own, not the rig's */
+	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[1]), 0, 1), 0);
+	CHECK(ops->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]);
+	g.cpu[0].curr = &g.t[1];
+	g.t[0].state = SL_TS_RUNNABLE;
+	g.t[1].state = SL_TS_RUNNING;
+	CHECK_EQ_INT((int64_t)sl_eevdf_task_se(&g.t[0])->vruntime, 3000000);
+	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[0]), 0, 1), 1);
+	g.cpu[1].nr_running = 0;
+	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[0]), 0, 1), 0);
+	sl_engine_release_policy(&g.e);
+}
+
 /* fork_flips: dup_task_struct copies the parent's wakee_flips (measured,
  * docs/model.md "Wide wakees"). The rig's A (parent, flips set to 7 by
  * hand) forks B on CPU 0: B's flips are 7 with fork_flips=1, 0 with the
