@@ -4,7 +4,8 @@
 #   make demo       deps + build + import a bundled real trace + table
 #   make test       deps + unit tests, end-to-end tests, fuzz corpus replay
 #   make bench      speed ratios against perf sched / trace-cmd on the same input
-#   make validate   the corpus table: validate on every traces/corpus recording
+#   make validate   the corpus table: validate on every traces/corpus recording,
+#                   then the noise floor (the recordings against each other)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make fuzz       libFuzzer binaries (clang) in build/fuzz/
 
@@ -106,6 +107,7 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory schedlab $(B)/unit_tests $(TOOLS)
 	$(Q)B=$(B) SL_LDLIBS="$(LDLIBS)" sh tests/bench/run.sh
 	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/validate-corpus.sh $(CORPUS)
+	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/noise-floor.sh $(CORPUS)
 
 # docs/claims.md's results, from the binary (e2e 600 checks they match)
 claims-doc: schedlab
@@ -113,6 +115,7 @@ claims-doc: schedlab
 
 validate: schedlab
 	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/validate-corpus.sh $(CORPUS)
+	$(Q)SCHEDLAB=$(CURDIR)/schedlab sh tests/tools/noise-floor.sh $(CORPUS)
 
 fuzz:
 	$(Q)mkdir -p build/fuzz

@@ -22,7 +22,8 @@ static const char synopsis[] =
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--wall-clock on|off]\n"
-	"                [--vcpu-pack off|ledger] [--format table|csv|json]";
+	"                [--vcpu-pack off|ledger] [--format table|csv|json]\n"
+	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
 static const char about[] =
 	"Replay a trace through the model of the kernel that recorded it (from the\n"
@@ -33,7 +34,10 @@ static const char about[] =
 	"verdict against the thresholds of docs/validate.md. The trace is replayed\n"
 	"--seeds times and each replay figure is their median; the seed-0 replay is\n"
 	"stored as a run, the figures go into the metric table (fidelity_*). Exit\n"
-	"status 0 for PASS, 1 for FAIL (the table printed either way), 2 on an error.\n";
+	"status 0 for PASS, 1 for FAIL (the table printed either way), 2 on an error.\n"
+	"With --against, no replay: the recorded run of ID2, another recording of\n"
+	"the same workload, takes the replay's place, and the same checks say how\n"
+	"far the kernel is from itself (the noise floor, docs/validate.md).\n";
 
 static void more_help(FILE *f)
 {
@@ -41,7 +45,7 @@ static void more_help(FILE *f)
 }
 
 struct vopts {
-	int64_t trace;
+	int64_t trace, against;
 	const char *sched, *overhead;
 	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall;
 	long long hz, seeds;
@@ -62,6 +66,11 @@ static int parse(int argc, char **argv, struct vopts *v)
 	struct sl_choice irqs[8];
 	const struct sl_opt opts[] = {
 		SL_OPT_ID(0, "trace", &v->trace, "an imported trace with a recorded run"),
+		SL_OPT_ID(0, "against", &v->against,
+			  "another imported recording of the same workload: its\n"
+			  "recorded run is compared with --trace's by the same\n"
+			  "checks, with no replay (CPU time per task is not\n"
+			  "compared: other tasks); the replay options do not apply"),
 		SL_OPT_STRING(0, "sched", &v->sched, "MODEL",
 			      "validate this model instead of the recording kernel's\n"
 			      "(required when the file does not carry its release)"),
@@ -162,10 +171,10 @@ static const char *pass_word(int pass)
 	return pass == -2 ? "n/a" : pass < 0 ? "-" : pass ? "yes" : "NO";
 }
 
-static void print_table(const struct sl_fid_row *rows, size_t n, int verdict)
+static void print_table(const struct sl_fid_row *rows, size_t n, int verdict, const char *other)
 {
 	size_t i, nfail = 0, ngate = 0;
-	printf("%-32s %12s %12s %12s %10s  %s\n", "metric (delays in us)", "recorded", "replay",
+	printf("%-32s %12s %12s %12s %10s  %s\n", "metric (delays in us)", "recorded", other,
 	       "error", "threshold", "ok");
 	for (i = 0; i < n; i++) {
 		char a[32], b[32], e[32], l[32];
@@ -430,7 +439,45 @@ static void print_text(const struct vrun *x)
 		printf("replays: %zu, --seed 0 to %zu (the overheads' draws); each replay figure "
 		       "is their median, run %" PRId64 " is seed 0's\n",
 		       x->nseeds, x->nseeds - 1, x->run_id);
-	print_table(x->rows, x->n, x->verdict);
+	print_table(x->rows, x->n, x->verdict, "replay");
+}
+
+/* a row's recorded,other,error,limit,gating,pass columns and the newline */
+static void csv_figures(const struct sl_fid_row *r)
+{
+	if (!isnan(r->rec))
+		printf(r->unit == 4 ? "%.6f" : "%.0f", r->rec);
+	printf(",");
+	if (!isnan(r->rep))
+		printf(r->unit == 4 ? "%.6f" : "%.0f", r->rep);
+	printf(",");
+	if (!isnan(r->err) && !isinf(r->err))
+		printf(r->unit == 3 ? "%.0f" : "%.6f", r->err);
+	printf(",");
+	if (!isnan(r->limit))
+		printf("%.2f", r->limit);
+	printf(",%d,%s\n", r->gating, r->pass < 0 ? "" : r->pass ? "1" : "0");
+}
+
+/* the "metrics" array of the JSON output, the second run's figure named other */
+static void json_metrics(const struct sl_fid_row *rows, size_t n, const char *other)
+{
+	size_t i;
+	printf("\"metrics\":[");
+	for (i = 0; i < n; i++) {
+		const struct sl_fid_row *r = &rows[i];
+		printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", r->key);
+		json_num(r->rec, r->unit == 4 ? 6 : 0);
+		printf(",\"%s\":", other);
+		json_num(r->rep, r->unit == 4 ? 6 : 0);
+		printf(",\"error\":");
+		json_num(r->err, r->unit == 3 ? 0 : 6);
+		printf(",\"limit\":");
+		json_num(r->limit, 2);
+		printf(",\"gating\":%s,\"pass\":%s}", r->gating ? "true" : "false",
+		       r->pass < 0 ? "null" : r->pass ? "true" : "false");
+	}
+	printf("]}\n");
 }
 
 static void print_csv(const struct vrun *x)
@@ -441,18 +488,7 @@ static void print_csv(const struct vrun *x)
 		const struct sl_fid_row *r = &x->rows[i];
 		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,", x->tr.id, x->run_id, x->rec_id,
 		       x->ops->name, r->key);
-		if (!isnan(r->rec))
-			printf(r->unit == 4 ? "%.6f" : "%.0f", r->rec);
-		printf(",");
-		if (!isnan(r->rep))
-			printf(r->unit == 4 ? "%.6f" : "%.0f", r->rep);
-		printf(",");
-		if (!isnan(r->err) && !isinf(r->err))
-			printf(r->unit == 3 ? "%.0f" : "%.6f", r->err);
-		printf(",");
-		if (!isnan(r->limit))
-			printf("%.2f", r->limit);
-		printf(",%d,%s\n", r->gating, r->pass < 0 ? "" : r->pass ? "1" : "0");
+		csv_figures(r);
 	}
 	printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,verdict,,,,,1,%d\n", x->tr.id, x->run_id,
 	       x->rec_id, x->ops->name, x->verdict);
@@ -462,7 +498,6 @@ static void print_json(const struct vrun *x)
 {
 	const struct sl_replay_opts *o = &x->o;
 	int aut = o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto");
-	size_t i;
 
 	printf("{\"trace_id\":%" PRId64 ",\"run_id\":%" PRId64 ",\"recorded_run_id\":%" PRId64
 	       ",\"model\":",
@@ -479,21 +514,76 @@ static void print_json(const struct vrun *x)
 	       aut ? x->ov.wake_ns : o->nq > 0 ? o->wake_lat_ns[0] : 0,
 	       aut ? x->ov.switch_ns : o->nq > 0 ? o->switch_lat_ns[0] : 0);
 	printf(",\"seeds\":%zu", x->nseeds);
-	printf(",\"verdict\":%s,\"metrics\":[", x->verdict ? "\"pass\"" : "\"fail\"");
-	for (i = 0; i < x->n; i++) {
+	printf(",\"verdict\":%s,", x->verdict ? "\"pass\"" : "\"fail\"");
+	json_metrics(x->rows, x->n, "replay");
+}
+
+/* --against: the recorded run of trace v->against in the replay's place.
+ * The per-task CPU time is of other tasks: not compared, not gating; the
+ * busiest and most-woken groups are tasks of --trace (none in the other
+ * recording): those rows are left out. 0, or -1 with d set. */
+static int against(struct sl_store *st, const struct vopts *v, struct vrun *x, struct sl_trace_info *tb,
+		   struct sl_diag *d)
+{
+	size_t i, k;
+	if (sl_store_get_trace(st, v->trace, &x->tr, d) || sl_store_get_trace(st, v->against, tb, d) ||
+	    sl_store_recorded_run(st, x->tr.id, &x->rec_id, d) ||
+	    sl_store_recorded_run(st, tb->id, &x->run_id, d))
+		return -1;
+	if (!x->rec_id || !x->run_id)
+		return sl_fail(d, "trace %" PRId64 " has no recorded run to compare (a workload?)",
+			       x->rec_id ? tb->id : x->tr.id);
+	if (sl_store_load_run(st, x->rec_id, &x->rec, d))
+		return -1;
+	x->have_rec = 1;
+	if (sl_store_load_run(st, x->run_id, &x->rep, d))
+		return -1;
+	x->have_rep = 1;
+	sl_fidelity_compute(&x->rec, &x->rep, &x->f);
+	x->n = sl_fidelity_rows(&x->f, x->rows, &x->verdict);
+	x->verdict = 1;
+	for (i = 0, k = 0; i < x->n; i++) {
 		const struct sl_fid_row *r = &x->rows[i];
-		printf("%s{\"metric\":\"%s\",\"recorded\":", i ? "," : "", r->key);
-		json_num(r->rec, r->unit == 4 ? 6 : 0);
-		printf(",\"replay\":");
-		json_num(r->rep, r->unit == 4 ? 6 : 0);
-		printf(",\"error\":");
-		json_num(r->err, r->unit == 3 ? 0 : 6);
-		printf(",\"limit\":");
-		json_num(r->limit, 2);
-		printf(",\"gating\":%s,\"pass\":%s}", r->gating ? "true" : "false",
-		       r->pass < 0 ? "null" : r->pass ? "true" : "false");
+		if (!strcmp(r->key, "runtime_exact") || (!r->gating && !strstr(r->key, "_all")))
+			continue; /* left out */
+		if (r->gating && r->pass != 1)
+			x->verdict = 0;
+		x->rows[k++] = *r;
 	}
-	printf("]}\n");
+	x->n = k;
+	return 0;
+}
+
+static void print_against(const struct vrun *x, const struct sl_trace_info *tb, int fmt)
+{
+	size_t i;
+	if (fmt == SL_FMT_TABLE) {
+		printf("trace %" PRId64 " (%s, Linux %s) recorded run %" PRId64 " against trace %" PRId64
+		       " (%s, Linux %s) recorded run %" PRId64 ": two recordings, no replay (the noise "
+		       "floor, docs/validate.md)\n",
+		       x->tr.id, x->tr.format, x->tr.kernel_release[0] ? x->tr.kernel_release : "unknown",
+		       x->rec_id, tb->id, tb->format, tb->kernel_release[0] ? tb->kernel_release : "unknown",
+		       x->run_id);
+		print_table(x->rows, x->n, x->verdict, "other");
+		return;
+	}
+	if (fmt == SL_FMT_CSV) {
+		printf("trace_id,recorded_run_id,against_trace_id,against_run_id,metric,recorded,other,"
+		       "error,limit,gating,pass\n");
+		for (i = 0; i < x->n; i++) {
+			const struct sl_fid_row *r = &x->rows[i];
+			printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,", x->tr.id, x->rec_id,
+			       tb->id, x->run_id, r->key);
+			csv_figures(r);
+		}
+		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",verdict,,,,,1,%d\n", x->tr.id,
+		       x->rec_id, tb->id, x->run_id, x->verdict);
+		return;
+	}
+	printf("{\"trace_id\":%" PRId64 ",\"recorded_run_id\":%" PRId64 ",\"against_trace_id\":%" PRId64
+	       ",\"against_run_id\":%" PRId64 ",\"verdict\":%s,",
+	       x->tr.id, x->rec_id, tb->id, x->run_id, x->verdict ? "\"pass\"" : "\"fail\"");
+	json_metrics(x->rows, x->n, "other");
 }
 
 int cmd_validate(int argc, char **argv, const struct sl_globals *g)
@@ -519,6 +609,15 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	}
 	if (v.sched && !sl_policy_find(v.sched)) {
 		sl_err("validate: unknown model '%s' (models: %s)", v.sched, sl_policy_names());
+		goto out;
+	}
+	if (v.against) {
+		struct sl_trace_info tb;
+		memset(&tb, 0, sizeof(tb));
+		if (sl_store_open(g->db, 0, &st, &d) || against(st, &v, x, &tb, &d))
+			goto fail;
+		print_against(x, &tb, v.fmt);
+		rc = x->verdict ? 0 : 1;
 		goto out;
 	}
 	if (sl_store_open(g->db, 0, &st, &d) || load_trace(st, &v, x, &d) || replay(st, &v, x, &d))

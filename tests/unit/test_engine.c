@@ -645,7 +645,10 @@ static void causal_1ms_opts(struct sl_replay_opts *o)
 	o->wake_lat_ns[0] = o->switch_lat_ns[0] = 1 * TMS;
 }
 
-static uint64_t inflight_b_run(int irq)
+/* B's first run under sched: A runs 1 ms (then yields and runs 1 ms more
+ * when yield is set) and exits; B, asleep from 0, is woken at 0.5 ms by
+ * an interrupt or (irq 0) by A at 0.5 ms of A's CPU time. */
+static uint64_t inflight_run(const char *sched, int irq, int yield)
 {
 	struct sl_behaviour b;
 	struct sl_replay_opts o;
@@ -657,53 +660,13 @@ static uint64_t inflight_b_run(int irq)
 	memset(&b, 0, sizeof(b));
 	b.cpus = 1;
 	a = add_task(&b, "A", 0, 0);
+	if (yield)
+		add_phase(a, 1 * TMS, SL_END_YIELD, 0, 0, -1, 0);
 	add_phase(a, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
 	w = add_task(&b, "B", 0, 0);
 	w->initially_runnable = 0;
 	add_phase(w, 0, SL_END_SLEEP_S, TMS / 2, irq ? SL_WAKER_IRQ : SL_WAKER_TASK, irq ? -1 : 0,
 		  irq ? 0 : TMS / 2);
-	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
-	causal_1ms_opts(&o);
-	if (trun_opts(&b, "rsdl", &o, &r, &st) == 0)
-		for (i = 0; i < r.nw; i++)
-			if (r.w[i].task == 1)
-				run = r.w[i].ts_run;
-	trec_free(&r);
-	sl_behaviour_release(&b);
-	return run;
-}
-
-SL_TEST(engine_wakee_on_its_way_runs_when_the_cpu_frees)
-{
-	CHECK_EQ_INT(inflight_b_run(1), 1 * TMS);
-	CHECK_EQ_INT(inflight_b_run(0), 1500 * 1000ULL);
-}
-
-/* The same at a yield: the wakee on its way is on the kernel's runqueue,
- * so the running task's yield finds it there (yield_task_fair, then
- * pick_next_task). One CPU, causal,
- * both latencies 1 ms: A runs 1 ms, yields, runs 1 ms more and exits; B,
- * asleep from 0, is woken by an interrupt at 0.5 ms, on its way until
- * 1.5 ms. A's yield at 1.0 ms switches to B, which runs 1.0-2.0 ms (before:
- * the yield found no other task, B arrived at 1.5 ms behind A and ran at
- * 2.0 ms, when A exited). The same under every model that has a yield. */
-static uint64_t inflight_yield_run(const char *sched)
-{
-	struct sl_behaviour b;
-	struct sl_replay_opts o;
-	struct sl_replay_stats st;
-	struct trec r;
-	struct sl_task_spec *a, *w;
-	uint64_t run = UINT64_MAX;
-	size_t i;
-	memset(&b, 0, sizeof(b));
-	b.cpus = 1;
-	a = add_task(&b, "A", 0, 0);
-	add_phase(a, 1 * TMS, SL_END_YIELD, 0, 0, -1, 0);
-	add_phase(a, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
-	w = add_task(&b, "B", 0, 0);
-	w->initially_runnable = 0;
-	add_phase(w, 0, SL_END_SLEEP_S, TMS / 2, SL_WAKER_IRQ, -1, 0);
 	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
 	causal_1ms_opts(&o);
 	if (trun_opts(&b, sched, &o, &r, &st) == 0)
@@ -715,11 +678,25 @@ static uint64_t inflight_yield_run(const char *sched)
 	return run;
 }
 
+SL_TEST(engine_wakee_on_its_way_runs_when_the_cpu_frees)
+{
+	CHECK_EQ_INT(inflight_run("rsdl", 1, 0), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("rsdl", 0, 0), 1500 * 1000ULL);
+}
+
+/* The same at a yield: the wakee on its way is on the kernel's runqueue,
+ * so the running task's yield finds it there (yield_task_fair, then
+ * pick_next_task). One CPU, causal, both latencies 1 ms: A runs 1 ms,
+ * yields, runs 1 ms more and exits; B,
+ * asleep from 0, is woken by an interrupt at 0.5 ms, on its way until
+ * 1.5 ms. A's yield at 1.0 ms switches to B, which runs 1.0-2.0 ms (before:
+ * the yield found no other task, B arrived at 1.5 ms behind A and ran at
+ * 2.0 ms, when A exited). The same under every model that has a yield. */
 SL_TEST(engine_wakee_on_its_way_runs_at_a_yield)
 {
-	CHECK_EQ_INT(inflight_yield_run("eevdf"), 1 * TMS);
-	CHECK_EQ_INT(inflight_yield_run("cfs"), 1 * TMS);
-	CHECK_EQ_INT(inflight_yield_run("rsdl"), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("eevdf", 1, 1), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("cfs", 1, 1), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("rsdl", 1, 1), 1 * TMS);
 }
 
 /* A task whose waker is already past the wake point when it blocks is
