@@ -55,12 +55,14 @@ uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p)
  * sysbench threads on 2 CPUs, delay KS 0.40 -> 0.26, docs/validate.md).
  * Not at a preemption (a tick's, another wakee's): the drawn latency
  * stands for the running task's way to its preemption point, which holds
- * the tick's resched back as well (PREEMPT_NONE). Not a wakee of
- * the blocking task itself: a causal wake point is at the end of the
- * waker's burst, the very instant it blocks, where the kernel's waker
- * still returns from its system call and enters schedule() (pipe
- * ping-pong: with those too, 40 % of perf bench sched pipe's wakeups ran
- * with no delay, docs/replay.md). */
+ * the tick's resched back as well (PREEMPT_NONE). Not a wakee the blocking
+ * task woke in this very instant: such a causal wake point is at the end
+ * of the waker's burst, where the kernel's waker still returns from its
+ * system call and enters schedule() (pipe ping-pong: with those too, 40 %
+ * of perf bench sched pipe's wakeups ran with no delay, docs/replay.md); a
+ * wakee it woke earlier in its burst arrives (a writer that blocks 13 us
+ * after its write: the reader runs at the switch, not after a drawn
+ * millisecond). */
 void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 {
 	const struct sl_task *curr = e->cpus[cpu].curr; /* the task blocking */
@@ -71,7 +73,8 @@ void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 		if (p->state != SL_TS_WAKING || i >= e->priv->nreal)
 			continue;
 		k = &e->priv->waking[i];
-		if (!k->busy || k->cpu != cpu || p == curr || (curr && k->w.waker == curr->idx))
+		if (!k->busy || k->cpu != cpu || p == curr ||
+		    (curr && k->w.waker == curr->idx && k->w.now == e->now))
 			continue;
 		k->busy = 0;
 		e->priv->inflight[cpu]--;

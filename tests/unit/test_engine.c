@@ -630,11 +630,13 @@ SL_TEST(engine_smp_wake_affine)
  * fixed at 1 ms); the kernel has it on the runqueue at once, so when the
  * running task blocks first it runs then (replay/overhead.c,
  * sl_eng_take_inflight). One CPU, rsdl (equal nice: no preemption), causal.
- * A runs 1 ms and exits; B, asleep from 0, is woken at 0.5 ms: by an
- * interrupt (it runs at 1.0 ms, when A exits, not at 1.5 ms when it would
- * arrive), or by A itself at 0.5 ms of A's CPU time (A is the blocking
- * task: the switch latency stands for its way into schedule(), B runs at
- * 1.5 ms). */
+ * A runs 1 ms and exits; B, asleep from 0, is woken at 0.5 ms by an
+ * interrupt or by A itself at 0.5 ms of its CPU time: either way it runs
+ * at 1.0 ms, when A exits, not at 1.5 ms when it would arrive. Woken by A
+ * at 1.0 ms of its CPU time, the very instant A exits (a causal wake point
+ * at the end of the waker's burst, where the kernel's waker still returns
+ * from its system call and enters schedule()), it arrives after its
+ * latency: 2.0 ms. */
 /* one CPU, causal, both kernel overheads fixed at 1 ms */
 static void causal_1ms_opts(struct sl_replay_opts *o)
 {
@@ -647,9 +649,10 @@ static void causal_1ms_opts(struct sl_replay_opts *o)
 
 /* B's first run under sched: A runs 1 ms (then yields and runs 1 ms more
  * when yield is set) and exits; B, asleep from 0, is woken at 0.5 ms by
- * an interrupt or (irq 0) by A at 0.5 ms of A's CPU time. */
-static uint64_t inflight_run(const char *sched, int irq, int yield)
+ * an interrupt (point 0) or by A at point ns of A's CPU time. */
+static uint64_t inflight_run(const char *sched, uint64_t point, int yield)
 {
+	int irq = point == 0;
 	struct sl_behaviour b;
 	struct sl_replay_opts o;
 	struct sl_replay_stats st;
@@ -665,8 +668,8 @@ static uint64_t inflight_run(const char *sched, int irq, int yield)
 	add_phase(a, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
 	w = add_task(&b, "B", 0, 0);
 	w->initially_runnable = 0;
-	add_phase(w, 0, SL_END_SLEEP_S, TMS / 2, irq ? SL_WAKER_IRQ : SL_WAKER_TASK, irq ? -1 : 0,
-		  irq ? 0 : TMS / 2);
+	add_phase(w, 0, SL_END_SLEEP_S, irq ? TMS / 2 : point, irq ? SL_WAKER_IRQ : SL_WAKER_TASK,
+		  irq ? -1 : 0, point);
 	add_phase(w, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
 	causal_1ms_opts(&o);
 	if (trun_opts(&b, sched, &o, &r, &st) == 0)
@@ -680,8 +683,9 @@ static uint64_t inflight_run(const char *sched, int irq, int yield)
 
 SL_TEST(engine_wakee_on_its_way_runs_when_the_cpu_frees)
 {
-	CHECK_EQ_INT(inflight_run("rsdl", 1, 0), 1 * TMS);
-	CHECK_EQ_INT(inflight_run("rsdl", 0, 0), 1500 * 1000ULL);
+	CHECK_EQ_INT(inflight_run("rsdl", 0, 0), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("rsdl", TMS / 2, 0), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("rsdl", 1 * TMS, 0), 2 * TMS);
 }
 
 /* The same at a yield: the wakee on its way is on the kernel's runqueue,
@@ -694,9 +698,9 @@ SL_TEST(engine_wakee_on_its_way_runs_when_the_cpu_frees)
  * 2.0 ms, when A exited). The same under every model that has a yield. */
 SL_TEST(engine_wakee_on_its_way_runs_at_a_yield)
 {
-	CHECK_EQ_INT(inflight_run("eevdf", 1, 1), 1 * TMS);
-	CHECK_EQ_INT(inflight_run("cfs", 1, 1), 1 * TMS);
-	CHECK_EQ_INT(inflight_run("rsdl", 1, 1), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("eevdf", 0, 1), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("cfs", 0, 1), 1 * TMS);
+	CHECK_EQ_INT(inflight_run("rsdl", 0, 1), 1 * TMS);
 }
 
 /* A task whose waker is already past the wake point when it blocks is
