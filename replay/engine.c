@@ -548,12 +548,22 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 	}
 	if (parent) {
 		struct sl_cpu *c;
+		int had;
 		cpu = sl_smp_fork_cpu(e, p, parent->cpu);
 		c = rq_add(e, p, cpu);
+		had = c->need_resched;
 		e->ops->fork(e, parent, p, cpu);
 		CHECK_AFTER(e, "fork");
-		if (!c->curr)
+		if (!c->curr) {
 			resched_after(e, cpu, sl_eng_draw_lat(e, e->priv->o->wake_lat_ns));
+		} else if (!had && c->need_resched && cpu != parent->cpu) {
+			/* wake_up_new_task's preemption of another CPU's task:
+			 * its resched reaches that CPU as a wakeup's does, after
+			 * the switch latency (a child placed beside its running
+			 * parent preempts it on the way out of fork at once) */
+			c->need_resched = 0;
+			resched_after(e, cpu, sl_eng_switch_lat(e, p));
+		}
 	} else {
 		struct sl_enq_info w;
 		memset(&w, 0, sizeof(w));
