@@ -64,6 +64,11 @@ while read -r name; do
 			printf " %9s\n", all "/" pairs
 		}' "$W/rows" | tee -a "$W/all"
 done <"$W/names"
-awk '{ split($NF, a, "/"); p += a[1]; n += a[2] }
-	END { if (n) printf "noise floor: %d of %d ordered pairs of recordings pass every check (the kernel against itself)\n", p, n
-	      else print "noise floor: no workload recorded twice" }' "$W/all"
+awk '{ for (i = 3; i <= NF; i++) { split($i, a, "/"); ok[i] += a[1]; n[i] += a[2] } }
+	END {
+		if (!n[NF]) { print "noise floor: no workload recorded twice"; exit }
+		split("switches migrations span KS p50 p95 p99", k, " ")
+		printf "noise floor by check (pairs within the threshold):"
+		for (i = 3; i < NF; i++) printf " %s %d/%d", k[i - 2], ok[i], n[i]
+		printf "\nnoise floor: %d of %d ordered pairs of recordings pass every check (the kernel against itself)\n", ok[NF], n[NF]
+	}' "$W/all"
