@@ -66,6 +66,6 @@ SCHEDLAB="$SCHEDLAB" sh "$TOP/tests/tools/noise-floor.sh" "$TOP/traces/corpus" "
 expect_eq "$(awk '$2 == 2' "$T/nf.txt" | wc -l | tr -d ' ')" 11 "noise-floor workloads"
 expect_eq "$(grep -c "ordered pairs of recordings pass every check" "$T/nf.txt")" 1 "noise-floor total"
 # the by-check line sums each column of the workload lines
-expect_eq "$(awk '$2 == 2 { split($4, a, "/"); s += a[1] } END { print s + 0 }' "$T/nf.txt")" \
-	"$(sed -n 's/.* migrations \([0-9]*\)\/22 .*/\1/p' "$T/nf.txt")" "noise-floor migrations total"
+expect_eq "$(awk '$2 == 2 { split($3, a, "/"); s += a[1] } END { print s + 0 }' "$T/nf.txt")" \
+	"$(sed -n 's/.* switches \([0-9]*\)\/22 .*/\1/p' "$T/nf.txt")" "noise-floor switches total"
 exit 0
