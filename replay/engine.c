@@ -445,12 +445,12 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 	e->priv->st.wakeups++;
 	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, waker_home(e, w.waker), sync_waker);
 	if (e->priv->waking) {
-		/* (a task blocked this very instant goes this way too: the
-		 * recording shows its sleep, docs/replay.md) */
 		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
 		 * the task reaches the runqueue of the CPU chosen now after the
 		 * latency of an idle or a busy target; everything the model
-		 * does then (preemption, a resched from update_curr) is at once */
+		 * does then (preemption, a resched from update_curr) is at once.
+		 * A task blocked this very instant goes this way too: the
+		 * recording shows its sleep */
 		const struct sl_replay_opts *o = e->priv->o;
 		uint64_t lat = e->cpus[cpu].curr ? sl_eng_switch_lat(e, p) : sl_eng_draw_lat(e, o->wake_lat_ns);
 		if (lat) {
@@ -824,14 +824,8 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		return;
 	case EV_ENQUEUE:
 		p = timed_task(e, ev);
-		if (ev->gen == p->eng->token && p->state == SL_TS_WAKING) {
-			struct sl_waking *k = &e->priv->waking[p->idx];
-			e->priv->inflight[k->cpu] -= (unsigned)k->busy;
-			k->busy = 0;
-			k->w.now = e->now;
-			k->w.sleep_ns = e->now - k->w.sleep_start_ns;
-			sl_eng_enqueue(e, p, k->cpu, &k->w);
-		}
+		if (ev->gen == p->eng->token && p->state == SL_TS_WAKING)
+			sl_eng_arrive(e, p);
 		return;
 	case EV_ONLINE:
 		sl_eng_cpu_online(e, (int)ev->id);

@@ -171,11 +171,13 @@ void sl_eng_handback_init(struct sl_engine *e);
  * under the preemption model */
 uint64_t sl_eng_draw_lat(struct sl_engine *e, const uint64_t *q);
 uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p);
-/* overhead.c: cpu's running task blocks while tasks woken onto it when it
- * was busy are on their way with a switch latency: those not woken by that
- * task are on its runqueue now, before it picks (docs/replay.md "Kernel
- * overheads") */
+/* overhead.c: cpu is about to pick after its running task blocked or
+ * yielded, while tasks woken onto it when it was busy are on their way
+ * with a switch latency: those not woken by that task in this very instant
+ * are on its runqueue now (docs/replay.md "Kernel overheads") */
 void sl_eng_take_inflight(struct sl_engine *e, int cpu);
+/* overhead.c: p, on its way (SL_TS_WAKING), reaches its CPU's runqueue now */
+void sl_eng_arrive(struct sl_engine *e, struct sl_task *p);
 /* wall.c (docs/model.md "Wall-clock bursts"): a task's wall budget at the
  * start; set run_left for p's phase just entered (its recorded run, or for
  * the last phase of a wall-clock task that plus what its wall phases left

@@ -65,21 +65,24 @@ uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p)
  * millisecond). */
 void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 {
-	const struct sl_task *curr = e->cpus[cpu].curr; /* the task blocking */
+	const struct sl_task *curr = e->cpus[cpu].curr; /* the task blocking or yielding */
 	size_t i;
-	for (i = 0; i < e->ntasks && e->priv->inflight[cpu]; i++) {
+	for (i = 0; i < e->priv->nreal && e->priv->inflight[cpu]; i++) {
 		struct sl_task *p = &e->tasks[i];
-		struct sl_waking *k;
-		if (p->state != SL_TS_WAKING || i >= e->priv->nreal)
-			continue;
-		k = &e->priv->waking[i];
-		if (!k->busy || k->cpu != cpu || p == curr ||
+		const struct sl_waking *k = &e->priv->waking[i];
+		if (p->state != SL_TS_WAKING || !k->busy || k->cpu != cpu || p == curr ||
 		    (curr && k->w.waker == curr->idx && k->w.now == e->now))
 			continue;
-		k->busy = 0;
-		e->priv->inflight[cpu]--;
-		k->w.now = e->now;
-		k->w.sleep_ns = e->now - k->w.sleep_start_ns;
-		sl_eng_enqueue(e, p, cpu, &k->w); /* its EV_ENQUEUE is stale now */
+		sl_eng_arrive(e, p); /* its EV_ENQUEUE is stale now */
 	}
+}
+
+void sl_eng_arrive(struct sl_engine *e, struct sl_task *p)
+{
+	struct sl_waking *k = &e->priv->waking[p->idx];
+	e->priv->inflight[k->cpu] -= (unsigned)k->busy;
+	k->busy = 0;
+	k->w.now = e->now;
+	k->w.sleep_ns = e->now - k->w.sleep_start_ns;
+	sl_eng_enqueue(e, p, k->cpu, &k->w);
 }
