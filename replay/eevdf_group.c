@@ -24,6 +24,7 @@
  * follows the tasks' own deadlines at the root rather than the group
  * entity's (one level, not two). */
 #include "eevdf_priv.h"
+#include "fair_weights.h"
 
 #include <stdlib.h>
 
@@ -39,8 +40,18 @@ void ev_groups_init(struct ev_run *r)
 		return;
 	r->ngrp = e->ngroups;
 	r->grp = xcalloc(r->ngrp, sizeof(*r->grp));
-	for (g = 0; g < r->ngrp; g++)
-		r->grp[g].shares = e->groups[g].shares < EV_MIN_SHARES ? EV_MIN_SHARES : e->groups[g].shares;
+	for (g = 0; g < r->ngrp; g++) {
+		struct ev_group *gr = &r->grp[g];
+		int c;
+		gr->shares = e->groups[g].shares < EV_MIN_SHARES ? EV_MIN_SHARES : e->groups[g].shares;
+		gr->se_avg = xcalloc((size_t)e->ncpus, sizeof(*gr->se_avg));
+		gr->se_w = xcalloc((size_t)e->ncpus, sizeof(*gr->se_w));
+		gr->on = xcalloc((size_t)e->ncpus, sizeof(*gr->on));
+		gr->qw = xcalloc((size_t)e->ncpus, sizeof(*gr->qw));
+		gr->gl = xcalloc((size_t)e->ncpus, sizeof(*gr->gl));
+		for (c = 0; c < e->ncpus; c++)
+			gr->se_w[c] = SL_NICE_0_LOAD; /* init_tg_cfs_entry */
+	}
 	r->gw = xcalloc((size_t)e->ncpus, sizeof(*r->gw));
 	r->gl = xcalloc((size_t)e->ncpus, sizeof(*r->gl));
 }
@@ -48,8 +59,14 @@ void ev_groups_init(struct ev_run *r)
 void ev_groups_release(struct ev_run *r)
 {
 	size_t g;
-	for (g = 0; g < r->ngrp; g++)
+	for (g = 0; g < r->ngrp; g++) {
 		free(r->grp[g].member);
+		free(r->grp[g].se_avg);
+		free(r->grp[g].se_w);
+		free(r->grp[g].on);
+		free(r->grp[g].qw);
+		free(r->grp[g].gl);
+	}
 	free(r->grp);
 	free(r->gw);
 	free(r->gl);
@@ -99,6 +116,74 @@ static unsigned long group_shares(const struct ev_run *r, const struct ev_group 
 	return shares > g->shares ? g->shares : (unsigned long)shares;
 }
 
+/* __update_load_avg_se() of the group's entity on cpu: up to now in the
+ * state it has had since its last change (queued or not, its weight) */
+static void gse_sync(const struct ev_run *r, struct ev_group *g, int cpu)
+{
+	sl_pelt_update(&g->se_avg[cpu], r->e->now, (unsigned long)g->on[cpu], (unsigned long)g->on[cpu], 0,
+		       g->se_w[cpu]);
+}
+
+/* The group's entity on cpu after its queue there changed: queued while
+ * the group has a task queued there (delayed ones count), its weight the
+ * group's share there while it has one (update_cfs_group keeps the weight
+ * of an emptied group), and its load average re-weighted with it
+ * (reweight_entity: load_avg = weight * load_sum / divider). */
+static void gse_update(struct ev_run *r, struct ev_group *g, int cpu, unsigned long shares)
+{
+	struct sl_pelt *a = &g->se_avg[cpu];
+	uint32_t divider;
+	gse_sync(r, g, cpu);
+	divider = SL_PELT_LOAD_AVG_MAX - 1024 + a->period_contrib;
+	g->on[cpu] = r->gw[cpu] > 0;
+	if (g->on[cpu])
+		g->se_w[cpu] = shares;
+	a->load_avg = (unsigned long)(g->se_w[cpu] * a->load_sum / divider);
+}
+
+void ev_group_attach(struct ev_run *r, const struct ev_task *p, int cpu)
+{
+	struct ev_group *g = &r->grp[p->grp];
+	struct sl_pelt *a = &g->se_avg[cpu];
+	uint32_t divider;
+	gse_sync(r, g, cpu);
+	divider = SL_PELT_LOAD_AVG_MAX - 1024 + a->period_contrib;
+	a->load_sum += p->avg.load_sum;
+	if (a->load_sum > divider)
+		a->load_sum = divider;
+	a->load_avg = (unsigned long)(g->se_w[cpu] * a->load_sum / divider);
+}
+
+unsigned long ev_group_load(struct ev_run *r, int cpu)
+{
+	unsigned long l = 0;
+	size_t g;
+	for (g = 0; g < r->ngrp; g++) {
+		gse_sync(r, &r->grp[g], cpu);
+		l += r->grp[g].se_avg[cpu].load_avg;
+	}
+	return l;
+}
+
+unsigned long ev_group_qw(const struct ev_run *r, int cpu)
+{
+	unsigned long w = 0;
+	size_t g;
+	for (g = 0; g < r->ngrp; g++)
+		w += r->grp[g].qw[cpu];
+	return w;
+}
+
+unsigned long ev_group_h_load(const struct ev_run *r, const struct ev_task *p, unsigned long root)
+{
+	const struct ev_group *g = &r->grp[p->grp];
+	int c = p->pelt_cpu;
+	uint32_t divider = SL_PELT_LOAD_AVG_MAX - 1024 + p->avg.period_contrib;
+	uint64_t own = (uint64_t)p->nice_w * p->avg.load_sum / divider;
+	uint64_t h = (uint64_t)g->se_avg[c].load_avg * root / (root + 1);
+	return (unsigned long)(own * h / (g->gl[c] + 1));
+}
+
 void ev_group_sync(struct ev_run *r, const struct ev_task *p)
 {
 	struct sl_engine *e = r->e;
@@ -132,5 +217,15 @@ void ev_group_sync(struct ev_run *r, const struct ev_task *p)
 			w = EV_MIN_SHARES;
 		if (w != t->se.weight)
 			ev_reweight(r, t, w);
+	}
+	for (c = 0; c < e->ncpus; c++) {
+		gse_update(r, g, c, r->gw[c] ? group_shares(r, g, c, tg_load) : 0);
+		g->qw[c] = 0;
+		g->gl[c] = r->gl[c];
+	}
+	for (i = 0; i < g->n; i++) {
+		const struct ev_task *t = &r->t[g->member[i]];
+		if (t->se.on_rq)
+			g->qw[t->cpu] += t->se.weight;
 	}
 }

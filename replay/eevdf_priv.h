@@ -61,6 +61,15 @@ struct ev_group {
 	unsigned long shares;   /* tg->shares */
 	int *member;            /* task indexes */
 	size_t n, cap;
+	/* per CPU, the group's entity at the root (eevdf_group.c): its load
+	 * average (se->avg), weight (calc_group_shares; NICE_0_LOAD until the
+	 * group first queues there), whether the group has tasks queued there,
+	 * and the root weight those tasks carry in the flat queue */
+	struct sl_pelt *se_avg;
+	unsigned long *se_w;
+	int *on;
+	unsigned long *qw;
+	uint64_t *gl;           /* the group cfs_rq's load average there at its last update */
 };
 
 struct ev_rq {
@@ -68,6 +77,9 @@ struct ev_rq {
 	struct sl_prio_array rtq; /* SCHED_FIFO / SCHED_RR: list 99 - rt_priority */
 	/* eevdf_smp.c */
 	struct sl_pelt avg;     /* cfs_rq->avg: attached entities, blocked ones included */
+	/* with groups, the root cfs_rq's load as the kernel keeps it: the root
+	 * tasks' here, the groups' entities added when it is read (cpu_load) */
+	struct sl_pelt ravg;
 	uint64_t last_balance;  /* sd->last_balance, jiffies */
 	uint64_t next_balance;  /* rq->next_balance, jiffies */
 	unsigned balance_interval; /* sd->balance_interval, ms */
@@ -172,6 +184,20 @@ void ev_group_add(struct ev_run *r, struct ev_task *p, int idx);
 /* update_cfs_group for p's group after p's queue or weight changed: every
  * queued task of the group gets its share of the group's weight on its CPU */
 void ev_group_sync(struct ev_run *r, const struct ev_task *p);
+/* p, a task of a group, is attached to cpu's averages (a start or a move
+ * in): update_tg_cfs_load() propagates its runnable time to the group's
+ * entity there, whose load_sum grows by p's, at most the whole of it (the
+ * other way, a move out, leaves the entity's as it is: the kernel's
+ * estimate keeps at least its running time) */
+void ev_group_attach(struct ev_run *r, const struct ev_task *p, int cpu);
+/* the load averages of the groups' entities on cpu, brought up to now */
+unsigned long ev_group_load(struct ev_run *r, int cpu);
+/* the root weight the groups' queued tasks carry on cpu (Σ qw) */
+unsigned long ev_group_qw(const struct ev_run *r, int cpu);
+/* task_h_load() of p, a task of a group attached to a CPU whose root load
+ * is root: p's load with its own weight, times the group cfs_rq's h_load
+ * (its entity's load, scaled by root / (root + 1)), over that cfs_rq's load */
+unsigned long ev_group_h_load(const struct ev_run *r, const struct ev_task *p, unsigned long root);
 
 /* the ops hooks of eevdf_smp.c */
 int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int waker_cpu, int wake_flags);

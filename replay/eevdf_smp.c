@@ -24,126 +24,6 @@
 #include <limits.h>
 #include <string.h>
 
-/* ---- PELT (kernel/sched/pelt.c) ---- */
-
-/* y^n * 2^32 for n = 0..31, y^32 = 1/2 (floor(2^32 * 2^(-n/32)), the
- * first capped at 2^32 - 1): runnable_avg_yN_inv */
-static const uint32_t pelt_yn_inv[32] = {
-	0xffffffff, 0xfa83b2db, 0xf5257d15, 0xefe4b99b, 0xeac0c6e7, 0xe5b906e7, 0xe0ccdeec,
-	0xdbfbb797, 0xd744fcca, 0xd2a81d91, 0xce248c15, 0xc9b9bd86, 0xc5672a11, 0xc12c4cca,
-	0xbd08a39f, 0xb8fbaf47, 0xb504f333, 0xb123f581, 0xad583eea, 0xa9a15ab4, 0xa5fed6a9,
-	0xa2704303, 0x9ef53260, 0x9b8d39b9, 0x9837f051, 0x94f4efa8, 0x91c3d373, 0x8ea4398b,
-	0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
-};
-
-__extension__ typedef unsigned __int128 u128;
-
-uint64_t sl_pelt_decay(uint64_t val, uint64_t n)
-{
-	/* decay_load(): val * y^n; past 63 half-lives nothing is left */
-	if (n > SL_PELT_PERIOD * 63)
-		return 0;
-	if (n >= SL_PELT_PERIOD) {
-		val >>= n / SL_PELT_PERIOD;
-		n %= SL_PELT_PERIOD;
-	}
-	return (uint64_t)(((u128)val * pelt_yn_inv[n]) >> 32);
-}
-
-/* __accumulate_pelt_segments(): d1 (the rest of the first period, decayed
- * by the periods that followed), the full periods in between (the series
- * 1024 * (y + ... + y^(periods-1))), d3 (the part of the current period) */
-static uint64_t pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
-{
-	uint64_t c1 = sl_pelt_decay(d1, periods);
-	uint64_t c2 = SL_PELT_LOAD_AVG_MAX - sl_pelt_decay(SL_PELT_LOAD_AVG_MAX, periods) - 1024;
-	return c1 + c2 + d3;
-}
-
-int sl_pelt_update(struct sl_pelt *sa, uint64_t now, unsigned long load, unsigned long runnable,
-		   int running, unsigned long weight)
-{
-	/* ___update_load_sum() + accumulate_sum() + ___update_load_avg() */
-	uint64_t delta, periods, contrib;
-	uint32_t divider;
-	if (now < sa->last) {
-		sa->last = now;
-		return 0;
-	}
-	delta = (now - sa->last) >> 10; /* units of 1024 ns (~1 us) */
-	if (!delta)
-		return 0;
-	sa->last += delta << 10;
-	if (!load)
-		runnable = running = 0;
-	contrib = delta;
-	delta += sa->period_contrib;
-	periods = delta / 1024; /* a period is 1024 units (~1 ms) */
-	if (periods) {
-		sa->load_sum = sl_pelt_decay(sa->load_sum, periods);
-		sa->runnable_sum = sl_pelt_decay(sa->runnable_sum, periods);
-		sa->util_sum = (uint32_t)sl_pelt_decay(sa->util_sum, periods);
-		delta %= 1024;
-		if (load)
-			contrib = pelt_segments(periods, 1024 - sa->period_contrib, (uint32_t)delta);
-	}
-	sa->period_contrib = (uint32_t)delta;
-	if (load)
-		sa->load_sum += load * contrib;
-	if (runnable)
-		sa->runnable_sum += (runnable * contrib) << 10;
-	if (running)
-		sa->util_sum += (uint32_t)(contrib << 10);
-	if (!periods)
-		return 0;
-	/* the averages move at period boundaries only */
-	divider = SL_PELT_LOAD_AVG_MAX - 1024 + sa->period_contrib;
-	sa->load_avg = (unsigned long)(weight * sa->load_sum / divider);
-	sa->runnable_avg = (unsigned long)(sa->runnable_sum / divider);
-	sa->util_avg = sa->util_sum / divider;
-	return 1;
-}
-
-void sl_pelt_attach(struct sl_pelt *cfs, struct sl_pelt *se, unsigned long weight)
-{
-	/* attach_entity_load_avg(): se takes the cfs_rq's period alignment,
-	 * its sums rebuilt from its averages, then both are added */
-	uint32_t divider = SL_PELT_LOAD_AVG_MAX - 1024 + cfs->period_contrib;
-	se->last = cfs->last;
-	se->period_contrib = cfs->period_contrib;
-	se->util_sum = (uint32_t)(se->util_avg * divider);
-	se->runnable_sum = (uint64_t)se->runnable_avg * divider;
-	se->load_sum = (uint64_t)se->load_avg * divider;
-	se->load_sum = weight < se->load_sum ? se->load_sum / weight : 1;
-	cfs->load_avg += se->load_avg;
-	cfs->load_sum += weight * se->load_sum;
-	cfs->util_avg += se->util_avg;
-	cfs->util_sum += se->util_sum;
-	cfs->runnable_avg += se->runnable_avg;
-	cfs->runnable_sum += se->runnable_sum;
-}
-
-#define SUB_POS(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
-
-void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight)
-{
-	/* detach_entity_load_avg(): subtract, never below 0, the sums kept at
-	 * least avg * PELT_MIN_DIVIDER */
-	const uint32_t min_div = SL_PELT_LOAD_AVG_MAX - 1024;
-	SUB_POS(cfs->load_avg, se->load_avg);
-	SUB_POS(cfs->load_sum, weight * se->load_sum);
-	if (cfs->load_sum < (uint64_t)cfs->load_avg * min_div)
-		cfs->load_sum = (uint64_t)cfs->load_avg * min_div;
-	SUB_POS(cfs->util_avg, se->util_avg);
-	SUB_POS(cfs->util_sum, se->util_sum);
-	if (cfs->util_sum < cfs->util_avg * min_div)
-		cfs->util_sum = (uint32_t)(cfs->util_avg * min_div);
-	SUB_POS(cfs->runnable_avg, se->runnable_avg);
-	SUB_POS(cfs->runnable_sum, se->runnable_sum);
-	if (cfs->runnable_sum < (uint64_t)cfs->runnable_avg * min_div)
-		cfs->runnable_sum = (uint64_t)cfs->runnable_avg * min_div;
-}
-
 /* ---- PELT on the model's CPUs ---- */
 
 /* the LLC domain of sd_init (kernel/sched/topology.c, v6.6) with
@@ -173,8 +53,33 @@ static void rq_sync(struct ev_run *r, int cpu)
 {
 	struct ev_rq *rq = &r->rq[cpu];
 	const struct sl_eevdf_rq *cfs = &rq->cfs;
-	sl_pelt_update(&rq->avg, r->e->now, rq_weight(cfs), cfs->nr_running,
-		       cfs->curr && cfs->curr->on_rq, 1);
+	unsigned long w = rq_weight(cfs), gw;
+	sl_pelt_update(&rq->avg, r->e->now, w, cfs->nr_running, cfs->curr && cfs->curr->on_rq, 1);
+	if (!r->ngrp)
+		return;
+	/* the root tasks' part: the flat queue's weight less what the groups'
+	 * tasks carry (their entities' loads are kept by eevdf_group.c) */
+	gw = ev_group_qw(r, cpu);
+	sl_pelt_update(&rq->ravg, r->e->now, w > gw ? w - gw : 0, 0, 0, 1);
+}
+
+/* a root task's load joins or leaves the root's (rq->ravg; p->avg already
+ * aligned with the CPU's sums, which rq->ravg shares) */
+static void ravg_add(struct ev_run *r, int cpu, const struct ev_task *p, int sign)
+{
+	struct sl_pelt *ra = &r->rq[cpu].ravg;
+	uint64_t s = (uint64_t)p->se.weight * p->avg.load_sum;
+	if (!r->ngrp || p->grp >= 0)
+		return;
+	if (sign > 0) {
+		ra->load_avg += p->avg.load_avg;
+		ra->load_sum += s;
+	} else {
+		ra->load_avg = ra->load_avg > p->avg.load_avg ? ra->load_avg - p->avg.load_avg : 0;
+		ra->load_sum = ra->load_sum > s ? ra->load_sum - s : 0;
+		if (ra->load_sum < (uint64_t)ra->load_avg * (SL_PELT_LOAD_AVG_MAX - 1024))
+			ra->load_sum = (uint64_t)ra->load_avg * (SL_PELT_LOAD_AVG_MAX - 1024);
+	}
 }
 
 /* __update_load_avg_se(now) of p, attached to its CPU */
@@ -201,6 +106,7 @@ void ev_pelt_detach(struct ev_run *r, struct ev_task *p)
 	rq_sync(r, c);
 	se_sync(r, c, p);
 	sl_pelt_detach(&r->rq[c].avg, &p->avg, p->se.weight);
+	ravg_add(r, c, p, -1);
 	p->pelt_cpu = -1;
 }
 
@@ -279,6 +185,9 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 	}
 	rq_sync(r, cpu);
 	sl_pelt_attach(cfs, &p->avg, p->se.weight);
+	ravg_add(r, cpu, p, 1);
+	if (r->ngrp && p->grp >= 0)
+		ev_group_attach(r, p, cpu);
 	if (!p->avg.last)
 		p->avg.last = 1; /* attached at time 0: not "new" any more */
 	p->pelt_cpu = cpu;
@@ -294,8 +203,13 @@ void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
 		return;
 	ev_pelt_update(r, c, p);
 	sl_pelt_detach(&r->rq[c].avg, &p->avg, p->se.weight);
+	ravg_add(r, c, p, -1);
 	divider = SL_PELT_LOAD_AVG_MAX - 1024 + p->avg.period_contrib;
 	p->avg.load_avg = (unsigned long)(w * p->avg.load_sum / divider);
+	if (r->ngrp && p->grp < 0) {
+		r->rq[c].ravg.load_avg += p->avg.load_avg;
+		r->rq[c].ravg.load_sum += w * p->avg.load_sum;
+	}
 	r->rq[c].avg.load_avg += p->avg.load_avg;
 	r->rq[c].avg.load_sum += w * p->avg.load_sum;
 	r->rq[c].avg.util_avg += p->avg.util_avg;
@@ -307,10 +221,21 @@ void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
 /* cpu_load(), cpu_util_cfs() (UTIL_EST below), cpu_runnable(): the CPU's
  * averages brought up to now (the kernel's are at most a tick old, or kept
  * fresh for idle CPUs by the blocked-load updates of nohz balancing) */
+static unsigned long root_load(struct ev_run *r, int c)
+{
+	if (!r->ngrp)
+		return r->rq[c].avg.load_avg;
+	/* the root cfs_rq holds the groups' entities, not their tasks: a
+	 * group task's blocked load stays in its group's cfs_rq, and the
+	 * root sees the group entity's load (its weight, the group's share,
+	 * times the time the group had tasks queued there) */
+	return r->rq[c].ravg.load_avg + ev_group_load(r, c);
+}
+
 static unsigned long cpu_load(struct ev_run *r, int c)
 {
 	rq_sync(r, c);
-	return r->rq[c].avg.load_avg;
+	return root_load(r, c);
 }
 
 static unsigned long cpu_util(struct ev_run *r, int c)
@@ -358,14 +283,17 @@ void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep)
 	p->util_est = sl_eevdf_util_est_update(p->util_est, p->avg.util_avg, p->avg.runnable_avg);
 }
 
-/* task_h_load() of a flat hierarchy: the root's h_load is its load_avg L,
- * so p's load_avg * L / (L + 1) */
+/* task_h_load(): a root task's load_avg * L / (L + 1), L the root's
+ * load (its h_load); a group task's through its group's cfs_rq
+ * (ev_group_h_load) */
 static unsigned long task_h_load(struct ev_run *r, const struct ev_task *p)
 {
 	unsigned long l;
 	if (p->pelt_cpu < 0)
 		return p->avg.load_avg;
-	l = r->rq[p->pelt_cpu].avg.load_avg;
+	l = root_load(r, p->pelt_cpu);
+	if (r->ngrp && p->grp >= 0)
+		return ev_group_h_load(r, p, l);
 	return (unsigned long)((uint64_t)p->avg.load_avg * l / (l + 1));
 }
 
@@ -550,7 +478,8 @@ static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s, const struct sl_
 		/* lsub_positive; cpu_util(c, p, -1): p's share off both the
 		 * average and the estimates' sum */
 		unsigned long ua = r->rq[c].avg.util_avg, ue = r->rq[c].util_est;
-		s->load -= t->avg.load_avg < s->load ? t->avg.load_avg : s->load;
+		unsigned long tl = task_h_load(r, t);
+		s->load -= tl < s->load ? tl : s->load;
 		ua -= t->avg.util_avg < ua ? t->avg.util_avg : ua;
 		if (t->ue_cpu == c)
 			ue -= t->util_est < ue ? t->util_est : ue;

@@ -276,3 +276,64 @@ SL_TEST(groups_protection_lost_to_another_group)
 	CHECK_EQ_INT(w_start(0), 50000ULL);
 	CHECK_EQ_INT(w_start(1), 1 * TMS);
 }
+
+/* The root's load holds a group's entity, not the group's tasks
+ * (docs/groups.md, "The root's load"). Two CPUs, group G of shares 1024:
+ * H (of G) spins on CPU 0 and R (root) on CPU 1, both pinned; S (of G)
+ * runs 1 ms every 10 ms on CPU 0, each sleep ended by an interrupt on
+ * CPU 1 (timer, recorded CPU). Neither CPU is idle at a wakeup, so
+ * wake_affine_weight (kernel/sched/fair.c, v6.18; WA_BIAS, imbalance_pct
+ * 117) decides: S moves to CPU 1 when this_eff = (L1 + tl) * 100 is below
+ * prev_eff = (L0 - tl) * 108, with L the CPUs' root loads and tl S's
+ * task_h_load:
+ * - L1 = R's load: always runnable, load_sum at its maximum: 1024;
+ * - L0 = G's entity on CPU 0: always queued (H), its weight G's share
+ *   there, 1024 (all of G's load is on CPU 0): 1024;
+ * - tl = S's own load (1024 f, f its runnable share: 0.1 to 0.2 with its
+ *   waits behind H) times its group cfs_rq's h_load (the entity's 1024)
+ *   over that cfs_rq's load (H's 1024 + S's 1024 f): 1024 f / (1 + f),
+ *   93 to 171.
+ * this_eff 111 700 to 119 500 against prev_eff 100 548 to 92 124: S stays
+ * on CPU 0 at every wakeup. (The flat sum of the tasks' loads put S's
+ * blocked load on top of H's, which held all of G's share while S slept:
+ * L0 = 1024 + 512 f, tl = 512 f (S's share with H queued is 512), this_eff
+ * = (1024 + 512 f) * 100 against prev_eff = 1024 * 108: S moved for
+ * f < 0.16.) The groups' entities are kept per CPU; the run repeats. */
+SL_TEST(groups_root_load_is_the_group_entity)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_task_spec *t;
+	struct trec r;
+	unsigned long sh[1] = { 1024 };
+	size_t i;
+	int k, moves = 0, slices = 0;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "s", 0, 0);
+	t->group1 = 1;
+	for (k = 0; k < 20; k++) {
+		add_phase(t, 1 * TMS, SL_END_SLEEP_S, 9 * TMS, SL_WAKER_IRQ, -1, 0);
+		t->phases[k].wake_cpu1 = 2;
+		t->phases[k].sleep_cpu1 = 1;
+	}
+	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	hog(&b, "h", 0, 1)->cpumask = 1;
+	hog(&b, "r", 0, 0)->cpumask = 2;
+	set_groups(&b, sh, 1);
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.duration_ns = 300 * TMS;
+	o.irq_cpu_mode = SL_IRQ_CPU_RECORDED;
+	CHECK_EQ_INT(trun_opts(&b, "eevdf", &o, &r, NULL), 0);
+	for (i = 0; i < r.ns; i++) {
+		if (r.s[i].task != 0)
+			continue;
+		slices++;
+		moves += r.s[i].cpu != 0;
+	}
+	CHECK(slices >= 21);
+	CHECK_EQ_INT(moves, 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
