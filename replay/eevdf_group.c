@@ -19,10 +19,13 @@
  * the weight it has at the root, shares * its weight / the group's queued
  * weight on the CPU (the product of the weights down its path, the
  * kernel's h_load), re-set with reweight_entity whenever that changes. Its
- * CPU share, and the CPU's load average that wake_affine and the load
- * balancer read, are the kernel's; the order of the picks inside a group
- * follows the tasks' own deadlines at the root rather than the group
- * entity's (one level, not two). */
+ * CPU share is the kernel's; the order of the picks inside a group follows
+ * the tasks' own deadlines at the root rather than the group entity's (one
+ * level, not two). The load wake_affine and the load balancer read is the
+ * root's, as the kernel keeps it: each group's entity on the CPU has its
+ * own PELT average here (gse_*), weighted by its share, so that a group
+ * task's blocked load stays inside its group (docs/groups.md, "The root's
+ * load"). */
 #include "eevdf_priv.h"
 #include "fair_weights.h"
 

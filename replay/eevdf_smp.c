@@ -2,9 +2,11 @@
  * it (kernel/sched/fair.c and kernel/sched/pelt.c of v6.6, the domain
  * constants of kernel/sched/topology.c sd_init), in place of the shared
  * 2.6.20 layer of replay/smp.c:
- * - PELT: per-entity and per-CPU geometric load, runnable and utilisation
- *   averages (32-period half-life, periods of 1024 x 1024 ns), blocked load
- *   of sleeping tasks kept on the CPU they last ran on;
+ * - PELT on the model's CPUs (its arithmetic: replay/pelt.c): per-entity
+ *   and per-CPU load, runnable and utilisation averages, blocked load of
+ *   sleeping tasks kept on the CPU they last ran on; with groups, the
+ *   root's load from its own tasks and the groups' entities
+ *   (replay/eevdf_group.c);
  * - wakeup placement (select_task_rq_fair): record_wakee / wake_wide,
  *   wake_affine (wake_affine_idle, wake_affine_weight on PELT loads with
  *   task_h_load), select_idle_sibling;
