@@ -665,7 +665,10 @@ int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int
 	int queued = 0;
 	size_t i;
 	if (p->grp < 0) {
-		queued = e->cpus[dst].nr_running > 0;
+		/* the root cfs_rq's nr_queued: its fair entities, delayed
+		 * ones included (a group's tasks stand for its entity), not
+		 * the CPU's RT tasks */
+		queued = r->rq[dst].cfs.nr_running > 0;
 	} else {
 		const struct ev_group *g = &r->grp[p->grp];
 		for (i = 0; i < g->n && !queued; i++) {

@@ -575,7 +575,8 @@ SL_TEST(eevdf_set_nice_keeps_lag)
  * 3e6, B's 0, V = 1.5e6. B is eligible (0 <= 1.5e6): movable to a busy
  * CPU 1. A is picked off (B is the EEVDF pick) and queued again: A's 3e6
  * is above V = 1.5e6 (B runs at 0): not eligible, so it stays while CPU 1
- * has a task queued, and may go when CPU 1 has none. */
+ * has a fair entity queued (its root cfs_rq's nr_queued), and may go when
+ * it has none, an RT task there or not. */
 SL_TEST(eevdf_ineligible_stays_off_a_busy_cpu)
 {
 	const struct sl_policy_ops *ops = EV;
@@ -598,7 +599,8 @@ SL_TEST(eevdf_ineligible_stays_off_a_busy_cpu)
 	g.t[0].state = SL_TS_RUNNING;
 	g.e.now = 3000000;
 	r = ev_R(&g.e);
-	g.cpu[1].nr_running = 1; /* a task of CPU 1's own, not the rig's */
+	r->rq[1].cfs.nr_running = 1; /* a fair task of CPU 1's own, not the rig's */
+	g.cpu[1].nr_running = 1;
 	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[1]), 0, 1), 0);
 	CHECK(ops->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]);
 	g.cpu[0].curr = &g.t[1];
@@ -606,6 +608,8 @@ SL_TEST(eevdf_ineligible_stays_off_a_busy_cpu)
 	g.t[1].state = SL_TS_RUNNING;
 	CHECK_EQ_INT((int64_t)sl_eevdf_task_se(&g.t[0])->vruntime, 3000000);
 	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[0]), 0, 1), 1);
+	r->rq[1].cfs.nr_running = 0; /* CPU 1 runs an RT task only */
+	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[0]), 0, 1), 0);
 	g.cpu[1].nr_running = 0;
 	CHECK_EQ_INT(ev_ineligible_on_dst(r, ev_T(r, &g.t[0]), 0, 1), 0);
 	sl_engine_release_policy(&g.e);
