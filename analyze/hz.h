@@ -26,6 +26,11 @@ int sl_estimate_hz(const struct sl_run_data *rec, int *hz, size_t *samples, doub
  * ("scheduler ticks (sched_stat_runtime)" or "tick preemptions"). */
 int sl_recording_hz(const struct sl_run_data *rec, int *hz, size_t *samples, double *conc,
 		    const char **from);
+/* The recording's tick phase (trace clock ns, modulo 1e9 / hz) from a
+ * recorded run's params (tick_phase_ns, set at import from its slice ends:
+ * sl_ticks_phase), when their tick_phase_hz is hz; -1 otherwise (an older
+ * import, another HZ, a tick it could not tell). */
+int64_t sl_recording_tick_phase(const char *params, int hz);
 /* The recording kernel's sched_vcpu_pack bits, as its ledger gave them to
  * the import (the recorded run's params vcpu_pack; docs/ledger.md), or -1
  * when the recording does not say. */
@@ -49,6 +54,26 @@ int sl_estimate_ticks(const struct sl_run_data *rec, struct sl_ticks *t);
  * Returns the number marked (0 when the tick cannot be told). */
 #define SL_POLL_MIN 10
 #define SL_POLL_TICK_NS 200000.0
-size_t sl_mark_polls(struct sl_behaviour *b, struct sl_poll_obs *o);
+size_t sl_mark_polls(struct sl_behaviour *b, const struct sl_poll_obs *o, const struct sl_ticks *t);
+/* The tick of a recorded run from the slice ends and wakeups o saw (as
+ * sl_estimate_ticks: the slices that ended runnable with no wakeup in the
+ * 100 us before; those left out get cpu -1 in o). 0, or -1 when it cannot
+ * tell; release t either way. */
+int sl_poll_ticks(struct sl_poll_obs *o, struct sl_ticks *t);
+
+/* Timers that fire at the tick (docs/model.md): a sleep ended by an
+ * interrupt's or the idle task's wakeup (a phase with wake_ts) within
+ * SL_TICK_TIMER_NS (at most a twentieth of the tick) of a tick of the CPU
+ * it fired on was a timer-wheel timer's (schedule_timeout, a workqueue's
+ * delayed work: run_timer_softirq runs them only at the tick); each gets
+ * tick_n, the ticks from its sleep's start to that one. The window is
+ * about the estimated tick, which comes after the tick's own work (the
+ * slice ends it is estimated from: 35-80 us late on this machine's
+ * recordings, where the timers' wakeups fell 60 us before to 20 us after
+ * it). Only the tasks with at least half their interrupt sleeps so ended are
+ * marked: an hrtimer's wakeups (nanosleep, poll, cyclictest) fall near a
+ * tick by chance only. Returns the number marked. */
+#define SL_TICK_TIMER_NS 100000.0
+size_t sl_mark_tick_timers(struct sl_behaviour *b, const struct sl_ticks *t);
 
 #endif

@@ -207,6 +207,9 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	struct sl_run_sink sink;
 	struct sl_imported im;
 	struct sl_poll_obs polls;
+	struct sl_ticks ticks;
+	double tick_phase = -1;
+	int tick_hz = 0;
 	struct sl_wall_obs wall;
 	size_t i;
 	int rc;
@@ -273,7 +276,23 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		return 0;
 	}
 	out->existing = 0;
-	out->polls = sl_mark_polls(&im.b, &polls);
+	if (sl_poll_ticks(&polls, &ticks) == 0) {
+		out->polls = sl_mark_polls(&im.b, &polls, &ticks);
+		tick_phase = sl_ticks_phase(&ticks);
+		tick_hz = ticks.hz;
+	} else if (im.ms.tick_hz && im.ms.tick_phase_ns >= 0) {
+		/* too few tick preemptions to tell (a benchmark of short
+		 * sleeps): the tick sched_stat_runtime shows */
+		sl_ticks_release(&ticks);
+		ticks.hz = im.ms.tick_hz;
+		ticks.ncpu = 1;
+		ticks.phase_ns = xcalloc(1, sizeof(*ticks.phase_ns));
+		ticks.phase_ns[0] = tick_phase = im.ms.tick_phase_ns;
+		tick_hz = ticks.hz;
+	}
+	if (tick_phase >= 0)
+		out->tick_timers = sl_mark_tick_timers(&im.b, &ticks);
+	sl_ticks_release(&ticks);
 	sl_poll_obs_release(&polls);
 	out->wall = sl_mark_wall(&im.b, &wall);
 	sl_wall_obs_release(&wall);
@@ -298,8 +317,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		goto fail;
 	/* the recorded run's params: the tick sched_stat_runtime shows
 	 * (collector/tickrt.h), the ledger's sched_vcpu_pack (docs/ledger.md) */
-	if (im.ms.tick_hz || (led && led->vcpu_pack >= 0)) {
-		char params[200];
+	if (im.ms.tick_hz || (led && led->vcpu_pack >= 0) || tick_phase >= 0) {
+		char params[300];
 		int o = snprintf(params, sizeof(params), "{");
 		if (im.ms.tick_hz)
 			o += snprintf(params + o, sizeof(params) - (size_t)o,
@@ -307,7 +326,14 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 				      im.ms.tick_hz, im.ms.tick_samples, im.ms.tick_conc);
 		if (led && led->vcpu_pack >= 0)
 			o += snprintf(params + o, sizeof(params) - (size_t)o, "%s\"vcpu_pack\":%d",
-				      im.ms.tick_hz ? "," : "", led->vcpu_pack);
+				      o > 1 ? "," : "", led->vcpu_pack);
+		/* the tick's phase from the slice ends (hz.h): the replay's
+		 * ticks fall where the recording's did (docs/model.md "Timers
+		 * that fire at the tick") */
+		if (tick_phase >= 0)
+			o += snprintf(params + o, sizeof(params) - (size_t)o,
+				      "%s\"tick_phase_hz\":%d,\"tick_phase_ns\":%.0f", o > 1 ? "," : "",
+				      tick_hz, tick_phase);
 		snprintf(params + o, sizeof(params) - (size_t)o, "}");
 		if (sl_store_set_run_params(st, out->run_id, params, d))
 			goto fail;

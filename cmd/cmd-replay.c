@@ -48,8 +48,8 @@ static const char synopsis[] =
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper]\n"
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
-	"                [--handback on|off] [--wall-clock on|off] [--opt NAME=VALUE]... [--debug]\n"
-	"                [--dry-run]";
+	"                [--handback on|off] [--wall-clock on|off] [--tick-timers on|off]\n"
+	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
 	"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
@@ -94,6 +94,24 @@ static void trace_hz(const struct sl_run_data *rec, struct sl_replay_opts *o, in
 	else if (!quiet)
 		printf("HZ: could not tell from %zu %s of the recording: %d (--hz N)\n", samples, from,
 		       o->hz);
+}
+
+/* The recording's tick phase for o->hz (o->tick_phase_ns; -1 when the
+ * recorded run's params do not give it for that HZ). 0, or -1 with d set. */
+static int trace_tick_phase(struct sl_store *st, int64_t trace_id, struct sl_replay_opts *o,
+			    struct sl_diag *d)
+{
+	struct sl_run_info ri;
+	int64_t rec_id = 0;
+	o->tick_phase_ns = -1;
+	if (sl_store_recorded_run(st, trace_id, &rec_id, d))
+		return -1;
+	if (!rec_id)
+		return 0;
+	if (sl_store_get_run(st, rec_id, &ri, d))
+		return -1;
+	o->tick_phase_ns = sl_recording_tick_phase(ri.params, o->hz);
+	return 0;
 }
 
 /* The recorded run of trace_id, loaded once for what needs all of it
@@ -355,6 +373,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "wall-clock", &r->o.no_wall, sl_wall_choices,
 			      "a trace's tasks whose bursts end on a wall-clock\n"
 			      "deadline (found at import; docs/model.md):"),
+		SL_OPT_CHOICE(0, "tick-timers", &r->o.no_tick_timers, sl_tick_timer_choices,
+			      "a trace's timers that fired at the tick (found at\n"
+			      "import; docs/model.md):"),
 		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
 			      "docs/groups.md):"),
@@ -541,6 +562,7 @@ static int put_replay_metrics(struct sl_store *st, int64_t run_id, const struct 
 		{ "replay_sync_inferred", s->sync_inferred },
 		{ "replay_sync_wakeups", s->sync_wakeups },
 		{ "replay_handbacks", s->handbacks },
+		{ "replay_tick_timers", s->tick_timers },
 	};
 	size_t i;
 	for (i = 0; i < SL_ARRAY_SIZE(m); i++)
@@ -777,6 +799,9 @@ static int prepare(struct sl_store *st, struct ropts *r, int64_t trace_id, struc
 	if (r->trace_id && r->hz_auto)
 		trace_hz(have_rec > 0 ? rec : NULL, &r->o, quiet);
 	sl_run_data_release(rec);
+	/* the replay's ticks where the recording's were, at its HZ */
+	if (r->trace_id && trace_tick_phase(st, trace_id, &r->o, d))
+		return -1;
 	return 0;
 }
 

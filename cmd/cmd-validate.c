@@ -21,7 +21,7 @@ static const char synopsis[] =
 	"                [--hz N] [--overhead auto|none|WAKE[,SWITCH]] [--seeds N]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
-	"                [--wall-clock on|off]\n"
+	"                [--wall-clock on|off] [--tick-timers on|off]\n"
 	"                [--vcpu-pack off|ledger] [--format table|csv|json]\n"
 	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
@@ -47,7 +47,7 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
-	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall;
+	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers;
 	long long hz, seeds;
 };
 
@@ -104,6 +104,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "replay -h'):"),
 		SL_OPT_CHOICE(0, "wall-clock", &v->wall, sl_wall_choices,
 			      "tasks whose bursts end on a wall-clock deadline (see\n"
+			      "'schedlab replay -h'):"),
+		SL_OPT_CHOICE(0, "tick-timers", &v->tick_timers, sl_tick_timer_choices,
+			      "the trace's timers that fired at the tick (see\n"
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "vcpu-pack", &v->vcpu_pack, vcpu_pack_choices,
 			      "eevdf: the recording kernel's vCPU packing patch:"),
@@ -347,12 +350,14 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	x->o.late_cpus_mode = v->late;
 	x->o.no_handback = v->handback;
 	x->o.no_wall = v->wall;
+	x->o.no_tick_timers = v->tick_timers;
 	if (v->interference == SL_INTERFERENCE_NONE)
 		sl_behaviour_work_only(&b);
 	if (sl_store_load_run(st, x->rec_id, &x->rec, d))
 		goto out;
 	x->have_rec = 1;
 	choose_hz(v, x);
+	x->o.tick_phase_ns = sl_recording_tick_phase(x->rec.run.params, x->o.hz);
 	/* --vcpu-pack ledger: the recording kernel's sched_vcpu_pack, where its
 	 * ledger gave it (docs/eevdf.md "vCPU packing"): an eevdf option */
 	vp = sl_recording_vcpu_pack(&x->rec);

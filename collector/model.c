@@ -751,6 +751,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		/* and the CPU it slept on: the interrupt fired there (its own
 		 * timer, as a rule) or elsewhere (docs/model.md) */
 		ph->sleep_cpu1 = ph->wake_cpu1 && t->last_cpu >= 0 ? (uint32_t)t->last_cpu + 1 : 0;
+		ph->wake_ts = ph->wake_cpu1 ? ev->ts : 0; /* for sl_mark_tick_timers (analyze/hz.h) */
 		t->wide_pend = kind == SL_WAKER_IRQ && ph->sleep_cpu1 && sl_model_both_busy(m, ev->cpu, t->last_cpu);
 	}
 	t->state = T_RUNNABLE;

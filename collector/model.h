@@ -42,6 +42,7 @@ struct sl_model_stats {
 	int tick_hz;
 	size_t tick_samples;
 	double tick_conc;
+	double tick_phase_ns;     /* with tick_hz, its phase (sl_ticks_phase), else -1 */
 };
 
 /* Stays where it slept that many times (and twice its moves) after an

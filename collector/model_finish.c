@@ -105,6 +105,7 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 			m->st.tick_samples = tk.samples;
 			m->st.tick_conc = tk.conc;
 		}
+		m->st.tick_phase_ns = m->st.tick_hz ? sl_ticks_phase(&tk) : -1;
 		m->st.yields = sl_yields_resolve_tick(&m->y, m->nt, 100000.0, m->st.tick_hz ? &tk : NULL);
 		sl_ticks_release(&tk);
 		sl_tickrt_free(&m->tr);

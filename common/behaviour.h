@@ -54,6 +54,17 @@ struct sl_phase {
 				    * steal; sched_stat_runtime); run_ns - irq_ns
 				    * is its work. 0: none, or not known
 				    * (docs/model.md "Work and interference") */
+	uint32_t tick_n;           /* a timer-wheel wakeup: the sleep ended at a
+				    * tick of the recording (waker kind irq or
+				    * idle, within SL_TICK_TIMER_NS after it),
+				    * the ticks from the sleep's start to that
+				    * one (its timeout in jiffies, >= 1); the
+				    * replay ends the sleep at the tick as many
+				    * ticks on (docs/model.md "Timers that fire
+				    * at the tick"). 0: not one */
+	uint64_t wake_ts;          /* import only, not stored: the recorded
+				    * wakeup's time (trace clock) of an
+				    * interrupt or idle wakeup, 0 unknown */
 };
 
 /* A phase end that is a sleep (S or D), not an exit, a yield or the end. */
@@ -142,7 +153,7 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 		return -1; /* a task with no phases and no pattern has no work */
 	/* every field set, no memset (gcc made memset and compound literals a
 	 * slow rep stos); the assertion guards against a new field */
-	_Static_assert(sizeof(struct sl_phase) == 48, "set every field of struct sl_phase here");
+	_Static_assert(sizeof(struct sl_phase) == 64, "set every field of struct sl_phase here");
 	ph->run_ns = t->run_ns;
 	ph->sleep_ns = t->sleep_ns;
 	if (t->run_ns == SL_INF)
@@ -159,6 +170,8 @@ static inline int sl_task_phase(const struct sl_task_spec *t, size_t i, struct s
 	ph->wake_cpu1 = 0;
 	ph->sleep_cpu1 = 0;
 	ph->irq_ns = 0;
+	ph->tick_n = 0;
+	ph->wake_ts = 0;
 	return 0;
 }
 

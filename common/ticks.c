@@ -119,3 +119,26 @@ int sl_ticks_near(const struct sl_ticks *t, int cpu, uint64_t ts, double w)
 	double tick = sl_ticks_nearest(t, cpu, ts);
 	return tick >= 0 && fabs((double)ts - tick) <= w;
 }
+
+double sl_ticks_phase(const struct sl_ticks *t)
+{
+	double sx = 0, sy = 0, period, a;
+	int c, n = 0;
+	if (!t->hz)
+		return -1;
+	period = 1e9 / t->hz;
+	for (c = 0; c < t->ncpu; c++) {
+		if (t->phase_ns[c] < 0)
+			continue;
+		sx += cos(2 * M_PI * t->phase_ns[c] / period);
+		sy += sin(2 * M_PI * t->phase_ns[c] / period);
+		n++;
+	}
+	if (!n)
+		return -1;
+	a = atan2(sy, sx);
+	if (a < 0)
+		a += 2 * M_PI;
+	a = a / (2 * M_PI) * period;
+	return a >= period ? 0 : a;
+}

@@ -25,6 +25,9 @@ int sl_ticks_from_ends(const uint64_t *ends, const int *cpu, size_t n, struct sl
 void sl_ticks_release(struct sl_ticks *t);
 /* The tick of cpu nearest ts (ns), -1 when its phase is not known. */
 double sl_ticks_nearest(const struct sl_ticks *t, int cpu, uint64_t ts);
+/* The machine's tick phase (ns, modulo 1e9/hz): the circular mean of the
+ * CPUs' known phases (they tick together); -1 when none is known. */
+double sl_ticks_phase(const struct sl_ticks *t);
 /* Whether ts lies within w ns of a tick of cpu (0 when its phase is not
  * known). */
 int sl_ticks_near(const struct sl_ticks *t, int cpu, uint64_t ts, double w);

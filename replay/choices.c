@@ -61,6 +61,13 @@ const struct sl_choice sl_wall_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_tick_timer_choices[] = {
+	{ "on", SL_TICK_TIMERS_ON,
+	  "a trace's sleeps that a timer ended at a tick of the\nrecording (found at import) end at a tick of the replay,\nas many ticks after they begin (docs/model.md \"Timers\nthat fire at the tick\")" },
+	{ "off", SL_TICK_TIMERS_OFF, "they last as recorded" },
+	SL_CHOICES_END
+};
+
 const struct sl_choice sl_late_cpus_choices[] = {
 	{ "offline", SL_LATE_CPUS_OFFLINE,
 	  "offline until its first event in the recording: no task\nis placed or balanced onto it before" },

@@ -301,7 +301,7 @@ static unsigned long task_h_load(struct ev_run *r, const struct ev_task *p)
 
 static uint64_t jiffies(const struct sl_engine *e)
 {
-	return e->now / e->tick_ns;
+	return sl_eng_jiffies(e);
 }
 
 static void update_idle_cpu_scan(struct ev_run *r)

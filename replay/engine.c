@@ -329,6 +329,19 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 		return;
 	}
 	timed_end = ph->sleep_ns > UINT64_MAX - e->now ? UINT64_MAX : e->now + ph->sleep_ns;
+	if (ph->tick_n && !e->priv->o->no_tick_timers && e->priv->o->tick_phase_ns >= 0 &&
+	    (ph->waker_kind == SL_WAKER_IRQ || ph->waker_kind == SL_WAKER_IDLE)) {
+		/* a timer-wheel timer (docs/model.md "Timers that fire at the
+		 * tick"): armed for tick_n jiffies, it fires at the tick_n-th
+		 * tick from now, the next being next_tick; at that instant the
+		 * wakeup comes after the tick's own work and before the switch
+		 * it asks for, as run_timer_softirq does (sl_eng_loop) */
+		uint64_t k = ph->tick_n - 1;
+		timed_end = k > (UINT64_MAX - e->priv->next_tick) / e->tick_ns
+				    ? UINT64_MAX
+				    : e->priv->next_tick + k * e->tick_ns;
+		e->priv->st.tick_timers++;
+	}
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
 		sl_eng_wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
@@ -850,7 +863,11 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 	}
 }
 
-/* The scheduler tick of every CPU (they tick together, in CPU order). */
+/* The scheduler tick of every CPU (they tick together, in CPU order). What
+ * else happens at that instant (the timers run_timer_softirq fires,
+ * docs/model.md "Timers that fire at the tick") comes after it, balancing
+ * included (as 2.6.20's rebalance_tick in the tick itself; 6.x's
+ * SCHED_SOFTIRQ runs after TIMER_SOFTIRQ, measured no closer). */
 static void tick_all(struct sl_engine *e)
 {
 	int c;

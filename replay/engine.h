@@ -112,6 +112,8 @@ enum sl_irq_cpu_mode {
 				  * not relative to the sleeper) */
 };
 
+/* replay --tick-timers */
+enum sl_tick_timer_mode { SL_TICK_TIMERS_ON = 0, SL_TICK_TIMERS_OFF = 1 };
 /* replay --handback */
 enum sl_handback_mode { SL_HANDBACK_ON = 0, SL_HANDBACK_OFF = 1 };
 /* replay --wall-clock */
@@ -187,6 +189,16 @@ struct sl_replay_opts {
 	 * (--wall-clock off: every burst is its recorded CPU time), 0 = the
 	 * bursts of SL_TASK_WALL tasks end on their deadline */
 	int no_wall;
+	/* Timers that fire at the tick (docs/model.md): 1 = off (--tick-timers
+	 * off: their sleeps last as recorded), 0 = a sleep with tick_n ends at
+	 * the tick_n-th tick after its start */
+	int no_tick_timers;
+	/* the recording's tick phase (trace clock ns, modulo 1e9 / hz: its
+	 * recorded run's params tick_phase_ns, when their tick_phase_hz is
+	 * hz): the replay's ticks fall there, and the sleeps with tick_n end
+	 * at a tick (they count the recording's ticks: at another HZ they last
+	 * as recorded); -1: one tick after the start, no tick_n */
+	int64_t tick_phase_ns;
 	/* the groups' source and counts for the run's params, or NULL */
 	const char *groups_desc;
 	/* where the tasks' policy and nice came from, for the run's params
@@ -239,6 +251,7 @@ struct sl_replay_stats {
 	uint64_t causal_waits;       /* sleeps/starts ended by a task's progress */
 	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
 	uint64_t handbacks;          /* wakers parked until their sleeper slept */
+	uint64_t tick_timers;        /* timers' sleeps ended at a tick (tick_n) */
 	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */
 	uint64_t unfinished;         /* tasks with work left at the end */
 	uint64_t invariant_checks;
@@ -255,6 +268,9 @@ struct sl_engine {
 	size_t ntasks;
 	int hz;
 	uint64_t tick_ns;            /* 1e9 / hz */
+	uint64_t tick0_ns;           /* the first tick, in (0, tick_ns]: the
+				      * ticks fall at tick0_ns + k * tick_ns
+				      * (the recording's phase, or tick_ns) */
 	uint64_t rr_interval_ns;
 	int mode;
 	uint64_t seed;               /* the run's --seed: a model that draws
@@ -270,6 +286,11 @@ struct sl_engine {
 
 /* ---- services for policies ---- */
 
+/* jiffies: the ticks up to now (they fall at tick0_ns + k * tick_ns) */
+static inline uint64_t sl_eng_jiffies(const struct sl_engine *e)
+{
+	return e->now >= e->tick0_ns ? (e->now - e->tick0_ns) / e->tick_ns + 1 : 0;
+}
 /* Value of the policy's i-th parameter (ops->params[i]). */
 static inline long long sl_engine_param(const struct sl_engine *e, int i)
 {

@@ -18,6 +18,7 @@ void sl_replay_opts_init(struct sl_replay_opts *o)
 	o->sync_window_ns = SL_SYNC_WINDOW_NS;
 	o->wake_cpu_mode = SL_WAKE_CPU_RUNNING;
 	o->irq_cpu_mode = SL_IRQ_CPU_AUTO;
+	o->tick_phase_ns = -1;
 }
 
 const char *sl_preempt_name(int model)
@@ -148,6 +149,13 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		bad = appendf(buf, len, &off, ",\"exclude\":\"%s\"", o->exclude);
 	if (!bad && o->origin && o->origin[0])
 		bad = appendf(buf, len, &off, ",\"origin\":\"%s\"", o->origin);
+	/* after the origin (a reader of the first 512 bytes, the report, sees
+	 * it): the timers at the tick (docs/model.md) */
+	if (!bad && o->interference)
+		bad = appendf(buf, len, &off, ",\"tick_timers\":\"%s\"",
+			      sl_choice_name(sl_tick_timer_choices, o->no_tick_timers, "?"));
+	if (!bad && o->tick_phase_ns >= 0)
+		bad = appendf(buf, len, &off, ",\"tick_phase_ns\":%lld", (long long)o->tick_phase_ns);
 	for (k = 0; k < 2 && o->nq > 0 && !bad; k++) {
 		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
 		bad = appendf(buf, len, &off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",

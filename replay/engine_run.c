@@ -86,6 +86,13 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 	e->ncpus = ncpus;
 	e->hz = o->hz;
 	e->tick_ns = SL_NS_PER_SEC / (uint64_t)o->hz;
+	/* the recording's tick phase, in the replay's time (0 = b->t0) */
+	e->tick0_ns = e->tick_ns;
+	if (o->tick_phase_ns >= 0) {
+		uint64_t r0 = ((uint64_t)o->tick_phase_ns % e->tick_ns + e->tick_ns - b->t0 % e->tick_ns) %
+			      e->tick_ns;
+		e->tick0_ns = r0 ? r0 : e->tick_ns;
+	}
 	e->rr_interval_ns = o->rr_interval_ns;
 	e->seed = o->seed;
 	e->mode = o->mode;
@@ -258,7 +265,7 @@ static int start_replay(struct sl_engine *e, const struct sl_behaviour *b,
 		else
 			sl_eng_push_start(e, p, s->start_ns);
 	}
-	v->next_tick = e->tick_ns;
+	v->next_tick = e->tick0_ns;
 	CHECK_AFTER(e, "init");
 	return 0;
 }

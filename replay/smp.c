@@ -92,7 +92,7 @@ void sl_smp_release(struct sl_engine *e)
 /* jiffies: ticks since time 0 */
 static uint64_t jiffies(const struct sl_engine *e)
 {
-	return e->now / e->tick_ns;
+	return sl_eng_jiffies(e);
 }
 
 /* msecs_to_jiffies, rounding up; at least 1 as run_rebalance_domains has it */

@@ -80,7 +80,12 @@ SL_TEST(polls_mark)
 	for (k = 68; k <= 73; k++)
 		END((uint64_t)k * 4 * TMS + 30000, 2);
 #undef END
-	CHECK_EQ_INT(sl_mark_polls(&b, &o), 1);
+	{
+		struct sl_ticks t;
+		CHECK_EQ_INT(sl_poll_ticks(&o, &t), 0);
+		CHECK_EQ_INT(sl_mark_polls(&b, &o, &t), 1);
+		sl_ticks_release(&t);
+	}
 	CHECK(!(b.tasks[0].flags & SL_TASK_POLLS));
 	CHECK(b.tasks[1].flags & SL_TASK_POLLS);
 	CHECK(!(b.tasks[2].flags & SL_TASK_POLLS));
