@@ -196,6 +196,8 @@ int sl_pelt_update(struct sl_pelt *sa, uint64_t now, unsigned long load, unsigne
  * weight `weight` to / from a CPU's averages. */
 void sl_pelt_attach(struct sl_pelt *cfs, struct sl_pelt *se, unsigned long weight);
 void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight);
+/* the load part of sl_pelt_detach alone (a root-task average's, ravg) */
+void sl_pelt_sub_load(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight);
 /* wake_affine_weight() (WA_BIAS, equal capacities): 1 when the wakee goes
  * to the waker's CPU: this_load + task_load (less current_load, the
  * waker's, on a sync wakeup) times 100 below (prev_load - task_load) times

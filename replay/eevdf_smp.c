@@ -70,17 +70,13 @@ static void rq_sync(struct ev_run *r, int cpu)
 static void ravg_add(struct ev_run *r, int cpu, const struct ev_task *p, int sign)
 {
 	struct sl_pelt *ra = &r->rq[cpu].ravg;
-	uint64_t s = (uint64_t)p->se.weight * p->avg.load_sum;
 	if (!r->ngrp || p->grp >= 0)
 		return;
 	if (sign > 0) {
 		ra->load_avg += p->avg.load_avg;
-		ra->load_sum += s;
+		ra->load_sum += (uint64_t)p->se.weight * p->avg.load_sum;
 	} else {
-		ra->load_avg = ra->load_avg > p->avg.load_avg ? ra->load_avg - p->avg.load_avg : 0;
-		ra->load_sum = ra->load_sum > s ? ra->load_sum - s : 0;
-		if (ra->load_sum < (uint64_t)ra->load_avg * (SL_PELT_LOAD_AVG_MAX - 1024))
-			ra->load_sum = (uint64_t)ra->load_avg * (SL_PELT_LOAD_AVG_MAX - 1024);
+		sl_pelt_sub_load(ra, &p->avg, p->se.weight);
 	}
 }
 

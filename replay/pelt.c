@@ -108,15 +108,22 @@ void sl_pelt_attach(struct sl_pelt *cfs, struct sl_pelt *se, unsigned long weigh
 
 #define SUB_POS(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
 
-void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight)
+void sl_pelt_sub_load(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight)
 {
-	/* detach_entity_load_avg(): subtract, never below 0, the sums kept at
-	 * least avg * PELT_MIN_DIVIDER */
+	/* sub_positive, the sum kept at least avg * PELT_MIN_DIVIDER */
 	const uint32_t min_div = SL_PELT_LOAD_AVG_MAX - 1024;
 	SUB_POS(cfs->load_avg, se->load_avg);
 	SUB_POS(cfs->load_sum, weight * se->load_sum);
 	if (cfs->load_sum < (uint64_t)cfs->load_avg * min_div)
 		cfs->load_sum = (uint64_t)cfs->load_avg * min_div;
+}
+
+void sl_pelt_detach(struct sl_pelt *cfs, const struct sl_pelt *se, unsigned long weight)
+{
+	/* detach_entity_load_avg(): subtract, never below 0, the sums kept at
+	 * least avg * PELT_MIN_DIVIDER */
+	const uint32_t min_div = SL_PELT_LOAD_AVG_MAX - 1024;
+	sl_pelt_sub_load(cfs, se, weight);
 	SUB_POS(cfs->util_avg, se->util_avg);
 	SUB_POS(cfs->util_sum, se->util_sum);
 	if (cfs->util_sum < cfs->util_avg * min_div)

@@ -11,6 +11,17 @@
 # schedlab printed for `analyze --format csv` on it: both come from the old
 # program, not from the code under test.
 . "$(dirname "$0")/lib.sh"
+# old_burst N: the burst view as a schema whose phases had N elements made
+# it (the element names in order: schema.sql's view)
+old_burst() {
+	echo "CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq"
+	i=0
+	for c in run_ns sleep_ns end_state waker_kind waker_utid waker_progress_ns pipe lost wake_cpu sleep_cpu irq_ns; do
+		[ $i -lt "$1" ] && echo ", json_extract(j.value, '\$[$i]') AS $c"
+		i=$((i + 1))
+	done
+	echo "FROM task_model m, json_each(m.phases) j;"
+}
 DB=$T/a.db
 
 # 1. run_rows: for every run and table, the range holds exactly the run's rows
@@ -169,12 +180,7 @@ expect_eq "$(sq "$V7" "SELECT count(*) > 0 FROM burst WHERE wake_cpu IS NOT NULL
 sq "$V7" "DROP VIEW burst;
 	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[11]', '$[10]', '$[9]', '$[8]')))
 		FROM json_each(task_model.phases)) WHERE phases != '[]';
-	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
-		json_extract(j.value, '$[0]') AS run_ns, json_extract(j.value, '$[1]') AS sleep_ns,
-		json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
-		json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
-		json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost
-		FROM task_model m, json_each(m.phases) j;
+	$(old_burst 8)
 	PRAGMA user_version = 7"
 "$SCHEDLAB" -q --db "$V7" replay --trace 1 --sched o1 --irq-cpu recorded > /dev/null || fail "replay on a v7 database"
 expect_eq "$(sq "$V7" "PRAGMA user_version")" 15 "user_version after the v7 upgrade"
@@ -196,13 +202,7 @@ expect_eq "$(sq "$V8" "SELECT count(*) > 0, SUM(sleep_cpu IS NULL) FROM burst WH
 sq "$V8" "DROP VIEW burst;
 	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[11]', '$[10]', '$[9]')))
 		FROM json_each(task_model.phases)) WHERE phases != '[]';
-	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
-		json_extract(j.value, '$[0]') AS run_ns, json_extract(j.value, '$[1]') AS sleep_ns,
-		json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
-		json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
-		json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost,
-		json_extract(j.value, '$[8]') AS wake_cpu
-		FROM task_model m, json_each(m.phases) j;
+	$(old_burst 9)
 	PRAGMA user_version = 8"
 "$SCHEDLAB" -q --db "$V8" replay --trace 1 --sched rsdl --irq-cpu relative > /dev/null || fail "replay on a v8 database"
 expect_eq "$(sq "$V8" "PRAGMA user_version")" 15 "user_version after the v8 upgrade"
@@ -248,13 +248,7 @@ expect_eq "$(sq "$V11" "SELECT SUM(irq_ns) > 0, (SELECT COUNT(*) > 0 FROM record
 sq "$V11" "DROP VIEW burst; DROP TABLE recorded_work; ALTER TABLE ledger_thread DROP COLUMN trace_work_ns;
 	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '$[11]', '$[10]')))
 		FROM json_each(task_model.phases)) WHERE phases != '[]';
-	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
-		json_extract(j.value, '$[0]') AS run_ns, json_extract(j.value, '$[1]') AS sleep_ns,
-		json_extract(j.value, '$[2]') AS end_state, json_extract(j.value, '$[3]') AS waker_kind,
-		json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
-		json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost,
-		json_extract(j.value, '$[8]') AS wake_cpu, json_extract(j.value, '$[9]') AS sleep_cpu
-		FROM task_model m, json_each(m.phases) j;
+	$(old_burst 10)
 	PRAGMA user_version = 11"
 "$SCHEDLAB" -q --db "$V11" replay --trace 1 --sched cfs --interference none > /dev/null 2>&1 || fail "replay none on a v11 database"
 expect_eq "$(sq "$V11" "PRAGMA user_version")" 15 "user_version after the v11 upgrade"
@@ -314,14 +308,7 @@ counted=$(sq "$V14" "WITH p AS (SELECT json_extract(params, '\$.tick_phase_ns') 
 sq "$V14" "DROP VIEW burst;
 	UPDATE task_model SET phases = (SELECT json_group_array(json(json_remove(value, '\$[11]')))
 		FROM json_each(task_model.phases)) WHERE phases != '[]';
-	CREATE VIEW burst AS SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
-		json_extract(j.value, '\$[0]') AS run_ns, json_extract(j.value, '\$[1]') AS sleep_ns,
-		json_extract(j.value, '\$[2]') AS end_state, json_extract(j.value, '\$[3]') AS waker_kind,
-		json_extract(j.value, '\$[4]') AS waker_utid, json_extract(j.value, '\$[5]') AS waker_progress_ns,
-		json_extract(j.value, '\$[6]') AS pipe, json_extract(j.value, '\$[7]') AS lost,
-		json_extract(j.value, '\$[8]') AS wake_cpu, json_extract(j.value, '\$[9]') AS sleep_cpu,
-		json_extract(j.value, '\$[10]') AS irq_ns
-		FROM task_model m, json_each(m.phases) j;
+	$(old_burst 11)
 	PRAGMA user_version = 14"
 "$SCHEDLAB" -q --db "$V14" replay --trace 1 --sched eevdf > /dev/null 2>&1 || fail "replay on a v14 database"
 expect_eq "$(sq "$V14" "PRAGMA user_version")" 15 "user_version after the v14 upgrade"
