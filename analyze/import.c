@@ -327,9 +327,10 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		if (led && led->vcpu_pack >= 0)
 			o += snprintf(params + o, sizeof(params) - (size_t)o, "%s\"vcpu_pack\":%d",
 				      o > 1 ? "," : "", led->vcpu_pack);
-		/* the tick's phase from the slice ends (hz.h): the replay's
-		 * ticks fall where the recording's did (docs/model.md "Timers
-		 * that fire at the tick") */
+		/* the tick's phase (from the slice ends, else from
+		 * sched_stat_runtime: above): the replay's ticks fall where the
+		 * recording's did (docs/model.md "Timers that fire at the
+		 * tick") */
 		if (tick_phase >= 0)
 			o += snprintf(params + o, sizeof(params) - (size_t)o,
 				      "%s\"tick_phase_hz\":%d,\"tick_phase_ns\":%.0f", o > 1 ? "," : "",
