@@ -221,6 +221,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 	if (mode == SL_MODE_CAUSAL)
 		printf(", %" PRIu64 " causal wakeups (%" PRIu64 " fell back to timed), %" PRIu64
 		       " hand-backs", s->causal_waits, s->causal_fallbacks, s->handbacks);
+	if (s->tick_timers)
+		printf(", %" PRIu64 " sleeps ended at a tick (timers)", s->tick_timers);
 	if (cpus > 1 && s->end_ns)
 		printf(", a CPU idle beside a waiting task %.2f%% of the time (longest %.1f ms, "
 		       "%.2f%% beyond the balancing intervals)",

@@ -244,6 +244,7 @@ struct vrun {
 	char popts[200];        /* the model's options: the release's, the ledger's vcpu_pack */
 	int64_t rec_id, run_id;
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
+	uint64_t tick_timers;   /* the seed-0 replay's sleeps ended at a tick */
 	struct sl_run_data rec, rep;
 	struct sl_fidelity f;   /* the median of the replays' comparisons */
 	int have_rec, have_rep;
@@ -376,6 +377,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	if (sl_store_load_run(st, x->run_id, &x->rep, d))
 		goto out;
 	x->have_rep = 1;
+	x->tick_timers = rs.tick_timers;
 	/* without overheads there is nothing to draw: every seed replays alike */
 	x->nseeds = x->o.nq > 0 ? (size_t)v->seeds : 1;
 	if (seeds_compare(&b, x->ops, &x->o, &x->rec, &x->rep, x->nseeds, &x->f, d))
@@ -440,6 +442,14 @@ static void print_text(const struct vrun *x)
 		       (double)o->wake_lat_ns[0] / 1000.0, (double)o->switch_lat_ns[0] / 1000.0);
 	else
 		printf("overheads: none\n");
+	if (o->no_tick_timers)
+		printf("timers at the tick: off (--tick-timers off)\n");
+	else if (o->tick_phase_ns < 0)
+		printf("timers at the tick: none (no recorded tick phase at %d Hz; "
+		       "docs/model.md)\n", o->hz);
+	else
+		printf("timers at the tick: %" PRIu64 " sleeps of the seed-0 replay end at a tick "
+		       "(docs/model.md)\n", x->tick_timers);
 	if (x->nseeds > 1)
 		printf("replays: %zu, --seed 0 to %zu (the overheads' draws); each replay figure "
 		       "is their median, run %" PRId64 " is seed 0's\n",

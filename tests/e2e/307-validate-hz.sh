@@ -54,4 +54,24 @@ n=$(sq "$T/e.db" "SELECT json_extract(params, '$.tick_samples') FROM run WHERE s
 "$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 | head -1 |
 	grep -q ", 250 Hz (estimated from $n scheduler ticks (sched_stat_runtime)" ||
 	fail "hackbench HZ: $("$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 | head -1)"
-echo "HZ: 1000 and 250 on made traces, 250 on the recordings of this machine (from $n ticks on hackbench)"
+# 5. Timers at the tick (docs/model.md): hackbench's slice ends cannot tell
+# the tick, sched_stat_runtime's can: the recorded run keeps its phase at
+# 250 Hz, validate at 250 Hz ends the marked sleeps at a tick and says how
+# many (the count the replay stores as replay_tick_timers, no more than the
+# sleeps the import marked); at 1000 Hz there is no recorded phase and none
+# does; --tick-timers off says so.
+expect_eq "$(sq "$T/e.db" "SELECT json_extract(params, '$.tick_phase_hz') FROM run WHERE scheduler = 'recorded'")" 250 \
+	"hackbench: the tick phase's HZ"
+marks=$(sq "$T/e.db" "SELECT SUM(tick_n > 0) FROM burst")
+[ "$marks" -gt 50 ] || fail "hackbench: $marks sleeps marked as a timer's at the tick"
+"$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 > "$T/v" 2>/dev/null
+got=$(sed -n 's/^timers at the tick: \([0-9]*\) sleeps of the seed-0 replay end at a tick.*/\1/p' "$T/v")
+run=$(sq "$T/e.db" "SELECT MAX(id) FROM run")
+expect_eq "$got" "$(sq "$T/e.db" "SELECT CAST(value AS INTEGER) FROM metric WHERE run_id = $run AND name = 'replay_tick_timers'")" \
+	"hackbench: the printed count of timers at the tick"
+[ "$got" -gt 0 ] && [ "$got" -le "$marks" ] || fail "hackbench: $got timers at the tick of $marks marked"
+"$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 --hz 1000 2>/dev/null | grep -q '^timers at the tick: none (no recorded tick phase at 1000 Hz' ||
+	fail "hackbench at 1000 Hz: timers at the tick"
+"$SCHEDLAB" --db "$T/e.db" validate --trace 1 --seeds 1 --tick-timers off 2>/dev/null | grep -q '^timers at the tick: off' ||
+	fail "hackbench --tick-timers off"
+echo "HZ: 1000 and 250 on made traces, 250 on the recordings of this machine (from $n ticks on hackbench); $got of $marks timers at the tick"
