@@ -97,13 +97,18 @@ static void trace_hz(const struct sl_run_data *rec, struct sl_replay_opts *o, in
 }
 
 /* The recording's tick phase for o->hz (o->tick_phase_ns; -1 when the
- * recorded run's params do not give it for that HZ). 0, or -1 with d set. */
-static int trace_tick_phase(struct sl_store *st, int64_t trace_id, struct sl_replay_opts *o,
-			    struct sl_diag *d)
+ * recorded run's params do not give it for that HZ), from rec when it is
+ * loaded (NULL: its params are read). 0, or -1 with d set. */
+static int trace_tick_phase(struct sl_store *st, int64_t trace_id, const struct sl_run_data *rec,
+			    struct sl_replay_opts *o, struct sl_diag *d)
 {
 	struct sl_run_info ri;
 	int64_t rec_id = 0;
 	o->tick_phase_ns = -1;
+	if (rec) {
+		o->tick_phase_ns = sl_recording_tick_phase(rec->run.params, o->hz);
+		return 0;
+	}
 	if (sl_store_recorded_run(st, trace_id, &rec_id, d))
 		return -1;
 	if (!rec_id)
@@ -800,10 +805,12 @@ static int prepare(struct sl_store *st, struct ropts *r, int64_t trace_id, struc
 		sl_overhead_of_run(have_rec > 0 ? rec : NULL, &r->o, NULL);
 	if (r->trace_id && r->hz_auto)
 		trace_hz(have_rec > 0 ? rec : NULL, &r->o, quiet);
-	sl_run_data_release(rec);
 	/* the replay's ticks where the recording's were, at its HZ */
-	if (r->trace_id && trace_tick_phase(st, trace_id, &r->o, d))
+	if (r->trace_id && trace_tick_phase(st, trace_id, have_rec > 0 ? rec : NULL, &r->o, d)) {
+		sl_run_data_release(rec);
 		return -1;
+	}
+	sl_run_data_release(rec);
 	return 0;
 }
 

@@ -65,18 +65,18 @@ static void rq_sync(struct ev_run *r, int cpu)
 	sl_pelt_update(&rq->ravg, r->e->now, w > gw ? w - gw : 0, 0, 0, 1);
 }
 
-/* a root task's load joins or leaves the root's (rq->ravg; p->avg already
- * aligned with the CPU's sums, which rq->ravg shares) */
-static void ravg_add(struct ev_run *r, int cpu, const struct ev_task *p, int sign)
+/* a root task's load, with weight w, joins or leaves the root's (rq->ravg;
+ * p->avg already aligned with the CPU's sums, which rq->ravg shares) */
+static void ravg_add(struct ev_run *r, int cpu, const struct ev_task *p, unsigned long w, int sign)
 {
 	struct sl_pelt *ra = &r->rq[cpu].ravg;
 	if (!r->ngrp || p->grp >= 0)
 		return;
 	if (sign > 0) {
 		ra->load_avg += p->avg.load_avg;
-		ra->load_sum += (uint64_t)p->se.weight * p->avg.load_sum;
+		ra->load_sum += (uint64_t)w * p->avg.load_sum;
 	} else {
-		sl_pelt_sub_load(ra, &p->avg, p->se.weight);
+		sl_pelt_sub_load(ra, &p->avg, w);
 	}
 }
 
@@ -104,7 +104,7 @@ void ev_pelt_detach(struct ev_run *r, struct ev_task *p)
 	rq_sync(r, c);
 	se_sync(r, c, p);
 	sl_pelt_detach(&r->rq[c].avg, &p->avg, p->se.weight);
-	ravg_add(r, c, p, -1);
+	ravg_add(r, c, p, p->se.weight, -1);
 	p->pelt_cpu = -1;
 }
 
@@ -183,7 +183,7 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 	}
 	rq_sync(r, cpu);
 	sl_pelt_attach(cfs, &p->avg, p->se.weight);
-	ravg_add(r, cpu, p, 1);
+	ravg_add(r, cpu, p, p->se.weight, 1);
 	if (r->ngrp && p->grp >= 0)
 		ev_group_attach(r, p, cpu);
 	if (!p->avg.last)
@@ -201,13 +201,10 @@ void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
 		return;
 	ev_pelt_update(r, c, p);
 	sl_pelt_detach(&r->rq[c].avg, &p->avg, p->se.weight);
-	ravg_add(r, c, p, -1);
+	ravg_add(r, c, p, p->se.weight, -1);
 	divider = SL_PELT_LOAD_AVG_MAX - 1024 + p->avg.period_contrib;
 	p->avg.load_avg = (unsigned long)(w * p->avg.load_sum / divider);
-	if (r->ngrp && p->grp < 0) {
-		r->rq[c].ravg.load_avg += p->avg.load_avg;
-		r->rq[c].ravg.load_sum += w * p->avg.load_sum;
-	}
+	ravg_add(r, c, p, w, 1); /* with the new weight, not yet the entity's */
 	r->rq[c].avg.load_avg += p->avg.load_avg;
 	r->rq[c].avg.load_sum += w * p->avg.load_sum;
 	r->rq[c].avg.util_avg += p->avg.util_avg;
