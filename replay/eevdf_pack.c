@@ -35,12 +35,16 @@ static int room(struct ev_run *r, const struct sl_task *p, int c, int local, int
 {
 	const struct sl_engine *e = r->e;
 	const struct ev_task *t = ev_T(r, p);
+	const struct sl_cpu *cpu = &e->cpus[c];
 	unsigned nr_rt = (unsigned)r->rq[c].rtq.nr_active;
 	unsigned long u = ev_cpu_util(r, c);
+	if (cpu->wake_pending)
+		return 0; /* rq->ttwu_pending: a wakee on its way to an idle c */
 	if (!own) /* task_util_est(p): its average or its estimate */
 		u += t->avg.util_avg > t->util_est ? t->avg.util_avg : t->util_est;
-	return sl_eevdf_pack_room(sl_task_allowed(p, c), nr_rt, e->cpus[c].nr_running - nr_rt, local, u,
-				  1024);
+	/* the wakees on their way to a busy c are queued there in the kernel */
+	return sl_eevdf_pack_room(sl_task_allowed(p, c), nr_rt, cpu->nr_running + cpu->wake_queued - nr_rt,
+				  local, u, 1024);
 }
 
 int ev_pack_wake(struct ev_run *r, struct sl_task *p, int prev, int this_cpu, int sync)

@@ -115,10 +115,13 @@ static inline struct ev_task *ev_T(struct ev_run *r, const struct sl_task *et)
 	return &r->t[et->idx];
 }
 
-/* idle_cpu(): nothing running or queued on CPU c */
+/* idle_cpu(): nothing running or queued on CPU c, and no wakeup on its
+ * way there (rq->ttwu_pending; a wakee on its way to a CPU that was busy
+ * is on the kernel's runqueue) */
 static inline int ev_cpu_idle(const struct sl_engine *e, int c)
 {
-	return !e->cpus[c].curr && !e->cpus[c].nr_running;
+	const struct sl_cpu *cpu = &e->cpus[c];
+	return !cpu->curr && !cpu->nr_running && !cpu->wake_pending && !cpu->wake_queued;
 }
 
 /* nr_cpus_allowed < 2: task et may run on one CPU of the machine's only */

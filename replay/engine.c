@@ -471,7 +471,10 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 			k->w = w;
 			k->cpu = cpu;
 			k->busy = e->cpus[cpu].curr != NULL;
-			e->priv->inflight[cpu] += (unsigned)k->busy;
+			if (k->busy)
+				e->cpus[cpu].wake_queued++;
+			else
+				e->cpus[cpu].wake_pending++;
 			p->state = SL_TS_WAKING;
 			e->priv->ntimed++;
 			sl_evq_push(&e->priv->q, e->now + lat, EV_ENQUEUE, (uint32_t)p->idx, p->eng->token);
@@ -688,7 +691,7 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 	cpu->resched_pending = 0;
 	cpu->resched_gen++;
 	e->priv->in_schedule = 1;
-	if (e->priv->inflight && e->priv->inflight[c] &&
+	if (cpu->wake_queued &&
 	    (cpu->nr_running == 0 || (prev && (prev->eng->blocked || yielded == 'Y'))))
 		sl_eng_take_inflight(e, c);
 	if (e->ncpus > 1 && cpu->nr_running == 0)

@@ -83,6 +83,14 @@ struct sl_cpu {
 	int resched_pending;         /* engine: a delayed reschedule is queued */
 	uint64_t resched_gen;        /* engine: invalidates it (bumped by schedule) */
 	uint64_t timer_gen;          /* engine: the policy timer armed last (sl_engine_timer) */
+	/* engine, with --overhead: wakees on their way to this CPU for a drawn
+	 * latency, not yet on its runqueue here (docs/replay.md "Kernel
+	 * overheads"). In the kernel a wakee onto an idle CPU of the waker's
+	 * LLC goes through the wake list and sets rq->ttwu_pending, so that
+	 * idle_cpu() is false until it is queued; a wakee onto a busy CPU is
+	 * queued at once (ttwu_queue_cond, kernel/sched/core.c, v6.18). */
+	unsigned wake_pending;       /* the CPU was idle at the wakeup */
+	unsigned wake_queued;        /* it was busy: on the kernel's runqueue already */
 };
 
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };

@@ -95,7 +95,6 @@ struct sl_engine_priv {
 	int *hb_pair;            /* handback.c: a task's exclusive waker, -1 */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
-	unsigned *inflight;      /* per CPU: its tasks on their way with a switch latency */
 	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */
 	size_t nreal;            /* the behaviour's tasks: e->tasks[0..nreal); after
 				  * them the engine's own migration threads */

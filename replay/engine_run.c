@@ -290,7 +290,6 @@ static void release_engine(struct sl_engine *e)
 	free(e->cpus);
 	free(v->nr_free);
 	free(v->waking);
-	free(v->inflight);
 	sl_sync_release(&v->sync);
 	sl_evq_release(&v->q);
 }
@@ -313,7 +312,6 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	late_cpus(e, b, o);
 	if (o->nq > 0) {
 		priv.waking = xcalloc(b->ntasks ? b->ntasks : 1, sizeof(*priv.waking));
-		priv.inflight = xcalloc((size_t)ncpus, sizeof(*priv.inflight));
 	}
 	if (ncpus > 1)
 		priv.nr_free = xcalloc((size_t)ncpus, sizeof(*priv.nr_free));

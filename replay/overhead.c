@@ -67,7 +67,7 @@ void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 {
 	const struct sl_task *curr = e->cpus[cpu].curr; /* the task blocking or yielding */
 	size_t i;
-	for (i = 0; i < e->priv->nreal && e->priv->inflight[cpu]; i++) {
+	for (i = 0; i < e->priv->nreal && e->cpus[cpu].wake_queued; i++) {
 		struct sl_task *p = &e->tasks[i];
 		const struct sl_waking *k = &e->priv->waking[i];
 		if (p->state != SL_TS_WAKING || !k->busy || k->cpu != cpu || p == curr ||
@@ -80,7 +80,10 @@ void sl_eng_take_inflight(struct sl_engine *e, int cpu)
 void sl_eng_arrive(struct sl_engine *e, struct sl_task *p)
 {
 	struct sl_waking *k = &e->priv->waking[p->idx];
-	e->priv->inflight[k->cpu] -= (unsigned)k->busy;
+	if (k->busy)
+		e->cpus[k->cpu].wake_queued--;
+	else
+		e->cpus[k->cpu].wake_pending--;
 	k->busy = 0;
 	k->w.now = e->now;
 	k->w.sleep_ns = e->now - k->w.sleep_start_ns;

@@ -255,3 +255,62 @@ SL_TEST(fidelity_median_of_seeds)
 	sl_fidelity_median(f, 1, &m);
 	CHECK_EQ_INT(m.rep_switches, 100);
 }
+
+/* A wakee on its way to an idle CPU makes it busy for the next wakeup's
+ * choice (rq->ttwu_pending: try_to_wake_up sends a wakee for an idle CPU
+ * of the waker's LLC through the wake list, ttwu_queue_cond, and idle_cpu()
+ * is false until the target has queued it; kernel/sched/core.c, v6.18).
+ * W runs 10 ms on CPU 0 and wakes A and B at 1 ms of its CPU time, in task
+ * order; both slept on CPU 0 from the start. eevdf, 2 CPUs, causal, a wake
+ * latency of 50 us and no switch latency. A: select_idle_sibling(prev 0,
+ * target 0): CPU 0 runs W, so select_idle_cpu scans and finds CPU 1 idle
+ * (SIS_UTIL: the utilisation of 1 ms of W is far under 85 %): A goes to CPU
+ * 1 and arrives there 50 us later. B, in the same instant: CPU 1 has A on
+ * its way, so it is not idle; no other CPU is: B stays on CPU 0, its
+ * target (queued at once beside W, a busy target, switch latency 0). Before
+ * the rule B went to CPU 1 behind A. */
+SL_TEST(overhead_wakee_on_its_way_is_not_idle)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_task_spec *w, *a, *t;
+	struct trec r;
+	size_t i;
+	int cpu_a = -1, cpu_b = -1;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	w = add_task(&b, "W", 0, 0);
+	w->cpumask = 1;
+	add_phase(w, 10 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	a = add_task(&b, "A", 0, 0);
+	a->initially_runnable = 0;
+	add_phase(a, 0, SL_END_SLEEP_S, 1 * TMS, SL_WAKER_TASK, 0, 1 * TMS);
+	add_phase(a, 1 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	t = add_task(&b, "B", 0, 0);
+	t->initially_runnable = 0;
+	add_phase(t, 0, SL_END_SLEEP_S, 1 * TMS, SL_WAKER_TASK, 0, 1 * TMS);
+	add_phase(t, 1 * TMS, SL_END_TRACE, 0, 0, -1, 0);
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.mode = SL_MODE_CAUSAL;
+	o.debug = 1;
+	o.nq = 1;
+	o.wake_lat_ns[0] = 50000;
+	o.switch_lat_ns[0] = 0;
+	CHECK(trun_opts(&b, "eevdf", &o, &r, NULL) == 0);
+	for (i = 0; i < r.ns; i++) {
+		if (r.s[i].task == 1 && cpu_a < 0 && r.s[i].dur)
+			cpu_a = r.s[i].cpu;
+		if (r.s[i].task == 2 && cpu_b < 0 && r.s[i].dur)
+			cpu_b = r.s[i].cpu;
+	}
+	CHECK_EQ_INT(cpu_a, 1);
+	CHECK_EQ_INT(cpu_b, 0);
+	/* A reaches CPU 1 after the wake latency (an idle target's) */
+	for (i = 0; i < r.nw; i++) {
+		if (r.w[i].task == 1)
+			CHECK_EQ_INT(r.w[i].ts_run - r.w[i].ts, 50000);
+	}
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}

@@ -127,3 +127,41 @@ SL_TEST(eevdf_pack_wakeup_keeps_the_idle_vcpu_asleep)
 		sl_engine_release_policy(&g.e);
 	}
 }
+
+/* Wakees on their way (docs/replay.md "Kernel overheads"): a CPU with one
+ * is not idle (rq->ttwu_pending, idle_cpu()), and for sched_vcpu_pack's
+ * room one sent to it while idle is a pending wakeup (no room) and one sent
+ * while busy is a queued fair task. The rigs of the two tests above: */
+SL_TEST(eevdf_wakee_on_its_way_in_idle_and_room)
+{
+	const struct sl_policy_ops *ops = &sl_policy_eevdf;
+	struct ev_rig g;
+	/* mainline, p (prev 0) woken by an interrupt, CPU 0 busy: with CPU 1
+	 * idle select_idle_cpu takes it (the first test: 1); with a wakee on
+	 * its way there nothing is idle and the target, 0, stays */
+	ev_rig_init(&g, 2, "vcpu_pack", 0);
+	g.cpu[0].curr = &g.t[1];
+	g.cpu[0].nr_running = 1;
+	g.t[1].state = SL_TS_RUNNING;
+	g.cpu[1].wake_pending = 1;
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 0, -1, SL_WF_TTWU), 0);
+	sl_engine_release_policy(&g.e);
+	/* vcpu_pack 4, the third test's wakeup (by task 1 on CPU 0, p last on
+	 * idle CPU 1): CPU 0 had room (0); a wakee queued on its way there
+	 * makes two fair tasks (no room), a pending one is no room either:
+	 * mainline's idle prev, 1 */
+	ev_rig_init(&g, 2, "vcpu_pack", 4);
+	g.t[0].cpu = 1;
+	g.cpu[0].curr = &g.t[1];
+	g.cpu[0].nr_running = 1;
+	g.t[1].cpu = 0;
+	g.t[1].state = SL_TS_RUNNING;
+	g.cpu[0].wake_queued = 1;
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, 0, SL_WF_TTWU), 1);
+	g.cpu[0].wake_queued = 0;
+	g.cpu[0].wake_pending = 1;
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, 0, SL_WF_TTWU), 1);
+	g.cpu[0].wake_pending = 0;
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[0], 1, 0, SL_WF_TTWU), 0);
+	sl_engine_release_policy(&g.e);
+}
