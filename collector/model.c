@@ -275,7 +275,7 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 		t->burst_ns += dur > t->burst_cut ? dur - t->burst_cut : 0;
 	t->burst_cut = 0;
 	if (st == SL_END_YIELD) /* a yield candidate: its row waits for the verdict */
-		sl_yields_add(&m->y, c->curr, cpu, t->prio, c->since, dur, t->nph, t->burst_ns);
+		sl_yields_add(&m->y, c->curr, cpu, t->prio, c->since, dur, t->nph, t->burst_ns, c->weak_yield);
 	return 0;
 }
 
@@ -552,16 +552,14 @@ static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64
  * for a sched_waking, which fires before the enqueue: a remote wakeup's
  * follows it by microseconds; sched_wakeup fires at the enqueue), the next
  * task is neither idle nor the CPU's stopper, and the trace has wakeups at
- * all. A wakeup's preemption is the first switch on its CPU after it: one
- * that came before the slice began was served by the switch that began it
- * (the switch-outs after one stay preemptions, for the replay's model to
- * decide: measured, docs/model.md). Else, with no wakeup aimed at its CPU
- * in the 100 us before, it is a quiet preemption (collector/yields.c). */
+ * all: 1. With a wakeup in the slice, a weak candidate (2) once its task
+ * had SL_YIELDS_MIN others (its row then waits for the verdict: other
+ * tasks' rows stay in time order), a yield only for a task that yields
+ * (yields.c). Else, with no wakeup aimed at its CPU in the 100 us before,
+ * it is a quiet preemption. */
 #define YIELD_NS 100000ULL
 #define WAKE_SKEW_NS 20000ULL
-
-static int yield_candidate(struct sl_model *m, const struct mcpu *c, int32_t p,
-			   const struct sl_event *ev)
+static int yield_candidate(struct sl_model *m, const struct mcpu *c, int32_t p, const struct sl_event *ev)
 {
 	size_t i;
 	uint64_t from;
@@ -574,11 +572,12 @@ static int yield_candidate(struct sl_model *m, const struct mcpu *c, int32_t p,
 		return 0;
 	}
 	from = c->since > WAKE_SKEW_NS ? c->since - WAKE_SKEW_NS : 0;
-	if (c->wake_to && c->wake_to - 1 >= (c->wake_early ? from : c->since))
-		return 0;
 	i = hslot(m, ev->pid2);
-	return m->hkey[i] != ev->pid2 || !m->t[m->hval[i]].wake_pending ||
-	       m->t[m->hval[i]].wake_ts < (m->t[m->hval[i]].wake_pending == 2 ? from : c->since);
+	if ((!c->wake_to || c->wake_to - 1 < (c->wake_early ? from : c->since)) &&
+	    (m->hkey[i] != ev->pid2 || !m->t[m->hval[i]].wake_pending ||
+	     m->t[m->hval[i]].wake_ts < (m->t[m->hval[i]].wake_pending == 2 ? from : c->since)))
+		return ++m->t[p].nstrong, 1;
+	return m->t[p].nstrong >= SL_YIELDS_MIN ? 2 : 0;
 }
 
 /* A wakeup or a move aimed at a CPU (target_cpu; every CPU when unknown)
@@ -605,7 +604,8 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 	if (evidence(m, ev->cpu, p, ev->ts, UINT64_MAX))
 		return -1;
 	c = &m->cpu[ev->cpu];
-	end = st == 'R' && yield_candidate(m, c, p, ev) ? SL_END_YIELD : st;
+	end = st == 'R' && (c->weak_yield = yield_candidate(m, c, p, ev)) ? SL_END_YIELD : st;
+	c->weak_yield = c->weak_yield == 2;
 	/* prev_state 0 or TASK_WAKING, no "preempted" bit (Perfetto; systing
 	 * writes the raw __state, 0 for preemptions too): runnable, or asleep
 	 * if a wakeup of it comes before it runs; the row waits to be told */

@@ -33,6 +33,7 @@ struct mtask {
 	size_t ncw, cwcap;
 	uint64_t sleep_ts;
 	int wake_pending;   /* 1: woken (2: by sched_waking), not run since */
+	uint32_t nstrong;   /* its yield candidates so far that no wakeup came near */
 	uint64_t wake_ts;
 	int32_t waker;
 	int wake_cpu;
@@ -75,6 +76,7 @@ struct mcpu {
 	uint64_t idle_lo, idle_hi; /* the last idle stretch seen of >= IDLE_PROOF_NS */
 	uint64_t wake_to;  /* last wakeup or move aimed at this CPU, + 1 (0: none) */
 	int wake_early;    /* that was a sched_waking: the enqueue follows it */
+	int weak_yield;    /* the switch-out closing the open slice is a weak yield candidate */
 	struct sl_event last;      /* the last event of this CPU (exact duplicates) */
 	int have_last;
 };

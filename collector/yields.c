@@ -7,7 +7,7 @@
 #include <string.h>
 
 void sl_yields_add(struct sl_yields *y, int32_t task, int cpu, int prio, uint64_t ts, uint64_t dur,
-		   size_t phase, uint64_t burst)
+		   size_t phase, uint64_t burst, int weak)
 {
 	struct sl_yield_cand *c;
 	SL_GROW(y->c, y->cap, y->n + 1);
@@ -19,6 +19,7 @@ void sl_yields_add(struct sl_yields *y, int32_t task, int cpu, int prio, uint64_
 	c->dur = dur;
 	c->phase = phase;
 	c->burst = burst;
+	c->weak = weak;
 	c->yield = 0;
 }
 
@@ -74,13 +75,16 @@ size_t sl_yields_resolve_tick(struct sl_yields *y, size_t ntasks, double tick_ns
 					     ? given
 					     : &tk;
 		c->yield = (size_t)c->task < ntasks && !sl_ticks_near(use, c->cpu, c->ts + c->dur, tick_ns);
-		if (c->yield)
+		if (c->yield && !c->weak)
 			y->off[c->task + 1]++;
 	}
 	sl_ticks_release(&tk);
 	/* a task that yields, yields again and again: fewer than SL_YIELDS_MIN,
 	 * or not most of its runnable switch-outs, are other preemptions (a
-	 * wakeup or an interrupt not traced, a tick off its phase) */
+	 * wakeup or an interrupt not traced, a tick off its phase). Only the
+	 * candidates no wakeup came near count for it; the weak ones (a wakeup
+	 * aimed at the CPU or at the next task in the slice) are yields of a
+	 * task that yields so (docs/model.md "Yields") */
 	for (i = 0; i < y->n; i++) {
 		struct sl_yield_cand *c = &y->c[i];
 		size_t k = y->off[c->task + 1];

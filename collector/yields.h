@@ -16,6 +16,7 @@ struct sl_yield_cand {
 	uint64_t ts, dur;   /* the slice */
 	size_t phase;       /* the phase its burst is part of (the task's count then) */
 	uint64_t burst;     /* that burst's CPU time at the switch-out */
+	int weak;           /* a wakeup aimed at its CPU or at the next task came in the slice */
 	int yield;          /* the verdict (sl_yields_resolve) */
 };
 
@@ -34,7 +35,7 @@ struct sl_yields {
  * `phase` whose burst had `burst` of CPU time at the switch-out; or a quiet
  * preemption (the tick's, as a rule). */
 void sl_yields_add(struct sl_yields *y, int32_t task, int cpu, int prio, uint64_t ts, uint64_t dur,
-		   size_t phase, uint64_t burst);
+		   size_t phase, uint64_t burst, int weak);
 void sl_yields_quiet(struct sl_yields *y, int cpu, uint64_t end);
 /* task switched out runnable (a candidate or not). */
 void sl_yields_runnable(struct sl_yields *y, int32_t task);
