@@ -16,7 +16,7 @@ PKGS := libtraceevent libtracecmd libtracefs sqlite3 cairo libcrypto libzstd zli
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracecmd-dev \
 	libtracefs-dev libsqlite3-dev libcairo2-dev libssl-dev libzstd-dev zlib1g-dev sqlite3 gnuplot-nox \
 	trace-cmd linux-perf clang libclang-rt-14-dev gawk xvfb mesa-utils chromium parallel \
-	rt-tests sysbench
+	rt-tests sysbench procps
 
 ifeq ($(SANITIZE),)
 VARIANT := default

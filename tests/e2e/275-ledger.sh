@@ -100,8 +100,15 @@ expect_eq "$(cat "$T/err")" "schedlab: error: $T/c.txt.ledger:7: not a line of a
 tracefs_setup
 [ -w /sys/kernel/tracing/instances ] || { echo "ledger: hand-made cases ok; no tracefs"; exit 0; }
 timeout 5 sh -c 'while :; do :; done' &
+t1=$!
 timeout 5 nice -n 5 sh -c 'while :; do :; done' &
+t2=$!
 sleep 0.3
+# the hogs themselves: the shells timeout runs (other sessions' shells may
+# run meanwhile, and the ledger holds every thread of the machine)
+h1=$(pgrep -P "$t1" | head -1)
+h2=$(pgrep -P "$t2" | head -1)
+[ -n "$h1" ] && [ -n "$h2" ] || fail "the hogs did not start"
 "$SCHEDLAB" -q record -o "$T/hog.dat" --duration 1500ms > /dev/null 2> "$T/err" || fail "record: $(cat "$T/err")"
 [ -s "$T/hog.dat.ledger" ] || fail "record wrote no ledger"
 "$SCHEDLAB" -q --db "$T/hog.db" import "$T/hog.dat" > "$T/out" 2> "$T/err" || fail "import of the recording: $(cat "$T/err")"
@@ -123,10 +130,10 @@ if [ -r /proc/sys/kernel/sched_vcpu_pack ]; then
 else
 	grep -q '^vcpu_pack' "$T/hog.dat.ledger" && fail "a vcpu_pack line without the sysctl"
 fi
-# the two hogs: the shells with over 150 ms of CPU in the 1.5 s window (each
-# gets a CPU of the two when the machine is otherwise idle)
+# the two hogs, each with over 150 ms of CPU in the 1.5 s window (each gets
+# a CPU of the two when the machine is otherwise idle)
 sq "$T/hog.db" "SELECT tid, kernel_exec_ns, trace_exec_ns, kernel_delay_ns, trace_wait_ns FROM ledger_thread
-	WHERE comm = 'sh' AND kernel_exec_ns > 150000000 ORDER BY tid" > "$T/hogs"
+	WHERE comm = 'sh' AND tid IN ($h1, $h2) AND kernel_exec_ns > 150000000 ORDER BY tid" > "$T/hogs"
 expect_eq "$(wc -l < "$T/hogs")" 2 "hogs in the ledger"
 while IFS='|' read -r tid ke te kd tw; do
 	echo "hog $tid: kernel CPU $ke ns, recorded $te ns; run_delay $kd ns, recorded waits $tw ns"
