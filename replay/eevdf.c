@@ -7,7 +7,8 @@
  * deadline, RUN_TO_PARITY, wakeup preemption through the pick, slice
  * expiry at the tick, new tasks with half a slice (PLACE_DEADLINE_INITIAL),
  * yield, nice changes; SCHED_FIFO / SCHED_RR above it (kernel/sched/rt.c).
- * Flat: no cgroup hierarchy. The rules, their kernel functions and every
+ * Task groups in two levels: a group's entity in the CPU's root queue, its
+ * tasks in the group's queue there (eevdf_group.c). The rules, their kernel functions and every
  * simplification are in docs/eevdf.md. The arithmetic of one runqueue
  * (vruntime, V, lag, deadlines, the pick) is replay/eevdf_rq.c. */
 #include "eevdf_priv.h"
@@ -127,8 +128,9 @@ static uint64_t exec_now(const struct sl_engine *e, const struct sl_task *et)
 int ev_rq_update_curr(struct ev_run *r, int cpu)
 {
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
-	struct sl_eevdf_se *se = cfs->curr;
+	struct sl_eevdf_se *top = cfs->curr, *se = ev_curr_task(r, cpu);
 	uint64_t now, delta;
+	int resched = 0;
 	/* update_load_avg of the CPU and of curr (PELT, eevdf_smp.c) */
 	ev_pelt_update(r, cpu, se ? T(r, task_of(r, se)) : NULL);
 	if (!se)
@@ -138,30 +140,51 @@ int ev_rq_update_curr(struct ev_run *r, int cpu)
 		return 0;
 	delta = now - se->exec_seen;
 	se->exec_seen = now;
-	return sl_eevdf_update_curr(cfs, delta);
+	/* for_each_sched_entity: the task in its group's queue, then the
+	 * group's entity at the root, each by its own weight (the same CPU
+	 * time: the entity has run while its task ran) */
+	if (top != se)
+		resched |= sl_eevdf_update_curr(top->my_q, delta);
+	resched |= sl_eevdf_update_curr(cfs, delta);
+	return resched;
 }
 
 /* a vlag row (the chart's data, as the cfs model writes it): se's
  * vruntime - min_vruntime of its queue, now */
 static void rec_lag(struct ev_run *r, int cpu, const struct sl_eevdf_se *se)
 {
-	sl_engine_vlag(r->e, task_of(r, se), (int64_t)(se->vruntime - r->rq[cpu].cfs.min_vruntime));
+	struct sl_task *et = task_of(r, se);
+	sl_engine_vlag(r->e, et, (int64_t)(se->vruntime - ev_cfs(r, T(r, et), cpu)->min_vruntime));
 }
 
-/* put_prev_entity, with a row when it goes back into the queue */
-static void put_prev(struct ev_run *r, int cpu)
+/* put_prev_entity of the task level alone (the root's curr when the task
+ * is a root task), with a row when it goes back into its queue */
+static void put_task(struct ev_run *r, int cpu)
 {
-	struct sl_eevdf_se *prev = r->rq[cpu].cfs.curr;
-	sl_eevdf_put_prev(&r->rq[cpu].cfs);
+	struct sl_eevdf_se *top = r->rq[cpu].cfs.curr, *prev = ev_curr_task(r, cpu);
+	if (top && top->my_q)
+		sl_eevdf_put_prev(top->my_q);
+	else
+		sl_eevdf_put_prev(&r->rq[cpu].cfs);
 	if (prev && prev->on_rq && !prev->delayed)
 		rec_lag(r, cpu, prev);
 }
 
+void ev_put_prev(struct ev_run *r, int cpu)
+{
+	struct sl_eevdf_se *top = r->rq[cpu].cfs.curr;
+	put_task(r, cpu);
+	if (top && top->my_q)
+		sl_eevdf_put_prev(&r->rq[cpu].cfs);
+}
+
+/* set_next_entity of task se in its queue on cpu */
 static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 {
-	ev_pelt_update(r, cpu, T(r, task_of(r, se))); /* it waited until now */
+	struct ev_task *p = T(r, task_of(r, se));
+	ev_pelt_update(r, cpu, p); /* it waited until now */
 	rec_lag(r, cpu, se);
-	sl_eevdf_set_next(&r->rq[cpu].cfs, se);
+	sl_eevdf_set_next(ev_cfs(r, p, cpu), se);
 	se->exec_seen = exec_now(r->e, task_of(r, se));
 	se->mru = ++r->mru;
 }
@@ -175,42 +198,59 @@ static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 static void poll_arm(struct ev_run *r, int cpu, const struct sl_eevdf_se *se)
 {
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
-	uint64_t h;
-	if (!se || cfs->curr != se || !T(r, task_of(r, se))->poll)
+	uint64_t h, h2;
+	if (!se || ev_curr_task(r, cpu) != se || !T(r, task_of(r, se))->poll)
 		return;
+	/* the first level at which update_curr would ask for a pick */
 	h = sl_eevdf_poll_horizon(cfs);
+	if (cfs->curr->my_q && (h2 = sl_eevdf_poll_horizon(cfs->curr->my_q)) < h)
+		h = h2;
 	if (h != UINT64_MAX) /* a read every microsecond at the most */
 		sl_engine_timer(r->e, cpu, r->e->now + (h > 1000 ? h : 1000));
 }
 
-/* A delayed entity leaves its runqueue for good. */
+/* A delayed entity leaves its runqueue for good (dequeue_entities with
+ * DEQUEUE_DELAYED): a task, and then its group's entity if the group's
+ * queue is left empty; or a group's entity (its queue is empty). */
 static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 {
-	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
-	if (cfs->curr == se)
-		sl_eevdf_put_prev(cfs);
+	struct sl_eevdf_rq *root = &r->rq[cpu].cfs;
+	struct ev_task *p;
+	if (se->my_q) {
+		if (root->curr == se)
+			ev_put_prev(r, cpu);
+		if (ev_rq_update_curr(r, cpu))
+			sl_engine_resched(r->e, cpu);
+		sl_eevdf_finish_delayed(root, se);
+		return;
+	}
+	p = T(r, task_of(r, se));
+	if (ev_curr_task(r, cpu) == se)
+		put_task(r, cpu);
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
-	ev_pelt_update(r, cpu, T(r, task_of(r, se)));
-	sl_eevdf_finish_delayed(cfs, se);
-	ev_group_sync(r, T(r, task_of(r, se)));
+	ev_pelt_update(r, cpu, p);
+	sl_eevdf_finish_delayed(ev_cfs(r, p, cpu), se);
+	ev_gse_leave(r, p, cpu);
+	ev_group_sync(r, p);
 }
 
 static void fair_enqueue(struct ev_run *r, int cpu, struct ev_task *p, int initial)
 {
-	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
 	/* woken in the same instant it blocked: still curr, no longer queued */
-	if (cfs->curr == &p->se && !p->se.on_rq)
-		sl_eevdf_put_prev(cfs);
+	if (ev_curr_task(r, cpu) == &p->se && !p->se.on_rq)
+		ev_put_prev(r, cpu);
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
 	ev_pelt_enqueue(r, cpu, p);
 	ev_util_est_enqueue(r, cpu, p);
-	sl_eevdf_enqueue(cfs, &p->se, initial);
+	/* enqueue_task_fair: the task in its queue, then its group's entity */
+	sl_eevdf_enqueue(ev_cfs(r, p, cpu), &p->se, initial);
 	p->se.mru = ++r->mru;
 	rec_lag(r, cpu, &p->se);
+	ev_gse_enqueue(r, p, cpu);
 	ev_group_sync(r, p);
-	poll_arm(r, cpu, cfs->curr);
+	poll_arm(r, cpu, ev_curr_task(r, cpu));
 }
 
 /* check_preempt_wakeup_fair / wakeup_preempt: does p, queued on busy cpu,
@@ -219,7 +259,7 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 {
 	struct sl_engine *e = r->e;
 	struct sl_task *cur = e->cpus[cpu].curr;
-	struct sl_eevdf_se *pick;
+	struct sl_eevdf_se *pick, *cse, *pse;
 	struct ev_task *c;
 	int rt, cross;
 	if (!cur)
@@ -236,19 +276,24 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 		return 0;
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
-	/* Against a task of another top-level entity the choice is the
-	 * root's, between curr's group entity and p's entity, and the group
-	 * entity has no RUN_TO_PARITY protection left: since v6.17 vprot
-	 * shares its storage with vlag (struct sched_entity, v6.18), and
-	 * reweight_entity() -> update_entity_lag() overwrites it at every
+	/* find_matching_se: in the same group (or both at the root) the two
+	 * tasks are compared in their queue; else, at the root, curr's
+	 * top-level entity against p's. A group entity there has no
+	 * RUN_TO_PARITY protection left: since v6.17 vprot shares its
+	 * storage with vlag (struct sched_entity, v6.18), and
+	 * reweight_entity() -> update_entity_lag() overwrites it at the
 	 * update_cfs_group() of the group (each enqueue, dequeue and tick of
 	 * a task of it; kernel/sched/fair.c, v6.18). Inside a group the
 	 * task's own protection holds (docs/groups.md). */
-	cross = c->grp >= 0 && p->grp != c->grp;
+	if (p->grp == c->grp)
+		return sl_eevdf_pick_protect(ev_cfs(r, p, cpu), 1) == &p->se;
+	cse = r->rq[cpu].cfs.curr;
+	pse = p->grp >= 0 ? &r->grp[p->grp].gse[cpu] : &p->se;
+	cross = cse && cse->my_q;
 	pick = sl_eevdf_pick_protect(&r->rq[cpu].cfs, !cross);
-	if (pick == &p->se && cross)
-		c->se.parity = 0; /* preempted: gone, as cancel_protect_slice */
-	return pick == &p->se;
+	if (pick == pse && cross)
+		cse->parity = 0; /* preempted: gone, as cancel_protect_slice */
+	return pick == pse;
 }
 
 static int eevdf_init(struct sl_engine *e)
@@ -340,11 +385,11 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 				sl_engine_resched(e, cpu);
 			ev_pelt_update(r, cpu, p);
 			ev_util_est_enqueue(r, cpu, p);
-			sl_eevdf_requeue_delayed(&r->rq[cpu].cfs, &p->se);
+			sl_eevdf_requeue_delayed(ev_cfs(r, p, cpu), &p->se);
 			p->se.mru = ++r->mru;
 			rec_lag(r, cpu, &p->se);
 			ev_group_sync(r, p);
-			poll_arm(r, cpu, r->rq[cpu].cfs.curr);
+			poll_arm(r, cpu, ev_curr_task(r, cpu));
 			return;
 		}
 		finish_delayed(r, p->cpu, &p->se);
@@ -374,10 +419,13 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_pelt_update(r, cpu, p);
 	ev_util_est_dequeue(r, p, state == 'S' || state == 'D');
 	if (state == 'S' || state == 'D') {
-		sl_eevdf_dequeue_sleep(&r->rq[cpu].cfs, &p->se);
+		/* delayed: it stays in its queue, and its group's entity too */
+		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se))
+			ev_gse_leave(r, p, cpu);
 	} else {
 		/* exit or the end of its work: its load goes (task_dead_fair) */
-		sl_eevdf_dequeue(&r->rq[cpu].cfs, &p->se);
+		sl_eevdf_dequeue(ev_cfs(r, p, cpu), &p->se);
+		ev_gse_leave(r, p, cpu);
 		ev_pelt_detach(r, p);
 	}
 	ev_group_sync(r, p);
@@ -404,7 +452,7 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	struct ev_run *r = R(e);
 	struct ev_rq *rq = &r->rq[cpu];
 	struct sl_eevdf_rq *cfs = &rq->cfs;
-	struct sl_eevdf_se *se;
+	struct sl_eevdf_se *se, *top;
 	int pi;
 
 	ev_rq_update_curr(r, cpu);
@@ -418,21 +466,39 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	if (pi >= 0) {
 		/* pick_next_task_rt: the first task of the best list; a fair
 		 * curr goes back to its queue (put_prev_entity) */
-		put_prev(r, cpu);
+		ev_put_prev(r, cpu);
 		if (sl_engine_param(e, EV_P_BALANCE))
 			ev_push_rt(r, cpu, pi);
 		return &e->tasks[pi];
 	}
-	if (cfs->curr && (!cfs->curr->on_rq || cfs->curr->delayed))
-		put_prev(r, cpu);
-	/* a delayed entity that comes up is dequeued for good, then pick
-	 * again (pick_next_entity, v6.12) */
-	while ((se = sl_eevdf_pick(cfs)) != NULL && se->delayed)
+	/* a curr that left (or is delayed) is put first, at its level */
+	se = ev_curr_task(r, cpu);
+	if (se && (!se->on_rq || se->delayed))
+		put_task(r, cpu);
+	if (cfs->curr && cfs->curr->my_q && (!cfs->curr->on_rq || cfs->curr->delayed))
+		ev_put_prev(r, cpu);
+	/* pick_next_task_fair: down from the root; a delayed entity that
+	 * comes up at either level is dequeued for good, then pick again
+	 * from the root (pick_next_entity, v6.12) */
+	for (;;) {
+		top = se = sl_eevdf_pick(cfs);
+		if (se && !se->delayed && se->my_q)
+			se = sl_eevdf_pick(top->my_q);
+		if (!se || !se->delayed)
+			break;
 		finish_delayed(r, cpu, se);
-	if (se != cfs->curr) {
-		put_prev(r, cpu);
-		if (se)
-			set_next(r, cpu, se);
+	}
+	/* put_prev_entity / set_next_entity at the levels whose entity
+	 * changes: a group's entity picked again keeps its protection */
+	if (top != cfs->curr) {
+		ev_put_prev(r, cpu);
+		if (top && top->my_q)
+			sl_eevdf_set_next(cfs, top);
+	}
+	if (se && se != ev_curr_task(r, cpu)) {
+		if (top != se)
+			put_task(r, cpu);
+		set_next(r, cpu, se);
 	}
 	poll_arm(r, cpu, se);
 	return se ? task_of(r, se) : NULL;
@@ -443,13 +509,16 @@ static void eevdf_timer(struct sl_engine *e, int cpu, struct sl_task *et)
 {
 	struct ev_run *r = R(e);
 	struct ev_task *p = T(r, et);
-	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
-	if (p->rt || !p->poll || cfs->curr != &p->se)
+	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs, *q = ev_cfs(r, p, cpu);
+	struct sl_eevdf_se *top = cfs->curr;
+	if (p->rt || !p->poll || ev_curr_task(r, cpu) != &p->se)
 		return;
-	/* update_curr: a pick when the slice ran out or the protection has
-	 * lapsed (then the pick may choose another entity) */
-	if ((ev_rq_update_curr(r, cpu) || (cfs->resched_lapsed && !sl_eevdf_protected(cfs, &p->se))) &&
-	    sl_eevdf_pick(cfs) != &p->se)
+	/* update_curr at each level: a pick when the slice ran out or the
+	 * protection has lapsed (then the pick may choose another entity:
+	 * another at the root, or another task in its group's queue) */
+	if ((ev_rq_update_curr(r, cpu) || (cfs->resched_lapsed && !sl_eevdf_protected(cfs, top)) ||
+	     (q != cfs && q->resched_lapsed && !sl_eevdf_protected(q, &p->se))) &&
+	    (sl_eevdf_pick(cfs) != top || (q != cfs && sl_eevdf_pick(q) != &p->se)))
 		sl_engine_resched(e, cpu);
 	else
 		poll_arm(r, cpu, &p->se);
@@ -470,11 +539,12 @@ static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 		}
 		return;
 	}
-	/* entity_tick -> update_curr -> update_deadline: resched when the
-	 * slice is used up and others wait */
-	if (rq->cfs.curr == &p->se && ev_rq_update_curr(r, cpu))
+	/* entity_tick at each level -> update_curr -> update_deadline:
+	 * resched when a slice is used up and others wait at its level */
+	if (ev_curr_task(r, cpu) == &p->se && ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
-	ev_group_sync(r, p); /* entity_tick: update_cfs_group */
+	(void)rq;
+	ev_group_sync(r, p); /* entity_tick of the group's entity: update_cfs_group */
 }
 
 static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_task *child, int cpu)
@@ -513,34 +583,33 @@ static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)
 		sl_rt_requeue(&rq->rtq, LINKS(r), et->idx, &p->rt_se);
 		return;
 	}
-	if (rq->cfs.curr != &p->se)
+	/* yield_task_fair acts in the task's own queue */
+	if (ev_curr_task(r, cpu) != &p->se)
 		return;
 	ev_rq_update_curr(r, cpu);
-	sl_eevdf_yield(&rq->cfs, &p->se);
+	sl_eevdf_yield(ev_cfs(r, p, cpu), &p->se);
 }
 
-void ev_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
+void ev_reweight_gse(struct ev_run *r, int g, int cpu, unsigned long w)
 {
-	int cpu = p->cpu;
 	struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
+	struct sl_eevdf_se *gse = &r->grp[g].gse[cpu];
+	int running = cfs->curr == gse;
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
-	ev_pelt_reweight(r, p, w);
-	sl_eevdf_reweight_queued(cfs, &p->se, w);
-	if (cfs->curr == &p->se) {
-		/* set_next's row and recency (its PELT update and exec_seen
-		 * are update_curr's, just done) */
-		rec_lag(r, cpu, &p->se);
-		p->se.mru = ++r->mru;
-	}
-	poll_arm(r, cpu, cfs->curr);
+	sl_eevdf_reweight_queued(cfs, gse, w);
+	/* reweight_entity -> update_entity_lag overwrites vprot (a union
+	 * with vlag since v6.17): the running entity keeps no protection */
+	if (running)
+		gse->parity = 0;
+	poll_arm(r, cpu, ev_curr_task(r, cpu));
 }
 
 static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice)
 {
 	struct ev_run *r = R(e);
 	struct ev_task *p = T(r, et);
-	struct sl_eevdf_rq *cfs = &r->rq[p->cpu].cfs;
+	struct sl_eevdf_rq *cfs = ev_cfs(r, p, p->cpu);
 	int running, cpu = p->cpu;
 	(void)old_nice;
 	p->nice_w = sl_fair_weight(et->nice);
@@ -582,31 +651,48 @@ static void eevdf_set_nice(struct sl_engine *e, struct sl_task *et, int old_nice
 	ev_group_sync(r, p);
 }
 
-struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after)
+/* the task of queue q (not its curr) with the smallest mru above after,
+ * if before next's */
+static struct sl_eevdf_se *next_mru_in(const struct sl_eevdf_rq *q, uint64_t after, struct sl_eevdf_se *next)
 {
-	struct sl_eevdf_se *next = NULL;
 	int i;
-	for (i = 0; i < cfs->n; i++) {
-		struct sl_eevdf_se *se = cfs->q[i];
-		if (se->mru > after && (!next || se->mru < next->mru))
+	for (i = 0; i < q->n; i++) {
+		struct sl_eevdf_se *se = q->q[i];
+		if (!se->my_q && se->mru > after && (!next || se->mru < next->mru))
 			next = se;
 	}
 	return next;
 }
 
+struct sl_eevdf_se *ev_next_mru(const struct ev_run *r, int cpu, uint64_t after)
+{
+	/* cfs_tasks holds every task of the CPU, at both levels */
+	struct sl_eevdf_se *next = next_mru_in(&r->rq[cpu].cfs, after, NULL);
+	size_t g;
+	for (g = 0; g < r->ngrp; g++)
+		if (r->grp[g].q[cpu].n)
+			next = next_mru_in(&r->grp[g].q[cpu], after, next);
+	return next;
+}
+
 void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
 {
+	struct ev_task *p = T(r, task_of(r, se));
 	ev_rq_update_curr(r, src);
-	ev_pelt_update(r, src, T(r, task_of(r, se)));
-	ev_util_est_dequeue(r, T(r, task_of(r, se)), 0);
-	sl_eevdf_dequeue_move(&r->rq[src].cfs, se);
+	ev_pelt_update(r, src, p);
+	ev_util_est_dequeue(r, p, 0);
+	/* dequeue_entities: the task (DEQUEUE_MIGRATING), then its group's
+	 * entity as a sleep if it leaves the group's queue there empty */
+	sl_eevdf_dequeue_move(ev_cfs(r, p, src), se);
+	ev_gse_leave(r, p, src);
+	if (p->grp >= 0)
+		ev_group_sync_cpu(r, p->grp, src);
 }
 
 static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 {
 	struct ev_run *r = R(e);
 	struct ev_rq *rq = &r->rq[src];
-	struct sl_eevdf_rq *cfs = &rq->cfs;
 	uint64_t last = 0;
 	int pi;
 
@@ -614,7 +700,7 @@ static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 	 * recently queued or picked first); the engine's rules decide which
 	 * may go (sl_engine_may_migrate: cpumask, not running, cache-hot) */
 	for (;;) {
-		struct sl_eevdf_se *next = ev_next_mru(cfs, last);
+		struct sl_eevdf_se *next = ev_next_mru(r, src, last);
 		if (!next)
 			break;
 		last = next->mru;
@@ -639,40 +725,71 @@ static int rt_ok(void *ctx, int task, int cpu, int array, int q)
 	return p->rt_se.queued && p->rt_se.prio == q && p->cpu == cpu;
 }
 
+/* the sums, tree and counts of queue q of cpu hold; its tasks that the
+ * engine counts as queued (not delayed) go to *n; -1 when broken */
+static int check_q(struct ev_run *r, int cpu, const struct sl_eevdf_rq *q, long *n)
+{
+	int64_t avg = 0;
+	long load = 0, delayed = 0;
+	int i;
+	for (i = 0; i < q->n; i++) {
+		const struct sl_eevdf_se *se = q->q[i];
+		if (se->pos != i || !se->on_rq || se == q->curr || (!se->my_q && r->t[se->idx].cpu != cpu))
+			return -1;
+		avg += sl_eevdf_key(q, se) * (int64_t)se->weight;
+		load += (long)se->weight;
+		delayed += se->delayed;
+		/* a group's entity in the tree is not running: its queue has
+		 * no curr, and it holds tasks unless the entity is delayed */
+		if (se->my_q && (se->my_q->curr || (!se->delayed && !se->my_q->nr_running) ||
+				 check_q(r, cpu, se->my_q, n) < 0))
+			return -1;
+	}
+	if (avg != q->avg_vruntime || load != q->avg_load)
+		return -1;
+	if (q->tree_min_ok && q->n) {
+		uint64_t m = q->q[0]->vruntime;
+		for (i = 1; i < q->n; i++)
+			if ((int64_t)(q->q[i]->vruntime - m) < 0)
+				m = q->q[i]->vruntime;
+		if (m != q->tree_min)
+			return -1;
+	}
+	if ((unsigned)(q->n + (q->curr && q->curr->on_rq)) != q->nr_running)
+		return -1;
+	if (q->curr && q->curr->pos >= 0)
+		return -1;
+	if (q->curr && q->curr->my_q) {
+		if (check_q(r, cpu, q->curr->my_q, n) < 0)
+			return -1;
+	} else if (q->curr && q->curr->on_rq && !q->curr->delayed) {
+		++*n;
+	}
+	/* delayed entities are asleep for the engine; groups' entities are
+	 * not tasks */
+	for (i = 0; i < q->n; i++)
+		*n += !q->q[i]->my_q && !q->q[i]->delayed;
+	(void)delayed;
+	return 0;
+}
+
 static long eevdf_debug_count(struct sl_engine *e, int cpu)
 {
 	struct ev_run *r = R(e);
 	struct ev_rq *rq = &r->rq[cpu];
-	struct sl_eevdf_rq *cfs = &rq->cfs;
-	int64_t avg = 0;
-	long load = 0, n = 0, delayed = 0, rt;
+	long n = 0, rt;
 	char msg[160];
-	int i;
-	for (i = 0; i < cfs->n; i++) {
-		const struct sl_eevdf_se *se = cfs->q[i];
-		if (se->pos != i || !se->on_rq || se == cfs->curr || r->t[se->idx].cpu != cpu)
-			return -1;
-		avg += sl_eevdf_key(cfs, se) * (int64_t)se->weight;
-		load += (long)se->weight;
-		delayed += se->delayed;
-	}
-	if (avg != cfs->avg_vruntime || load != cfs->avg_load)
+	size_t g;
+	if (check_q(r, cpu, &rq->cfs, &n) < 0)
 		return -1;
-	if (cfs->tree_min_ok && cfs->n) {
-		uint64_t m = cfs->q[0]->vruntime;
-		for (i = 1; i < cfs->n; i++)
-			if ((int64_t)(cfs->q[i]->vruntime - m) < 0)
-				m = cfs->q[i]->vruntime;
-		if (m != cfs->tree_min)
+	/* a group's queue holds tasks only while its entity is queued */
+	for (g = 0; g < r->ngrp; g++) {
+		const struct sl_eevdf_se *gse = &r->grp[g].gse[cpu];
+		if (r->grp[g].q[cpu].nr_running && !gse->on_rq)
+			return -1;
+		if (gse->on_rq && gse->pos < 0 && rq->cfs.curr != gse)
 			return -1;
 	}
-	n = cfs->n + (cfs->curr && cfs->curr->on_rq);
-	if ((unsigned)n != cfs->nr_running)
-		return -1;
-	/* delayed entities are asleep for the engine */
-	n -= delayed + (cfs->curr && cfs->curr->on_rq && cfs->curr->delayed);
-	if (cfs->curr && cfs->curr->pos >= 0)
-		return -1;
 	rt = sl_prio_check(&rq->rtq, LINKS(r), (long)e->ntasks, cpu, 0, rt_ok, r, msg, sizeof(msg));
 	if (rt < 0)
 		return -1;

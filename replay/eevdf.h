@@ -11,7 +11,10 @@
 
 struct sl_policy_ops;
 
-/* One schedulable entity (struct sched_entity, flat: tasks only). */
+struct sl_eevdf_rq;
+
+/* One schedulable entity (struct sched_entity): a task, or a task group's
+ * entity on one CPU (my_q: the group's queue there, group_cfs_rq). */
 struct sl_eevdf_se {
 	uint64_t vruntime;      /* virtual runtime (ns at nice-0 speed) */
 	uint64_t deadline;      /* virtual deadline */
@@ -29,9 +32,10 @@ struct sl_eevdf_se {
 	uint64_t exec_seen;     /* the task's CPU time already in vruntime */
 	int delayed;            /* DELAY_DEQUEUE: asleep but still queued */
 	int rel_deadline;       /* PLACE_REL_DEADLINE: deadline kept relative */
+	struct sl_eevdf_rq *my_q;/* a group entity's queue; NULL: a task */
 };
 
-/* One CPU's fair runqueue (struct cfs_rq, flat). */
+/* One fair runqueue (struct cfs_rq): a CPU's root, or a group's on a CPU. */
 struct sl_eevdf_rq {
 	struct sl_eevdf_se **q; /* queued entities except curr: the "tree" */
 	int n, cap;

@@ -1,9 +1,10 @@
-/* replay/eevdf_group.c - group scheduling of the eevdf model, flattened
+/* replay/eevdf_group.c - group scheduling of the eevdf model in two levels
  * (docs/groups.md).
  *
  * The kernel (CONFIG_FAIR_GROUP_SCHED, kernel/sched/fair.c, v6.18) gives
- * each task group a group entity on every CPU, whose weight is the group's
- * share of tg->shares (calc_group_shares):
+ * each task group a queue of its tasks (tg->cfs_rq[cpu], the tasks at their
+ * own nice weights) and an entity (tg->se[cpu]) in the CPU's root queue,
+ * whose weight is the group's share of tg->shares (calc_group_shares):
  *
  *   load     = max(weight of the group's queued tasks on the CPU,
  *                  the group's load average on the CPU)
@@ -11,20 +12,15 @@
  *              CPU's counted as load
  *   shares   = clamp(tg->shares * load / tg_load, MIN_SHARES = 2, tg->shares)
  *
- * recomputed (update_cfs_group) when the group's queue on the CPU changes
- * and at every tick of a task of the group. The group entity competes in
- * the CPU's root queue; the group's tasks share its time by their weights.
- *
- * The model keeps one queue per CPU: a task of a group is queued there with
- * the weight it has at the root, shares * its weight / the group's queued
- * weight on the CPU (the product of the weights down its path, the
- * kernel's h_load), re-set with reweight_entity whenever that changes. Its
- * CPU share is the kernel's; the order of the picks inside a group follows
- * the tasks' own deadlines at the root rather than the group entity's (one
- * level, not two). The load wake_affine and the load balancer read is the
- * root's, as the kernel keeps it: each group's entity on the CPU has its
- * own PELT average here (gse_*), weighted by its share, so that a group
- * task's blocked load stays inside its group (docs/groups.md, "The root's
+ * recomputed (update_cfs_group) for the entity on a CPU when the group's
+ * queue there changes and at every tick of a task of the group there. The
+ * entity joins the root when its queue gets its first task and leaves it
+ * (or is delayed, DELAY_DEQUEUE) when the queue empties (enqueue_task_fair,
+ * dequeue_entities); eevdf.c picks down from the root and charges both
+ * levels. The load wake_affine and the load balancer read is the root's,
+ * as the kernel keeps it: each group's entity on the CPU has its own PELT
+ * average here (gse_*), weighted by its weight, so that a group task's
+ * blocked load stays inside its group (docs/groups.md, "The root's
  * load"). */
 #include "eevdf_priv.h"
 #include "fair_weights.h"
@@ -48,12 +44,27 @@ void ev_groups_init(struct ev_run *r)
 		int c;
 		gr->shares = e->groups[g].shares < EV_MIN_SHARES ? EV_MIN_SHARES : e->groups[g].shares;
 		gr->se_avg = xcalloc((size_t)e->ncpus, sizeof(*gr->se_avg));
-		gr->se_w = xcalloc((size_t)e->ncpus, sizeof(*gr->se_w));
 		gr->on = xcalloc((size_t)e->ncpus, sizeof(*gr->on));
-		gr->qw = xcalloc((size_t)e->ncpus, sizeof(*gr->qw));
 		gr->gl = xcalloc((size_t)e->ncpus, sizeof(*gr->gl));
-		for (c = 0; c < e->ncpus; c++)
-			gr->se_w[c] = SL_NICE_0_LOAD; /* init_tg_cfs_entry */
+		gr->q = xcalloc((size_t)e->ncpus, sizeof(*gr->q));
+		gr->gse = xcalloc((size_t)e->ncpus, sizeof(*gr->gse));
+		for (c = 0; c < e->ncpus; c++) {
+			/* the root's configuration, an empty queue */
+			gr->q[c] = r->rq[c].cfs;
+			gr->q[c].q = NULL;
+			gr->q[c].n = gr->q[c].cap = 0;
+			gr->q[c].curr = NULL;
+			gr->q[c].nr_running = 0;
+			gr->q[c].avg_vruntime = 0;
+			gr->q[c].avg_load = 0;
+			gr->q[c].min_vruntime = 0;
+			gr->q[c].seq = 0;
+			gr->q[c].tree_min_ok = 0;
+			/* init_tg_cfs_entry: NICE_0_LOAD until it first queues */
+			sl_eevdf_se_init(&gr->gse[c], -1, 0);
+			gr->gse[c].my_q = &gr->q[c];
+			gr->gse[c].slice = r->rq[c].cfs.base_slice;
+		}
 	}
 	r->gw = xcalloc((size_t)e->ncpus, sizeof(*r->gw));
 	r->gl = xcalloc((size_t)e->ncpus, sizeof(*r->gl));
@@ -64,10 +75,13 @@ void ev_groups_release(struct ev_run *r)
 	size_t g;
 	for (g = 0; g < r->ngrp; g++) {
 		free(r->grp[g].member);
+		int c;
+		for (c = 0; c < r->e->ncpus; c++)
+			sl_eevdf_rq_release(&r->grp[g].q[c]);
+		free(r->grp[g].q);
+		free(r->grp[g].gse);
 		free(r->grp[g].se_avg);
-		free(r->grp[g].se_w);
 		free(r->grp[g].on);
-		free(r->grp[g].qw);
 		free(r->grp[g].gl);
 	}
 	free(r->grp);
@@ -124,24 +138,21 @@ static unsigned long group_shares(const struct ev_run *r, const struct ev_group 
 static void gse_sync(const struct ev_run *r, struct ev_group *g, int cpu)
 {
 	sl_pelt_update(&g->se_avg[cpu], r->e->now, (unsigned long)g->on[cpu], (unsigned long)g->on[cpu], 0,
-		       g->se_w[cpu]);
+		       g->gse[cpu].weight);
 }
 
-/* The group's entity on cpu after its queue there changed: queued while
- * the group has a task queued there (delayed ones count), its weight the
- * group's share there while it has one (update_cfs_group keeps the weight
- * of an emptied group), and its load average re-weighted with it
- * (reweight_entity: load_avg = weight * load_sum / divider). */
-static void gse_update(struct ev_run *r, struct ev_group *g, int cpu, unsigned long shares)
+/* The group's entity on cpu after its queue there changed: its PELT
+ * counts it queued while the group has a task queued there (delayed ones
+ * count), and its load average follows its weight (reweight_entity:
+ * load_avg = weight * load_sum / divider). */
+static void gse_update(struct ev_run *r, struct ev_group *g, int cpu)
 {
 	struct sl_pelt *a = &g->se_avg[cpu];
 	uint32_t divider;
 	gse_sync(r, g, cpu);
 	divider = SL_PELT_LOAD_AVG_MAX - 1024 + a->period_contrib;
 	g->on[cpu] = r->gw[cpu] > 0;
-	if (g->on[cpu])
-		g->se_w[cpu] = shares;
-	a->load_avg = (unsigned long)(g->se_w[cpu] * a->load_sum / divider);
+	a->load_avg = (unsigned long)(g->gse[cpu].weight * a->load_sum / divider);
 }
 
 void ev_group_attach(struct ev_run *r, const struct ev_task *p, int cpu)
@@ -154,7 +165,7 @@ void ev_group_attach(struct ev_run *r, const struct ev_task *p, int cpu)
 	a->load_sum += p->avg.load_sum;
 	if (a->load_sum > divider)
 		a->load_sum = divider;
-	a->load_avg = (unsigned long)(g->se_w[cpu] * a->load_sum / divider);
+	a->load_avg = (unsigned long)(g->gse[cpu].weight * a->load_sum / divider);
 }
 
 unsigned long ev_group_load(struct ev_run *r, int cpu)
@@ -168,13 +179,24 @@ unsigned long ev_group_load(struct ev_run *r, int cpu)
 	return l;
 }
 
-unsigned long ev_group_qw(const struct ev_run *r, int cpu)
+unsigned long ev_group_root_w(const struct ev_run *r, int cpu)
 {
 	unsigned long w = 0;
 	size_t g;
 	for (g = 0; g < r->ngrp; g++)
-		w += r->grp[g].qw[cpu];
+		if (r->grp[g].gse[cpu].on_rq)
+			w += r->grp[g].gse[cpu].weight;
 	return w;
+}
+
+unsigned ev_h_nr(const struct ev_run *r, int cpu)
+{
+	unsigned n = r->rq[cpu].cfs.nr_running;
+	size_t g;
+	for (g = 0; g < r->ngrp; g++)
+		if (r->grp[g].gse[cpu].on_rq)
+			n += r->grp[g].q[cpu].nr_running - 1;
+	return n;
 }
 
 unsigned long ev_group_h_load(const struct ev_run *r, const struct ev_task *p, unsigned long root)
@@ -187,21 +209,18 @@ unsigned long ev_group_h_load(const struct ev_run *r, const struct ev_task *p, u
 	return (unsigned long)(own * h / (g->gl[c] + 1));
 }
 
-void ev_group_sync(struct ev_run *r, const struct ev_task *p)
+/* the group's queued weight (r->gw) and load averages (r->gl) on every
+ * CPU; returns the group's load summed over the CPUs (tg->load_avg) */
+static uint64_t group_loads(struct ev_run *r, const struct ev_group *g)
 {
-	struct sl_engine *e = r->e;
-	struct ev_group *g;
 	uint64_t tg_load = 0;
 	size_t i;
 	int c;
-	if (p->grp < 0)
-		return;
-	g = &r->grp[p->grp];
-	for (c = 0; c < e->ncpus; c++)
+	for (c = 0; c < r->e->ncpus; c++)
 		r->gw[c] = r->gl[c] = 0;
 	for (i = 0; i < g->n; i++) {
 		const struct ev_task *t = &r->t[g->member[i]];
-		if (t->se.on_rq)
+		if (t->se.on_rq && !t->rt)
 			r->gw[t->cpu] += t->nice_w; /* delayed ones too: still queued */
 		if (t->pelt_cpu >= 0) {
 			uint64_t l = task_group_load(r, t);
@@ -209,26 +228,65 @@ void ev_group_sync(struct ev_run *r, const struct ev_task *p)
 			tg_load += l;
 		}
 	}
-	for (i = 0; i < g->n; i++) {
-		struct ev_task *t = &r->t[g->member[i]];
-		unsigned long w;
-		if (!t->se.on_rq || t->se.delayed || t->rt)
-			continue;
-		/* its part of the group entity's weight on its CPU */
-		w = (unsigned long)((uint64_t)group_shares(r, g, t->cpu, tg_load) * t->nice_w / r->gw[t->cpu]);
-		if (w < EV_MIN_SHARES)
-			w = EV_MIN_SHARES;
-		if (w != t->se.weight)
-			ev_reweight(r, t, w);
+	return tg_load;
+}
+
+void ev_group_sync_cpu(struct ev_run *r, int gi, int cpu)
+{
+	struct ev_group *g = &r->grp[gi];
+	uint64_t tg_load = group_loads(r, g);
+	int c;
+	/* update_cfs_group: the entity on this CPU, while queued */
+	if (g->gse[cpu].on_rq) {
+		unsigned long w = group_shares(r, g, cpu, tg_load);
+		if (w != g->gse[cpu].weight)
+			ev_reweight_gse(r, gi, cpu, w);
 	}
-	for (c = 0; c < e->ncpus; c++) {
-		gse_update(r, g, c, r->gw[c] ? group_shares(r, g, c, tg_load) : 0);
-		g->qw[c] = 0;
+	for (c = 0; c < r->e->ncpus; c++) {
+		gse_update(r, g, c);
 		g->gl[c] = r->gl[c];
 	}
-	for (i = 0; i < g->n; i++) {
-		const struct ev_task *t = &r->t[g->member[i]];
-		if (t->se.on_rq)
-			g->qw[t->cpu] += t->se.weight;
+}
+
+void ev_group_sync(struct ev_run *r, const struct ev_task *p)
+{
+	if (p->grp >= 0)
+		ev_group_sync_cpu(r, p->grp, p->cpu);
+}
+
+void ev_gse_enqueue(struct ev_run *r, const struct ev_task *p, int cpu)
+{
+	struct ev_group *g;
+	struct sl_eevdf_rq *root = &r->rq[cpu].cfs;
+	struct sl_eevdf_se *gse;
+	if (p->grp < 0)
+		return;
+	g = &r->grp[p->grp];
+	gse = &g->gse[cpu];
+	if (gse->delayed) {
+		/* requeue_delayed_entity: in place, or at V if its lag is positive */
+		sl_eevdf_requeue_delayed(root, gse);
+		return;
 	}
+	if (gse->on_rq)
+		return;
+	/* dequeued in this instant while still the root's curr: put it back
+	 * first (both levels) */
+	if (root->curr == gse)
+		ev_put_prev(r, cpu);
+	/* enqueue_entity(): update_cfs_group weighs it (reweight_entity of an
+	 * entity not queued: vlag scaled), then place_entity with its lag (not
+	 * ENQUEUE_INITIAL: the parents are enqueued with ENQUEUE_WAKEUP) */
+	sl_eevdf_reweight_w(gse, group_shares(r, g, cpu, group_loads(r, g)));
+	sl_eevdf_enqueue(root, gse, 0);
+}
+
+void ev_gse_leave(struct ev_run *r, const struct ev_task *p, int cpu)
+{
+	struct sl_eevdf_se *gse;
+	if (p->grp < 0 || r->grp[p->grp].q[cpu].nr_running)
+		return;
+	gse = &r->grp[p->grp].gse[cpu];
+	if (gse->on_rq && !gse->delayed)
+		sl_eevdf_dequeue_sleep(&r->rq[cpu].cfs, gse);
 }

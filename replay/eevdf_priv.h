@@ -61,14 +61,15 @@ struct ev_group {
 	unsigned long shares;   /* tg->shares */
 	int *member;            /* task indexes */
 	size_t n, cap;
-	/* per CPU, the group's entity at the root (eevdf_group.c): its load
-	 * average (se->avg), weight (calc_group_shares; NICE_0_LOAD until the
-	 * group first queues there), whether the group has tasks queued there,
-	 * and the root weight those tasks carry in the flat queue */
+	/* per CPU: the group's queue of its tasks there (tg->cfs_rq[cpu], at
+	 * their nice weights) and its entity in the CPU's root queue
+	 * (tg->se[cpu]: weight calc_group_shares, NICE_0_LOAD until the group
+	 * first queues there); the entity's load average (se->avg), whether the
+	 * group has tasks queued there */
+	struct sl_eevdf_rq *q;
+	struct sl_eevdf_se *gse;
 	struct sl_pelt *se_avg;
-	unsigned long *se_w;
 	int *on;
-	unsigned long *qw;
 	uint64_t *gl;           /* the group cfs_rq's load average there at its last update */
 };
 
@@ -164,29 +165,63 @@ void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep);
 int ev_rq_update_curr(struct ev_run *r, int cpu);
 /* update_newidle_stats() of cpu's domain (eevdf_smp.c, NI_RANDOM) */
 void ev_ni_stats(struct ev_rq *rq, unsigned success);
-/* eevdf.c: the queued entity of cfs with the smallest mru above `after`
- * (the next from the tail of cfs_tasks: least recently queued or picked
- * first), NULL when none */
-struct sl_eevdf_se *ev_next_mru(const struct sl_eevdf_rq *cfs, uint64_t after);
+/* eevdf.c: the queued task of cpu (in the root queue or a group's there,
+ * not a running one) with the smallest mru above `after` (the next from
+ * the tail of cfs_tasks: least recently queued or picked first), NULL
+ * when none */
+struct sl_eevdf_se *ev_next_mru(const struct ev_run *r, int cpu, uint64_t after);
 /* eevdf_smp.c: task_is_ineligible_on_dst_cpu() of p, queued on src */
 int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int dst);
 /* eevdf.c: detach_task's dequeue of se (queued, not running) from src */
 void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se);
 
-/* eevdf.c: reweight_entity of p, queued on its CPU (not delayed), to
- * weight w: its lag and (PLACE_REL_DEADLINE) its deadline kept in
- * proportion, its load average with the new weight */
-void ev_reweight(struct ev_run *r, struct ev_task *p, unsigned long w);
+/* the queue task p is in (or joins) on cpu: its group's there, or the
+ * root (task_cfs_rq) */
+static inline struct sl_eevdf_rq *ev_cfs(struct ev_run *r, const struct ev_task *p, int cpu)
+{
+	return p->grp >= 0 ? &r->grp[p->grp].q[cpu] : &r->rq[cpu].cfs;
+}
 
-/* eevdf_group.c: group scheduling, flattened (docs/groups.md) */
+/* the task entity running on cpu's fair class (the root's curr, or the
+ * curr of the group queue whose entity is the root's), NULL none */
+static inline struct sl_eevdf_se *ev_curr_task(const struct ev_run *r, int cpu)
+{
+	struct sl_eevdf_se *c = r->rq[cpu].cfs.curr;
+	return c && c->my_q ? c->my_q->curr : c;
+}
+
+/* eevdf.c: reweight_entity of group g's entity on cpu, queued there, to
+ * weight w: its lag and (PLACE_REL_DEADLINE) its deadline kept in
+ * proportion; a running one loses its RUN_TO_PARITY protection (v6.17+:
+ * vprot shares vlag's storage, docs/groups.md) */
+void ev_reweight_gse(struct ev_run *r, int g, int cpu, unsigned long w);
+/* eevdf.c: put_prev_entity of cpu's fair curr at both levels */
+void ev_put_prev(struct ev_run *r, int cpu);
+
+/* eevdf_group.c: group scheduling in two levels (docs/groups.md) */
 /* the groups of the run, from the engine's (e->groups) */
 void ev_groups_init(struct ev_run *r);
 void ev_groups_release(struct ev_run *r);
 /* p joins its group (eevdf_task_init) */
 void ev_group_add(struct ev_run *r, struct ev_task *p, int idx);
-/* update_cfs_group for p's group after p's queue or weight changed: every
- * queued task of the group gets its share of the group's weight on its CPU */
+/* update_cfs_group for p's group on p's CPU after p's queue or weight
+ * changed: the group's entity there gets the group's share (and the
+ * groups' load averages follow) */
 void ev_group_sync(struct ev_run *r, const struct ev_task *p);
+/* the same for group g on cpu */
+void ev_group_sync_cpu(struct ev_run *r, int g, int cpu);
+/* p (of a group) was just queued in its group's queue on cpu: the group's
+ * entity joins the root there if it was not queued (weighed first, then
+ * placed with its lag), or is requeued if it was delayed (enqueue_task_fair) */
+void ev_gse_enqueue(struct ev_run *r, const struct ev_task *p, int cpu);
+/* p (of a group) just left its group's queue on cpu: when that queue is
+ * empty the group's entity leaves the root as a sleep (dequeue_entities:
+ * DEQUEUE_SLEEP for the parents), or is delayed */
+void ev_gse_leave(struct ev_run *r, const struct ev_task *p, int cpu);
+/* the weight of the groups' entities queued at cpu's root */
+unsigned long ev_group_root_w(const struct ev_run *r, int cpu);
+/* h_nr_queued of cpu's root: its tasks at both levels, delayed included */
+unsigned ev_h_nr(const struct ev_run *r, int cpu);
 /* p, a task of a group, is attached to cpu's averages (a start or a move
  * in): update_tg_cfs_load() propagates its runnable time to the group's
  * entity there, whose load_sum grows by p's, at most the whole of it (the
@@ -195,8 +230,6 @@ void ev_group_sync(struct ev_run *r, const struct ev_task *p);
 void ev_group_attach(struct ev_run *r, const struct ev_task *p, int cpu);
 /* the load averages of the groups' entities on cpu, brought up to now */
 unsigned long ev_group_load(struct ev_run *r, int cpu);
-/* the root weight the groups' queued tasks carry on cpu (Σ qw) */
-unsigned long ev_group_qw(const struct ev_run *r, int cpu);
 /* task_h_load() of p, a task of a group attached to a CPU whose root load
  * is root: p's load with its own weight, times the group cfs_rq's h_load
  * (its entity's load, scaled by root / (root + 1)), over that cfs_rq's load */

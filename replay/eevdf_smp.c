@@ -56,12 +56,16 @@ static void rq_sync(struct ev_run *r, int cpu)
 	struct ev_rq *rq = &r->rq[cpu];
 	const struct sl_eevdf_rq *cfs = &rq->cfs;
 	unsigned long w = rq_weight(cfs), gw;
-	sl_pelt_update(&rq->avg, r->e->now, w, cfs->nr_running, cfs->curr && cfs->curr->on_rq, 1);
-	if (!r->ngrp)
+	if (!r->ngrp) {
+		sl_pelt_update(&rq->avg, r->e->now, w, cfs->nr_running, cfs->curr && cfs->curr->on_rq, 1);
 		return;
-	/* the root tasks' part: the flat queue's weight less what the groups'
-	 * tasks carry (their entities' loads are kept by eevdf_group.c) */
-	gw = ev_group_qw(r, cpu);
+	}
+	/* the root's weight holds the groups' entities; the runnable count
+	 * is the root's h_nr_queued, its tasks at both levels */
+	sl_pelt_update(&rq->avg, r->e->now, w, ev_h_nr(r, cpu), cfs->curr && cfs->curr->on_rq, 1);
+	/* the root tasks' part: the root's weight less its groups' entities'
+	 * (their loads are kept by eevdf_group.c) */
+	gw = ev_group_root_w(r, cpu);
 	sl_pelt_update(&rq->ravg, r->e->now, w > gw ? w - gw : 0, 0, 0, 1);
 }
 
@@ -83,10 +87,9 @@ static void ravg_add(struct ev_run *r, int cpu, const struct ev_task *p, unsigne
 /* __update_load_avg_se(now) of p, attached to its CPU */
 static void se_sync(struct ev_run *r, int cpu, struct ev_task *p)
 {
-	const struct sl_eevdf_rq *cfs = &r->rq[cpu].cfs;
 	int on = p->se.on_rq;
 	sl_pelt_update(&p->avg, r->e->now, (unsigned long)on, (unsigned long)(on && !p->se.delayed),
-		       on && cfs->curr == &p->se, p->se.weight);
+		       on && ev_curr_task(r, cpu) == &p->se, p->se.weight);
 }
 
 void ev_pelt_update(struct ev_run *r, int cpu, struct ev_task *p)
@@ -650,26 +653,14 @@ static int task_hot(const struct sl_engine *e, const struct sl_task *p)
  * "sched/fair: Prioritize migrating eligible tasks in sched_balance_rq()"):
  * until a balance has failed, can_migrate_task leaves a task that is not
  * eligible on its source queue where it is when its group's queue on dst
- * has entities (PLACE_LAG). Flat model: the group's queue on dst is its
- * tasks there (the root's: every task there); eligibility at the root. */
+ * has entities (PLACE_LAG): its group's queue there (the root's for a
+ * root task); eligibility in its own queue on src. */
 int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int dst)
 {
-	const struct sl_engine *e = r->e;
-	int queued = 0;
-	size_t i;
-	if (p->grp < 0) {
-		/* the root cfs_rq's nr_queued: its fair entities, delayed
-		 * ones included (a group's tasks stand for its entity), not
-		 * the CPU's RT tasks */
-		queued = r->rq[dst].cfs.nr_running > 0;
-	} else {
-		const struct ev_group *g = &r->grp[p->grp];
-		for (i = 0; i < g->n && !queued; i++) {
-			const struct sl_task *q = &e->tasks[g->member[i]];
-			queued = q->on_rq && q->cpu == dst;
-		}
-	}
-	return queued && !sl_eevdf_vruntime_eligible(&r->rq[src].cfs, p->se.vruntime);
+	/* the cfs_rq's nr_queued: its entities, delayed ones included, not
+	 * the CPU's RT tasks */
+	int queued = ev_cfs(r, p, dst)->nr_running > 0;
+	return queued && !sl_eevdf_vruntime_eligible(ev_cfs(r, p, src), p->se.vruntime);
 }
 
 /* detach_tasks() + attach_tasks(): from the tail of cfs_tasks (least
@@ -678,8 +669,6 @@ int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int
 static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 {
 	struct sl_engine *e = r->e;
-	struct ev_rq *src = &r->rq[lb->busiest];
-	struct sl_eevdf_rq *cfs = &src->cfs;
 	unsigned failed = r->rq[lb->this_cpu].nr_balance_failed;
 	unsigned loop = 0, loop_max = e->cpus[lb->busiest].nr_running < EV_NR_MIGRATE
 					      ? e->cpus[lb->busiest].nr_running
@@ -694,7 +683,7 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 			break;
 		if (++loop > loop_max)
 			break;
-		next = ev_next_mru(cfs, last);
+		next = ev_next_mru(r, lb->busiest, last);
 		if (!next)
 			break;
 		last = next->mru;
