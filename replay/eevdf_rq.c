@@ -459,13 +459,10 @@ void sl_eevdf_se_set_weight(struct sl_eevdf_se *se, unsigned long w)
 
 void sl_eevdf_reweight_queued(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, unsigned long w)
 {
-	/* The flat model reweights a task for its group's share where the
-	 * kernel reweights the group's entity one level up (update_cfs_group)
-	 * and leaves the task's own entity, and its RUN_TO_PARITY protection
-	 * (vprot, set only by set_next_entity), alone. So curr keeps the
-	 * protection it had, and a lapsed one is not renewed: renewed at every
-	 * tick, it had kept every running group task protected against the
-	 * wakees of its group. */
+	/* reweight_entity() leaves the entity's RUN_TO_PARITY protection
+	 * (vprot, set only by set_next_entity) as it was: curr keeps what it
+	 * had, and a lapsed one is not renewed. (A group's entity, whose vprot
+	 * v6.17+ overwrites here, loses it in the caller: ev_reweight_gse.) */
 	int running = rq->curr == se;
 	int prot = running && se->parity && se->parity_deadline == se->deadline;
 	sl_eevdf_dequeue_move(rq, se);

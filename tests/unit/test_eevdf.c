@@ -260,10 +260,11 @@ SL_TEST(eevdf_run_to_parity)
 }
 
 /* v6.18's update_curr asks for a pick when curr's RUN_TO_PARITY protection
- * has lapsed, not only when its slice runs out, and a reweight for a
- * group's share (the flat model's) neither renews a lapsed protection nor
- * ends a live one (kernel/sched/fair.c v6.18: update_curr, set_next_entity
- * is the only place vprot is set). */
+ * has lapsed, not only when its slice runs out, and sl_eevdf_reweight_queued
+ * itself neither renews a lapsed protection nor ends a live one
+ * (kernel/sched/fair.c v6.18: update_curr, set_next_entity is the only
+ * place vprot is set; a group entity's loss of it at a reweight, vprot's
+ * storage shared with vlag, is the caller's: ev_reweight_gse). */
 SL_TEST(eevdf_lapsed_protection)
 {
 	struct sl_eevdf_rq rq;
@@ -295,7 +296,7 @@ SL_TEST(eevdf_lapsed_protection)
 	/* 0.1 ms more: v_A 900000, deadline not reached, but unprotected
 	 * with B queued: a pick (v6.6-v6.17: none) */
 	CHECK_EQ_INT(sl_eevdf_update_curr(&rq, 100000), 1);
-	/* a reweight (2048: its group's share doubled) keeps it unprotected;
+	/* a reweight (2048: a share doubled) keeps it unprotected;
 	 * the rest of its request, 1550000 - 900000 = 650000, is scaled by
 	 * 1024 / 2048: 325000 */
 	sl_eevdf_reweight_queued(&rq, &a, 2048);
