@@ -259,9 +259,9 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 {
 	struct sl_engine *e = r->e;
 	struct sl_task *cur = e->cpus[cpu].curr;
-	struct sl_eevdf_se *pick, *cse, *pse;
+	struct sl_eevdf_se *pse;
 	struct ev_task *c;
-	int rt, cross;
+	int rt;
 	if (!cur)
 		return 1;
 	c = T(r, cur);
@@ -278,22 +278,16 @@ static int preempts(struct ev_run *r, int cpu, struct ev_task *p)
 		sl_engine_resched(e, cpu);
 	/* find_matching_se: in the same group (or both at the root) the two
 	 * tasks are compared in their queue; else, at the root, curr's
-	 * top-level entity against p's. A group entity there has no
-	 * RUN_TO_PARITY protection left: since v6.17 vprot shares its
-	 * storage with vlag (struct sched_entity, v6.18), and
-	 * reweight_entity() -> update_entity_lag() overwrites it at the
-	 * update_cfs_group() of the group (each enqueue, dequeue and tick of
-	 * a task of it; kernel/sched/fair.c, v6.18). Inside a group the
-	 * task's own protection holds (docs/groups.md). */
+	 * top-level entity against p's (check_preempt_wakeup_fair,
+	 * kernel/sched/fair.c, v6.18), each with the RUN_TO_PARITY
+	 * protection it holds. A group's entity loses its own whenever its
+	 * share changes (ev_reweight_gse: since v6.17 vprot shares its
+	 * storage with vlag, which reweight_entity() -> update_entity_lag()
+	 * overwrites; docs/groups.md). */
 	if (p->grp == c->grp)
-		return sl_eevdf_pick_protect(ev_cfs(r, p, cpu), 1) == &p->se;
-	cse = r->rq[cpu].cfs.curr;
+		return sl_eevdf_pick(ev_cfs(r, p, cpu)) == &p->se;
 	pse = p->grp >= 0 ? &r->grp[p->grp].gse[cpu] : &p->se;
-	cross = cse && cse->my_q;
-	pick = sl_eevdf_pick_protect(&r->rq[cpu].cfs, !cross);
-	if (pick == pse && cross)
-		cse->parity = 0; /* preempted: gone, as cancel_protect_slice */
-	return pick == pse;
+	return sl_eevdf_pick(&r->rq[cpu].cfs) == pse;
 }
 
 static int eevdf_init(struct sl_engine *e)

@@ -233,41 +233,62 @@ SL_TEST(groups_from_ledger_rows)
 	sl_behaviour_release(&b);
 }
 
-/* A running group task's RUN_TO_PARITY protection does not hold against a
- * woken task of another top-level entity: in v6.17+ the protection (vprot)
- * shares its storage with vlag (struct sched_entity), and the group
- * entity's reweight (update_cfs_group at every enqueue, dequeue and tick of
- * its group: reweight_entity -> update_entity_lag) overwrites it. One CPU,
- * 1 ms ticks, 0.70 ms slice. H, a hog alone in a group of shares 512, is
- * placed in its group's queue at 0 with half a request
- * (PLACE_DEADLINE_INITIAL: deadline 0.35 ms at its nice-0 weight); the
- * group's entity, weighed 512 first (update_cfs_group in enqueue_entity),
- * is placed at the root at 0 with a whole request: deadline 0.7 ms * 1024
- * / 512 = 1.4 ms, its vruntime growing 2 ns a ns. W (root, 1024) starts at
- * 0.05 ms for 0.1 ms: the entity is at 0.1 ms, W placed at V = 0.1 ms (the
- * entity alone) with half a request: deadline 0.45 ms, before the
- * entity's 1.4 ms; both eligible. So W is the pick at the root, where the
- * entity has no protection left: W runs 0.05-0.15 ms. W in H's own group:
- * the two tasks meet in the group's queue, W at 0.05 ms with deadline
- * 0.40 ms, and H keeps the CPU by its protection; its request is used up
- * at 0.35 ms and the tick at 1 ms finds it (H at 1 ms, V of the queue
- * 0.525 ms): W, eligible, runs from 1 ms. */
-static uint64_t w_start(uint32_t w_group)
+/* A group's entity holds its RUN_TO_PARITY protection at the root until
+ * its share changes: in v6.17+ the protection (vprot) shares its storage
+ * with vlag (struct sched_entity), and reweight_entity() ->
+ * update_entity_lag() overwrites it; update_cfs_group() reweights only
+ * when the share differs (kernel/sched/fair.c, v6.18). Two CPUs: 1.4 ms
+ * slice; 1 ms ticks; group G of shares 512. H (of G) spins on CPU 0,
+ * picked at 0: in G's queue at 0 with half a request (deadline 0.7 ms);
+ * G's entity, weighed first, at the root at 0 with a whole one: 1.4 ms *
+ * 1024 / 512 = 2.8 ms of virtual time, its vruntime growing 2 ns a ns;
+ * protected until that deadline. W (root, 1024) starts on CPU 0 at 0.2 ms
+ * for 0.1 ms: placed at V (G's entity alone: its vruntime, 0.4 ms) with
+ * half a request, deadline 1.1 ms, before the entity's 2.8 ms, and
+ * eligible.
+ * - G's tasks on CPU 0 only: its share is 512 * load / load = 512 at
+ *   every update, never reweighted, and the entity keeps its protection.
+ *   At the tick of 1 ms its vruntime is 2 ms, short of 2.8 (no pick; H
+ *   alone in G's queue); at 2 ms it is 4 ms: a new request, a pick, V =
+ *   (4 * 512 + 0.4 * 1024) / 1536 = 1.6 ms, W eligible, the entity not: W
+ *   runs from 2 ms. With W in G instead the two tasks meet in G's queue
+ *   (W at H's 0.2 ms, deadline 0.9 ms), and H keeps its own protection
+ *   until its deadline of 0.7 ms, which the tick finds at 1 ms: H at 1 ms,
+ *   V = 0.6 ms, W eligible: W runs from 1 ms.
+ * - K (of G) spins on CPU 1 from 0, and S (of G) wakes on CPU 0 at 0.1 ms
+ *   for 0.05 ms: G's share on CPU 0 goes from 512 * 1024 / 1024 = 512 (H
+ *   alone, K not yet attached when H was queued) to 512 * 2048 / (2048 +
+ *   1024) = 341 (H and S queued there, K's 1024 on CPU 1; the new tasks'
+ *   loads are their weights, decayed by under 1 % in 0.1 ms): the entity
+ *   is reweighted and loses its protection (S itself waits in G's queue
+ *   behind H). Its vruntime is 0.2 ms, the rest of its request 2.6 ms
+ *   scaled by 512 / 341 to 3.9 ms; at 0.2 ms it is at 0.2 + 0.1 * 1024 /
+ *   341 = 0.5 ms, W placed there with deadline 0.5 + 0.7 ms, earlier, and
+ *   eligible: W preempts at 0.2 ms. */
+static uint64_t w_start(uint32_t w_group, int with_s)
 {
 	struct sl_behaviour b;
 	struct trec r;
 	unsigned long sh[1] = { 512 };
-	struct sl_task_spec *w;
+	struct sl_task_spec *w, *t;
 	uint64_t ts = UINT64_MAX;
 	size_t i;
 	memset(&b, 0, sizeof(b));
-	b.cpus = 1;
-	hog(&b, "H", 0, 1);
-	w = add_task(&b, "W", 0, 50000ULL);
+	b.cpus = 2;
+	hog(&b, "H", 0, 1)->cpumask = 1;
+	w = add_task(&b, "W", 0, 200000ULL);
 	add_phase(w, 100000ULL, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
 	w->group1 = w_group;
+	w->cpumask = 1;
+	if (with_s) {
+		hog(&b, "K", 0, 1)->cpumask = 2;
+		t = add_task(&b, "S", 0, 100000ULL);
+		add_phase(t, 50000ULL, SL_END_EXIT, 0, SL_WAKER_NONE, -1, 0);
+		t->group1 = 1;
+		t->cpumask = 1;
+	}
 	set_groups(&b, sh, 1);
-	if (run_groups(&b, 1, 5 * TMS, 0, &r) == 0)
+	if (run_groups(&b, 2, 5 * TMS, 0, &r) == 0)
 		for (i = 0; i < r.ns; i++)
 			if (r.s[i].task == 1 && r.s[i].ts < ts)
 				ts = r.s[i].ts;
@@ -276,10 +297,11 @@ static uint64_t w_start(uint32_t w_group)
 	return ts;
 }
 
-SL_TEST(groups_protection_lost_to_another_group)
+SL_TEST(groups_protection_lost_when_the_share_changes)
 {
-	CHECK_EQ_INT(w_start(0), 50000ULL);
-	CHECK_EQ_INT(w_start(1), 1 * TMS);
+	CHECK_EQ_INT(w_start(0, 0), 2 * TMS);
+	CHECK_EQ_INT(w_start(1, 0), 1 * TMS);
+	CHECK_EQ_INT(w_start(0, 1), 200000ULL);
 }
 
 /* The root's load holds a group's entity, not the group's tasks
