@@ -68,6 +68,17 @@ SL_TEST(groups_autogroup_makes_nice_relative)
 	sl_behaviour_release(&b);
 }
 
+/* 1 CPU: task a alone in group 1, b1..b3 in group 2, shares sh */
+static void one_and_three(struct sl_behaviour *b, unsigned long *sh)
+{
+	memset(b, 0, sizeof(*b));
+	b->cpus = 1;
+	hog(b, "a", 0, 1);
+	hog(b, "b1", 0, 2);
+	hog(b, "b2", 0, 2);
+	hog(b, "b3", 0, 2);
+	set_groups(b, sh, 2);
+}
 /* Two sessions of one CPU: one task in group A, three in group B, all
  * nice 0, both groups' shares 1024. B's load is 3 * 1024 = 3072 on the one
  * CPU, so its shares are 1024 * 3072 / 3072 = 1024; A's likewise 1024. The
@@ -82,13 +93,7 @@ SL_TEST(groups_sessions_share_equally)
 	struct trec r;
 	unsigned long sh[2] = { 1024, 1024 };
 	int i;
-	memset(&b, 0, sizeof(b));
-	b.cpus = 1;
-	hog(&b, "a", 0, 1);
-	hog(&b, "b1", 0, 2);
-	hog(&b, "b2", 0, 2);
-	hog(&b, "b3", 0, 2);
-	set_groups(&b, sh, 2);
+	one_and_three(&b, sh);
 	CHECK_EQ_INT(run_groups(&b, 1, 1200 * TMS, 0, &r), 0);
 	CHECK_NEAR((double)trun_runtime(&r, 0) / 1e6, 600.0, 5.0);
 	for (i = 1; i <= 3; i++)
@@ -399,13 +404,7 @@ SL_TEST(groups_two_levels_alternate_entities)
 	unsigned long sh[2] = { 1024, 1024 };
 	static const int order[8] = { 0, 1, 0, 2, 0, 3, 0, 1 };
 	size_t i;
-	memset(&b, 0, sizeof(b));
-	b.cpus = 1;
-	hog(&b, "a", 0, 1);
-	hog(&b, "b1", 0, 2);
-	hog(&b, "b2", 0, 2);
-	hog(&b, "b3", 0, 2);
-	set_groups(&b, sh, 2);
+	one_and_three(&b, sh);
 	CHECK_EQ_INT(run_groups(&b, 1, 10 * TMS, 0, &r), 0);
 	CHECK(r.ns >= 8);
 	for (i = 0; i < 8 && i < r.ns; i++) {
