@@ -221,6 +221,12 @@ int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbal
  * master the larger of their wakee_flips and slave the smaller, slave >=
  * llc_size and master >= slave * llc_size. */
 int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size);
+/* detach_tasks() for migrate_load (kernel/sched/fair.c, v6.18): 1 when a
+ * task of load `load` (task_h_load, at least 1) fits the imbalance left,
+ * its load shifted right by the domain's failed balances (shr_bound); no
+ * LB_MIN skip of loads under 16 (SCHED_FEAT(LB_MIN, false),
+ * kernel/sched/features.h). */
+int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalance);
 /* select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
  * in kernel/sched/cpupri.c, v6.18) for the wakeup or fork of an RT task of
  * kernel prio `prio` (99 - rt_priority) allowed on `mask`, whose CPU is cpu

@@ -699,13 +699,9 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 			continue;
 		if (lb->type == MIG_LOAD) {
 			unsigned long load = task_h_load(r, p);
-			if (load < 1)
-				load = 1;
-			if (load < 16 && !failed) /* LB_MIN */
+			if (!sl_eevdf_detach_load_fits(load, failed, lb->imbalance))
 				continue;
-			if ((long)(load >> (failed < 63 ? failed : 63)) > lb->imbalance)
-				continue;
-			lb->imbalance -= (long)load;
+			lb->imbalance -= (long)(load ? load : 1);
 		} else {
 			lb->imbalance--;
 		}

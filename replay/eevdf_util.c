@@ -47,6 +47,13 @@ int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbal
 
 /* wake_wide(): the waker and the wakee switch between many partners: the
  * wakeup is not steered to the waker's CPU (factor = the LLC's CPUs) */
+int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalance)
+{
+	if (load < 1)
+		load = 1;
+	return (long)(load >> (failed < 63 ? failed : 63)) <= imbalance;
+}
+
 int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size)
 {
 	unsigned master = waker_flips, slave = wakee_flips;

@@ -960,3 +960,19 @@ SL_TEST(eevdf_start_share)
 	CHECK_EQ_INT(sl_eevdf_start_share(t), 0);
 	sl_behaviour_release(&b);
 }
+
+/* detach_tasks()'s load rule for migrate_load (kernel/sched/fair.c,
+ * v6.18), by hand: a task fits when its load, shifted right by the failed
+ * balances, is at most the imbalance left. LB_MIN is off by default
+ * (SCHED_FEAT(LB_MIN, false), kernel/sched/features.h), so a load under 16
+ * is taken on a first try (the model skipped it until 2026-12-07). */
+SL_TEST(eevdf_detach_load_fits_without_lb_min)
+{
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(10, 0, 100), 1);  /* under 16, taken */
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(0, 0, 1), 1);     /* at least 1: 1 <= 1 */
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(0, 0, 0), 0);     /* 1 > 0 */
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(200, 0, 100), 0); /* too heavy */
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(200, 1, 100), 1); /* 200 >> 1 = 100 */
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(201, 1, 100), 1); /* 201 >> 1 = 100 */
+	CHECK_EQ_INT(sl_eevdf_detach_load_fits(203, 1, 100), 0); /* 203 >> 1 = 101 */
+}
