@@ -94,6 +94,8 @@ void sl_eevdf_reweight_w(struct sl_eevdf_se *se, unsigned long w);
 void sl_eevdf_reweight_queued(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, unsigned long w);
 /* An empty runqueue with the given configuration; free with _rq_release. */
 void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick_ns);
+/* rq empty, with like's configuration (the fields from base_slice on) */
+void sl_eevdf_rq_init_like(struct sl_eevdf_rq *rq, const struct sl_eevdf_rq *like);
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq);
 
 /* avg_vruntime(): V, the load-weighted average vruntime (curr included

@@ -50,16 +50,7 @@ void ev_groups_init(struct ev_run *r)
 		gr->gse = xcalloc((size_t)e->ncpus, sizeof(*gr->gse));
 		for (c = 0; c < e->ncpus; c++) {
 			/* the root's configuration, an empty queue */
-			gr->q[c] = r->rq[c].cfs;
-			gr->q[c].q = NULL;
-			gr->q[c].n = gr->q[c].cap = 0;
-			gr->q[c].curr = NULL;
-			gr->q[c].nr_running = 0;
-			gr->q[c].avg_vruntime = 0;
-			gr->q[c].avg_load = 0;
-			gr->q[c].min_vruntime = 0;
-			gr->q[c].seq = 0;
-			gr->q[c].tree_min_ok = 0;
+			sl_eevdf_rq_init_like(&gr->q[c], &r->rq[c].cfs);
 			/* init_tg_cfs_entry: NICE_0_LOAD until it first queues */
 			sl_eevdf_se_init(&gr->gse[c], -1, 0);
 			gr->gse[c].my_q = &gr->q[c];
@@ -179,24 +170,18 @@ unsigned long ev_group_load(struct ev_run *r, int cpu)
 	return l;
 }
 
-unsigned long ev_group_root_w(const struct ev_run *r, int cpu)
+unsigned long ev_group_root_w(const struct ev_run *r, int cpu, unsigned *h_nr)
 {
 	unsigned long w = 0;
-	size_t g;
-	for (g = 0; g < r->ngrp; g++)
-		if (r->grp[g].gse[cpu].on_rq)
-			w += r->grp[g].gse[cpu].weight;
-	return w;
-}
-
-unsigned ev_h_nr(const struct ev_run *r, int cpu)
-{
 	unsigned n = r->rq[cpu].cfs.nr_running;
 	size_t g;
 	for (g = 0; g < r->ngrp; g++)
-		if (r->grp[g].gse[cpu].on_rq)
+		if (r->grp[g].gse[cpu].on_rq) {
+			w += r->grp[g].gse[cpu].weight;
 			n += r->grp[g].q[cpu].nr_running - 1;
-	return n;
+		}
+	*h_nr = n;
+	return w;
 }
 
 unsigned long ev_group_h_load(const struct ev_run *r, const struct ev_task *p, unsigned long root)

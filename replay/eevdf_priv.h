@@ -218,10 +218,9 @@ void ev_gse_enqueue(struct ev_run *r, const struct ev_task *p, int cpu);
  * empty the group's entity leaves the root as a sleep (dequeue_entities:
  * DEQUEUE_SLEEP for the parents), or is delayed */
 void ev_gse_leave(struct ev_run *r, const struct ev_task *p, int cpu);
-/* the weight of the groups' entities queued at cpu's root */
-unsigned long ev_group_root_w(const struct ev_run *r, int cpu);
-/* h_nr_queued of cpu's root: its tasks at both levels, delayed included */
-unsigned ev_h_nr(const struct ev_run *r, int cpu);
+/* the weight of the groups' entities queued at cpu's root; *h_nr the
+ * root's h_nr_queued: its tasks at both levels, delayed included */
+unsigned long ev_group_root_w(const struct ev_run *r, int cpu, unsigned *h_nr);
 /* p, a task of a group, is attached to cpu's averages (a start or a move
  * in): update_tg_cfs_load() propagates its runnable time to the group's
  * entity there, whose load_sum grows by p's, at most the whole of it (the

@@ -11,6 +11,7 @@
 #include "fair_weights.h"
 #include "../common/util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,12 @@ void sl_eevdf_rq_init(struct sl_eevdf_rq *rq, uint64_t base_slice, uint64_t tick
 	rq->run_to_parity = 1;
 	rq->resched_lapsed = 1;
 	rq->lag_max_slice = 1;
+}
+
+void sl_eevdf_rq_init_like(struct sl_eevdf_rq *rq, const struct sl_eevdf_rq *like)
+{
+	*rq = *like;
+	memset(rq, 0, offsetof(struct sl_eevdf_rq, base_slice));
 }
 
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq)

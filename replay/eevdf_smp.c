@@ -55,18 +55,17 @@ static void rq_sync(struct ev_run *r, int cpu)
 {
 	struct ev_rq *rq = &r->rq[cpu];
 	const struct sl_eevdf_rq *cfs = &rq->cfs;
-	unsigned long w = rq_weight(cfs), gw;
-	if (!r->ngrp) {
-		sl_pelt_update(&rq->avg, r->e->now, w, cfs->nr_running, cfs->curr && cfs->curr->on_rq, 1);
-		return;
-	}
-	/* the root's weight holds the groups' entities; the runnable count
-	 * is the root's h_nr_queued, its tasks at both levels */
-	sl_pelt_update(&rq->avg, r->e->now, w, ev_h_nr(r, cpu), cfs->curr && cfs->curr->on_rq, 1);
+	unsigned long w = rq_weight(cfs), gw = 0;
+	unsigned nr = (unsigned)cfs->nr_running;
+	/* with groups the root's weight holds their entities, and the
+	 * runnable count is the root's h_nr_queued, its tasks at both levels */
+	if (r->ngrp)
+		gw = ev_group_root_w(r, cpu, &nr);
+	sl_pelt_update(&rq->avg, r->e->now, w, nr, cfs->curr && cfs->curr->on_rq, 1);
 	/* the root tasks' part: the root's weight less its groups' entities'
 	 * (their loads are kept by eevdf_group.c) */
-	gw = ev_group_root_w(r, cpu);
-	sl_pelt_update(&rq->ravg, r->e->now, w > gw ? w - gw : 0, 0, 0, 1);
+	if (r->ngrp)
+		sl_pelt_update(&rq->ravg, r->e->now, w > gw ? w - gw : 0, 0, 0, 1);
 }
 
 /* a root task's load, with weight w, joins or leaves the root's (rq->ravg;
@@ -699,9 +698,11 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 			continue;
 		if (lb->type == MIG_LOAD) {
 			unsigned long load = task_h_load(r, p);
+			if (load < 1)
+				load = 1; /* max_t(unsigned long, task_h_load(p), 1) */
 			if (!sl_eevdf_detach_load_fits(load, failed, lb->imbalance))
 				continue;
-			lb->imbalance -= (long)(load ? load : 1);
+			lb->imbalance -= (long)load;
 		} else {
 			lb->imbalance--;
 		}
