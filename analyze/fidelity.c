@@ -90,6 +90,9 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 	sv = xmalloc(r->nwakeups * sizeof(*sv));
 	sl_estimate_ticks(r, &ticks);
 	o->hz = ticks.hz;
+	/* a CPU with too few tick preemptions of its own to place its tick
+	 * (an idle desktop's) takes the run's (sched_stat_runtime's) */
+	sl_ticks_fill_recorded(&ticks, r->run.params, ncpu);
 	for (i = 0; i < r->nwakeups; i++) {
 		const struct sl_wakeup_row *w = &r->wakeups[i];
 		const size_t *ci;

@@ -107,6 +107,32 @@ int64_t sl_recording_tick_phase(const char *params, int hz)
 	return (int64_t)ph;
 }
 
+void sl_ticks_fill_recorded(struct sl_ticks *t, const char *params, int ncpu)
+{
+	double h = param_num(params, "tick_phase_hz");
+	int64_t ph;
+	int c;
+	if (isnan(h) || h < 1 || h > 100000 || (t->hz && t->hz != (int)h) || ncpu < 1)
+		return;
+	ph = sl_recording_tick_phase(params, (int)h);
+	if (ph < 0)
+		return;
+	if (!t->hz) {
+		sl_ticks_release(t);
+		t->hz = (int)h;
+		t->ncpu = 0;
+	}
+	if (t->ncpu < ncpu) {
+		t->phase_ns = xrealloc(t->phase_ns, (size_t)ncpu * sizeof(*t->phase_ns));
+		for (c = t->ncpu; c < ncpu; c++)
+			t->phase_ns[c] = -1;
+		t->ncpu = ncpu;
+	}
+	for (c = 0; c < t->ncpu; c++)
+		if (t->phase_ns[c] < 0)
+			t->phase_ns[c] = (double)ph;
+}
+
 int sl_recording_vcpu_pack(const struct sl_run_data *rec)
 {
 	double v = param_num(rec->run.params, "vcpu_pack");

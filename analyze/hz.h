@@ -31,6 +31,13 @@ int sl_recording_hz(const struct sl_run_data *rec, int *hz, size_t *samples, dou
  * sl_ticks_phase), when their tick_phase_hz is hz; -1 otherwise (an older
  * import, another HZ, a tick it could not tell). */
 int64_t sl_recording_tick_phase(const char *params, int hz);
+/* Give the CPUs of t whose phase the tick preemptions did not tell (all of
+ * them when t found no HZ) the recorded run's tick, its params'
+ * tick_phase_ns (sched_stat_runtime's ticks or the clock reads', at
+ * import): the kernel's ticks fall at one phase on every CPU (no
+ * skew_tick). Nothing when the params have no phase or another HZ; t must
+ * have been filled by sl_estimate_ticks; ncpu is the CPUs to cover. */
+void sl_ticks_fill_recorded(struct sl_ticks *t, const char *params, int ncpu);
 /* The recording kernel's sched_vcpu_pack bits, as its ledger gave them to
  * the import (the recorded run's params vcpu_pack; docs/ledger.md), or -1
  * when the recording does not say. */

@@ -89,6 +89,11 @@ static const struct sl_policy_param eevdf_params[] = {
 		"fork or exec stays with room; room: no RT task, no other runnable fair task, the "
 		"utilisation with the task under 70 % (docs/eevdf.md \"vCPU packing\"); 0 (the "
 		"default): mainline" },
+	[EV_P_NOHZ] = SL_PARAM_FLAG("nohz", 1,
+		"CONFIG_NO_HZ_IDLE: an idle CPU's tick is stopped, so it balances only when a busy CPU's "
+		"tick kicks it (nohz_balancer_kick: that CPU has two tasks or more, or more than one CPU is "
+		"busy), and its periodic balance does not refresh SIS_UTIL's scan depth on its own (1); "
+		"0: idle CPUs tick and balance at their idle interval"),
 	{ NULL, 0, 0, 0, NULL },
 };
 

@@ -229,6 +229,12 @@ int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_
  * LB_MIN skip of loads under 16 (SCHED_FEAT(LB_MIN, false),
  * kernel/sched/features.h). */
 int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalance);
+/* nohz_balancer_kick() (kernel/sched/fair.c, v6.18; CONFIG_NO_HZ_IDLE): does
+ * the tick of a busy CPU running this_nr tasks kick an idle CPU into
+ * balancing, nr_busy CPUs busy and nr_idle with their tick stopped? Only
+ * when one is idle, and this CPU has a task waiting (two or more) or more
+ * than one CPU is busy. */
+int sl_eevdf_nohz_kick(unsigned this_nr, int nr_busy, int nr_idle);
 /* select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
  * in kernel/sched/cpupri.c, v6.18) for the wakeup or fork of an RT task of
  * kernel prio `prio` (99 - rt_priority) allowed on `mask`, whose CPU is cpu

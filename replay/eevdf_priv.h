@@ -32,6 +32,7 @@ enum {
 	EV_P_UTIL_EST,
 	EV_P_FORK_FLIPS,
 	EV_P_VCPU_PACK,
+	EV_P_NOHZ,
 };
 
 struct ev_task {

@@ -123,3 +123,15 @@ int sl_eevdf_select_rt(int ncpus, const int *best, int cur_prio, int cur_pinned,
 	 * (rt.highest_prio.curr, MAX_RT_PRIO with none) */
 	return best[target] < 0 || prio < best[target] ? target : cpu;
 }
+
+int sl_eevdf_nohz_kick(unsigned this_nr, int nr_busy, int nr_idle)
+{
+	/* nohz.nr_cpus == 0: no CPU has its tick stopped */
+	if (nr_idle <= 0)
+		return 0;
+	/* NOHZ_BALANCE_KICK: this CPU has a task waiting */
+	if (this_nr >= 2)
+		return 1;
+	/* sds->nr_busy_cpus > 1: tasks to spread within the LLC */
+	return nr_busy > 1;
+}

@@ -324,6 +324,8 @@ void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst);
 /* 1 when p runs the last burst of its life (it exits at its end): a
  * wakeup it makes is made on its way out (do_exit, PF_EXITING). */
 int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p);
+/* 1 if cpu is up (a late CPU is offline before its first event) */
+int sl_engine_cpu_up(const struct sl_engine *e, int cpu);
 /* Ask cpu to reschedule after the current event (need_resched). */
 void sl_engine_resched(struct sl_engine *e, int cpu);
 /* Arm cpu's policy timer: the policy's timer hook runs at time at (>= now)

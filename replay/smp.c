@@ -215,6 +215,11 @@ void sl_engine_pull(struct sl_engine *e, struct sl_task *p, int src, int dst)
 	pull_task(e, p, src, dst);
 }
 
+int sl_engine_cpu_up(const struct sl_engine *e, int cpu)
+{
+	return sl_eng_cpu_up(e, cpu);
+}
+
 int sl_engine_exiting(const struct sl_engine *e, const struct sl_task *p)
 {
 	(void)e;

@@ -11,7 +11,8 @@
 #   250 Hz (validate's estimate, checked below; this trace was recorded on
 #   a 250 Hz kernel), each CPU's phase the circular mean of the slice ends
 #   (R, no wakeup in the 100 us before) in the 3 adjacent bins of 64 per
-#   period holding the most, if at least 10 and 4 x 3/64 of that CPU's.
+#   period holding the most, if at least 10 and 4 x 3/64 of that CPU's;
+#   a CPU without one takes the recorded run's tick (params tick_phase_ns).
 #   Quantile i = nearest rank ceil((2i+1)/32 * n).
 # - a workload defaults to none (params "overhead":"none", delays as before);
 # - a fixed value makes every idle-CPU wakeup of a lone sleeper last exactly it;
@@ -38,10 +39,13 @@ samples() { # $1: idle | switch
 	    FROM (SELECT DISTINCT cpu FROM eb) c, (WITH RECURSIVE r(b) AS (SELECT 0 UNION ALL SELECT b + 1 FROM r WHERE b < 63) SELECT b FROM r) k),
 	  top AS (SELECT cpu, (SELECT b FROM bins b2 WHERE b2.cpu = b1.cpu ORDER BY n DESC, b LIMIT 1) AS b,
 	    MAX(n) AS n, (SELECT COUNT(*) FROM eb WHERE eb.cpu = b1.cpu) AS tot FROM bins b1 GROUP BY cpu),
-	  ph AS (SELECT t.cpu, ((atan2(SUM(sin(2 * pi() * eb.f)), SUM(cos(2 * pi() * eb.f))) / (2 * pi()) + 1.0) -
+	  ph0 AS (SELECT t.cpu, ((atan2(SUM(sin(2 * pi() * eb.f)), SUM(cos(2 * pi() * eb.f))) / (2 * pi()) + 1.0) -
 	       FLOOR(atan2(SUM(sin(2 * pi() * eb.f)), SUM(cos(2 * pi() * eb.f))) / (2 * pi()) + 1.0)) * $P AS p
 	    FROM top t JOIN eb ON eb.cpu = t.cpu AND eb.b IN (t.b, (t.b + 63) % 64, (t.b + 1) % 64)
 	    WHERE t.n >= 10 AND t.n * 64 >= 12 * t.tot GROUP BY t.cpu),
+	  ph AS (SELECT cpu, p FROM ph0 UNION ALL SELECT c.cpu, rp.p FROM (SELECT DISTINCT cpu FROM s) c,
+	    (SELECT json_extract(params, '\$.tick_phase_ns') AS p FROM run WHERE id = 1
+	      AND json_extract(params, '\$.tick_phase_hz') = 250) rp WHERE c.cpu NOT IN (SELECT cpu FROM ph0)),
 	  x AS (SELECT w.ts, w.ts_run, w.utid,
 	    (SELECT id FROM s WHERE s.cpu = w.cpu AND s.ts < w.ts ORDER BY s.ts DESC LIMIT 1) AS pr,
 	    (SELECT id FROM s WHERE s.cpu = w.cpu AND s.ts >= w.ts ORDER BY s.ts LIMIT 1) AS nx

@@ -976,3 +976,22 @@ SL_TEST(eevdf_detach_load_fits_without_lb_min)
 	CHECK_EQ_INT(sl_eevdf_detach_load_fits(201, 1, 100), 1); /* 201 >> 1 = 100 */
 	CHECK_EQ_INT(sl_eevdf_detach_load_fits(203, 1, 100), 0); /* 203 >> 1 = 101 */
 }
+
+
+/* nohz_balancer_kick()'s rule (kernel/sched/fair.c, v6.18; CONFIG_NO_HZ_IDLE:
+ * an idle CPU's tick is stopped and it balances only when a busy CPU's tick
+ * kicks it), by hand: no idle CPU, nothing to kick (nohz.nr_cpus == 0); a
+ * busy CPU with two tasks or more kicks (NOHZ_BALANCE_KICK: rq->nr_running
+ * >= 2); one with a single task kicks only when more than one CPU of the
+ * LLC is busy (sds->nr_busy_cpus > 1): on 2 CPUs, one busy with one task
+ * and one idle, the idle one is never balanced, since it could pull
+ * nothing anyway (that task runs), and its SIS_UTIL scan depth is not
+ * refreshed by it. */
+SL_TEST(eevdf_nohz_kick_rule)
+{
+	CHECK_EQ_INT(sl_eevdf_nohz_kick(1, 1, 1), 0); /* 2 CPUs: one task, one idle CPU */
+	CHECK_EQ_INT(sl_eevdf_nohz_kick(2, 1, 1), 1); /* a task waits: kick */
+	CHECK_EQ_INT(sl_eevdf_nohz_kick(5, 2, 0), 0); /* no CPU idle */
+	CHECK_EQ_INT(sl_eevdf_nohz_kick(1, 2, 1), 1); /* 3 CPUs: two busy, one idle */
+	CHECK_EQ_INT(sl_eevdf_nohz_kick(0, 0, 2), 0); /* all idle (no busy tick kicks) */
+}

@@ -208,6 +208,62 @@ SL_TEST(overhead_calibrate_leaves_out_ticks)
 	CHECK_EQ_INT(o.switch_ns, 10000);
 }
 
+/* A CPU with too few tick preemptions to place its tick takes the recorded
+ * run's (its params' tick_phase_ns, from sched_stat_runtime at import;
+ * sl_ticks_fill_recorded). The two wakeups of
+ * overhead_calibrate_leaves_out_ticks without the 40 hogs: no tick
+ * preemptions tell a phase (sl_estimate_ticks: hz 0), so before the
+ * fallback both switches were samples (nswitch 2, the 505 us wait of W at
+ * the tick among them). With params "tick_phase_hz":250,
+ * "tick_phase_ns":1000000 the ticks are at 1 ms + k * 4 ms again: W's
+ * switch at 161.005 ms is the tick's (ntick 1), X's 10 us a sample. At
+ * another HZ than the estimate's, or without a phase, nothing is filled. */
+SL_TEST(overhead_calibrate_takes_the_recorded_tick)
+{
+	struct sl_slice_row sl[4] = {
+		{ 160200000, 805000, 7, 0, 'R', 120 },  { 161005000, 500000, 100, 0, 'S', 120 },
+		{ 162000000, 510000, 8, 0, 'R', 120 },  { 162510000, 100000, 101, 0, 'S', 120 },
+	};
+	struct sl_wakeup_row wk[2] = {
+		{ 160500000, 161005000, 100, -1, 0 },
+		{ 162500000, 162510000, 101, -1, 0 },
+	};
+	struct sl_run_data r;
+	struct sl_overheads o;
+	struct sl_ticks t;
+	memset(&r, 0, sizeof(r));
+	r.slices = sl;
+	r.nslices = 4;
+	r.wakeups = wk;
+	r.nwakeups = 2;
+	snprintf(r.run.params, sizeof(r.run.params), "{}");
+	sl_overheads_calibrate(&r, &o);
+	CHECK_EQ_INT(o.hz, 0);
+	CHECK_EQ_INT(o.ntick, 0);
+	CHECK_EQ_INT(o.nswitch, 2);
+	snprintf(r.run.params, sizeof(r.run.params), "{\"tick_phase_hz\":250,\"tick_phase_ns\":1000000}");
+	sl_overheads_calibrate(&r, &o);
+	CHECK_EQ_INT(o.ntick, 1);
+	CHECK_EQ_INT(o.nswitch, 1);
+	CHECK_EQ_INT(o.switch_ns, 10000);
+	/* the fill itself: a CPU without a phase gets the run's, one with
+	 * its own keeps it; at another HZ nothing changes */
+	memset(&t, 0, sizeof(t));
+	t.hz = 250;
+	t.ncpu = 1;
+	t.phase_ns = xcalloc(1, sizeof(*t.phase_ns));
+	t.phase_ns[0] = 2000000;
+	sl_ticks_fill_recorded(&t, r.run.params, 2);
+	CHECK_EQ_INT(t.ncpu, 2);
+	CHECK_EQ_INT((int64_t)t.phase_ns[0], 2000000);
+	CHECK_EQ_INT((int64_t)t.phase_ns[1], 1000000);
+	t.hz = 1000;
+	t.phase_ns[1] = -1;
+	sl_ticks_fill_recorded(&t, r.run.params, 2);
+	CHECK(t.phase_ns[1] < 0);
+	sl_ticks_release(&t);
+}
+
 /* validate --seeds: the median of the replay figures over the seeds, the
  * recorded ones kept, CPU time exact only if exact in all
  * (sl_fidelity_median, analyze/fidelity.c). Three comparisons by hand:
