@@ -344,6 +344,11 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 	int want_affine = 1, sync = !!(wake_flags & SL_WF_SYNC);
 	if (wake_flags & (SL_WF_FORK | SL_WF_EXEC))
 		return fork_exec_cpu(r, p, prev_cpu, wake_flags);
+	/* try_to_wake_up(): a task still queued, delayed (DELAY_DEQUEUE), is
+	 * woken where it is by ttwu_runnable(), before select_task_rq() is
+	 * reached: no placement, no record_wakee */
+	if (t->se.delayed && t->cpu >= 0 && t->cpu < e->ncpus && sl_task_allowed(p, t->cpu))
+		return t->cpu;
 	if (!sl_engine_param(e, EV_P_SELECT_IDLE))
 		return -1;
 	if (t->rt)

@@ -995,3 +995,65 @@ SL_TEST(eevdf_nohz_kick_rule)
 	CHECK_EQ_INT(sl_eevdf_nohz_kick(1, 2, 1), 1); /* 3 CPUs: two busy, one idle */
 	CHECK_EQ_INT(sl_eevdf_nohz_kick(0, 0, 2), 0); /* all idle (no busy tick kicks) */
 }
+
+/* A task woken while still queued, delayed (DELAY_DEQUEUE), is woken where
+ * it is: try_to_wake_up() -> ttwu_runnable() requeues it on its CPU before
+ * select_task_rq() is reached (kernel/sched/core.c, v6.18). 2 CPUs, HZ
+ * 1000, base slice 1.4 ms. H (nice -5, 3121) pinned to CPU 0, J (nice -5)
+ * pinned to CPU 1 until it exits at 1.6 ms, D (nice 0, 1024) placed on CPU
+ * 0 (equal loads: the first). H runs 0-1 ms: vH = 1 ms * 1024 / 3121 =
+ * 0.328 ms. At the 1 ms tick D (v 0, its first deadline half a slice away,
+ * 0.7 ms) is eligible and the earlier deadline: it runs 1-1.5 ms and
+ * sleeps at vD = 0.5 ms, beyond V = (3121 * 0.328 + 1024 * 0.5) / 4145 =
+ * 0.37 ms: not eligible, so it stays queued, delayed. H runs on. D's
+ * interrupt wakeup at 1.7 ms (on CPU 0): D would be eligible only once vH
+ * reaches 0.5 ms (about 2.02 ms), so it is still delayed, and requeued on
+ * CPU 0 although CPU 1 has been idle since 1.6 ms. At the 2 ms tick CPU 0
+ * holds two tasks, so it kicks the idle CPU 1 (nohz), whose balance pulls
+ * D (last ran 0.5 ms ago: not cache-hot): D runs at 2 ms on CPU 1. Before
+ * (select_task_rq for a delayed task too) select_idle_sibling sent it to
+ * the idle CPU 1 at 1.7 ms. */
+SL_TEST(eevdf_delayed_task_wakes_where_it_is_queued)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_task_spec *t;
+	struct trec r;
+	size_t i, n = 0;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "H", -5, 0);
+	t->run_ns = SL_INF;
+	t->cpumask = 1;
+	t = add_task(&b, "J", -5, 0);
+	add_phase(t, 1600000, 'X', 0, 0, -1, 0);
+	t->cpumask = 2;
+	t = add_task(&b, "D", 0, 0);
+	add_phase(t, 500000, 'S', 200000, SL_WAKER_IRQ, -1, 0);
+	t->phases[0].wake_cpu1 = 1;
+	add_phase(t, 1 * MS, 'E', 0, 0, -1, 0);
+	sl_replay_opts_init(&o);
+	o.cpus = 2;
+	o.mode = SL_MODE_CAUSAL;
+	o.duration_ns = 10 * MS;
+	CHECK_EQ_INT(trun_opts(&b, "eevdf", &o, &r, NULL), 0);
+	for (i = 0; i < r.ns; i++) {
+		if (r.s[i].task != 2)
+			continue;
+		if (n == 0) {
+			CHECK_EQ_INT(r.s[i].ts, 1000000);
+			CHECK_EQ_INT(r.s[i].dur, 500000);
+			CHECK_EQ_INT(r.s[i].cpu, 0);
+		} else {
+			CHECK_EQ_INT(r.s[i].ts, 2000000);
+			CHECK_EQ_INT(r.s[i].cpu, 1);
+		}
+		n++;
+	}
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(r.nw, 1);
+	CHECK_EQ_INT(r.w[0].ts, 1700000);
+	CHECK_EQ_INT(r.w[0].ts_run, 2000000);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
