@@ -23,7 +23,7 @@ VARIANT := default
 SANFLAGS :=
 else
 VARIANT := san
-SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all -DSL_SANITIZE
 endif
 B := build/$(VARIANT)
 

@@ -789,6 +789,25 @@ static void pw_warn(void *ctx, const char *msg)
 		pw_put(w, 'W', msg, n, 1);
 }
 
+/* In a sanitizer build, where the reader's child leaves its sanitizer
+ * report (" (sanitizer report, if any: PATH.pid)"); "" otherwise. */
+#ifdef SL_SANITIZE
+#include <sanitizer/common_interface_defs.h>
+#define SL_CHILD_REPORT "/tmp/schedlab-reader"
+static const char *child_report(pid_t pid)
+{
+	static char buf[96];
+	snprintf(buf, sizeof(buf), " (sanitizer report, if any: %s.%ld)", SL_CHILD_REPORT, (long)pid);
+	return buf;
+}
+#else
+static const char *child_report(pid_t pid)
+{
+	(void)pid;
+	return "";
+}
+#endif
+
 static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path, int wfd,
 			    int ackfd, struct ring *ring)
 {
@@ -797,6 +816,12 @@ static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path
 	int rc;
 
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+#ifdef SL_SANITIZE
+	/* a sanitizer build (make SANITIZE=...): the report of a crash in
+	 * this child would go to /dev/null below; to a file instead
+	 * (SL_CHILD_REPORT.pid), which the parent's error names */
+	__sanitizer_set_report_path(SL_CHILD_REPORT);
+#endif
 	if (null >= 0) { /* libtracecmd prints some complaints whatever its log level */
 		dup2(null, 1);
 		dup2(null, 2);
@@ -882,11 +907,11 @@ static int parent(FILE *f, int ackfd, const struct ring *ring, const char *path,
 		;
 	*reaped = 1;
 	if (!nev)
-		return sl_fail(d, "%s:0: corrupt trace.dat: libtracecmd %s on it before the first event",
-			       path, WIFSIGNALED(status) ? "crashed" : "failed");
-	sl_warn(d, "%s:%llu: corrupt data after this offset: libtracecmd %s; %llu events read before it",
+		return sl_fail(d, "%s:0: corrupt trace.dat: libtracecmd %s on it before the first event%s",
+			       path, WIFSIGNALED(status) ? "crashed" : "failed", child_report(pid));
+	sl_warn(d, "%s:%llu: corrupt data after this offset: libtracecmd %s; %llu events read before it%s",
 		path, (unsigned long long)last_pos, WIFSIGNALED(status) ? "crashed" : "failed",
-		(unsigned long long)nev);
+		(unsigned long long)nev, child_report(pid));
 	return sl_event_cut(fn, ctx, last_pos) ? -2 : 1;
 }
 
