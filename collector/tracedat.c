@@ -14,6 +14,7 @@
  * reads; the decoding itself runs in a child process (see below). The
  * prev_state letters come from tracedat_state.c. */
 #include "event.h"
+#include "child_report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -789,25 +790,6 @@ static void pw_warn(void *ctx, const char *msg)
 		pw_put(w, 'W', msg, n, 1);
 }
 
-/* In a sanitizer build, where the reader's child leaves its sanitizer
- * report (" (sanitizer report, if any: PATH.pid)"); "" otherwise. */
-#ifdef SL_SANITIZE
-#include <sanitizer/common_interface_defs.h>
-#define SL_CHILD_REPORT "/tmp/schedlab-reader"
-static const char *child_report(pid_t pid)
-{
-	static char buf[96];
-	snprintf(buf, sizeof(buf), " (sanitizer report, if any: %s.%ld)", SL_CHILD_REPORT, (long)pid);
-	return buf;
-}
-#else
-static const char *child_report(pid_t pid)
-{
-	(void)pid;
-	return "";
-}
-#endif
-
 static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path, int wfd,
 			    int ackfd, struct ring *ring)
 {
@@ -816,12 +798,7 @@ static _Noreturn void child(int fd, const struct sl_tdhdr *hdr, const char *path
 	int rc;
 
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-#ifdef SL_SANITIZE
-	/* a sanitizer build (make SANITIZE=...): the report of a crash in
-	 * this child would go to /dev/null below; to a file instead
-	 * (SL_CHILD_REPORT.pid), which the parent's error names */
-	__sanitizer_set_report_path(SL_CHILD_REPORT);
-#endif
+	child_report_setup(); /* a sanitizer build's report: to a file */
 	if (null >= 0) { /* libtracecmd prints some complaints whatever its log level */
 		dup2(null, 1);
 		dup2(null, 2);
