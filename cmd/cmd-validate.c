@@ -87,7 +87,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_INT(0, "seeds", &v->seeds, 1, 64, "N",
 			   "replay N times, --seed 0 to N-1 (the draws of the\n"
 			   "kernel overheads), and compare the median of each figure\n"
-			   "(default 5; one replay's tail percentiles are a draw:\n"
+			   "(default 15; one replay's tail percentiles are a draw:\n"
 			   "docs/validate.md); the seed-0 replay is stored"),
 		SL_OPT_CHOICE(0, "interference", &v->interference, sl_interference_choices,
 			      "the replay's bursts with their recorded interference\n"
@@ -122,7 +122,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 	v->mode = SL_MODE_CAUSAL;
 	v->interference = SL_INTERFERENCE_RECORDED;
 	v->hz = 0; /* estimated */
-	v->seeds = 5;
+	v->seeds = 15;
 	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
 	if (!v->trace) {

@@ -3,7 +3,7 @@
 # recordings (issue 22): each trace file of each DIR (default traces/corpus)
 # is imported into a database of its own (its ledger, FILE.ledger, with it)
 # and validated with `schedlab validate` (the recording kernel's model, its
-# defaults: causal, overheads auto, HZ estimated, the median of 5 replays);
+# defaults: causal, overheads auto, HZ estimated, the median of 15 replays);
 # one line per trace gives
 # the 9 gating checks (CPU time exact, switches, migrations, span (its
 # utilisation the same), delay KS, p50, p95, p99: the error, and '*' where it is past its threshold,
