@@ -163,13 +163,22 @@ SL_TEST(overhead_parse)
  *     100 us of the switch: left out (ntick 1);
  *   X woken at 162.5 ms, runs at 162.51 ms, preempting a slice ending R
  *     there, 1.49 ms from any tick: a switch sample of 10 us. */
+/* W's and X's rows (the slices before them and their own, their wakeups) */
+static const struct sl_slice_row wx_slices[4] = {
+	{ 160200000, 805000, 7, 0, 'R', 120 },  /* ends 161.005 */
+	{ 161005000, 500000, 100, 0, 'S', 120 }, /* W */
+	{ 162000000, 510000, 8, 0, 'R', 120 },  /* ends 162.51 */
+	{ 162510000, 100000, 101, 0, 'S', 120 }, /* X */
+};
+static struct sl_wakeup_row wx_wakeups[2] = {
+	{ 160500000, 161005000, 100, -1, 0 },
+	{ 162500000, 162510000, 101, -1, 0 },
+};
+
 SL_TEST(overhead_calibrate_leaves_out_ticks)
 {
 	struct sl_slice_row sl[44];
-	struct sl_wakeup_row wk[2] = {
-		{ 160500000, 161005000, 100, -1, 0 },
-		{ 162500000, 162510000, 101, -1, 0 },
-	};
+	struct sl_wakeup_row *wk = wx_wakeups;
 	struct sl_run_data r;
 	struct sl_overheads o;
 	struct sl_ticks t;
@@ -179,16 +188,8 @@ SL_TEST(overhead_calibrate_leaves_out_ticks)
 		struct sl_slice_row s = { (uint64_t)k * 4000000 + 200000, 800000, 1 + k % 3, 0, 'R', 120 };
 		sl[n++] = s;
 	}
-	{
-		struct sl_slice_row a = { 160200000, 805000, 7, 0, 'R', 120 };  /* ends 161.005 */
-		struct sl_slice_row b = { 161005000, 500000, 100, 0, 'S', 120 }; /* W */
-		struct sl_slice_row c = { 162000000, 510000, 8, 0, 'R', 120 };  /* ends 162.51 */
-		struct sl_slice_row d = { 162510000, 100000, 101, 0, 'S', 120 }; /* X */
-		sl[n++] = a;
-		sl[n++] = b;
-		sl[n++] = c;
-		sl[n++] = d;
-	}
+	for (k = 0; k < 4; k++)
+		sl[n++] = wx_slices[k];
 	memset(&r, 0, sizeof(r));
 	r.slices = sl;
 	r.nslices = n;
@@ -220,17 +221,12 @@ SL_TEST(overhead_calibrate_leaves_out_ticks)
  * another HZ than the estimate's, or without a phase, nothing is filled. */
 SL_TEST(overhead_calibrate_takes_the_recorded_tick)
 {
-	struct sl_slice_row sl[4] = {
-		{ 160200000, 805000, 7, 0, 'R', 120 },  { 161005000, 500000, 100, 0, 'S', 120 },
-		{ 162000000, 510000, 8, 0, 'R', 120 },  { 162510000, 100000, 101, 0, 'S', 120 },
-	};
-	struct sl_wakeup_row wk[2] = {
-		{ 160500000, 161005000, 100, -1, 0 },
-		{ 162500000, 162510000, 101, -1, 0 },
-	};
+	struct sl_slice_row sl[4];
+	struct sl_wakeup_row *wk = wx_wakeups;
 	struct sl_run_data r;
 	struct sl_overheads o;
 	struct sl_ticks t;
+	memcpy(sl, wx_slices, sizeof(sl));
 	memset(&r, 0, sizeof(r));
 	r.slices = sl;
 	r.nslices = 4;
