@@ -787,16 +787,10 @@ static void periodic(struct ev_run *r, int cpu)
 	rq->next_balance = rq->last_balance + interval;
 }
 
-/* an idle CPU whose tick is stopped (CONFIG_NO_HZ_IDLE): nothing runs or
- * is queued there, and no wakee is on its way to it */
-static int nohz_idle(const struct sl_engine *e, int cpu)
-{
-	return !e->cpus[cpu].curr && !e->cpus[cpu].nr_running && ev_cpu_idle(e, cpu);
-}
-
 /* nohz_balancer_kick() at the tick of the busy cpu (sl_eevdf_nohz_kick);
  * the kicked CPU runs _nohz_idle_balance, the periodic balance (CPU_IDLE)
- * of every idle CPU whose balance is due (rq->next_balance) */
+ * of every idle CPU (its tick stopped: ev_cpu_idle, no wakee on its way)
+ * whose balance is due (rq->next_balance) */
 static void nohz_balancer_kick(struct ev_run *r, int cpu)
 {
 	struct sl_engine *e = r->e;
@@ -804,7 +798,7 @@ static void nohz_balancer_kick(struct ev_run *r, int cpu)
 	for (c = 0; c < e->ncpus; c++) {
 		if (!sl_engine_cpu_up(e, c))
 			continue;
-		if (nohz_idle(e, c))
+		if (ev_cpu_idle(e, c))
 			nr_idle++;
 		else
 			nr_busy++;
@@ -812,7 +806,7 @@ static void nohz_balancer_kick(struct ev_run *r, int cpu)
 	if (!sl_eevdf_nohz_kick(e->cpus[cpu].nr_running, nr_busy, nr_idle))
 		return;
 	for (c = 0; c < e->ncpus; c++)
-		if (c != cpu && sl_engine_cpu_up(e, c) && nohz_idle(e, c))
+		if (c != cpu && sl_engine_cpu_up(e, c) && ev_cpu_idle(e, c))
 			periodic(r, c);
 }
 
@@ -905,12 +899,11 @@ int ev_balance(struct sl_engine *e, int cpu, int kind)
 	case SL_BAL_TICK:
 		if (!sl_engine_param(e, EV_P_NOHZ)) {
 			periodic(r, cpu);
-			return 0;
+		} else if (!ev_cpu_idle(e, cpu)) {
+			/* an idle CPU's tick is stopped (tick_nohz_idle_stop_tick) */
+			periodic(r, cpu);
+			nohz_balancer_kick(r, cpu);
 		}
-		if (nohz_idle(e, cpu))
-			return 0; /* tick_nohz_idle_stop_tick: no tick, no balance */
-		periodic(r, cpu);
-		nohz_balancer_kick(r, cpu);
 		return 0;
 	case SL_BAL_NEWIDLE:
 		return newidle(r, cpu);

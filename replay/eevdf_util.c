@@ -47,13 +47,6 @@ int sl_eevdf_nr_idle_scan(unsigned long sum_util, int llc_weight, unsigned imbal
 
 /* wake_wide(): the waker and the wakee switch between many partners: the
  * wakeup is not steered to the waker's CPU (factor = the LLC's CPUs) */
-int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalance)
-{
-	if (load < 1)
-		load = 1;
-	return (long)(load >> (failed < 63 ? failed : 63)) <= imbalance;
-}
-
 int sl_eevdf_wake_wide(unsigned waker_flips, unsigned wakee_flips, unsigned llc_size)
 {
 	unsigned master = waker_flips, slave = wakee_flips;
@@ -122,6 +115,13 @@ int sl_eevdf_select_rt(int ncpus, const int *best, int cur_prio, int cur_pinned,
 	/* taken only where p beats the best RT task queued there
 	 * (rt.highest_prio.curr, MAX_RT_PRIO with none) */
 	return best[target] < 0 || prio < best[target] ? target : cpu;
+}
+
+int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalance)
+{
+	if (load < 1)
+		load = 1;
+	return (long)(load >> (failed < 63 ? failed : 63)) <= imbalance;
 }
 
 int sl_eevdf_nohz_kick(unsigned this_nr, int nr_busy, int nr_idle)
