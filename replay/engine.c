@@ -694,7 +694,12 @@ static __attribute__((noinline)) void schedule(struct sl_engine *e, int c)
 	if (cpu->wake_queued &&
 	    (cpu->nr_running == 0 || (prev && (prev->eng->blocked || yielded == 'Y'))))
 		sl_eng_take_inflight(e, c);
-	if (e->ncpus > 1 && cpu->nr_running == 0)
+	/* newidle balancing only on a CPU with nothing queued: a wakee on its
+	 * way to this busy CPU that the blocking task woke in this instant
+	 * (wake_queued, left after sl_eng_take_inflight) is on its runqueue
+	 * in the kernel, which queues a wakeup run on the wakee's CPU at once
+	 * (kernel/sched/core.c, ttwu_queue_cond) */
+	if (e->ncpus > 1 && cpu->nr_running == 0 && !cpu->wake_queued)
 		sl_smp_idle_balance(e, c);
 	next = e->ops->pick_next(e, c, prev);
 	e->priv->st.decisions++;

@@ -757,6 +757,68 @@ SL_TEST(engine_wakee_on_its_way_runs_at_a_yield)
 	CHECK_EQ_INT(inflight_run("rsdl", 0, 1), 1 * TMS);
 }
 
+/* The wakee of a task that blocks in the same instant is on its way to
+ * that CPU for the wakeup latency, but in the kernel it is on the CPU's
+ * runqueue already (a wakeup run on the wakee's CPU is queued at once,
+ * kernel/sched/core.c ttwu_queue_cond), so the CPU does no newly idle
+ * balancing (sched_balance_newidle runs only with nothing queued).
+ * Two CPUs, eevdf (newidle balancing at every chance: ni_random=0),
+ * causal, both latencies 1 ms, ticks every 10 ms (none before 10 ms):
+ * A (nice -5, pinned to CPU 0) runs 1 ms and exits, waking B (pinned to
+ * CPU 0) at 1 ms of its CPU time, the instant it exits; H1 (pinned to
+ * CPU 1) runs 20 ms; H2 (free) starts at 0.1 ms on CPU 1, the one with
+ * the smaller load (A's weight 3121 against H1's 1024), and waits there.
+ * B arrives at 2.0 ms and runs 2-3 ms on CPU 0; only when B exits at
+ * 3.0 ms is CPU 0 empty, and its newidle balance pulls H2 (queued, never
+ * ran: cold), which runs from 3.0 ms. Before: CPU 0 looked empty at 1 ms
+ * and pulled H2 then; H2 ran 1-2 ms there. */
+SL_TEST(engine_wakee_on_its_way_keeps_its_cpu_from_newidle)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats st;
+	struct trec r;
+	struct sl_task_spec *t;
+	size_t i;
+	uint64_t run = UINT64_MAX, h2_first = UINT64_MAX;
+	int h2_cpu = -1;
+	memset(&b, 0, sizeof(b));
+	b.cpus = 2;
+	t = add_task(&b, "A", -5, 0);
+	t->cpumask = 1;
+	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	t = add_task(&b, "B", 0, 0);
+	t->cpumask = 1;
+	t->initially_runnable = 0;
+	add_phase(t, 0, SL_END_SLEEP_S, 1 * TMS, SL_WAKER_TASK, 0, 1 * TMS);
+	add_phase(t, 1 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	t = add_task(&b, "H1", 0, 0);
+	t->cpumask = 2;
+	add_phase(t, 20 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	t = add_task(&b, "H2", 0, TMS / 10);
+	add_phase(t, 20 * TMS, SL_END_EXIT, 0, 0, -1, 0);
+	causal_1ms_opts(&o);
+	o.cpus = 2;
+	o.hz = 100;
+	o.policy_opts = "ni_random=0"; /* newidle balancing at every chance */
+	CHECK_EQ_INT(trun_opts(&b, "eevdf", &o, &r, &st), 0);
+	for (i = 0; i < r.nw; i++)
+		if (r.w[i].task == 1) {
+			run = r.w[i].ts_run;
+			CHECK_EQ_INT(r.w[i].cpu, 0);
+		}
+	for (i = 0; i < r.ns; i++)
+		if (r.s[i].task == 3 && (h2_first == UINT64_MAX || r.s[i].ts < h2_first)) {
+			h2_first = r.s[i].ts;
+			h2_cpu = r.s[i].cpu;
+		}
+	CHECK_EQ_INT(run, 2 * TMS);
+	CHECK_EQ_INT(h2_first, 3 * TMS);
+	CHECK_EQ_INT(h2_cpu, 0);
+	trec_free(&r);
+	sl_behaviour_release(&b);
+}
+
 /* A task whose waker is already past the wake point when it blocks is
  * woken in that same instant. The recording shows it switched out (the
  * behaviour has that sleep), so it leaves its CPU and the wakeup takes its
