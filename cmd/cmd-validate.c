@@ -32,7 +32,7 @@ static const char about[] =
 	"task, switches, migrations, wakeup-delay KS distance and p50/p95/p99/max\n"
 	"errors overall, for the 10 busiest and the 10 most-woken tasks, and a\n"
 	"verdict against the thresholds of docs/validate.md. The trace is replayed\n"
-	"--seeds times and each replay figure is their median; the seed-0 replay is\n"
+	"--seeds times and each replay figure is their median; the first replay is\n"
 	"stored as a run, the figures go into the metric table (fidelity_*). Exit\n"
 	"status 0 for PASS, 1 for FAIL (the table printed either way), 2 on an error.\n"
 	"With --against, no replay: the recorded run of ID2, another recording of\n"
@@ -48,7 +48,7 @@ struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
 	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers;
-	long long hz, seeds;
+	long long hz, seeds, first_seed;
 };
 
 enum { VP_OFF, VP_LEDGER };
@@ -89,6 +89,10 @@ static int parse(int argc, char **argv, struct vopts *v)
 			   "kernel overheads), and compare the median of each figure\n"
 			   "(default 15; one replay's tail percentiles are a draw:\n"
 			   "docs/validate.md); the seed-0 replay is stored"),
+		SL_OPT_INT(0, "first-seed", &v->first_seed, 0, 1000000000, "S",
+			   "the replays' seeds are S to S+N-1 instead (default 0),\n"
+			   "and the seed-S replay is stored: how much a verdict\n"
+			   "owes to the draws (docs/validate.md)"),
 		SL_OPT_CHOICE(0, "interference", &v->interference, sl_interference_choices,
 			      "the replay's bursts with their recorded interference\n"
 			      "(recorded keeps the CPU time validate holds exact; see\n"
@@ -205,8 +209,8 @@ static void json_num(double v, int dec)
 		printf("%.*f", dec, v);
 }
 
-/* The comparison of n replays (--seed 0 .. n-1) with rec, merged into *f
- * (sl_fidelity_median): the seed-0 replay is rep (stored); the others are
+/* The comparison of n replays (--seed o->seed .. o->seed + n-1, --first-seed)
+ * with rec, merged into *f (sl_fidelity_median): the first is rep (stored); the others are
  * replayed in memory. 0, or -1 with d set. */
 static int seeds_compare(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 			 const struct sl_replay_opts *o, const struct sl_run_data *rec,
@@ -219,7 +223,7 @@ static int seeds_compare(const struct sl_behaviour *b, const struct sl_policy_op
 	for (s = 1; s < n; s++) {
 		struct sl_replay_opts os = *o;
 		struct sl_run_data m;
-		os.seed = s;
+		os.seed = o->seed + s;
 		if (sl_cmd_replay_mem(b, ops, &os, NULL, rep, &m, d)) {
 			free(each);
 			return -1;
@@ -244,7 +248,7 @@ struct vrun {
 	char popts[200];        /* the model's options: the release's, the ledger's vcpu_pack */
 	int64_t rec_id, run_id;
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
-	uint64_t tick_timers;   /* the seed-0 replay's sleeps ended at a tick */
+	uint64_t tick_timers;   /* the stored replay's sleeps ended at a tick */
 	struct sl_run_data rec, rep;
 	struct sl_fidelity f;   /* the median of the replays' comparisons */
 	int have_rec, have_rep;
@@ -369,6 +373,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	}
 	if (!v->overhead || !strcmp(v->overhead, "auto"))
 		sl_overhead_of_run(&x->rec, &x->o, &x->ov); /* the recorded run, loaded above */
+	x->o.seed = (uint64_t)v->first_seed; /* the stored replay's; the others follow */
 	/* the release's options (o.policy_opts) go in as --opt does:
 	 * sl_cmd_replay_store keeps those the model has */
 	if (sl_cmd_replay_store(st, x->tr.id, &b, x->ops, &x->o, NULL, &x->run_id, &rs,
@@ -448,12 +453,12 @@ static void print_text(const struct vrun *x)
 		printf("timers at the tick: none (no recorded tick phase at %d Hz; "
 		       "docs/model.md)\n", o->hz);
 	else
-		printf("timers at the tick: %" PRIu64 " sleeps of the seed-0 replay end at a tick "
+		printf("timers at the tick: %" PRIu64 " sleeps of the stored replay end at a tick "
 		       "(docs/model.md)\n", x->tick_timers);
 	if (x->nseeds > 1)
-		printf("replays: %zu, --seed 0 to %zu (the overheads' draws); each replay figure "
-		       "is their median, run %" PRId64 " is seed 0's\n",
-		       x->nseeds, x->nseeds - 1, x->run_id);
+		printf("replays: %zu, --seed %" PRIu64 " to %" PRIu64 " (the overheads' draws); each "
+		       "replay figure is their median, run %" PRId64 " is seed %" PRIu64 "'s\n",
+		       x->nseeds, x->o.seed, x->o.seed + x->nseeds - 1, x->run_id, x->o.seed);
 	print_table(x->rows, x->n, x->verdict, "replay");
 }
 
@@ -528,7 +533,7 @@ static void print_json(const struct vrun *x)
 	printf(",\"wake_latency_median_ns\":%" PRIu64 ",\"switch_latency_median_ns\":%" PRIu64,
 	       aut ? x->ov.wake_ns : o->nq > 0 ? o->wake_lat_ns[0] : 0,
 	       aut ? x->ov.switch_ns : o->nq > 0 ? o->switch_lat_ns[0] : 0);
-	printf(",\"seeds\":%zu", x->nseeds);
+	printf(",\"seeds\":%zu,\"first_seed\":%" PRIu64, x->nseeds, x->o.seed);
 	printf(",\"verdict\":%s,", x->verdict ? "\"pass\"" : "\"fail\"");
 	json_metrics(x->rows, x->n, "replay");
 }

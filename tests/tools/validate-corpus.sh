@@ -9,7 +9,8 @@
 # utilisation the same), delay KS, p50, p95, p99: the error, and '*' where it is past its threshold,
 # docs/validate.md) and the verdict, then the pass rate.
 # `make validate` runs it; `make bench` too. VALIDATE_OPTS adds options to
-# every validate (e.g. VALIDATE_OPTS="--vcpu-pack off").
+# every validate (e.g. VALIDATE_OPTS="--vcpu-pack off", or "--first-seed 15" for
+# other draws: docs/validate.md "The pass count's own spread").
 set -u
 TOP=$(pwd)
 SCHEDLAB=${SCHEDLAB:-$TOP/schedlab}
