@@ -230,6 +230,7 @@ static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 		return;
 	}
 	p = T(r, task_of(r, se));
+	r->rq[cpu].nr_delayed--;
 	if (ev_curr_task(r, cpu) == se)
 		put_task(r, cpu);
 	if (ev_rq_update_curr(r, cpu))
@@ -385,6 +386,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 			ev_pelt_update(r, cpu, p);
 			ev_util_est_enqueue(r, cpu, p);
 			sl_eevdf_requeue_delayed(ev_cfs(r, p, cpu), &p->se);
+			r->rq[cpu].nr_delayed--;
 			p->se.mru = ++r->mru;
 			rec_lag(r, cpu, &p->se);
 			ev_group_sync(r, p);
@@ -421,6 +423,8 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 		/* delayed: it stays in its queue, and its group's entity too */
 		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se))
 			ev_gse_leave(r, p, cpu);
+		else
+			r->rq[cpu].nr_delayed++;
 	} else {
 		/* exit or the end of its work: its load goes (task_dead_fair) */
 		sl_eevdf_dequeue(ev_cfs(r, p, cpu), &p->se);
@@ -688,6 +692,39 @@ void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
 		ev_group_sync_cpu(r, p->grp, src);
 }
 
+/* detach_task() + attach_task() of a delayed task (can_migrate_task lets
+ * migrate_load take one, v6.12 and later): dequeued from src for good
+ * (its lag kept, DEQUEUE_MIGRATING), enqueued on dst with that lag and
+ * still delayed there (sched_delayed is left set: it wakes on dst through
+ * ttwu_runnable, or leaves when dst picks it); its estimate is not queued
+ * (util_est_enqueue skips a delayed task). The engine sees a sleeping
+ * task whose CPU is now dst. */
+void ev_move_delayed(struct ev_run *r, int src, int dst, struct sl_eevdf_se *se)
+{
+	struct sl_task *et = task_of(r, se);
+	struct ev_task *p = T(r, et);
+	ev_rq_update_curr(r, src);
+	ev_pelt_update(r, src, p);
+	ev_util_est_dequeue(r, p, 0);
+	sl_eevdf_dequeue_move(ev_cfs(r, p, src), se);
+	se->delayed = 0;
+	r->rq[src].nr_delayed--;
+	ev_gse_leave(r, p, src);
+	if (p->grp >= 0)
+		ev_group_sync_cpu(r, p->grp, src);
+	p->cpu = dst;
+	et->cpu = dst;
+	if (ev_rq_update_curr(r, dst))
+		sl_engine_resched(r->e, dst);
+	ev_pelt_enqueue(r, dst, p);
+	sl_eevdf_enqueue(ev_cfs(r, p, dst), se, 0);
+	se->delayed = 1;
+	r->rq[dst].nr_delayed++;
+	se->mru = ++r->mru;
+	ev_gse_enqueue(r, p, dst);
+	ev_group_sync(r, p);
+}
+
 static struct sl_task *eevdf_steal(struct sl_engine *e, int src, int dst)
 {
 	struct ev_run *r = R(e);
@@ -779,7 +816,13 @@ static long eevdf_debug_count(struct sl_engine *e, int cpu)
 	long n = 0, rt;
 	char msg[160];
 	size_t g;
+	unsigned nd = 0;
 	if (check_q(r, cpu, &rq->cfs, &n) < 0)
+		return -1;
+	/* the delayed tasks counted for rq->nr_running are those queued here */
+	for (g = 0; g < e->ntasks; g++)
+		nd += r->t[g].cpu == cpu && r->t[g].se.on_rq && r->t[g].se.delayed;
+	if (nd != rq->nr_delayed)
 		return -1;
 	/* a group's queue holds tasks only while its entity is queued */
 	for (g = 0; g < r->ngrp; g++) {

@@ -235,6 +235,11 @@ int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalanc
  * when one is idle, and this CPU has a task waiting (two or more) or more
  * than one CPU is busy. */
 int sl_eevdf_nohz_kick(unsigned this_nr, int nr_busy, int nr_idle);
+/* can_migrate_task()'s first gate (kernel/sched/fair.c, v6.12 and later):
+ * a delayed task (asleep, still queued: DELAY_DEQUEUE) only when the
+ * balance moves load (migrate_load), any other only while runnable and
+ * not running; 1 may go on to the other gates */
+int sl_eevdf_may_detach(int delayed, int runnable, int migrate_load);
 /* select_task_rq_rt() and find_lowest_rq() (kernel/sched/rt.c, cpupri_find
  * in kernel/sched/cpupri.c, v6.18) for the wakeup or fork of an RT task of
  * kernel prio `prio` (99 - rt_priority) allowed on `mask`, whose CPU is cpu

@@ -89,7 +89,16 @@ struct ev_rq {
 	/* sd->newidle_call, newidle_success, newidle_ratio (NI_RANDOM) */
 	unsigned ni_call, ni_success, ni_ratio;
 	unsigned long util_est; /* cfs_rq->avg.util_est: the queued tasks' (UTIL_EST) */
+	/* its tasks asleep but still queued (DELAY_DEQUEUE), which the kernel's
+	 * rq->nr_running counts and the engine's nr_running does not */
+	unsigned nr_delayed;
 };
+
+/* rq->nr_running: the engine's tasks on cpu and its delayed ones */
+static inline unsigned ev_nr_running(const struct sl_engine *e, const struct ev_rq *rq, int cpu)
+{
+	return e->cpus[cpu].nr_running + rq->nr_delayed;
+}
 
 struct ev_run {
 	struct sl_engine *e;
@@ -175,6 +184,7 @@ struct sl_eevdf_se *ev_next_mru(const struct ev_run *r, int cpu, uint64_t after)
 int ev_ineligible_on_dst(struct ev_run *r, const struct ev_task *p, int src, int dst);
 /* eevdf.c: detach_task's dequeue of se (queued, not running) from src */
 void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se);
+void ev_move_delayed(struct ev_run *r, int src, int dst, struct sl_eevdf_se *se);
 
 /* the queue task p is in (or joins) on cpu: its group's there, or the
  * root (task_cfs_rq) */

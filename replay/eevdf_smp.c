@@ -474,7 +474,9 @@ static void sg_stats(struct ev_run *r, int c, struct ev_sgs *s, const struct sl_
 	s->load = cpu_load(r, c);
 	s->util = cpu_util(r, c);
 	s->runnable = r->rq[c].avg.runnable_avg;
-	s->nr = e->cpus[c].nr_running;
+	/* sum_nr_running: rq->nr_running, delayed tasks included;
+	 * sum_h_nr_running: h_nr_runnable, without them */
+	s->nr = ev_nr_running(e, &r->rq[c], c);
 	s->h_nr = e->cpus[c].nr_running - (unsigned)r->rq[c].rtq.nr_active;
 	if (here && t->pelt_cpu == c && !t->rt) {
 		/* lsub_positive; cpu_util(c, p, -1): p's share off both the
@@ -674,8 +676,9 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 {
 	struct sl_engine *e = r->e;
 	unsigned failed = r->rq[lb->this_cpu].nr_balance_failed;
-	unsigned loop = 0, loop_max = e->cpus[lb->busiest].nr_running < EV_NR_MIGRATE
-					      ? e->cpus[lb->busiest].nr_running
+	unsigned nr = ev_nr_running(e, &r->rq[lb->busiest], lb->busiest);
+	unsigned loop = 0, loop_max = nr < EV_NR_MIGRATE
+					      ? nr
 					      : EV_NR_MIGRATE;
 	uint64_t last = 0;
 	int moved = 0;
@@ -683,7 +686,7 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 		struct sl_eevdf_se *next;
 		struct sl_task *et;
 		struct ev_task *p;
-		if (lb->idle != CPU_NOT_IDLE_ && e->cpus[lb->busiest].nr_running <= 1)
+		if (lb->idle != CPU_NOT_IDLE_ && ev_nr_running(e, &r->rq[lb->busiest], lb->busiest) <= 1)
 			break;
 		if (++loop > loop_max)
 			break;
@@ -693,9 +696,11 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 		last = next->mru;
 		et = ev_task_of(r, next);
 		p = ev_T(r, et);
-		/* can_migrate_task() */
-		if (next->delayed || et->state != SL_TS_RUNNABLE || !sl_task_allowed(et, lb->this_cpu) ||
-		    e->cpus[lb->busiest].curr == et)
+		/* can_migrate_task(): a delayed task (asleep, still queued)
+		 * only when the balance moves load (v6.12 and later) */
+		if (!sl_eevdf_may_detach(next->delayed && et->state == SL_TS_SLEEPING,
+					 et->state == SL_TS_RUNNABLE, lb->type == MIG_LOAD) ||
+		    !sl_task_allowed(et, lb->this_cpu) || e->cpus[lb->busiest].curr == et)
 			continue;
 		if (!failed && ev_ineligible_on_dst(r, p, lb->busiest, lb->this_cpu))
 			continue;
@@ -712,8 +717,12 @@ static int move_tasks(struct ev_run *r, struct ev_lb *lb)
 			lb->imbalance--;
 		}
 		/* detach_task(): out of the source queue, to this CPU */
-		ev_detach(r, lb->busiest, next);
-		sl_engine_pull(e, et, lb->busiest, lb->this_cpu);
+		if (next->delayed) {
+			ev_move_delayed(r, lb->busiest, lb->this_cpu, next);
+		} else {
+			ev_detach(r, lb->busiest, next);
+			sl_engine_pull(e, et, lb->busiest, lb->this_cpu);
+		}
 		moved++;
 		if (lb->idle == CPU_NEWLY_IDLE_ || lb->imbalance <= 0)
 			break;
@@ -735,7 +744,7 @@ static int load_balance(struct ev_run *r, int this_cpu, int idle)
 		update_idle_cpu_scan(r);
 	if (find_busiest(r, &lb) < 0)
 		goto balanced;
-	if (r->e->cpus[lb.busiest].nr_running > 1)
+	if (ev_nr_running(r->e, &r->rq[lb.busiest], lb.busiest) > 1)
 		moved = move_tasks(r, &lb);
 	if (!moved) {
 		/* only periodic balancing counts failures (newidle would
@@ -803,7 +812,7 @@ static void nohz_balancer_kick(struct ev_run *r, int cpu)
 		else
 			nr_busy++;
 	}
-	if (!sl_eevdf_nohz_kick(e->cpus[cpu].nr_running, nr_busy, nr_idle))
+	if (!sl_eevdf_nohz_kick(ev_nr_running(e, &r->rq[cpu], cpu), nr_busy, nr_idle))
 		return;
 	for (c = 0; c < e->ncpus; c++)
 		if (c != cpu && sl_engine_cpu_up(e, c) && ev_cpu_idle(e, c))
@@ -851,7 +860,7 @@ static int newidle(struct ev_run *r, int cpu)
 	if (rq->next_balance > next)
 		rq->next_balance = next;
 	for (c = 0; c < e->ncpus; c++)
-		overload |= e->cpus[c].nr_running > 1;
+		overload |= ev_nr_running(e, &r->rq[c], c) > 1;
 	/* pull_rt_task first: the RT class balances before the fair class */
 	if (ev_pull_rt(r, cpu))
 		return 1;

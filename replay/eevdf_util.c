@@ -124,6 +124,12 @@ int sl_eevdf_detach_load_fits(unsigned long load, unsigned failed, long imbalanc
 	return (long)(load >> (failed < 63 ? failed : 63)) <= imbalance;
 }
 
+int sl_eevdf_may_detach(int delayed, int runnable, int migrate_load)
+{
+	/* "delayed dequeued unless we migrate load" */
+	return delayed ? migrate_load : runnable;
+}
+
 int sl_eevdf_nohz_kick(unsigned this_nr, int nr_busy, int nr_idle)
 {
 	/* nohz.nr_cpus == 0: no CPU has its tick stopped */

@@ -584,21 +584,7 @@ SL_TEST(eevdf_ineligible_stays_off_a_busy_cpu)
 	struct sl_enq_info w;
 	struct ev_rig g;
 	struct ev_run *r;
-	int i;
-	ev_rig_init(&g, 2, "slice_norm_us", 750);
-	memset(&w, 0, sizeof(w));
-	w.kind = SL_ENQ_START;
-	w.waker = w.waker_cpu = w.src_cpu = -1;
-	for (i = 0; i < 2; i++) {
-		g.t[i].on_rq = 1;
-		g.t[i].state = SL_TS_RUNNABLE;
-		ops->enqueue(&g.e, 0, &g.t[i], &w);
-	}
-	g.cpu[0].nr_running = 2;
-	CHECK(ops->pick_next(&g.e, 0, NULL) == &g.t[0]);
-	g.cpu[0].curr = &g.t[0];
-	g.t[0].state = SL_TS_RUNNING;
-	g.e.now = 3000000;
+	ev_rig_two_on_cpu0(&g, 2, &w);
 	r = ev_R(&g.e);
 	r->rq[1].cfs.nr_running = 1; /* a fair task of CPU 1's own, not the rig's */
 	g.cpu[1].nr_running = 1;

@@ -42,4 +42,27 @@ static inline void ev_rig_init(struct ev_rig *g, int ncpus, const char *name, lo
 	}
 }
 
+/* The rig with its two tasks A and B queued on CPU 0 at time 0 as tasks
+ * that appear (SL_ENQ_START), A picked and running, and the clock at 3 ms
+ * (A has run 3 ms: charged_to 0); w is left an SL_ENQ_START info. */
+static inline void ev_rig_two_on_cpu0(struct ev_rig *g, int ncpus, struct sl_enq_info *w)
+{
+	const struct sl_policy_ops *ops = &sl_policy_eevdf;
+	int i;
+	ev_rig_init(g, ncpus, "slice_norm_us", 750);
+	memset(w, 0, sizeof(*w));
+	w->kind = SL_ENQ_START;
+	w->waker = w->waker_cpu = w->src_cpu = -1;
+	for (i = 0; i < 2; i++) {
+		g->t[i].on_rq = 1;
+		g->t[i].state = SL_TS_RUNNABLE;
+		ops->enqueue(&g->e, 0, &g->t[i], w);
+	}
+	g->cpu[0].nr_running = 2;
+	CHECK(ops->pick_next(&g->e, 0, NULL) == &g->t[0]);
+	g->cpu[0].curr = &g->t[0];
+	g->t[0].state = SL_TS_RUNNING;
+	g->e.now = 3000000;
+}
+
 #endif

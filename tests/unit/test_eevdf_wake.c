@@ -1,11 +1,13 @@
 /* tests/unit/test_eevdf_wake.c - the EEVDF model's wakeup and balancing
  * rules worked by hand (split from test_eevdf.c): sync wakeups by exiting
  * tasks, the start averages of tasks older than the trace, detach_tasks'
- * load rule, the nohz kick, and the wakeup of a delayed task. */
+ * load rule, the nohz kick, the wakeup of a delayed task, and delayed tasks
+ * in the balancer (counted in nr_running, moved by migrate_load). */
 #include "harness.h"
 #include "../../replay/eevdf_priv.h"
 #include "test_o1.h"
 #include "test_engine_util.h"
+#include "test_eevdf_rig.h"
 #include "../../replay/eevdf.h"
 
 #include <stdlib.h>
@@ -217,4 +219,81 @@ SL_TEST(eevdf_delayed_task_wakes_where_it_is_queued)
 	CHECK_EQ_INT(r.w[0].ts_run, 2000000);
 	trec_free(&r);
 	sl_behaviour_release(&b);
+}
+
+/* can_migrate_task()'s first gate, v6.12 and later: "delayed dequeued
+ * unless we migrate load" (a delayed task goes only with migrate_load); any
+ * other task only while runnable (not asleep, not running). */
+SL_TEST(eevdf_may_detach_rule)
+{
+	CHECK_EQ_INT(sl_eevdf_may_detach(1, 0, 0), 0); /* delayed, migrate_task */
+	CHECK_EQ_INT(sl_eevdf_may_detach(1, 0, 1), 1); /* delayed, migrate_load */
+	CHECK_EQ_INT(sl_eevdf_may_detach(0, 1, 0), 1); /* runnable */
+	CHECK_EQ_INT(sl_eevdf_may_detach(0, 1, 1), 1);
+	CHECK_EQ_INT(sl_eevdf_may_detach(0, 0, 1), 0); /* asleep, not queued */
+}
+
+/* A delayed task counts in rq->nr_running (the balancer reads it) and a
+ * load balance may move it: it stays delayed on its new CPU and is woken
+ * there. The rig (2 CPUs, nice 0, 0.75 ms normalized slice): A and B start
+ * on CPU 0 at V = 0 and A runs; at 3 ms A's vruntime is 3e6, B's 0, and B
+ * is picked (A is no longer eligible). B runs 3.5 ms and sleeps at 6.5 ms:
+ * vB = 3.5e6 against V = (3e6 + 3.5e6) / 2 = 3.25e6, not eligible, so it
+ * stays queued, delayed; CPU 0's nr_running is 2 (A and B) for the 1 the
+ * engine counts. Moved to CPU 1 it leaves with its lag V - vB = -250000,
+ * which place_entity ignores on an empty queue (PLACE_LAG applies only
+ * with cfs_rq->nr_queued): it is placed at CPU 1's V, its min_vruntime 0
+ * (that queue has never run), delayed; CPU 0 has one task again. Its
+ * wakeup picks CPU 1, where it is queued (ttwu_runnable), and requeues it
+ * there: no longer delayed, still at 0 (alone, its lag is 0: DELAY_ZERO
+ * leaves it). */
+SL_TEST(eevdf_delayed_task_counts_and_moves)
+{
+	const struct sl_policy_ops *ops = &sl_policy_eevdf;
+	struct sl_enq_info w;
+	struct ev_rig g;
+	struct ev_run *r;
+	struct sl_eevdf_se *b;
+	ev_rig_two_on_cpu0(&g, 2, &w);
+	CHECK(ops->pick_next(&g.e, 0, &g.t[0]) == &g.t[1]);
+	g.t[0].sum_exec_ns = 3000000; /* the engine's account() at the switch */
+	g.cpu[0].charged_to = 3000000;
+	g.cpu[0].curr = &g.t[1];
+	g.t[0].state = SL_TS_RUNNABLE;
+	g.t[1].state = SL_TS_RUNNING;
+	/* B sleeps at 6.5 ms (the engine's leave()) */
+	g.e.now = 6500000;
+	g.t[1].sum_exec_ns = 3500000;
+	g.cpu[0].charged_to = 6500000;
+	ops->dequeue(&g.e, 0, &g.t[1], 'S');
+	g.t[1].on_rq = 0;
+	g.t[1].state = SL_TS_SLEEPING;
+	g.cpu[0].nr_running = 1;
+	CHECK(ops->pick_next(&g.e, 0, &g.t[1]) == &g.t[0]);
+	g.cpu[0].curr = &g.t[0];
+	g.t[0].state = SL_TS_RUNNING;
+	r = ev_R(&g.e);
+	b = &ev_T(r, &g.t[1])->se;
+	CHECK_EQ_INT(b->delayed, 1);
+	CHECK_EQ_INT((int64_t)b->vruntime, 3500000);
+	CHECK_EQ_INT(r->rq[0].nr_delayed, 1);
+	CHECK_EQ_INT(ev_nr_running(&g.e, &r->rq[0], 0), 2);
+	ev_move_delayed(r, 0, 1, b);
+	CHECK_EQ_INT(b->on_rq, 1);
+	CHECK_EQ_INT(b->delayed, 1);
+	CHECK_EQ_INT(g.t[1].cpu, 1);
+	CHECK_EQ_INT(r->rq[0].nr_delayed, 0);
+	CHECK_EQ_INT(r->rq[1].nr_delayed, 1);
+	CHECK_EQ_INT(r->rq[0].cfs.nr_running, 1);
+	CHECK_EQ_INT(r->rq[1].cfs.nr_running, 1);
+	CHECK_EQ_INT((int64_t)b->vruntime, 0);
+	CHECK_EQ_INT(ops->select_cpu(&g.e, &g.t[1], 1, -1, SL_WF_TTWU), 1);
+	w.kind = SL_ENQ_WAKE;
+	g.t[1].on_rq = 1;
+	g.t[1].state = SL_TS_RUNNABLE;
+	ops->enqueue(&g.e, 1, &g.t[1], &w);
+	CHECK_EQ_INT(b->delayed, 0);
+	CHECK_EQ_INT(r->rq[1].nr_delayed, 0);
+	CHECK_EQ_INT((int64_t)b->vruntime, 0);
+	sl_engine_release_policy(&g.e);
 }
