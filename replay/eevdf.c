@@ -693,8 +693,8 @@ void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
 }
 
 /* detach_task() + attach_task() of a delayed task (can_migrate_task lets
- * migrate_load take one, v6.12 and later): dequeued from src for good
- * (its lag kept, DEQUEUE_MIGRATING), enqueued on dst with that lag and
+ * migrate_load take one, v6.12 and later): dequeued from src for good as
+ * any moved task (ev_detach: its lag kept), enqueued on dst with that lag and
  * still delayed there (sched_delayed is left set: it wakes on dst through
  * ttwu_runnable, or leaves when dst picks it); its estimate is not queued
  * (util_est_enqueue skips a delayed task). The engine sees a sleeping
@@ -703,15 +703,9 @@ void ev_move_delayed(struct ev_run *r, int src, int dst, struct sl_eevdf_se *se)
 {
 	struct sl_task *et = task_of(r, se);
 	struct ev_task *p = T(r, et);
-	ev_rq_update_curr(r, src);
-	ev_pelt_update(r, src, p);
-	ev_util_est_dequeue(r, p, 0);
-	sl_eevdf_dequeue_move(ev_cfs(r, p, src), se);
+	ev_detach(r, src, se);
 	se->delayed = 0;
 	r->rq[src].nr_delayed--;
-	ev_gse_leave(r, p, src);
-	if (p->grp >= 0)
-		ev_group_sync_cpu(r, p->grp, src);
 	p->cpu = dst;
 	et->cpu = dst;
 	if (ev_rq_update_curr(r, dst))

@@ -39,14 +39,12 @@ static int exit_sync_run(char w_end, struct trec *r, struct sl_replay_stats *st)
 	int rc;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 2;
-	t = add_task(&b, "H", 0, 0);
-	t->run_ns = SL_INF;
+	add_hog(&b, "H", 0, 0);
 	t = add_task(&b, "W", 0, 0);
 	add_phase(t, 10 * MS, w_end, w_end == 'S' ? 50 * MS : 0, SL_WAKER_IRQ, -1, 0);
 	if (w_end == 'S')
 		add_phase(t, 1 * MS, 'E', 0, 0, -1, 0);
-	t = add_task(&b, "G", 0, 0);
-	t->run_ns = SL_INF;
+	t = add_hog(&b, "G", 0, 0);
 	t->cpumask = 2;
 	t = add_task(&b, "R", 0, 0);
 	t->initially_runnable = 0;
@@ -185,8 +183,7 @@ SL_TEST(eevdf_delayed_task_wakes_where_it_is_queued)
 	size_t i, n = 0;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 2;
-	t = add_task(&b, "H", -5, 0);
-	t->run_ns = SL_INF;
+	t = add_hog(&b, "H", -5, 0);
 	t->cpumask = 1;
 	t = add_task(&b, "J", -5, 0);
 	add_phase(t, 1600000, 'X', 0, 0, -1, 0);

@@ -104,6 +104,14 @@ static inline void add_phase(struct sl_task_spec *t, uint64_t run, char end, uin
 	p->waker_progress_ns = progress;
 }
 
+/* A task that runs from start to the end of the replay (a CPU hog) */
+static inline struct sl_task_spec *add_hog(struct sl_behaviour *b, const char *name, int nice, uint64_t start)
+{
+	struct sl_task_spec *t = add_task(b, name, nice, start);
+	t->run_ns = SL_INF;
+	return t;
+}
+
 /* Run behaviour b through policy pol with options o (invariants on); a
  * failure's message is printed. */
 static inline int trun_opts(const struct sl_behaviour *b, const char *pol, struct sl_replay_opts *o,

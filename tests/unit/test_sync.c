@@ -190,8 +190,7 @@ static int hwr_run(uint64_t w_run, uint64_t r_sleep, uint64_t r_progress, int sy
 	int rc;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 2;
-	t = add_task(&b, "H", 0, 0);
-	t->run_ns = SL_INF;
+	add_hog(&b, "H", 0, 0);
 	t = add_task(&b, "W", 0, 0);
 	add_phase(t, w_run, 'S', 50 * TMS, SL_WAKER_IRQ, -1, 0);
 	add_phase(t, 1 * TMS, 'E', 0, 0, -1, 0);
