@@ -173,8 +173,9 @@ static void note(char *buf, size_t len, const struct sl_ledger_row *row)
 			snprintf(buf + n, len - n, "...");
 		return;
 	}
-	snprintf(buf + n, len - n, "%s%s %d (%.1f of %.1f ms)", n ? ", " : "", row->comm, row->tid,
-		 row->trace_exec_ns / 1e6, row->kernel_exec_ns / 1e6);
+	snprintf(buf + n, len - n, "%s%s %d (%.1f of %.1f ms%s)", n ? ", " : "", row->comm, row->tid,
+		 (row->have_work ? row->trace_work_ns : row->trace_exec_ns) / 1e6,
+		 row->kernel_exec_ns / 1e6, row->have_work ? " charged" : "");
 }
 
 void sl_completeness_compute(const struct sl_ledger *l, const struct sl_run_data *rec,
@@ -213,8 +214,14 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		uint64_t b = last_ts < c->win_hi ? last_ts : c->win_hi;
 		c->coverage = b > a ? (double)(b - a) / (double)(c->win_hi - c->win_lo) : 0;
 	}
-	for (j = 0; j < rec->nthreads; j++)
+	for (j = 0; j < rec->nthreads; j++) {
+		long k = ks_index(ks, rec, j);
 		thread_window(l, c->mapped, c->win_lo, c->win_hi, rec->threads[j].tid, &wlo[j], &whi[j]);
+		if (k >= 0 && ks->lo && ks->hi && ks->hi[k]) {
+			wlo[j] = ks->lo[k];
+			whi[j] = ks->hi[k];
+		}
+	}
 	if (trace_sums(rec, wlo, whi, exec, wait, src)) {
 		free(exec);
 		free(wait);
@@ -222,10 +229,14 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		free(whi);
 		return -1;
 	}
-	/* the waits as the kernel counts them, where the import took them */
+	/* the waits as the kernel counts them, where the import took them, and
+	 * the CPU time at the trace's edges, which has no slice rows */
 	for (j = 0; j < rec->nthreads; j++)
-		if (ks_index(ks, rec, j) >= 0)
+		if (ks_index(ks, rec, j) >= 0) {
 			wait[j] = ks->wait[ks_index(ks, rec, j)];
+			if (ks->edge)
+				exec[j] += ks->edge[ks_index(ks, rec, j)];
+		}
 	ix = xcalloc(n, sizeof(*ix));
 	for (j = 0; j < rec->nthreads; j++) {
 		ix[j].key = rec->threads[j].tid;
@@ -278,7 +289,8 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 		if (!row->trace_exec_ns) {
 			c->nmissing++;
 			note(c->missing, sizeof(c->missing), row);
-		} else if ((double)row->trace_exec_ns < SL_LEDGER_COMPLETE * (double)row->kernel_exec_ns) {
+		} else if ((double)(row->have_work ? row->trace_work_ns : row->trace_exec_ns) <
+			   SL_LEDGER_COMPLETE * (double)row->kernel_exec_ns) {
 			c->nshort++;
 			note(c->shortl, sizeof(c->shortl), row);
 		}
@@ -286,6 +298,8 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 	c->cpu_share = c->kernel_exec_ns ? (double)c->trace_exec_ns / (double)c->kernel_exec_ns : NAN;
 	c->work_share = c->kernel_exec_w_ns ? (double)c->trace_work_ns / (double)c->kernel_exec_w_ns : NAN;
 	c->wait_share = c->kernel_delay_ns ? (double)c->trace_wait_ns / (double)c->kernel_delay_ns : NAN;
+	c->by_work = c->nwork && c->nwork == c->ncounted;
+	c->complete_share = c->by_work ? c->work_share : c->cpu_share;
 	for (i = 0; i < l->end.ncpu && i < l->start.ncpu; i++) {
 		const struct sl_ledger_cpu *a = &l->start.cpu[i], *b = &l->end.cpu[i];
 		if (b->irq_ns >= a->irq_ns && b->softirq_ns >= a->softirq_ns)

@@ -30,9 +30,16 @@ struct sl_completeness {
 	double work_share;           /* trace_work_ns / kernel_exec_w_ns (NAN: none) */
 	size_t ncounted;             /* threads with >= SL_LEDGER_MIN_EXEC_NS */
 	double cpu_share, wait_share; /* trace / kernel (NAN when nothing counted) */
+	/* what says whether the trace is complete: work_share when every counted
+	 * thread's work is known (the kernel's own charges in the trace: none
+	 * missing), else cpu_share; by_work says which (docs/ledger.md) */
+	double complete_share;
+	int by_work;
 	struct sl_ledger_row *rows;  /* every thread alive in both snapshots */
 	size_t nrows;
-	char missing[400], shortl[400]; /* "comm tid, ..." counted threads absent / under 98 % */
+	/* "comm tid, ..." counted threads absent / under 98 % (of their work
+	 * where known, else of their CPU time) */
+	char missing[400], shortl[400];
 	size_t nmissing, nshort;
 	uint64_t irq_ns, steal_ns;   /* interrupts (hard + soft) and steal, all CPUs */
 	uint64_t read_ns;            /* the ledger's own reading time (both snapshots) */
@@ -47,6 +54,15 @@ struct sl_kernel_sums {
 	int64_t utid_base;
 	size_t n;
 	const uint64_t *work, *wait;
+	/* NULL, or each task's wall time in its window that the trace shows
+	 * but the recorded run has no slice row for: running when the trace
+	 * began, before its CPU's first switch, or when it ended, after its
+	 * CPU's last (the model's kedge_ns); added to its slices' CPU time */
+	const uint64_t *edge;
+	/* NULL, or the stretch of each task's running its counters cover
+	 * (collector/kacct.h; 0 and 0: its window as read): its slices are
+	 * clipped to it */
+	const uint64_t *lo, *hi;
 };
 
 /* Every thread of l's end snapshot with its window (malloc'd; *n of them;

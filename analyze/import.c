@@ -361,7 +361,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	im.ms.lost_per_cpu = NULL;
 	im.ms.uncertain_ns = NULL;
 	im.ms.work = NULL;
-	im.ms.kwork_ns = im.ms.kwait_ns = NULL;
+	im.ms.kwork_ns = im.ms.kwait_ns = im.ms.kedge_ns = NULL;
+	im.ms.klo_ns = im.ms.khi_ns = NULL;
 	sl_imported_release(&im);
 	free(bind.cpu_first);
 	return 0;
@@ -385,5 +386,8 @@ void sl_import_info_release(struct sl_import_info *in)
 	free(in->ms.work);
 	free(in->ms.kwork_ns);
 	free(in->ms.kwait_ns);
+	free(in->ms.kedge_ns);
+	free(in->ms.klo_ns);
+	free(in->ms.khi_ns);
 	memset(in, 0, sizeof(*in));
 }

@@ -580,8 +580,11 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 	sqlite3_stmt *q = st_row_by_id(s,
 				    "SELECT id, path, sha256, format, cpus, first_ts, last_ts, events,"
 				    " lost_events, kernel_release, missed_switches, cut_at, ledger,"
-				    " completeness_cpu, completeness_wait FROM trace"
-				    " WHERE id = ?",
+				    " completeness_cpu, completeness_wait,"
+				    " (SELECT CASE WHEN count(*) > 0 AND count(*) = count(trace_work_ns)"
+				    " THEN 1.0 * sum(trace_work_ns) / sum(kernel_exec_ns) END"
+				    " FROM ledger_thread WHERE trace_id = trace.id"
+				    " AND kernel_exec_ns >= 10000000) FROM trace WHERE id = ?",
 				    id, "trace", d);
 	if (!q)
 		return -1;
@@ -602,6 +605,7 @@ int sl_store_get_trace(struct sl_store *s, int64_t id, struct sl_trace_info *t, 
 	st_col_text(q, 12, t->ledger, sizeof(t->ledger));
 	t->completeness_cpu = sqlite3_column_type(q, 13) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 13);
 	t->completeness_wait = sqlite3_column_type(q, 14) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 14);
+	t->completeness_work = sqlite3_column_type(q, 15) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 15);
 	sqlite3_finalize(q);
 	return 0;
 }

@@ -56,6 +56,10 @@ struct sl_trace_info {
 	char ledger[1024];        /* the ledger the trace was held to, "" none (version 10) */
 	double completeness_cpu;  /* trace / kernel CPU time over its threads, NAN unknown */
 	double completeness_wait; /* trace / kernel run_delay, NAN unknown */
+	/* the trace's charges (sched_stat_runtime) / the kernel's CPU time over
+	 * the counted threads when each has them (ledger_thread), else NAN:
+	 * what says whether it is complete (analyze/completeness.h) */
+	double completeness_work;
 };
 
 /* A thread of the ledger alive across its window (analyze/completeness.h). */

@@ -76,10 +76,11 @@ static void print_ledger(const char *path, const char *lpath, const struct sl_co
 		sl_warnx("%s: the trace spans %.1f %% of the ledger's window (%.3f s): the recorder started "
 			 "late or stopped early, and the shares above count the whole window",
 			 path, 100 * c->coverage, (c->win_hi - c->win_lo) / 1e9);
-	else if (!isnan(c->cpu_share) && c->cpu_share < SL_LEDGER_COMPLETE)
-		sl_warnx("%s: incomplete: the trace accounts for %.1f %% of the CPU time the kernel "
-			 "charged its threads (under 98 %%)",
-			 path, 100 * c->cpu_share);
+	else if (!isnan(c->complete_share) && c->complete_share < SL_LEDGER_COMPLETE)
+		sl_warnx("%s: incomplete: the trace %s %.1f %% of the CPU time the kernel charged its "
+			 "threads (under 98 %%)",
+			 path, c->by_work ? "holds the charges (sched_stat_runtime) of" : "accounts for",
+			 100 * c->complete_share);
 }
 
 static int import_one(struct sl_store *st, const char *path, const char *force, const char *lpath,
@@ -154,7 +155,8 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 			 path, in.ms.inconsistencies);
 	if (have_ledger) {
 		struct sl_kernel_sums ks = { in.utid_base, in.ntasks,
-					     in.ms.have_runtime ? in.ms.kwork_ns : NULL, in.ms.kwait_ns };
+					     in.ms.have_runtime ? in.ms.kwork_ns : NULL, in.ms.kwait_ns,
+					     in.ms.kedge_ns, in.ms.klo_ns, in.ms.khi_ns };
 		int rc = sl_completeness_store(st, in.trace_id, in.run_id, &led, lbuf, &in.rec,
 					       in.ms.kwait_ns ? &ks : NULL, &comp, &d);
 		sl_ledger_release(&led);

@@ -302,7 +302,12 @@ static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x
 	    sl_store_set_trace_release(st, tr->id, tr->kernel_release, d))
 		return -1;
 	/* a trace its ledger found incomplete: said again (docs/ledger.md) */
-	if (tr->ledger[0] && !isnan(tr->completeness_cpu) && tr->completeness_cpu < 0.98)
+	if (tr->ledger[0] && !isnan(tr->completeness_work) && tr->completeness_work < 0.98)
+		sl_warnx("trace %" PRId64 " is incomplete: it holds the charges (sched_stat_runtime) of "
+			 "%.1f %% of the CPU time the kernel charged its threads (its ledger, %s); the "
+			 "recorded run misses work", tr->id, 100 * tr->completeness_work, tr->ledger);
+	else if (tr->ledger[0] && isnan(tr->completeness_work) && !isnan(tr->completeness_cpu) &&
+		 tr->completeness_cpu < 0.98)
 		sl_warnx("trace %" PRId64 " is incomplete: it accounts for %.1f %% of the CPU time the "
 			 "kernel charged its threads (its ledger, %s); the recorded run misses work",
 			 tr->id, 100 * tr->completeness_cpu, tr->ledger);

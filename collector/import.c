@@ -223,6 +223,9 @@ void sl_imported_release(struct sl_imported *im)
 	free(im->ms.work);
 	free(im->ms.kwork_ns);
 	free(im->ms.kwait_ns);
+	free(im->ms.kedge_ns);
+	free(im->ms.klo_ns);
+	free(im->ms.khi_ns);
 	free(im->first);
 	free(im->last);
 	sl_behaviour_release(&im->b);

@@ -19,6 +19,16 @@ struct ka_task {
 	uint64_t mark;      /* KW_WAIT: the enqueue's charge after its sched_waking ... */
 	int mark_cpu;       /* ... on this CPU, -1 none */
 	uint64_t work, wait;
+	/* what its counters' window covers of its running (docs/ledger.md):
+	 * the start of its first charge after lo, its last switch-in and
+	 * switch-out and its last charge at or before hi */
+	uint64_t clo, in_ts, out_ts, chi;
+	int have_clo, have_chi;
+	int in_cpu;         /* the CPU of that switch-in */
+	int decided;        /* the first switch of it after hi came ... */
+	int across;         /* ... and took it off in_cpu: it ran across hi */
+	uint64_t elo[2], ehi[2]; /* running with no slice row (sl_kacct_edge) */
+	int nedge;
 	int charged;        /* a sched_stat_runtime named it */
 	int queued;         /* KW_WAIT since a move while asleep: its start stays */
 	int enq;            /* KW_WAIT: enqueued (not only its sched_waking seen) */
@@ -29,6 +39,7 @@ struct ka_cpu {
 	uint64_t sw, floor; /* its ts; the clock of the switch before */
 	int32_t next, prev; /* its next task; its prev when still runnable (-1) */
 	int32_t waking;     /* the task of its last sched_waking, until a charge (-1) */
+	int switched;       /* a switch seen on it */
 };
 
 struct sl_kacct {
@@ -144,18 +155,39 @@ static void resolve(struct sl_kacct *ka, int cpu, uint64_t k)
 	}
 }
 
+void sl_kacct_edge(struct sl_kacct *ka, int32_t idx, int32_t tid, uint64_t lo, uint64_t hi)
+{
+	struct ka_task *t;
+	if (!ka || idx < 0)
+		return;
+	t = task(ka, idx, tid);
+	if (t->win <= 0 || hi <= lo || t->nedge >= 2)
+		return; /* one at each end of the trace */
+	t->elo[t->nedge] = lo;
+	t->ehi[t->nedge++] = hi;
+}
+
 void sl_kacct_switch(struct sl_kacct *ka, int cpu, uint64_t ts, int32_t p, int32_t ptid,
-		     int p_runnable, int32_t n, int32_t ntid)
+		     int p_runnable, int32_t n, int32_t ntid, uint64_t p_from)
 {
 	struct ka_cpu *c;
 	if (!ka || cpu < 0)
 		return;
 	c = cpu_of(ka, cpu);
+	if (!c->switched && p_from && p_from < ts)
+		sl_kacct_edge(ka, p, ptid, p_from, ts);
+	c->switched = 1;
 	c->waking = -1;
 	if (c->pending) /* its next had no charge: the switch's own time */
 		resolve(ka, cpu, c->sw);
 	if (p >= 0) {
 		struct ka_task *t = task(ka, p, ptid);
+		if (t->win > 0 && ts <= t->hi)
+			t->out_ts = ts;
+		else if (t->win > 0 && !t->decided) {
+			t->decided = 1;
+			t->across = t->in_ts > t->out_ts && t->in_cpu == cpu;
+		}
 		t->on_cpu = -1;
 		t->queued = 0;
 		t->state = p_runnable ? KW_WAIT : KW_NONE;
@@ -169,6 +201,12 @@ void sl_kacct_switch(struct sl_kacct *ka, int cpu, uint64_t ts, int32_t p, int32
 	c->next = n;
 	if (n >= 0) {
 		struct ka_task *t = task(ka, n, ntid);
+		if (t->win > 0 && ts <= t->hi) {
+			t->in_ts = ts;
+			t->in_cpu = cpu;
+		} else if (t->win > 0) {
+			t->decided = 1; /* in again with no switch-out seen */
+		}
 		t->on_cpu = cpu;
 		t->queued = 0;
 		/* a wait whose start the trace did not show is not counted */
@@ -266,6 +304,14 @@ void sl_kacct_charge(struct sl_kacct *ka, int32_t idx, int32_t tid, uint64_t ts,
 	}
 	t = task(ka, idx, tid);
 	t->charged = 1;
+	if (t->win > 0 && ts > t->lo && !t->have_clo) {
+		t->clo = ts > runtime ? ts - runtime : 0;
+		t->have_clo = 1;
+	}
+	if (t->win > 0 && ts <= t->hi) {
+		t->chi = ts;
+		t->have_chi = 1;
+	}
 	if (in_win(t, ts))
 		t->work += runtime;
 	if (t->state == KW_WAIT) {
@@ -284,11 +330,41 @@ void sl_kacct_charge(struct sl_kacct *ka, int32_t idx, int32_t tid, uint64_t ts,
 		resolve(ka, t->on_cpu, ts > runtime ? ts - runtime : 0);
 }
 
-void sl_kacct_finish(struct sl_kacct *ka, size_t nt, uint64_t **work, uint64_t **wait)
+/* What t's counters cover (kacct.h), when the trace has the kernel's charges
+ * (charges): [*lo, *hi], and its edge time there. */
+static void counted(const struct ka_task *t, int charges, uint64_t *lo, uint64_t *hi,
+		    uint64_t *edge)
+{
+	/* running at hi, as switches seen on one CPU show: taken off it after
+	 * hi, still on it at the trace's end, or on it since the trace began */
+	int k, running = t->across;
+	*lo = t->have_clo && t->clo < t->lo ? t->clo : t->lo;
+	*hi = t->hi;
+	for (k = 0; k < t->nedge; k++) {
+		running |= !t->decided && t->in_ts > t->out_ts && t->elo[k] == t->in_ts;
+		running |= !t->in_ts && !t->out_ts && t->elo[k] <= t->hi && t->ehi[k] > t->hi;
+	}
+	if (charges && running)
+		*hi = t->have_chi && t->chi > t->in_ts ? t->chi : t->in_ts;
+	if (*hi < *lo)
+		*hi = *lo;
+	*edge = 0;
+	for (k = 0; k < t->nedge; k++) {
+		uint64_t a = t->elo[k] > *lo ? t->elo[k] : *lo, b = t->ehi[k] < *hi ? t->ehi[k] : *hi;
+		*edge += b > a ? b - a : 0;
+	}
+}
+
+void sl_kacct_finish(struct sl_kacct *ka, size_t nt, uint64_t **work, uint64_t **wait,
+		     uint64_t **edge, uint64_t **lo, uint64_t **hi)
 {
 	size_t i;
+	int charges = 0;
+	*lo = xcalloc(nt ? nt : 1, sizeof(**lo));
+	*hi = xcalloc(nt ? nt : 1, sizeof(**hi));
 	*work = xmalloc((nt ? nt : 1) * sizeof(**work));
 	*wait = xcalloc(nt ? nt : 1, sizeof(**wait));
+	*edge = xcalloc(nt ? nt : 1, sizeof(**edge));
 	for (i = 0; i < nt; i++)
 		(*work)[i] = UINT64_MAX;
 	if (!ka)
@@ -296,8 +372,12 @@ void sl_kacct_finish(struct sl_kacct *ka, size_t nt, uint64_t **work, uint64_t *
 	for (i = 0; i < ka->nc; i++)
 		if (ka->c[i].pending)
 			resolve(ka, (int)i, ka->c[i].sw);
+	for (i = 0; i < ka->nt; i++)
+		charges |= ka->t[i].charged;
 	for (i = 0; i < nt && i < ka->nt; i++) {
 		(*work)[i] = ka->t[i].charged ? ka->t[i].work : UINT64_MAX;
 		(*wait)[i] = ka->t[i].wait;
+		if (ka->t[i].win > 0)
+			counted(&ka->t[i], charges, &(*lo)[i], &(*hi)[i], &(*edge)[i]);
 	}
 }

@@ -36,9 +36,17 @@ struct sl_kacct;
 struct sl_kacct *sl_kacct_new(const struct sl_ledger_window *w, size_t n);
 void sl_kacct_free(struct sl_kacct *ka);
 /* A switch on cpu at ts from task p (-1 idle or unknown; tid ptid), still
- * runnable when p_runnable, to task n (-1 idle or unknown; tid ntid). */
+ * runnable when p_runnable, to task n (-1 idle or unknown; tid ntid).
+ * p_from (0: none): at the CPU's first switch, since when the trace showed
+ * p running there without a slice row for it (the trace's start): an edge. */
 void sl_kacct_switch(struct sl_kacct *ka, int cpu, uint64_t ts, int32_t p, int32_t ptid,
-		     int p_runnable, int32_t n, int32_t ntid);
+		     int p_runnable, int32_t n, int32_t ntid, uint64_t p_from);
+/* Task idx (tid) ran from lo to hi as the trace shows, with no slice row of
+ * the recorded run for it: before its CPU's first switch (running when the
+ * trace began) or after its last (running when it ended). Its part in the
+ * task's window is its edge time, which the ledger's comparison adds to the
+ * slices' (docs/ledger.md). */
+void sl_kacct_edge(struct sl_kacct *ka, int32_t idx, int32_t tid, uint64_t lo, uint64_t hi);
 /* Task idx (tid) woken at ts by an event on cpu: a new wait begins at a
  * sched_waking (SL_KW_WAKING) or at a sched_wakeup or sched_wakeup_new with
  * no sched_waking before it (SL_KW_NEW); a sched_wakeup after the task's
@@ -65,8 +73,20 @@ void sl_kacct_charge(struct sl_kacct *ka, int32_t idx, int32_t tid, uint64_t ts,
 		     int cpu);
 /* The sums of tasks 0..nt-1 into malloc'd arrays (caller frees): each
  * task's charges in its window (*work; UINT64_MAX for a task no
- * sched_stat_runtime named: not known) and its waits that ended in it
- * (*wait), 0 for a task outside every window. */
-void sl_kacct_finish(struct sl_kacct *ka, size_t nt, uint64_t **work, uint64_t **wait);
+ * sched_stat_runtime named: not known), its waits that ended in it
+ * (*wait), 0 for a task outside every window; and the stretch of its
+ * running that its counters cover, [*lo, *hi] (0 and 0 outside every
+ * window), with its edge time in it (*edge).
+ *
+ * What the counters cover: a read of a running thread's counters does not
+ * bring them up to date (above), so they hold its running up to its last
+ * charge. Its window, from the read at the start to the read at the end,
+ * covers its running from the start of its first charge after the first
+ * read (before that read when it ran across it) to its last charge before
+ * the second, or its last switch-in when it has run since without a
+ * charge. The thread that reads the snapshots always runs across them: the
+ * recorder. With no sched_stat_runtime in the trace, the window as read. */
+void sl_kacct_finish(struct sl_kacct *ka, size_t nt, uint64_t **work, uint64_t **wait,
+		     uint64_t **edge, uint64_t **lo, uint64_t **hi);
 
 #endif

@@ -11,8 +11,7 @@
  *   first preemption, or at the trace start if it is first seen switching in.
  * - A wakeup's waker is the task current at sched_waking (else sched_wakeup);
  *   from interrupt context, or when the "waker" is the woken task itself, the
- *   waker kind is IRQ; from the idle task, IDLE.
- */
+ *   waker kind is IRQ; from the idle task, IDLE. */
 #include "model_int.h"
 #include "kthread.h"
 
@@ -655,7 +654,8 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 		set_comm(&m->t[n], ev->comm2);
 		set_prio(&m->t[n], ev->prio2);
 	}
-	sl_kacct_switch(m->ka, ev->cpu, ev->ts, p, ev->pid, st == 'R', n, ev->pid2);
+	sl_kacct_switch(m->ka, ev->cpu, ev->ts, p, ev->pid, st == 'R', n, ev->pid2,
+			c->mode == C_SLICE ? 0 : m->st.first_ts); /* no row: an edge */
 	if (switch_in(m, ev->cpu, n, ev->ts, ev->ts))
 		return -1;
 	c = &m->cpu[ev->cpu];

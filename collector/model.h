@@ -34,8 +34,10 @@ struct sl_model_stats {
 	size_t nwork;
 	/* [ntasks] with ledger windows (sl_model_set_windows), else NULL: each
 	 * task's work (sched_stat_runtime) and run queue waits in its window
-	 * as the kernel counts them (collector/kacct.h; malloc'd; caller frees) */
-	uint64_t *kwork_ns, *kwait_ns;
+	 * as the kernel counts them (collector/kacct.h; malloc'd; caller frees),
+	 * and the stretch of its running its counters cover, with its wall time
+	 * there that has no slice row (kacct's edge) */
+	uint64_t *kwork_ns, *kwait_ns, *kedge_ns, *klo_ns, *khi_ns;
 	int have_runtime;         /* the trace has sched_stat_runtime events */
 	/* the tick from sched_stat_runtime (collector/tickrt.h): HZ (0 when
 	 * it cannot be told), from how many lone events, their concentration */
@@ -82,7 +84,8 @@ void sl_model_free(struct sl_model *m);
 void sl_model_set_slice_hints(struct sl_model *m, const struct sl_slice_hint *h, size_t n);
 /* Give the model the ledger's windows of threads (copied; before the first
  * event): it then counts each task's work and waits in its window as the
- * kernel does (collector/kacct.h) into its stats' kwork_ns and kwait_ns. */
+ * kernel does (collector/kacct.h) into its stats' kwork_ns, kwait_ns and
+ * kedge_ns. */
 void sl_model_set_windows(struct sl_model *m, const struct sl_ledger_window *w, size_t n);
 
 #endif

@@ -124,8 +124,15 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	*first_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
 	m->st.uncertain_ns = xcalloc(m->nt ? m->nt : 1, sizeof(uint64_t));
 	m->st.have_runtime = m->seen_runtime;
-	if (m->ka)
-		sl_kacct_finish(m->ka, m->nt, &m->st.kwork_ns, &m->st.kwait_ns);
+	if (m->ka) {
+		/* a slice still open at the end has no row (below): an edge */
+		for (i = 0; i < m->ncpu; i++)
+			if (m->cpu[i].mode == C_SLICE && m->cpu[i].curr >= 0)
+				sl_kacct_edge(m->ka, m->cpu[i].curr, m->t[m->cpu[i].curr].tid,
+					      m->cpu[i].since, m->st.last_ts);
+		sl_kacct_finish(m->ka, m->nt, &m->st.kwork_ns, &m->st.kwait_ns, &m->st.kedge_ns,
+				&m->st.klo_ns, &m->st.khi_ns);
+	}
 	*last_ts = xmalloc((m->nt ? m->nt : 1) * sizeof(uint64_t));
 	for (i = 0; i < m->nt; i++) {
 		struct mtask *t = &m->t[i];

@@ -227,10 +227,17 @@ static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const str
 	if (!ti->ledger[0] || isnan(ti->completeness_cpu))
 		fputs("none (the trace was not held to the kernel's per-thread accounting)", f);
 	else
+	{
+		/* complete by the kernel's own charges where the trace has them */
+		double share = isnan(ti->completeness_work) ? ti->completeness_cpu : ti->completeness_work;
 		fprintf(f, "the trace accounts for %.1f %% of the kernel's CPU time and %.1f %% of its "
-			   "run_delay%s",
-			100 * ti->completeness_cpu, 100 * ti->completeness_wait,
-			ti->completeness_cpu < 0.98 ? ": incomplete (under 98 %)" : "");
+			   "run_delay",
+			100 * ti->completeness_cpu, 100 * ti->completeness_wait);
+		if (!isnan(ti->completeness_work))
+			fprintf(f, "; its charges (sched_stat_runtime) for %.1f %%",
+				100 * ti->completeness_work);
+		fputs(share < 0.98 ? ": incomplete (under 98 %)" : "", f);
+	}
 	fputs("</td></tr>\n", f);
 	for (i = 0; i < nlate; i++) {
 		fprintf(f, "<tr><th class=l>CPU %d</th><td class=l>", late[i].cpu);

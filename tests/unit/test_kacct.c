@@ -14,11 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* each task's slice rows, summed (tasks 0..7) */
+static uint64_t rows_ns[8];
+
 static int no_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
 {
-	(void)ctx, (void)ts, (void)dur, (void)cpu, (void)task, (void)st, (void)prio;
+	(void)ctx, (void)ts, (void)cpu, (void)st, (void)prio;
+	if (task >= 0 && task < 8)
+		rows_ns[task] += dur;
 	return 0;
 }
+
+/* what the counters of each of tid[0..nt) cover (sl_kacct_finish): from
+ * lo to hi, with edge ns of it that have no slice row; rows: its slice
+ * rows' ns */
+struct covered {
+	uint64_t lo, hi, edge, rows;
+};
 
 /* an event (test_model_event) with its runtime (sched_stat_runtime) */
 static struct sl_event ev(int type, uint64_t ts, int cpu, int cur, int pid, int pid2, char st,
@@ -37,8 +49,8 @@ static struct sl_event ev(int type, uint64_t ts, int cpu, int cur, int pid, int 
 
 /* e[0..n) through a model with the windows w[0..nw) (none: it must not
  * count); the work and waits it counted for each of tid[0..nt). */
-static void counts(const struct sl_event *e, size_t n, const struct sl_ledger_window *w, size_t nw,
-		   const int *tid, size_t nt, uint64_t *work, uint64_t *wait)
+static void counts_c(const struct sl_event *e, size_t n, const struct sl_ledger_window *w, size_t nw,
+		     const int *tid, size_t nt, uint64_t *work, uint64_t *wait, struct covered *cv)
 {
 	struct sl_run_sink sink;
 	struct sl_diag d = { { 0 }, NULL, NULL };
@@ -48,6 +60,7 @@ static void counts(const struct sl_event *e, size_t n, const struct sl_ledger_wi
 	struct sl_model *m;
 	size_t i, j;
 	memset(&sink, 0, sizeof(sink));
+	memset(rows_ns, 0, sizeof(rows_ns));
 	sink.slice = no_slice;
 	sink.wakeup = test_model_no_wake;
 	m = sl_model_new(&sink, &d);
@@ -63,6 +76,12 @@ static void counts(const struct sl_event *e, size_t n, const struct sl_ledger_wi
 			if (b.tasks[i].tid == tid[j]) {
 				work[j] = st.kwork_ns[i];
 				wait[j] = st.kwait_ns[i];
+				if (cv) {
+					cv[j].lo = st.klo_ns[i];
+					cv[j].hi = st.khi_ns[i];
+					cv[j].edge = st.kedge_ns[i];
+					cv[j].rows = i < 8 ? rows_ns[i] : 0;
+				}
 			}
 	}
 	free(first);
@@ -72,8 +91,17 @@ static void counts(const struct sl_event *e, size_t n, const struct sl_ledger_wi
 	free(st.work);
 	free(st.kwork_ns);
 	free(st.kwait_ns);
+	free(st.kedge_ns);
+	free(st.klo_ns);
+	free(st.khi_ns);
 	sl_behaviour_release(&b);
 	sl_model_free(m);
+}
+
+static void counts(const struct sl_event *e, size_t n, const struct sl_ledger_window *w, size_t nw,
+		   const int *tid, size_t nt, uint64_t *work, uint64_t *wait)
+{
+	counts_c(e, n, w, nw, tid, nt, work, wait, NULL);
 }
 
 /* H (pid 30) and C (31) on CPU 0, S (32) on CPU 1; every window (lo, hi]
@@ -169,4 +197,54 @@ SL_TEST(kacct_moves)
 		CHECK_EQ_INT(wo, work[k]);
 		CHECK_EQ_INT(wa, wait[k]);
 	}
+}
+
+/* The trace's edges and what a running thread's counters cover (the
+ * recorder's own thread: it runs across both reads). R (pid 60) runs on
+ * CPU 0 when the trace begins; the trace's first event is on CPU 1 at 50.
+ * R's window as read is (3000, 26000]: it read its own counters at 3000
+ * and at 26000, running both times.
+ * - Its charges: 3000 at 100 (before the first read: not in the delta),
+ *   4000 at 4100 (a tick, began 100), 900 at 5000 (its switch-out to sleep),
+ *   woken at 20000 and switched in then, 4000 at 24000 (a tick), 4000 at
+ *   28000 (after the second read). The kernel's delta: 4000 + 900 + 4000 =
+ *   8900.
+ * - What the delta covers of its running: from the start of its first
+ *   charge after 3000 (4100 - 4000 = 100: the read at 3000 did not bring
+ *   the counter up to date) to its last charge at or before 26000 (24000:
+ *   it runs from 20000 across 26000, and the time after its last tick is not
+ *   in the counter): [100, 24000].
+ * - The trace shows it running from its first event, 50 (the trace's first),
+ *   to its CPU's first switch at 5000, and from 20000 to the trace's end
+ *   (its last event, 28000, on CPU 0); neither has a slice row (the model
+ *   emits none for a run it did not see begin or end). Edges in [100,
+ *   24000]: 100..5000 = 4900 and 20000..24000 = 4000: 8900, the kernel's
+ *   8900 exactly. Clipped to the window as read, they would be 2000 + 6000 =
+ *   8000 (89.9 %).
+ * S (pid 61) on CPU 1 wakes at 50 and runs 1000..9000 (a slice row of
+ *   8000), window (0, 30000]: asleep at both reads, nothing moves: [0,
+ *   30000], no edge. */
+SL_TEST(kacct_edges_and_covered_window)
+{
+	const struct sl_event e[] = {
+		WAKEUP(50, 1, 0, 61),      RT(100, 0, 60, 3000),     SW(1000, 1, 0, 'R', 61),
+		RT(4100, 0, 60, 4000),     RT(5000, 0, 60, 900),     SW(5000, 0, 60, 'S', 0),
+		RT(9000, 1, 61, 8000),     SW(9000, 1, 61, 'S', 0),  WAKEUP(20000, 0, 0, 60),
+		SW(20000, 0, 0, 'R', 60),  RT(24000, 0, 60, 4000),   RT(28000, 0, 60, 4000),
+	};
+	const struct sl_ledger_window w[2] = { { 60, 3000, 26000 }, { 61, 0, 30000 } };
+	static const int tid[2] = { 60, 61 };
+	uint64_t wo[2], wa[2];
+	struct covered cv[2];
+	counts_c(e, sizeof(e) / sizeof(e[0]), w, 2, tid, 2, wo, wa, cv);
+	CHECK_EQ_INT(wo[0], 8900);
+	CHECK_EQ_INT(cv[0].lo, 100);
+	CHECK_EQ_INT(cv[0].hi, 24000);
+	CHECK_EQ_INT(cv[0].edge, 8900);
+	CHECK_EQ_INT(cv[0].rows, 0);
+	CHECK_EQ_INT(wo[1], 8000);
+	CHECK_EQ_INT(cv[1].lo, 0);
+	CHECK_EQ_INT(cv[1].hi, 30000);
+	CHECK_EQ_INT(cv[1].edge, 0);
+	CHECK_EQ_INT(cv[1].rows, 8000);
 }
