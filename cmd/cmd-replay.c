@@ -49,7 +49,7 @@ static const char synopsis[] =
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--handback on|off] [--wall-clock on|off] [--tick-timers on|off]\n"
-	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
+	"                [--hrtimer-slack auto|on|off] [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
 	"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
@@ -228,6 +228,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 		       " hand-backs", s->causal_waits, s->causal_fallbacks, s->handbacks);
 	if (s->tick_timers)
 		printf(", %" PRIu64 " sleeps ended at a tick (timers)", s->tick_timers);
+	if (s->hrt_early)
+		printf(", %" PRIu64 " timers fired early (slack)", s->hrt_early);
 	if (cpus > 1 && s->end_ns)
 		printf(", a CPU idle beside a waiting task %.2f%% of the time (longest %.1f ms, "
 		       "%.2f%% beyond the balancing intervals)",
@@ -383,6 +385,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "tick-timers", &r->o.no_tick_timers, sl_tick_timer_choices,
 			      "a trace's timers that fired at the tick (found at\n"
 			      "import; docs/model.md):"),
+		SL_OPT_CHOICE(0, "hrtimer-slack", &r->o.hrtimer_slack, sl_hrt_slack_choices,
+			      "a trace's sleeps that their own timer ended (docs/model.md\n"
+			      "\"Timer slack\"):"),
 		SL_OPT_CHOICE(0, "groups", &groups, groups_choices,
 			      "task groups, for a model that schedules them (eevdf;\n"
 			      "docs/groups.md):"),
@@ -570,6 +575,7 @@ static int put_replay_metrics(struct sl_store *st, int64_t run_id, const struct 
 		{ "replay_sync_wakeups", s->sync_wakeups },
 		{ "replay_handbacks", s->handbacks },
 		{ "replay_tick_timers", s->tick_timers },
+		{ "replay_hrtimer_early", s->hrt_early },
 	};
 	size_t i;
 	for (i = 0; i < SL_ARRAY_SIZE(m); i++)

@@ -22,7 +22,8 @@ static const char synopsis[] =
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--wall-clock on|off] [--tick-timers on|off]\n"
-	"                [--vcpu-pack off|ledger] [--format table|csv|json]\n"
+	"                [--hrtimer-slack auto|on|off] [--vcpu-pack off|ledger]\n"
+	"                [--format table|csv|json]\n"
 	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
 static const char about[] =
@@ -47,7 +48,7 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
-	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers;
+	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack;
 	long long hz, seeds, first_seed;
 };
 
@@ -111,6 +112,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "tick-timers", &v->tick_timers, sl_tick_timer_choices,
 			      "the trace's timers that fired at the tick (see\n"
+			      "'schedlab replay -h'):"),
+		SL_OPT_CHOICE(0, "hrtimer-slack", &v->hrt_slack, sl_hrt_slack_choices,
+			      "the trace's sleeps that their own timer ended (see\n"
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "vcpu-pack", &v->vcpu_pack, vcpu_pack_choices,
 			      "eevdf: the recording kernel's vCPU packing patch:"),
@@ -249,6 +253,7 @@ struct vrun {
 	int64_t rec_id, run_id;
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
 	uint64_t tick_timers;   /* the stored replay's sleeps ended at a tick */
+	uint64_t hrt_early;     /* its timers fired early, in their slack */
 	struct sl_run_data rec, rep;
 	struct sl_fidelity f;   /* the median of the replays' comparisons */
 	int have_rec, have_rep;
@@ -361,6 +366,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	x->o.no_handback = v->handback;
 	x->o.no_wall = v->wall;
 	x->o.no_tick_timers = v->tick_timers;
+	x->o.hrtimer_slack = v->hrt_slack;
 	if (v->interference == SL_INTERFERENCE_NONE)
 		sl_behaviour_work_only(&b);
 	if (sl_store_load_run(st, x->rec_id, &x->rec, d))
@@ -388,6 +394,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 		goto out;
 	x->have_rep = 1;
 	x->tick_timers = rs.tick_timers;
+	x->hrt_early = rs.hrt_early;
 	/* without overheads there is nothing to draw: every seed replays alike */
 	x->nseeds = x->o.nq > 0 ? (size_t)v->seeds : 1;
 	if (seeds_compare(&b, x->ops, &x->o, &x->rec, &x->rep, x->nseeds, &x->f, d))
@@ -460,6 +467,13 @@ static void print_text(const struct vrun *x)
 	else
 		printf("timers at the tick: %" PRIu64 " sleeps of the stored replay end at a tick "
 		       "(docs/model.md)\n", x->tick_timers);
+	if (sl_hrt_slack_on(o, x->ops->name))
+		printf("timer slack: %" PRIu64 " timers of the stored replay fired early, with another "
+		       "timer of their CPU or its tick (docs/model.md \"Timer slack\")\n", x->hrt_early);
+	else
+		printf("timer slack: off (%s)\n", o->hrtimer_slack == SL_HRT_SLACK_OFF
+						      ? "--hrtimer-slack off"
+						      : "none before 2.6.28");
 	if (x->nseeds > 1)
 		printf("replays: %zu, --seed %" PRIu64 " to %" PRIu64 " (the overheads' draws); each "
 		       "replay figure is their median, run %" PRId64 " is seed %" PRIu64 "'s\n",

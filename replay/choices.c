@@ -68,6 +68,14 @@ const struct sl_choice sl_tick_timer_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_hrt_slack_choices[] = {
+	{ "auto", SL_HRT_SLACK_AUTO, "on for eevdf (timer slack since 2.6.28), off for the\nmodels of older kernels" },
+	{ "on", SL_HRT_SLACK_ON,
+	  "a sleep ended by its own timer (an interrupt on the CPU\nit slept on) has the default 50 us of slack before its\nrecorded end: it fires with another timer of its CPU, or\nthe tick, inside it, as hrtimers do (replay/hrtimer.c)" },
+	{ "off", SL_HRT_SLACK_OFF, "every timer fires alone at its recorded end" },
+	SL_CHOICES_END
+};
+
 const struct sl_choice sl_late_cpus_choices[] = {
 	{ "offline", SL_LATE_CPUS_OFFLINE,
 	  "offline until its first event in the recording: no task\nis placed or balanced onto it before" },

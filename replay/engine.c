@@ -341,6 +341,9 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 				    ? UINT64_MAX
 				    : e->priv->next_tick + k * e->tick_ns;
 		e->priv->st.tick_timers++;
+	} else if (ph->sleep_cpu1 && ph->wake_cpu1 == ph->sleep_cpu1 &&
+		   (ph->waker_kind == SL_WAKER_IRQ || ph->waker_kind == SL_WAKER_IDLE)) {
+		sl_hrt_arm(e, p, timed_end); /* its own timer (hrtimer.c) */
 	}
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
@@ -809,6 +812,17 @@ static struct sl_task *timed_task(struct sl_engine *e, const struct sl_ev *ev)
 	return &e->tasks[ev->id];
 }
 
+/* The timers of cpu whose soft expiry has come fire now (hrtimer.c). */
+static void hrt_expire(struct sl_engine *e, int cpu)
+{
+	struct sl_task **due;
+	size_t i, n = sl_hrt_due(e, cpu, &due);
+	for (i = 0; i < n && !e->priv->failed; i++) {
+		e->priv->st.hrt_early++;
+		do_wake(e, due[i]);
+	}
+}
+
 static void handle(struct sl_engine *e, const struct sl_ev *ev)
 {
 	struct sl_task *p;
@@ -835,8 +849,12 @@ static void handle(struct sl_engine *e, const struct sl_ev *ev)
 		return;
 	case EV_WAKE: /* stale: another sleep's, or it waits on a causal edge */
 		p = timed_task(e, ev);
-		if (ev->gen == p->eng->token && p->state == SL_TS_SLEEPING && !p->eng->wait_on)
+		if (ev->gen == p->eng->token && p->state == SL_TS_SLEEPING && !p->eng->wait_on) {
+			int hc = sl_hrt_fired(e, p);
 			do_wake(e, p);
+			if (hc >= 0)
+				hrt_expire(e, hc);
+		}
 		return;
 	case EV_START:
 		p = timed_task(e, ev);
@@ -887,6 +905,7 @@ static void tick_all(struct sl_engine *e)
 			e->priv->st.ticks++;
 			e->ops->tick(e, c, cpu->curr);
 			CHECK_AFTER(e, "tick");
+			hrt_expire(e, c); /* the tick is an hrtimer (hrtimer.c) */
 		}
 		if (e->ncpus > 1 && sl_eng_cpu_up(e, c)) /* (balancing has nothing to do
 							   * on one CPU, or an offline one) */

@@ -122,6 +122,14 @@ enum sl_irq_cpu_mode {
 
 /* replay --tick-timers */
 enum sl_tick_timer_mode { SL_TICK_TIMERS_ON = 0, SL_TICK_TIMERS_OFF = 1 };
+/* replay --hrtimer-slack: a sleep's timer fires with another timer of its
+ * CPU, or the tick, inside its slack (replay/hrtimer.c) */
+enum sl_hrt_slack_mode {
+	SL_HRT_SLACK_AUTO = 0,   /* on for eevdf (timer slack since 2.6.28), off for
+				  * the models of 2.6.20-2.6.23 kernels */
+	SL_HRT_SLACK_ON = 1,
+	SL_HRT_SLACK_OFF = 2,    /* every timer fires alone at its recorded end */
+};
 /* replay --handback */
 enum sl_handback_mode { SL_HANDBACK_ON = 0, SL_HANDBACK_OFF = 1 };
 /* replay --wall-clock */
@@ -201,6 +209,7 @@ struct sl_replay_opts {
 	 * off: their sleeps last as recorded), 0 = a sleep with tick_n ends at
 	 * the tick_n-th tick after its start */
 	int no_tick_timers;
+	int hrtimer_slack;           /* enum sl_hrt_slack_mode (replay/hrtimer.c) */
 	/* the recording's tick phase (trace clock ns, modulo 1e9 / hz: its
 	 * recorded run's params tick_phase_ns, when their tick_phase_hz is
 	 * hz): the replay's ticks fall there, and the sleeps with tick_n end
@@ -260,6 +269,8 @@ struct sl_replay_stats {
 	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
 	uint64_t handbacks;          /* wakers parked until their sleeper slept */
 	uint64_t tick_timers;        /* timers' sleeps ended at a tick (tick_n) */
+	uint64_t hrt_early;          /* timers fired before their recorded end with
+				      * another timer or the tick (hrtimer.c) */
 	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */
 	uint64_t unfinished;         /* tasks with work left at the end */
 	uint64_t invariant_checks;
@@ -371,6 +382,10 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 /* The --irq-cpu mode in effect (never auto): auto is relative for every
  * model (docs/replay.md "Wakeup CPU"). */
 int sl_irq_cpu_mode_of(int mode);
+
+/* 1 if a replay of model (its ops name) with o has timer slack (--hrtimer-slack;
+ * auto: eevdf only; replay/hrtimer.c) */
+int sl_hrt_slack_on(const struct sl_replay_opts *o, const char *model);
 
 /* The name of an --irq-cpu mode: "sleeper", "recorded", "auto", "relative",
  * "remote". */

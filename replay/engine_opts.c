@@ -154,6 +154,10 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 	if (!bad && o->interference)
 		bad = appendf(buf, len, &off, ",\"tick_timers\":\"%s\"",
 			      sl_choice_name(sl_tick_timer_choices, o->no_tick_timers, "?"));
+	/* the timers' slack in effect (replay/hrtimer.c) */
+	if (!bad && o->interference)
+		bad = appendf(buf, len, &off, ",\"hrtimer_slack\":\"%s\"",
+			      sl_hrt_slack_on(o, ops->name) ? "on" : "off");
 	if (!bad && o->tick_phase_ns >= 0)
 		bad = appendf(buf, len, &off, ",\"tick_phase_ns\":%lld", (long long)o->tick_phase_ns);
 	for (k = 0; k < 2 && o->nq > 0 && !bad; k++) {

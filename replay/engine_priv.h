@@ -70,10 +70,24 @@ struct sl_task_eng {
 	 * first run (SL_INF: not yet) and the task's CPU time at its start */
 	uint64_t wall_total, wall_done, wall_start, wall_exec0;
 	int wall_ph;
+	/* hrtimer.c: the sleep's high-resolution timer, armed on hrt_cpu (-1
+	 * none) with its soft and hard expiry, for the sleep of token hrt_token */
+	int hrt_cpu;
+	uint64_t hrt_soft, hrt_hard, hrt_token;
 } __attribute__((aligned(64)));
+
+/* hrtimer.c: the timers armed on a CPU (task indices, stale ones dropped
+ * when next looked at) */
+struct sl_hrt_list {
+	uint32_t *idx;
+	size_t n, cap;
+};
 
 struct sl_engine_priv {
 	struct sl_evq q;
+	struct sl_hrt_list *hrt;  /* per CPU, NULL: timers expire alone (hrtimer.c) */
+	struct sl_task **hrt_due; /* hrtimer.c's scratch: the timers due */
+	size_t hrt_due_cap;
 	void *pol_tasks, *pol_cpus; /* the policy's arrays (sl_engine_set_policy) */
 	struct sl_task_eng *tx;  /* the tasks' private parts (p->eng) */
 	const struct sl_run_sink *sink;
@@ -220,6 +234,18 @@ static inline int sl_eng_hidden(const struct sl_engine *e, const struct sl_task 
 {
 	return (size_t)p->idx >= e->priv->nreal;
 }
+
+/* hrtimer.c: a sleep's timer and its slack (the file's comment). init: the
+ * per-CPU lists (none with no_hrtimer_slack); arm: p's sleep, now
+ * beginning, ends by its timer at hard; fired: p's timer fires now (its own
+ * sleep's timed end): the CPU it was armed on, or -1 (none, or no longer
+ * armed); due: the timers of cpu whose soft expiry has come, by hard
+ * expiry, taken off (*due: the engine's scratch, valid until the next call). */
+void sl_hrt_init(struct sl_engine *e);
+void sl_hrt_release(struct sl_engine *e);
+void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, uint64_t hard);
+int sl_hrt_fired(struct sl_engine *e, struct sl_task *p);
+size_t sl_hrt_due(struct sl_engine *e, int cpu, struct sl_task ***due);
 
 /* check.c: invariant checks (debug mode); where names the policy call. */
 void sl_eng_check(struct sl_engine *e, const char *where);

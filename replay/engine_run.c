@@ -266,6 +266,7 @@ static int start_replay(struct sl_engine *e, const struct sl_behaviour *b,
 			sl_eng_push_start(e, p, s->start_ns);
 	}
 	v->next_tick = e->tick0_ns;
+	sl_hrt_init(e);
 	CHECK_AFTER(e, "init");
 	return 0;
 }
@@ -279,6 +280,7 @@ static void release_engine(struct sl_engine *e)
 
 	sl_engine_release_policy(e);
 	sl_smp_release(e);
+	sl_hrt_release(e);
 	for (i = 0; v->tx && i < e->ntasks; i++) {
 		free(v->tx[i].waiters);
 		free(v->tx[i].holds);
