@@ -341,9 +341,8 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 				    ? UINT64_MAX
 				    : e->priv->next_tick + k * e->tick_ns;
 		e->priv->st.tick_timers++;
-	} else if (ph->sleep_cpu1 && ph->wake_cpu1 == ph->sleep_cpu1 &&
-		   (ph->waker_kind == SL_WAKER_IRQ || ph->waker_kind == SL_WAKER_IDLE)) {
-		sl_hrt_arm(e, p, timed_end); /* its own timer (hrtimer.c) */
+	} else {
+		sl_hrt_arm(e, p, ph, timed_end); /* its own timer (hrtimer.c) */
 	}
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
@@ -354,45 +353,6 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 }
 
 /* ---- task life ---- */
-
-/* --wake-cpu waker: a task's wakeup ran on its waker's CPU in the
- * recording; when the replayed waker is not running at the (timed) wakeup,
- * the CPU it is queued on or last ran on stands in for it (-1: not a task,
- * running, not yet started or gone, or --wake-cpu running) */
-static int waker_home(const struct sl_engine *e, int waker)
-{
-	const struct sl_task *w;
-	if (waker < 0 || e->priv->o->wake_cpu_mode != SL_WAKE_CPU_WAKER)
-		return -1;
-	w = &e->tasks[waker];
-	if (w->state == SL_TS_RUNNING || w->state == SL_TS_NEW || w->state == SL_TS_DONE)
-		return -1;
-	return w->cpu;
-}
-
-/* try_to_wake_up's this_cpu for an interrupt or idle wakeup ph of p under
- * --irq-cpu recorded, relative or remote: recorded: the recorded CPU folded
- * onto the replay's (--cpus may differ from the trace's); relative (and the
- * phase knows the CPU p slept on): p's own CPU when the interrupt fired on
- * the CPU it slept on (its own timer, as a rule: a 2.6.20 timer fires on
- * the CPU that armed it), else the CPU at the recorded offset from p's CPU;
- * remote (the same): p's own CPU when it fired on the CPU p slept on, else
- * the recorded CPU folded. -1: the sleeper's CPU. */
-static int irq_cpu(const struct sl_engine *e, const struct sl_task *p, const struct sl_phase *ph)
-{
-	int n = e->ncpus, wc = (int)(ph->wake_cpu1 - 1), off;
-	if ((e->priv->irq_mode != SL_IRQ_CPU_RELATIVE && e->priv->irq_mode != SL_IRQ_CPU_REMOTE) ||
-	    !ph->sleep_cpu1)
-		return wc % n;
-	if (p->cpu < 0 || p->cpu >= n)
-		return -1;
-	if (e->priv->irq_mode == SL_IRQ_CPU_REMOTE)
-		return wc == (int)(ph->sleep_cpu1 - 1) ? p->cpu : wc % n;
-	off = (wc - (int)(ph->sleep_cpu1 - 1)) % n;
-	if (off < 0)
-		off += n;
-	return (p->cpu + off) % n;
-}
 
 static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl_enq_info *wi,
 			 struct sl_task *sync_waker);
@@ -442,7 +402,7 @@ static void do_wake(struct sl_engine *e, struct sl_task *p)
 		   ended.wake_cpu1 && e->priv->irq_mode != SL_IRQ_CPU_SLEEPER) {
 		/* an interrupt's wakeup runs try_to_wake_up on the CPU it fired
 		 * on (docs/replay.md "Wakeup CPU") */
-		w.waker_cpu = irq_cpu(e, p, &ended);
+		w.waker_cpu = sl_eng_irq_cpu(e, p, &ended);
 		e->priv->st.irq_cpu_wakeups++;
 	}
 	wake_enqueue(e, p, &w, w.sync ? &e->tasks[ended.waker] : NULL);
@@ -459,7 +419,7 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 	p->eng->wake_ts = e->now;
 	p->eng->wake_waker = w.waker;
 	e->priv->st.wakeups++;
-	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, waker_home(e, w.waker), sync_waker);
+	cpu = sl_smp_wake_cpu(e, p, w.waker_cpu, sl_eng_waker_home(e, w.waker), sync_waker);
 	if (e->priv->waking) {
 		/* the kernel's wakeup path (docs/replay.md "Kernel overheads"):
 		 * the task reaches the runqueue of the CPU chosen now after the

@@ -235,15 +235,22 @@ static inline int sl_eng_hidden(const struct sl_engine *e, const struct sl_task 
 	return (size_t)p->idx >= e->priv->nreal;
 }
 
+/* engine_run.c: the CPU standing in for a waker not running (--wake-cpu
+ * waker; -1 none), and try_to_wake_up's this_cpu for an interrupt or idle
+ * wakeup ph of p (--irq-cpu; -1: the sleeper's CPU) */
+int sl_eng_waker_home(const struct sl_engine *e, int waker);
+int sl_eng_irq_cpu(const struct sl_engine *e, const struct sl_task *p, const struct sl_phase *ph);
+
 /* hrtimer.c: a sleep's timer and its slack (the file's comment). init: the
- * per-CPU lists (none with no_hrtimer_slack); arm: p's sleep, now
- * beginning, ends by its timer at hard; fired: p's timer fires now (its own
+ * per-CPU lists (none with the slack off); arm: p's sleep ph, now
+ * beginning, ends at hard: by its own timer when an interrupt on the CPU
+ * it slept on ended it in the recording; fired: p's timer fires now (its own
  * sleep's timed end): the CPU it was armed on, or -1 (none, or no longer
  * armed); due: the timers of cpu whose soft expiry has come, by hard
  * expiry, taken off (*due: the engine's scratch, valid until the next call). */
 void sl_hrt_init(struct sl_engine *e);
 void sl_hrt_release(struct sl_engine *e);
-void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, uint64_t hard);
+void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, const struct sl_phase *ph, uint64_t hard);
 int sl_hrt_fired(struct sl_engine *e, struct sl_task *p);
 size_t sl_hrt_due(struct sl_engine *e, int cpu, struct sl_task ***due);
 

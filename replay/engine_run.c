@@ -335,3 +335,42 @@ int sl_replay_run(const struct sl_behaviour *b, const struct sl_policy_ops *ops,
 	release_engine(e);
 	return rc;
 }
+
+/* --wake-cpu waker: a task's wakeup ran on its waker's CPU in the
+ * recording; when the replayed waker is not running at the (timed) wakeup,
+ * the CPU it is queued on or last ran on stands in for it (-1: not a task,
+ * running, not yet started or gone, or --wake-cpu running) */
+int sl_eng_waker_home(const struct sl_engine *e, int waker)
+{
+	const struct sl_task *w;
+	if (waker < 0 || e->priv->o->wake_cpu_mode != SL_WAKE_CPU_WAKER)
+		return -1;
+	w = &e->tasks[waker];
+	if (w->state == SL_TS_RUNNING || w->state == SL_TS_NEW || w->state == SL_TS_DONE)
+		return -1;
+	return w->cpu;
+}
+
+/* try_to_wake_up's this_cpu for an interrupt or idle wakeup ph of p under
+ * --irq-cpu recorded, relative or remote: recorded: the recorded CPU folded
+ * onto the replay's (--cpus may differ from the trace's); relative (and the
+ * phase knows the CPU p slept on): p's own CPU when the interrupt fired on
+ * the CPU it slept on (its own timer, as a rule: a 2.6.20 timer fires on
+ * the CPU that armed it), else the CPU at the recorded offset from p's CPU;
+ * remote (the same): p's own CPU when it fired on the CPU p slept on, else
+ * the recorded CPU folded. -1: the sleeper's CPU. */
+int sl_eng_irq_cpu(const struct sl_engine *e, const struct sl_task *p, const struct sl_phase *ph)
+{
+	int n = e->ncpus, wc = (int)(ph->wake_cpu1 - 1), off;
+	if ((e->priv->irq_mode != SL_IRQ_CPU_RELATIVE && e->priv->irq_mode != SL_IRQ_CPU_REMOTE) ||
+	    !ph->sleep_cpu1)
+		return wc % n;
+	if (p->cpu < 0 || p->cpu >= n)
+		return -1;
+	if (e->priv->irq_mode == SL_IRQ_CPU_REMOTE)
+		return wc == (int)(ph->sleep_cpu1 - 1) ? p->cpu : wc % n;
+	off = (wc - (int)(ph->sleep_cpu1 - 1)) % n;
+	if (off < 0)
+		off += n;
+	return (p->cpu + off) % n;
+}

@@ -57,11 +57,14 @@ void sl_hrt_release(struct sl_engine *e)
 	e->priv->hrt = NULL;
 }
 
-void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, uint64_t hard)
+void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, const struct sl_phase *ph, uint64_t hard)
 {
 	struct sl_hrt_list *l;
 	struct sl_task_eng *x = p->eng;
 	x->hrt_cpu = -1;
+	if (!ph->sleep_cpu1 || ph->wake_cpu1 != ph->sleep_cpu1 ||
+	    (ph->waker_kind != SL_WAKER_IRQ && ph->waker_kind != SL_WAKER_IDLE))
+		return; /* a task's wakeup, or an interrupt elsewhere */
 	if (!e->priv->hrt || p->cpu < 0 || p->cpu >= e->ncpus || p->sched_policy == SL_SCHED_FIFO ||
 	    p->sched_policy == SL_SCHED_RR)
 		return;
