@@ -2,6 +2,7 @@
 #include "import.h"
 #include "completeness.h"
 #include "hz.h"
+#include "abstimer.h"
 #include "wall.h"
 #include "../collector/ledger.h"
 #include "../collector/release.h"
@@ -292,6 +293,7 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 	}
 	if (tick_phase >= 0)
 		out->tick_timers = sl_mark_tick_timers(&im.b, &ticks);
+	out->abs_timers = sl_mark_abs_timers(&im.b);
 	sl_ticks_release(&ticks);
 	sl_poll_obs_release(&polls);
 	out->wall = sl_mark_wall(&im.b, &wall);

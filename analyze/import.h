@@ -20,6 +20,7 @@ struct sl_import_info {
 	uint64_t events;            /* events the reader delivered */
 	size_t polls;               /* tasks marked as reading their CPU clock (hz.h) */
 	size_t tick_timers;         /* sleeps marked as ended by a timer at the tick (hz.h) */
+	size_t abs_timers;          /* tasks found on an absolute periodic timer (abstimer.h) */
 	size_t wall;                /* tasks marked as spinning to a wall-clock deadline (wall.h) */
 	struct sl_model_stats ms;   /* of the new trace (arrays owned) */
 	struct sl_run_data rec;     /* with a ledger: the recorded run's slices

@@ -85,9 +85,9 @@ CREATE TABLE IF NOT EXISTS task_model (
 	count INTEGER NOT NULL DEFAULT 0,
 	-- the task's phases as a JSON array, one [run_ns, sleep_ns, end_state,
 	-- waker_kind, waker_utid, waker_progress_ns, pipe, lost, wake_cpu,
-	-- sleep_cpu, irq_ns, tick_n] per burst (view burst below gives one row
-	-- each; wake_cpu since version 8, sleep_cpu since version 9, irq_ns
-	-- since 12, tick_n since 15)
+	-- sleep_cpu, irq_ns, tick_n, wake_at] per burst (view burst below gives
+	-- one row each; wake_cpu since version 8, sleep_cpu since version 9,
+	-- irq_ns since 12, tick_n since 15, wake_at since 16)
 	-- version 14, wall_ns and wall_tail_ns: for flag 512 (a task whose
 	-- bursts end on a wall-clock deadline, docs/model.md "Wall-clock
 	-- bursts") the deadline after its first run in a burst and the CPU
@@ -103,7 +103,8 @@ SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,
 	json_extract(j.value, '$[4]') AS waker_utid, json_extract(j.value, '$[5]') AS waker_progress_ns,
 	json_extract(j.value, '$[6]') AS pipe, json_extract(j.value, '$[7]') AS lost,
 	json_extract(j.value, '$[8]') AS wake_cpu, json_extract(j.value, '$[9]') AS sleep_cpu,
-	json_extract(j.value, '$[10]') AS irq_ns, json_extract(j.value, '$[11]') AS tick_n
+	json_extract(j.value, '$[10]') AS irq_ns, json_extract(j.value, '$[11]') AS tick_n,
+	json_extract(j.value, '$[12]') AS wake_at
 FROM task_model m, json_each(m.phases) j;
 -- version 12: the recorded run's wall time and the work the kernel charged
 -- (sched_stat_runtime) of each task on each CPU, over its slices with a

@@ -234,6 +234,11 @@ static int migrate_v13(struct sl_store *s, struct sl_diag *d)
  * shown by the burst view (remade as for 8). Older imports have none (NULL,
  * read as 0): their timers' sleeps last as recorded; re-import the trace to
  * find them. */
+/* Schema 15 -> 16: a phase carries a thirteenth element, wake_at (an
+ * absolute periodic timer's recorded wakeup time, task flag 1024:
+ * docs/model.md "Absolute timers"), shown by the burst view (remade as for
+ * 8). Older imports have none (NULL, read as 0) and no flag: their sleeps
+ * last as recorded; re-import the trace to find them. */
 /* Schema 12 -> 13: table cpu_first (the recorded run's first event on each
  * CPU, kept at import) comes with the schema; traces imported before have
  * no rows, and sl_store_late_cpus reads their recorded runs as before. */
@@ -325,7 +330,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 9 && migrate_v9(s, d)) || (v >= 1 && v <= 10 && migrate_v10(s, d)) ||
 	    (v >= 1 && v <= 11 && migrate_v11(s, d)) || (v >= 1 && v <= 12 && migrate(s, 12, "", "", d)) ||
 	    (v >= 1 && v <= 13 && migrate_v13(s, d)) ||
-	    (v >= 1 && v <= 14 && migrate(s, 14, "DROP VIEW IF EXISTS burst", "", d))) {
+	    (v >= 1 && v <= 14 && migrate(s, 14, "DROP VIEW IF EXISTS burst", "", d)) ||
+	    (v >= 1 && v <= 15 && migrate(s, 15, "DROP VIEW IF EXISTS burst", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}

@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 15
+#define SL_SCHEMA_VERSION 16
 
 struct sl_store;
 

@@ -117,16 +117,18 @@ static char *put_lit(char *o, const char *s)
 	return o + l;
 }
 
-/* the most one phase takes: 9 numbers of up to 20 digits and a sign, two
+/* the most one phase takes: 11 numbers of up to 20 digits and a sign, two
  * names, the punctuation */
-enum { PHASE_MAX = 10 * 21 + 2 * 8 + 32 };
+enum { PHASE_MAX = 11 * 21 + 2 * 8 + 32 };
 
 /* The phases of t as JSON: [[run_ns, sleep_ns, "end", "waker_kind",
  * waker_utid|null, waker_progress_ns, pipe, lost, wake_cpu|null,
- * sleep_cpu|null, irq_ns, tick_n], ...]; SL_INF is -1; wake_cpu (schema 8) is the
+ * sleep_cpu|null, irq_ns, tick_n, wake_at], ...]; SL_INF is -1; wake_cpu (schema 8) is the
  * CPU an interrupt or idle wakeup fired on, sleep_cpu (schema 9) the CPU the
  * task slept on before it, irq_ns (schema 12) the burst's interference,
- * tick_n (schema 15) the ticks of a sleep a timer ended at the tick.
+ * tick_n (schema 15) the ticks of a sleep a timer ended at the tick, wake_at
+ * (schema 16) an absolute timer's recorded wakeup time (trace clock; 0 for
+ * every other phase: analyze/abstimer.h).
  * Room for a phase is made once, then it is written in place. */
 static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const struct sl_task_spec *t)
 {
@@ -166,6 +168,8 @@ static void phases_json(struct jbuf *j, const struct sl_behaviour *b, const stru
 		o = put_dec(o, (int64_t)p->irq_ns);
 		*o++ = ',';
 		o = put_dec(o, (int64_t)p->tick_n);
+		*o++ = ',';
+		o = put_dec(o, (t->flags & SL_TASK_ABS_TIMER) ? (int64_t)p->wake_ts : 0);
 		*o++ = ']';
 		j->n = (size_t)(o - j->p);
 	}
@@ -321,7 +325,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 	}
 	for (;;) {
 		struct sl_phase *p;
-		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0, scpu = 0, irq = 0, tickn = 0;
+		int64_t run, sleep, waker, prog, pipe, lost, wcpu = 0, scpu = 0, irq = 0, tickn = 0, wakeat = 0;
 		char end[4], wk[8];
 		int wnull, cnull = 1, snull = 1;
 		if (jr_ch(&r, '[') || jr_int(&r, &run, NULL) || jr_ch(&r, ',') ||
@@ -346,11 +350,14 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		jr_ws(&r); /* a timer's ticks at the tick, a twelfth since schema 15 */
 		if (*r.p == ',' && (r.p++, jr_int(&r, &tickn, NULL)))
 			goto bad;
+		jr_ws(&r); /* an absolute timer's wakeup time, a thirteenth since schema 16 */
+		if (*r.p == ',' && (r.p++, jr_int(&r, &wakeat, NULL)))
+			goto bad;
 		if (jr_ch(&r, ']'))
 			goto bad;
 		if (run < -1 || sleep < -1 || prog < 0 || strlen(end) != 1 || (!cnull && (wcpu < 0 || wcpu >= 4096)) ||
 		    (!snull && (scpu < 0 || scpu >= 4096)) || irq < 0 || (run >= 0 && irq > run) ||
-		    tickn < 0 || tickn > UINT32_MAX)
+		    tickn < 0 || tickn > UINT32_MAX || wakeat < 0)
 			goto bad;
 		SL_GROW_HUGE(t->phases, cap, t->nphases + 1);
 		p = &t->phases[t->nphases++];
@@ -367,6 +374,7 @@ static int parse_phases(const char *json, struct sl_task_spec *t, const int64_t 
 		p->sleep_cpu1 = snull ? 0 : (uint32_t)scpu + 1;
 		p->irq_ns = run < 0 ? 0 : (uint64_t)irq;
 		p->tick_n = (uint32_t)tickn;
+		p->wake_ts = (uint64_t)wakeat;
 		jr_ws(&r);
 		if (*r.p == ',') {
 			r.p++;

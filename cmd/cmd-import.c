@@ -139,6 +139,10 @@ static int import_one(struct sl_store *st, const char *path, const char *force, 
 		printf("%zu task%s spin%s until a wall-clock deadline after each wakeup: a replay ends %s"
 		       " bursts on it (docs/model.md \"Wall-clock bursts\")\n",
 		       in.wall, in.wall == 1 ? "" : "s", in.wall == 1 ? "s" : "", in.wall == 1 ? "its" : "their");
+	if (in.abs_timers && !quiet)
+		printf("%zu task%s sleep%s on an absolute periodic timer: a replay sets each deadline from"
+		       " the last (docs/model.md \"Absolute timers\")\n",
+		       in.abs_timers, in.abs_timers == 1 ? "" : "s", in.abs_timers == 1 ? "s" : "");
 	if (in.ms.lost_events)
 		for (i = 0; i < (size_t)in.ms.cpus; i++)
 			if (in.ms.lost_per_cpu[i])

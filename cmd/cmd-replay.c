@@ -49,7 +49,8 @@ static const char synopsis[] =
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--handback on|off] [--wall-clock on|off] [--tick-timers on|off]\n"
-	"                [--hrtimer-slack auto|on|off] [--opt NAME=VALUE]... [--debug] [--dry-run]";
+	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
+	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
 static const char about[] =
 	"Re-schedule the recorded behaviour of a trace (until every task has done all\n"
@@ -385,6 +386,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "tick-timers", &r->o.no_tick_timers, sl_tick_timer_choices,
 			      "a trace's timers that fired at the tick (found at\n"
 			      "import; docs/model.md):"),
+		SL_OPT_CHOICE(0, "abs-timers", &r->o.no_abs_timers, sl_abs_timer_choices,
+			      "a trace's tasks on an absolute periodic timer (found\n"
+			      "at import; docs/model.md):"),
 		SL_OPT_CHOICE(0, "hrtimer-slack", &r->o.hrtimer_slack, sl_hrt_slack_choices,
 			      "a trace's sleeps that their own timer ended (docs/model.md\n"
 			      "\"Timer slack\"):"),

@@ -22,7 +22,8 @@ static const char synopsis[] =
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--wall-clock on|off] [--tick-timers on|off]\n"
-	"                [--hrtimer-slack auto|on|off] [--vcpu-pack off|ledger]\n"
+	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
+	"                [--vcpu-pack off|ledger]\n"
 	"                [--format table|csv|json]\n"
 	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
@@ -49,6 +50,7 @@ struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
 	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack;
+	int abs_timers;
 	long long hz, seeds, first_seed;
 };
 
@@ -112,6 +114,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "tick-timers", &v->tick_timers, sl_tick_timer_choices,
 			      "the trace's timers that fired at the tick (see\n"
+			      "'schedlab replay -h'):"),
+		SL_OPT_CHOICE(0, "abs-timers", &v->abs_timers, sl_abs_timer_choices,
+			      "the trace's tasks on an absolute periodic timer (see\n"
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "hrtimer-slack", &v->hrt_slack, sl_hrt_slack_choices,
 			      "the trace's sleeps that their own timer ended (see\n"
@@ -367,6 +372,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	x->o.no_wall = v->wall;
 	x->o.no_tick_timers = v->tick_timers;
 	x->o.hrtimer_slack = v->hrt_slack;
+	x->o.no_abs_timers = v->abs_timers;
 	if (v->interference == SL_INTERFERENCE_NONE)
 		sl_behaviour_work_only(&b);
 	if (sl_store_load_run(st, x->rec_id, &x->rec, d))

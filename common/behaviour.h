@@ -62,9 +62,10 @@ struct sl_phase {
 				    * replay ends the sleep at the tick as many
 				    * ticks on (docs/model.md "Timers that fire
 				    * at the tick"). 0: not one */
-	uint64_t wake_ts;          /* import only, not stored: the recorded
-				    * wakeup's time (trace clock) of an
-				    * interrupt or idle wakeup, 0 unknown */
+	uint64_t wake_ts;          /* the recorded wakeup's time (trace clock)
+				    * of an interrupt or idle wakeup, 0 unknown;
+				    * stored (schema 16) only for the timer
+				    * sleeps of an SL_TASK_ABS_TIMER task */
 };
 
 /* A phase end that is a sleep (S or D), not an exit, a yield or the end. */
@@ -101,6 +102,9 @@ enum {
 	SL_TASK_WALL = 512,    /* its bursts between two sleeps end on a wall-clock
 				* deadline: wall_ns after it first runs, then
 				* wall_tail_ns of CPU (docs/model.md "Wall-clock bursts") */
+	SL_TASK_ABS_TIMER = 1024, /* it sleeps on an absolute periodic timer: its
+				   * timer sleeps end at their recorded wakeup
+				   * time, wake_ts (docs/model.md "Absolute timers") */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };

@@ -68,6 +68,13 @@ const struct sl_choice sl_tick_timer_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_abs_timer_choices[] = {
+	{ "on", SL_ABS_TIMERS_ON,
+	  "a trace's tasks found on an absolute periodic timer (a\nframe or audio loop, cyclictest: found at import) set\neach deadline from the last, as next += period does:\ntheir sleeps take up what their bursts and waits did\nnot (docs/model.md \"Absolute timers\")" },
+	{ "off", SL_ABS_TIMERS_OFF, "their sleeps last as recorded" },
+	SL_CHOICES_END
+};
+
 const struct sl_choice sl_hrt_slack_choices[] = {
 	{ "auto", SL_HRT_SLACK_AUTO, "on for eevdf (timer slack since 2.6.28), off for the\nmodels of older kernels" },
 	{ "on", SL_HRT_SLACK_ON,

@@ -19,6 +19,7 @@ extern const struct sl_choice sl_handback_choices[]; /* enum sl_handback_mode */
 extern const struct sl_choice sl_wall_choices[];     /* enum sl_wall_mode */
 extern const struct sl_choice sl_tick_timer_choices[]; /* enum sl_tick_timer_mode */
 extern const struct sl_choice sl_hrt_slack_choices[]; /* enum sl_hrt_slack_mode */
+extern const struct sl_choice sl_abs_timer_choices[]; /* enum sl_abs_timer_mode */
 
 /* "relative for rsdl, o1, sd, cfs and eevdf": what --irq-cpu auto is for
  * each model of the policy table (sl_irq_cpu_mode_of), in buf. */

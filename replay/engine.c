@@ -342,6 +342,7 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 				    : e->priv->next_tick + k * e->tick_ns;
 		e->priv->st.tick_timers++;
 	} else {
+		timed_end = sl_abs_timer_end(e, p, ph, timed_end); /* hrtimer.c */
 		sl_hrt_arm(e, p, ph, timed_end); /* its own timer (hrtimer.c) */
 	}
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&

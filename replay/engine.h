@@ -130,6 +130,8 @@ enum sl_hrt_slack_mode {
 	SL_HRT_SLACK_ON = 1,
 	SL_HRT_SLACK_OFF = 2,    /* every timer fires alone at its recorded end */
 };
+/* replay --abs-timers */
+enum sl_abs_timer_mode { SL_ABS_TIMERS_ON = 0, SL_ABS_TIMERS_OFF = 1 };
 /* replay --handback */
 enum sl_handback_mode { SL_HANDBACK_ON = 0, SL_HANDBACK_OFF = 1 };
 /* replay --wall-clock */
@@ -210,6 +212,9 @@ struct sl_replay_opts {
 	 * the tick_n-th tick after its start */
 	int no_tick_timers;
 	int hrtimer_slack;           /* enum sl_hrt_slack_mode (replay/hrtimer.c) */
+	/* 1 = an absolute periodic timer's sleeps last as recorded (--abs-timers
+	 * off); 0 = they end at their recorded wakeup time */
+	int no_abs_timers;
 	/* the recording's tick phase (trace clock ns, modulo 1e9 / hz: its
 	 * recorded run's params tick_phase_ns, when their tick_phase_hz is
 	 * hz): the replay's ticks fall there, and the sleeps with tick_n end

@@ -74,6 +74,9 @@ struct sl_task_eng {
 	 * none) with its soft and hard expiry, for the sleep of token hrt_token */
 	int hrt_cpu;
 	uint64_t hrt_soft, hrt_hard, hrt_token;
+	/* an absolute timer's last sleep: its recorded wakeup, and its end in
+	 * the replay (0: none, or another kind of sleep since) */
+	uint64_t abs_wake_ts, abs_target;
 } __attribute__((aligned(64)));
 
 /* hrtimer.c: the timers armed on a CPU (task indices, stale ones dropped
@@ -253,6 +256,11 @@ void sl_hrt_release(struct sl_engine *e);
 void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, const struct sl_phase *ph, uint64_t hard);
 int sl_hrt_fired(struct sl_engine *e, struct sl_task *p);
 size_t sl_hrt_due(struct sl_engine *e, int cpu, struct sl_task ***due);
+/* hrtimer.c: the end of p's sleep ph, now beginning, whose recorded length
+ * ends it at end: an absolute timer's deadline for a task on one
+ * (SL_TASK_ABS_TIMER, --abs-timers on), else end */
+uint64_t sl_abs_timer_end(struct sl_engine *e, struct sl_task *p, const struct sl_phase *ph,
+			  uint64_t end);
 
 /* check.c: invariant checks (debug mode); where names the policy call. */
 void sl_eng_check(struct sl_engine *e, const char *where);

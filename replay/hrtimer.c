@@ -22,7 +22,11 @@
  *
  * Timer slack came in 2.6.28 (hrtimer_set_expires_range_ns): a 2.6.20 to
  * 2.6.23 kernel's nanosleep timer fired alone at its expiry, so by default
- * (--hrtimer-slack auto) only the eevdf model has it. */
+ * (--hrtimer-slack auto) only the eevdf model has it.
+ *
+ * An absolute periodic timer (a task the import found on one, analyze/
+ * abstimer.h; docs/model.md "Absolute timers") sets each deadline from the
+ * last: sl_abs_timer_end. */
 #include "engine_priv.h"
 
 #include <stdlib.h>
@@ -55,6 +59,27 @@ void sl_hrt_release(struct sl_engine *e)
 	free(e->priv->hrt);
 	free(e->priv->hrt_due);
 	e->priv->hrt = NULL;
+}
+
+uint64_t sl_abs_timer_end(struct sl_engine *e, struct sl_task *p, const struct sl_phase *ph,
+			  uint64_t end)
+{
+	struct sl_task_eng *x = p->eng;
+	uint64_t t = end;
+	if (!(p->spec->flags & SL_TASK_ABS_TIMER) || !ph->wake_ts || e->priv->o->no_abs_timers) {
+		x->abs_wake_ts = 0; /* another kind of sleep: the next starts anew */
+		return end;
+	}
+	/* its deadline: the last one (passed or not) plus the recorded
+	 * interval between the two wakeups (next += period), whatever the
+	 * bursts and waits between took; at once when that has passed
+	 * (clock_nanosleep returns at once for a time gone by). The first is
+	 * its recorded length from now. */
+	if (x->abs_wake_ts && ph->wake_ts > x->abs_wake_ts)
+		t = x->abs_target + (ph->wake_ts - x->abs_wake_ts);
+	x->abs_wake_ts = ph->wake_ts;
+	x->abs_target = t; /* the deadline, passed or not */
+	return t > e->now ? t : e->now;
 }
 
 void sl_hrt_arm(struct sl_engine *e, struct sl_task *p, const struct sl_phase *ph, uint64_t hard)
