@@ -62,6 +62,13 @@ expect_eq "$(wc -l < "$T/err")" 1 "error lines"
 # reader fails at offset 25, its end
 grep -q "task_model.phases of utid 3 is malformed at offset 25" "$T/err" || fail "error: $(cat "$T/err")"
 expect_eq "$(sqlite3 "$T/bad.db" .dump | md5sum)" "$before" "database after a failed replay"
+# a thirteenth element (wake_at, schema 16) that is negative: the phase is
+# read whole and refused after its closing bracket, offset 38 of the
+# document's 39 characters
+sq "$T/bad.db" "UPDATE task_model SET phases = '[[1,2,\"S\",\"irq\",null,0,0,0,0,0,0,0,-5]]' WHERE utid = 3"
+"$SCHEDLAB" --db "$T/bad.db" replay --trace 1 --sched rsdl > "$T/out" 2> "$T/err"; rc=$?
+expect_eq "$rc" 1 "exit status on a negative wake_at"
+grep -q "task_model.phases of utid 3 is malformed at offset 38" "$T/err" || fail "error: $(cat "$T/err")"
 
 # 4. a version 1 database is upgraded on open: the bursts move into
 # task_model.phases without a change, the analysis is the old program's,
