@@ -126,7 +126,8 @@ static int parse(int argc, char **argv, struct vopts *v)
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
-	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, 0, more_help };
+	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, SL_OPTS_OPERANDS, more_help };
+	int nops = 0;
 	sl_irq_cpu_table(irqs, irq_auto, sizeof(irq_auto));
 	memset(v, 0, sizeof(*v));
 	v->vcpu_pack = VP_LEDGER;
@@ -136,8 +137,16 @@ static int parse(int argc, char **argv, struct vopts *v)
 	v->interference = SL_INTERFERENCE_RECORDED;
 	v->hz = 0; /* estimated */
 	v->seeds = 15;
-	if ((rc = sl_opts_parse(&spec, argc, argv, NULL)) != SL_OPTS_GO)
+	if ((rc = sl_opts_parse(&spec, argc, argv, &nops)) != SL_OPTS_GO)
 		return rc == 0 ? 1 : rc;
+	if (nops) {
+		/* a file or a folder where an imported trace's id goes: say how */
+		sl_err("validate: '%s': validate takes an imported trace (--trace ID): 'schedlab import "
+		       "%s' first; for a folder of recordings, 'make validate CORPUS=DIR' "
+		       "(tests/tools/validate-corpus.sh DIR)",
+		       argv[1], argv[1]);
+		return 2;
+	}
 	if (!v->trace) {
 		sl_err("validate: --trace ID is required");
 		return 2;

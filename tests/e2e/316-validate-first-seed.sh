@@ -33,4 +33,11 @@ for m in switches migrations span; do
 done
 "$SCHEDLAB" -q --db "$T/db" validate --trace 1 --first-seed -1 > /dev/null 2> "$T/err"
 expect_eq "$?" 2 "a negative --first-seed is a usage error"
+# a trace file where the imported trace's id goes (a user's first try):
+# one line saying to import it first, or how to validate a folder; exit 2
+"$SCHEDLAB" -q --db "$T/db" validate "$T/frame60-hogs.dat" > /dev/null 2> "$T/err"
+expect_eq "$?" 2 "a file operand is a usage error"
+expect_eq "$(wc -l < "$T/err")" 1 "one line"
+grep -q "validate takes an imported trace (--trace ID): 'schedlab import $T/frame60-hogs.dat' first; for a folder of recordings, 'make validate CORPUS=DIR'" "$T/err" ||
+	fail "the file operand's error: $(cat "$T/err")"
 echo "ok first-seed: $(grep '^replays' "$T/t")"
