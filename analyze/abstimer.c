@@ -9,9 +9,11 @@
  * spaced and its sleeps vary, the relative loop's the other way round.
  * Replaying an absolute loop's sleep at its recorded length shifts every
  * later wakeup by whatever the replay's bursts and waits added; the kernel
- * would have fired the timer at the same instant. The replay ends such a
- * sleep at its recorded wakeup time (or at once, when the task comes to
- * sleep after it: clock_nanosleep returns at once for a time passed). */
+ * would have fired the timer on the period. The replay ends such a sleep
+ * at the task's last deadline plus the recorded interval between the two
+ * wakeups, the wakeup times kept here (replay/hrtimer.c sl_abs_timer_end;
+ * at once when that has passed: clock_nanosleep returns at once for a
+ * time gone by). */
 #include "abstimer.h"
 
 #include <stdlib.h>
@@ -50,9 +52,10 @@ static uint64_t quarter(uint64_t *v, size_t n, int q)
 	return v[i];
 }
 
-/* Is s an absolute periodic loop? d, x: scratch for its intervals between
- * consecutive timer wakeups and the time before the sleep in each (its
- * bursts and waits: the interval less the sleep); as many as its phases. */
+/* Is s an absolute periodic loop? d, x, xs: scratch, as many as its phases:
+ * its intervals between consecutive timer wakeups, the time before the
+ * sleep in each (its bursts and waits: the interval less the sleep), and
+ * room to sort either. */
 static int periodic_abs(const struct sl_task_spec *s, uint64_t *d, uint64_t *x, uint64_t *xs)
 {
 	size_t k, nd = 0, ongrid = 0, nexc = 0, nabs = 0, prev = SIZE_MAX;
