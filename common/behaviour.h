@@ -102,9 +102,10 @@ enum {
 	SL_TASK_WALL = 512,    /* its bursts between two sleeps end on a wall-clock
 				* deadline: wall_ns after it first runs, then
 				* wall_tail_ns of CPU (docs/model.md "Wall-clock bursts") */
-	SL_TASK_ABS_TIMER = 1024, /* it sleeps on an absolute periodic timer: its
-				   * timer sleeps end at their recorded wakeup
-				   * time, wake_ts (docs/model.md "Absolute timers") */
+	SL_TASK_ABS_TIMER = 1024, /* it sleeps on an absolute periodic timer: each
+				   * timer sleep ends at its last deadline plus the
+				   * recorded interval between their wakeups, wake_ts
+				   * (docs/model.md "Absolute timers") */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };

@@ -213,7 +213,8 @@ struct sl_replay_opts {
 	int no_tick_timers;
 	int hrtimer_slack;           /* enum sl_hrt_slack_mode (replay/hrtimer.c) */
 	/* 1 = an absolute periodic timer's sleeps last as recorded (--abs-timers
-	 * off); 0 = they end at their recorded wakeup time */
+	 * off); 0 = each ends at the last deadline plus the recorded interval
+	 * between their wakeups (replay/hrtimer.c sl_abs_timer_end) */
 	int no_abs_timers;
 	/* the recording's tick phase (trace clock ns, modulo 1e9 / hz: its
 	 * recorded run's params tick_phase_ns, when their tick_phase_hz is
