@@ -45,7 +45,7 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* the q-th quantile (0..4 quarters) of v[0..n) sorted in place */
+/* the q-th quartile (q of 4: 2 the median) of v[0..n), sorted */
 static uint64_t quarter(uint64_t *v, size_t n, int q)
 {
 	size_t i = (n - 1) * (size_t)q / 4;

@@ -231,12 +231,14 @@ static int compute(const struct sl_ledger *l, const struct sl_run_data *rec, uin
 	}
 	/* the waits as the kernel counts them, where the import took them, and
 	 * the CPU time at the trace's edges, which has no slice rows */
-	for (j = 0; j < rec->nthreads; j++)
-		if (ks_index(ks, rec, j) >= 0) {
-			wait[j] = ks->wait[ks_index(ks, rec, j)];
+	for (j = 0; j < rec->nthreads; j++) {
+		long k = ks_index(ks, rec, j);
+		if (k >= 0) {
+			wait[j] = ks->wait[k];
 			if (ks->edge)
-				exec[j] += ks->edge[ks_index(ks, rec, j)];
+				exec[j] += ks->edge[k];
 		}
+	}
 	ix = xcalloc(n, sizeof(*ix));
 	for (j = 0; j < rec->nthreads; j++) {
 		ix[j].key = rec->threads[j].tid;

@@ -62,6 +62,15 @@ struct sl_trace_info {
 	double completeness_work;
 };
 
+/* What says whether trace t is complete (analyze/completeness.h, the
+ * import's complete_share): its charges' share where every counted thread
+ * has them (*by_work 1), else its CPU time's (NAN: no ledger figures). */
+static inline double sl_trace_complete_share(const struct sl_trace_info *t, int *by_work)
+{
+	*by_work = !(t->completeness_work != t->completeness_work); /* not NAN */
+	return *by_work ? t->completeness_work : t->completeness_cpu;
+}
+
 /* A thread of the ledger alive across its window (analyze/completeness.h). */
 struct sl_ledger_row {
 	int tid;

@@ -2,6 +2,7 @@
  * of the kernel that recorded it and print how far the replay is from the
  * recorded run, against the thresholds of docs/validate.md. */
 #include "cmd.h"
+#include "../analyze/completeness.h"
 #include "../analyze/fidelity.h"
 #include "../analyze/metrics.h"
 #include "../analyze/store.h"
@@ -312,6 +313,8 @@ static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x
 		      struct sl_diag *d)
 {
 	struct sl_trace_info *tr = &x->tr;
+	double share;
+	int by_work;
 	if (sl_store_get_trace(st, v->trace, tr, d))
 		return -1;
 	/* a trace imported before schema 4 has no release: read it from the
@@ -321,15 +324,12 @@ static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x
 	    sl_store_set_trace_release(st, tr->id, tr->kernel_release, d))
 		return -1;
 	/* a trace its ledger found incomplete: said again (docs/ledger.md) */
-	if (tr->ledger[0] && !isnan(tr->completeness_work) && tr->completeness_work < 0.98)
-		sl_warnx("trace %" PRId64 " is incomplete: it holds the charges (sched_stat_runtime) of "
-			 "%.1f %% of the CPU time the kernel charged its threads (its ledger, %s); the "
-			 "recorded run misses work", tr->id, 100 * tr->completeness_work, tr->ledger);
-	else if (tr->ledger[0] && isnan(tr->completeness_work) && !isnan(tr->completeness_cpu) &&
-		 tr->completeness_cpu < 0.98)
-		sl_warnx("trace %" PRId64 " is incomplete: it accounts for %.1f %% of the CPU time the "
-			 "kernel charged its threads (its ledger, %s); the recorded run misses work",
-			 tr->id, 100 * tr->completeness_cpu, tr->ledger);
+	share = sl_trace_complete_share(tr, &by_work);
+	if (tr->ledger[0] && !isnan(share) && share < SL_LEDGER_COMPLETE)
+		sl_warnx("trace %" PRId64 " is incomplete: it %s %.1f %% of the CPU time the kernel "
+			 "charged its threads (its ledger, %s); the recorded run misses work", tr->id,
+			 by_work ? "holds the charges (sched_stat_runtime) of" : "accounts for", 100 * share,
+			 tr->ledger);
 	if (choose_model(v, x, d) || sl_store_recorded_run(st, tr->id, &x->rec_id, d))
 		return -1;
 	if (!x->rec_id)

@@ -3,6 +3,7 @@
  * PNG files beside the page and embedded in it as base64 data: URIs).
  * Every string from the database is HTML-escaped. */
 #include "plot_int.h"
+#include "../analyze/completeness.h"
 #include "../analyze/metrics.h"
 
 #include <errno.h>
@@ -226,17 +227,16 @@ static void completeness_rows(FILE *f, const struct sl_trace_info *ti, const str
 	fputs("<tr><th class=l>ledger</th><td class=l>", f);
 	if (!ti->ledger[0] || isnan(ti->completeness_cpu))
 		fputs("none (the trace was not held to the kernel's per-thread accounting)", f);
-	else
-	{
+	else {
 		/* complete by the kernel's own charges where the trace has them */
-		double share = isnan(ti->completeness_work) ? ti->completeness_cpu : ti->completeness_work;
+		int by_work;
+		double share = sl_trace_complete_share(ti, &by_work);
 		fprintf(f, "the trace accounts for %.1f %% of the kernel's CPU time and %.1f %% of its "
 			   "run_delay",
 			100 * ti->completeness_cpu, 100 * ti->completeness_wait);
-		if (!isnan(ti->completeness_work))
-			fprintf(f, "; its charges (sched_stat_runtime) for %.1f %%",
-				100 * ti->completeness_work);
-		fputs(share < 0.98 ? ": incomplete (under 98 %)" : "", f);
+		if (by_work)
+			fprintf(f, "; its charges (sched_stat_runtime) for %.1f %%", 100 * share);
+		fputs(share < SL_LEDGER_COMPLETE ? ": incomplete (under 98 %)" : "", f);
 	}
 	fputs("</td></tr>\n", f);
 	for (i = 0; i < nlate; i++) {
