@@ -24,7 +24,7 @@ static const char synopsis[] =
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--wall-clock on|off] [--tick-timers on|off]\n"
 	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
-	"                [--vcpu-pack off|ledger]\n"
+	"                [--vcpu-pack off|ledger] [--opt NAME=VALUE]...\n"
 	"                [--format table|csv|json]\n"
 	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
@@ -53,6 +53,7 @@ struct vopts {
 	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack;
 	int abs_timers;
 	long long hz, seeds, first_seed;
+	struct sl_strlist opt; /* --opt: model options after the release's and the ledger's */
 };
 
 enum { VP_OFF, VP_LEDGER };
@@ -124,11 +125,15 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "vcpu-pack", &v->vcpu_pack, vcpu_pack_choices,
 			      "eevdf: the recording kernel's vCPU packing patch:"),
+		SL_OPT_LIST(0, "opt", &v->opt, "NAME=VALUE",
+			    "a model option (their list: 'schedlab replay -h'),\n"
+			    "applied after the release's and the ledger's; repeatable"),
 		SL_OPT_CHOICE(0, "format", &v->fmt, sl_format_choices, "the output:"),
 		SL_OPT_END
 	};
 	const struct sl_opts_spec spec = { "validate", synopsis, about, opts, SL_OPTS_OPERANDS, more_help };
 	int nops = 0;
+	size_t i;
 	sl_irq_cpu_table(irqs, irq_auto, sizeof(irq_auto));
 	memset(v, 0, sizeof(*v));
 	v->vcpu_pack = VP_LEDGER;
@@ -151,6 +156,13 @@ static int parse(int argc, char **argv, struct vopts *v)
 	if (!v->trace) {
 		sl_err("validate: --trace ID is required");
 		return 2;
+	}
+	for (i = 0; i < v->opt.n; i++) {
+		const char *o = v->opt.v[i], *eq = strchr(o, '=');
+		if (!eq || eq == o || strchr(o, ',')) {
+			sl_err("validate: --opt '%s': expected NAME=VALUE", o);
+			return 2;
+		}
 	}
 	return 0;
 }
@@ -264,7 +276,7 @@ struct vrun {
 	const struct sl_policy_ops *ops;
 	const char *why;        /* where the model comes from */
 	char hz_why[160];       /* where --hz comes from */
-	char popts[200];        /* the model's options: the release's, the ledger's vcpu_pack */
+	char popts[512];        /* the model's options: the release's, the ledger's vcpu_pack, --opt */
 	int64_t rec_id, run_id;
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
 	uint64_t tick_timers;   /* the stored replay's sleeps ended at a tick */
@@ -308,6 +320,22 @@ static int choose_model(const struct vopts *v, struct vrun *x, struct sl_diag *d
 	return 0;
 }
 
+/* --opt: each NAME one of the model's options (the NAME=VALUE form is
+ * parse()'s) */
+static int check_opts(const struct vopts *v, const struct vrun *x, struct sl_diag *d)
+{
+	size_t i;
+	for (i = 0; i < v->opt.n; i++) {
+		const char *o = v->opt.v[i];
+		size_t n = (size_t)(strchr(o, '=') - o);
+		if (sl_policy_param_index(x->ops, o, n) < 0)
+			return sl_fail(d, "validate: --opt '%s': the %s model has no option '%.*s' "
+					  "(its options: 'schedlab replay -h')",
+				       o, x->ops->name, (int)n, o);
+	}
+	return 0;
+}
+
 /* The trace, its model and its recorded run loaded (x->rec). */
 static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x,
 		      struct sl_diag *d)
@@ -323,6 +351,9 @@ static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x
 	    sl_trace_release(tr->path, tr->format, tr->kernel_release, sizeof(tr->kernel_release)) &&
 	    sl_store_set_trace_release(st, tr->id, tr->kernel_release, d))
 		return -1;
+	/* the model, and the --opt names it must have, before anything is said */
+	if (choose_model(v, x, d) || check_opts(v, x, d))
+		return -1;
 	/* a trace its ledger found incomplete: said again (docs/ledger.md) */
 	share = sl_trace_complete_share(tr, &by_work);
 	if (tr->ledger[0] && !isnan(share) && share < SL_LEDGER_COMPLETE)
@@ -330,7 +361,7 @@ static int load_trace(struct sl_store *st, const struct vopts *v, struct vrun *x
 			 "charged its threads (its ledger, %s); the recorded run misses work", tr->id,
 			 by_work ? "holds the charges (sched_stat_runtime) of" : "accounts for", 100 * share,
 			 tr->ledger);
-	if (choose_model(v, x, d) || sl_store_recorded_run(st, tr->id, &x->rec_id, d))
+	if (sl_store_recorded_run(st, tr->id, &x->rec_id, d))
 		return -1;
 	if (!x->rec_id)
 		return sl_fail(d, "trace %" PRId64 " has no recorded run to validate against (a "
@@ -360,6 +391,26 @@ static void choose_hz(const struct vopts *v, struct vrun *x)
 
 /* The replay stored as a run (x->run_id) and loaded (x->rep), and the
  * comparison of --seeds replays with the recorded run (x->f). */
+/* --opt, appended to the release's and the ledger's options (a later
+ * value of a name wins) */
+static int add_opts(const struct vopts *v, struct vrun *x, struct sl_diag *d)
+{
+	char buf[sizeof(x->popts)];
+	size_t i;
+	int n;
+	if (!v->opt.n)
+		return 0;
+	n = snprintf(buf, sizeof(buf), "%s", x->o.policy_opts ? x->o.policy_opts : "");
+	for (i = 0; i < v->opt.n; i++) {
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s", n ? "," : "", v->opt.v[i]);
+		if ((size_t)n >= sizeof(buf))
+			return sl_fail(d, "validate: --opt: the options are too long");
+	}
+	memcpy(x->popts, buf, sizeof(buf));
+	x->o.policy_opts = x->popts;
+	return 0;
+}
+
 static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, struct sl_diag *d)
 {
 	struct sl_behaviour b;
@@ -397,6 +448,8 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 			 x->o.policy_opts ? x->o.policy_opts : "", x->o.policy_opts ? "," : "", vp & 15);
 		x->o.policy_opts = x->popts;
 	}
+	if (add_opts(v, x, d))
+		goto out;
 	if (!v->overhead || !strcmp(v->overhead, "auto"))
 		sl_overhead_of_run(&x->rec, &x->o, &x->ov); /* the recorded run, loaded above */
 	x->o.seed = (uint64_t)v->first_seed; /* the stored replay's; the others follow */
@@ -649,8 +702,10 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	int rc;
 
 	rc = parse(argc, argv, &v);
-	if (rc)
+	if (rc) {
+		free(v.opt.v);
 		return rc == 1 ? 0 : rc;
+	}
 	x = xcalloc(1, sizeof(*x));
 	sl_replay_opts_init(&x->o);
 	x->o.mode = v.mode;
@@ -696,5 +751,6 @@ out:
 		sl_run_data_release(&x->rep);
 	sl_store_close(st);
 	free(x);
+	free(v.opt.v);
 	return rc;
 }

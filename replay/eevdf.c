@@ -94,6 +94,19 @@ static const struct sl_policy_param eevdf_params[] = {
 		"tick kicks it (nohz_balancer_kick: that CPU has two tasks or more, or more than one CPU is "
 		"busy), and its periodic balance does not refresh SIS_UTIL's scan depth on its own (1); "
 		"0: idle CPUs tick and balance at their idle interval"),
+	[EV_P_GROUP_BUDDY] = SL_PARAM_FLAG("group_buddy", 0,
+		"a task of a group that sleeps while its group keeps entities queued on its CPU makes the "
+		"group's entity the root's next buddy (dequeue_entities: set_next_buddy, no sched_feat "
+		"guards it), and the root's pick takes the buddy while it is eligible (PICK_BUDDY, on); "
+		"the buddy goes when that entity is dequeued or set to run afresh (1: the recording "
+		"kernel's rule, measured live, but the corpus validates worse with it: docs/validate.md "
+		"\"Group buddies and stale requeues\"); 0 (the default): the plain EEVDF pick"),
+	[EV_P_REQUEUE_STALE] = SL_PARAM_FLAG("requeue_stale", 0,
+		"a delayed task woken where it is queued is put back (requeue_delayed_entity: its lag, "
+		"DELAY_ZERO) against the running task's vruntime as of that task's last update_curr, "
+		"which wakeup_preempt brings up to date only afterwards (1: the kernel's order, v6.12+; "
+		"the corpus validates worse with it: docs/validate.md \"Group buddies and stale "
+		"requeues\"); 0 (the default): the running task brought up to date first"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -214,6 +227,18 @@ static void poll_arm(struct ev_run *r, int cpu, const struct sl_eevdf_se *se)
 		sl_engine_timer(r->e, cpu, r->e->now + (h > 1000 ? h : 1000));
 }
 
+/* dequeue_entities(), a task of a group leaving its queue at a sleep (or
+ * exit, or the end of a delayed sleep: DEQUEUE_SLEEP in each) while the
+ * group keeps entities queued on the CPU: "bias pick_next to pick a task
+ * from this cfs_rq", set_next_buddy(the group's entity), at the root
+ * (kernel/sched/fair.c, v6.18; no sched_feat guards it). The root's pick
+ * then takes that entity while it is eligible (PICK_BUDDY, on). */
+static void group_buddy(struct ev_run *r, const struct ev_task *p, int cpu)
+{
+	if (p->grp >= 0 && r->grp[p->grp].q[cpu].nr_running && r->grp[p->grp].gse[cpu].on_rq)
+		r->rq[cpu].cfs.next = &r->grp[p->grp].gse[cpu];
+}
+
 /* A delayed entity leaves its runqueue for good (dequeue_entities with
  * DEQUEUE_DELAYED): a task, and then its group's entity if the group's
  * queue is left empty; or a group's entity (its queue is empty). */
@@ -238,6 +263,7 @@ static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 	ev_pelt_update(r, cpu, p);
 	sl_eevdf_finish_delayed(ev_cfs(r, p, cpu), se);
 	ev_gse_leave(r, p, cpu);
+	group_buddy(r, p, cpu);
 	ev_group_sync(r, p);
 }
 
@@ -318,6 +344,7 @@ static int eevdf_init(struct sl_engine *e)
 		rq->cfs.rel_deadline = (int)sl_engine_param(e, EV_P_REL_DEADLINE);
 		rq->cfs.yield_forfeit = (int)sl_engine_param(e, EV_P_YIELD_FORFEIT);
 		rq->cfs.resched_lapsed = (int)sl_engine_param(e, EV_P_RESCHED_LAPSED);
+		rq->cfs.pick_buddy = (int)sl_engine_param(e, EV_P_GROUP_BUDDY);
 		rq->cfs.lag_max_slice = (int)sl_engine_param(e, EV_P_LAG_CLAMP);
 		sl_prio_init(&rq->rtq);
 	}
@@ -381,7 +408,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 		 * it back in place on its CPU; if the shared SMP layer chose
 		 * another CPU it leaves the old one for good first */
 		if (p->cpu == cpu) {
-			if (ev_rq_update_curr(r, cpu))
+			if (!sl_engine_param(e, EV_P_REQUEUE_STALE) && ev_rq_update_curr(r, cpu))
 				sl_engine_resched(e, cpu);
 			ev_pelt_update(r, cpu, p);
 			ev_util_est_enqueue(r, cpu, p);
@@ -421,14 +448,17 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_util_est_dequeue(r, p, state == 'S' || state == 'D');
 	if (state == 'S' || state == 'D') {
 		/* delayed: it stays in its queue, and its group's entity too */
-		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se))
+		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se)) {
 			ev_gse_leave(r, p, cpu);
-		else
+			group_buddy(r, p, cpu);
+		} else {
 			r->rq[cpu].nr_delayed++;
+		}
 	} else {
 		/* exit or the end of its work: its load goes (task_dead_fair) */
 		sl_eevdf_dequeue(ev_cfs(r, p, cpu), &p->se);
 		ev_gse_leave(r, p, cpu);
+		group_buddy(r, p, cpu);
 		ev_pelt_detach(r, p);
 	}
 	ev_group_sync(r, p);
@@ -484,7 +514,7 @@ static struct sl_task *eevdf_pick_next(struct sl_engine *e, int cpu, struct sl_t
 	 * comes up at either level is dequeued for good, then pick again
 	 * from the root (pick_next_entity, v6.12) */
 	for (;;) {
-		top = se = sl_eevdf_pick(cfs);
+		top = se = sl_eevdf_pick_next(cfs);
 		if (se && !se->delayed && se->my_q)
 			se = sl_eevdf_pick(top->my_q);
 		if (!se || !se->delayed)
@@ -521,7 +551,7 @@ static void eevdf_timer(struct sl_engine *e, int cpu, struct sl_task *et)
 	 * another at the root, or another task in its group's queue) */
 	if ((ev_rq_update_curr(r, cpu) || (cfs->resched_lapsed && !sl_eevdf_protected(cfs, top)) ||
 	     (q != cfs && q->resched_lapsed && !sl_eevdf_protected(q, &p->se))) &&
-	    (sl_eevdf_pick(cfs) != top || (q != cfs && sl_eevdf_pick(q) != &p->se)))
+	    (sl_eevdf_pick_next(cfs) != top || (q != cfs && sl_eevdf_pick(q) != &p->se)))
 		sl_engine_resched(e, cpu);
 	else
 		poll_arm(r, cpu, &p->se);

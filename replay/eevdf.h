@@ -58,6 +58,10 @@ struct sl_eevdf_rq {
 	int delay_dequeue;      /* sched_feat(DELAY_DEQUEUE), v6.12 (with DELAY_ZERO) */
 	int rel_deadline;       /* sched_feat(PLACE_REL_DEADLINE), v6.12 */
 	int yield_forfeit;      /* v6.18 yield_task_fair: vruntime = deadline */
+	int pick_buddy;         /* sched_feat(PICK_BUDDY): the pick takes next if eligible */
+	/* cfs_rq->next, the buddy: set by the caller (set_next_buddy), cleared
+	 * when that entity is dequeued or set to run (clear_buddies) */
+	struct sl_eevdf_se *next;
 };
 
 /* sysctl_sched_base_slice for ncpus CPUs: normalized_ns * (1 + ilog2(min(ncpus,
@@ -136,6 +140,9 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq);
 /* __pick_eevdf(cfs_rq, protect): the same, curr kept under RUN_TO_PARITY
  * only when protect */
 struct sl_eevdf_se *sl_eevdf_pick_protect(const struct sl_eevdf_rq *rq, int protect);
+/* pick_next_entity(): the buddy (rq->next) while it is eligible and
+ * PICK_BUDDY is on, else sl_eevdf_pick() */
+struct sl_eevdf_se *sl_eevdf_pick_next(const struct sl_eevdf_rq *rq);
 /* For a curr that reads its own CPU clock, so that update_curr runs all
  * the time it runs (task_sched_runtime, kernel/sched/core.c): the CPU time
  * it may run on before update_curr would ask for a pick that can choose

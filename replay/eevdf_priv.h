@@ -33,6 +33,8 @@ enum {
 	EV_P_FORK_FLIPS,
 	EV_P_VCPU_PACK,
 	EV_P_NOHZ,
+	EV_P_GROUP_BUDDY,
+	EV_P_REQUEUE_STALE,
 };
 
 struct ev_task {

@@ -70,6 +70,7 @@ void sl_eevdf_rq_init_like(struct sl_eevdf_rq *rq, const struct sl_eevdf_rq *lik
 {
 	*rq = *like;
 	memset(rq, 0, offsetof(struct sl_eevdf_rq, base_slice));
+	rq->next = NULL;
 }
 
 void sl_eevdf_rq_release(struct sl_eevdf_rq *rq)
@@ -270,6 +271,8 @@ static int64_t entity_lag(const struct sl_eevdf_rq *rq, uint64_t avruntime, cons
 
 void sl_eevdf_dequeue(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 {
+	if (rq->next == se) /* clear_buddies */
+		rq->next = NULL;
 	se->vlag = entity_lag(rq, sl_eevdf_avg_vruntime(rq), se);
 	if (se != rq->curr)
 		tree_del(rq, se);
@@ -286,6 +289,8 @@ int sl_eevdf_dequeue_sleep(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 		 * would be picked or it wakes (v6.12 dequeue_entity) */
 		se->delayed = 1;
 		se->parity = 0;
+		if (rq->next == se) /* clear_buddies comes before the delay */
+			rq->next = NULL;
 		return 1;
 	}
 	sl_eevdf_dequeue(rq, se);
@@ -414,10 +419,20 @@ struct sl_eevdf_se *sl_eevdf_pick(const struct sl_eevdf_rq *rq)
 	return sl_eevdf_pick_protect(rq, 1);
 }
 
+struct sl_eevdf_se *sl_eevdf_pick_next(const struct sl_eevdf_rq *rq)
+{
+	const struct sl_eevdf_se *b = rq->next;
+	if (rq->pick_buddy && b && b->on_rq && !b->delayed && sl_eevdf_vruntime_eligible(rq, b->vruntime))
+		return rq->next;
+	return sl_eevdf_pick(rq);
+}
+
 void sl_eevdf_set_next(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se)
 {
 	if (se->on_rq && se->pos >= 0)
 		tree_del(rq, se);
+	if (rq->next == se) /* clear_buddies */
+		rq->next = NULL;
 	/* 6.6 stashes the deadline at pick in se->vlag (unused until dequeue) */
 	se->parity = 1;
 	se->parity_deadline = se->deadline;
@@ -472,6 +487,7 @@ void sl_eevdf_reweight_queued(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, un
 	 * v6.17+ overwrites here, loses it in the caller: ev_reweight_gse.) */
 	int running = rq->curr == se;
 	int prot = running && se->parity && se->parity_deadline == se->deadline;
+	struct sl_eevdf_se *next = rq->next; /* a reweight keeps the buddy */
 	sl_eevdf_dequeue_move(rq, se);
 	if (running)
 		sl_eevdf_put_prev(rq);
@@ -483,6 +499,7 @@ void sl_eevdf_reweight_queued(struct sl_eevdf_rq *rq, struct sl_eevdf_se *se, un
 		sl_eevdf_set_next(rq, se);
 		se->parity = prot;
 	}
+	rq->next = next;
 }
 
 void sl_eevdf_reweight_w(struct sl_eevdf_se *se, unsigned long w)
