@@ -50,9 +50,12 @@ printf "$(cat "$tmp/code.oct")" > "$tmp/code.bin"
 objdump -D -b binary -m i386:x86-64 --adjust-vma=0x"$show" "$tmp/code.bin" > "$tmp/code.s"
 word=$(sed -n 's/.*mov .*(%rip),%eax *# 0x\([0-9a-f]*\).*/\1/p' "$tmp/code.s" | head -1)
 disp=$(sed -n 's/.*mov *\(-*0x[0-9a-f]*\)(,%rbx,8),%rdx.*/\1/p' "$tmp/code.s" | head -1)
+# shellcheck disable=SC2016 # $0x is the immediate's sign in objdump's output
 count=$(sed -n 's/.*cmp *$0x\([0-9a-f]*\),%rbx.*/\1/p' "$tmp/code.s" | head -1)
-[ -n "$word" ] && [ -n "$disp" ] && [ -n "$count" ] ||
-	{ echo "sched-features.sh: sched_feat_show is not laid out as expected (x86-64, 6.18)" >&2; exit 2; }
+if [ -z "$word" ] || [ -z "$disp" ] || [ -z "$count" ]; then
+	echo "sched-features.sh: sched_feat_show is not laid out as expected (x86-64, 6.18)" >&2
+	exit 2
+fi
 # the table's address: the 32-bit displacement sign-extended (kernel
 # addresses are in the top 2 GiB, -mcmodel=kernel)
 names="ffffffff$(printf '%08x' $((disp & 0xffffffff)))"
