@@ -227,18 +227,6 @@ static void poll_arm(struct ev_run *r, int cpu, const struct sl_eevdf_se *se)
 		sl_engine_timer(r->e, cpu, r->e->now + (h > 1000 ? h : 1000));
 }
 
-/* dequeue_entities(), a task of a group leaving its queue at a sleep (or
- * exit, or the end of a delayed sleep: DEQUEUE_SLEEP in each) while the
- * group keeps entities queued on the CPU: "bias pick_next to pick a task
- * from this cfs_rq", set_next_buddy(the group's entity), at the root
- * (kernel/sched/fair.c, v6.18; no sched_feat guards it). The root's pick
- * then takes that entity while it is eligible (PICK_BUDDY, on). */
-static void group_buddy(struct ev_run *r, const struct ev_task *p, int cpu)
-{
-	if (p->grp >= 0 && r->grp[p->grp].q[cpu].nr_running && r->grp[p->grp].gse[cpu].on_rq)
-		r->rq[cpu].cfs.next = &r->grp[p->grp].gse[cpu];
-}
-
 /* A delayed entity leaves its runqueue for good (dequeue_entities with
  * DEQUEUE_DELAYED): a task, and then its group's entity if the group's
  * queue is left empty; or a group's entity (its queue is empty). */
@@ -263,7 +251,7 @@ static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 	ev_pelt_update(r, cpu, p);
 	sl_eevdf_finish_delayed(ev_cfs(r, p, cpu), se);
 	ev_gse_leave(r, p, cpu);
-	group_buddy(r, p, cpu);
+	ev_group_buddy(r, p, cpu);
 	ev_group_sync(r, p);
 }
 
@@ -450,7 +438,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 		/* delayed: it stays in its queue, and its group's entity too */
 		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se)) {
 			ev_gse_leave(r, p, cpu);
-			group_buddy(r, p, cpu);
+			ev_group_buddy(r, p, cpu);
 		} else {
 			r->rq[cpu].nr_delayed++;
 		}
@@ -458,7 +446,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 		/* exit or the end of its work: its load goes (task_dead_fair) */
 		sl_eevdf_dequeue(ev_cfs(r, p, cpu), &p->se);
 		ev_gse_leave(r, p, cpu);
-		group_buddy(r, p, cpu);
+		ev_group_buddy(r, p, cpu);
 		ev_pelt_detach(r, p);
 	}
 	ev_group_sync(r, p);

@@ -266,6 +266,18 @@ void ev_gse_enqueue(struct ev_run *r, const struct ev_task *p, int cpu)
 	sl_eevdf_enqueue(root, gse, 0);
 }
 
+/* dequeue_entities(), a task of a group leaving its queue at a sleep (or
+ * exit, or the end of a delayed sleep: DEQUEUE_SLEEP in each) while the
+ * group keeps entities queued on the CPU: "bias pick_next to pick a task
+ * from this cfs_rq", set_next_buddy(the group's entity), at the root
+ * (kernel/sched/fair.c, v6.18; no sched_feat guards it). The root's pick
+ * then takes that entity while it is eligible (PICK_BUDDY, on). */
+void ev_group_buddy(struct ev_run *r, const struct ev_task *p, int cpu)
+{
+	if (p->grp >= 0 && r->grp[p->grp].q[cpu].nr_running && r->grp[p->grp].gse[cpu].on_rq)
+		r->rq[cpu].cfs.next = &r->grp[p->grp].gse[cpu];
+}
+
 void ev_gse_leave(struct ev_run *r, const struct ev_task *p, int cpu)
 {
 	struct sl_eevdf_se *gse;

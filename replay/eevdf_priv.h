@@ -231,6 +231,10 @@ void ev_gse_enqueue(struct ev_run *r, const struct ev_task *p, int cpu);
  * empty the group's entity leaves the root as a sleep (dequeue_entities:
  * DEQUEUE_SLEEP for the parents), or is delayed */
 void ev_gse_leave(struct ev_run *r, const struct ev_task *p, int cpu);
+/* set_next_buddy(the group's entity) at the root when task p of a group
+ * leaves its queue on cpu at a sleep and the group keeps entities there
+ * (dequeue_entities; taken by the pick when group_buddy is on) */
+void ev_group_buddy(struct ev_run *r, const struct ev_task *p, int cpu);
 /* the weight of the groups' entities queued at cpu's root; *h_nr the
  * root's h_nr_queued: its tasks at both levels, delayed included */
 unsigned long ev_group_root_w(const struct ev_run *r, int cpu, unsigned *h_nr);
