@@ -133,6 +133,21 @@ void sl_ticks_fill_recorded(struct sl_ticks *t, const char *params, int ncpu)
 			t->phase_ns[c] = (double)ph;
 }
 
+int sl_recording_sched_features(const struct sl_run_data *rec, char *out, size_t len)
+{
+	const char *p = strstr(rec->run.params, "\"sched_features\":\"");
+	size_t n;
+	if (!p || !len)
+		return -1;
+	p += strlen("\"sched_features\":\"");
+	n = strcspn(p, "\"");
+	if (p[n] != '"' || n >= len)
+		return -1;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return 0;
+}
+
 int sl_recording_vcpu_pack(const struct sl_run_data *rec)
 {
 	double v = param_num(rec->run.params, "vcpu_pack");

@@ -42,6 +42,10 @@ void sl_ticks_fill_recorded(struct sl_ticks *t, const char *params, int ncpu);
  * the import (the recorded run's params vcpu_pack; docs/ledger.md), or -1
  * when the recording does not say. */
 int sl_recording_vcpu_pack(const struct sl_run_data *rec);
+/* The recording kernel's scheduler features, as its ledger gave them to the
+ * import (the recorded run's params sched_features: "NAME=1,NAME=0,...";
+ * docs/ledger.md) into out; -1 when it has none (or out is too short). */
+int sl_recording_sched_features(const struct sl_run_data *rec, char *out, size_t len);
 
 /* The same estimate with each CPU's tick phase: hz (0: cannot tell), and
  * per CPU the circular mean, modulo 1e9/hz ns, of its tick preemptions'

@@ -319,8 +319,8 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		goto fail;
 	/* the recorded run's params: the tick sched_stat_runtime shows
 	 * (collector/tickrt.h), the ledger's sched_vcpu_pack (docs/ledger.md) */
-	if (im.ms.tick_hz || (led && led->vcpu_pack >= 0) || tick_phase >= 0) {
-		char params[300];
+	if (im.ms.tick_hz || (led && (led->vcpu_pack >= 0 || led->features[0])) || tick_phase >= 0) {
+		char params[1600];
 		int o = snprintf(params, sizeof(params), "{");
 		if (im.ms.tick_hz)
 			o += snprintf(params + o, sizeof(params) - (size_t)o,
@@ -329,6 +329,11 @@ static int import_path(struct sl_store *st, const char *path, const char *shown,
 		if (led && led->vcpu_pack >= 0)
 			o += snprintf(params + o, sizeof(params) - (size_t)o, "%s\"vcpu_pack\":%d",
 				      o > 1 ? "," : "", led->vcpu_pack);
+		/* the kernel's scheduler features (NAME=1,NAME=0,...: [A-Z0-9_=,]
+		 * only, the ledger's reader checked) */
+		if (led && led->features[0])
+			o += snprintf(params + o, sizeof(params) - (size_t)o, "%s\"sched_features\":\"%s\"",
+				      o > 1 ? "," : "", led->features);
 		/* the tick's phase (from the slice ends, else from
 		 * sched_stat_runtime: above): the replay's ticks fall where the
 		 * recording's did (docs/model.md "Timers that fire at the

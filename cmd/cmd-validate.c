@@ -24,7 +24,8 @@ static const char synopsis[] =
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--wall-clock on|off] [--tick-timers on|off]\n"
 	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
-	"                [--vcpu-pack off|ledger] [--opt NAME=VALUE]...\n"
+	"                [--vcpu-pack off|ledger] [--sched-features off|ledger]\n"
+	"                [--opt NAME=VALUE]...\n"
 	"                [--format table|csv|json]\n"
 	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
@@ -51,12 +52,19 @@ struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
 	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack;
-	int abs_timers;
+	int abs_timers, features;
 	long long hz, seeds, first_seed;
 	struct sl_strlist opt; /* --opt: model options after the release's and the ledger's */
 };
 
 enum { VP_OFF, VP_LEDGER };
+enum { FEAT_OFF, FEAT_LEDGER };
+static const struct sl_choice features_choices[] = {
+	{ "off", FEAT_OFF, "the model's defaults and the release's options" },
+	{ "ledger", FEAT_LEDGER,
+	  "the options the recording kernel's scheduler features set\n(place_lag, run_to_parity, delay_dequeue, ...), where its\nledger has them (the default; docs/ledger.md)" },
+	SL_CHOICES_END
+};
 static const struct sl_choice vcpu_pack_choices[] = {
 	{ "off", VP_OFF, "mainline's placement" },
 	{ "ledger", VP_LEDGER,
@@ -125,6 +133,8 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "vcpu-pack", &v->vcpu_pack, vcpu_pack_choices,
 			      "eevdf: the recording kernel's vCPU packing patch:"),
+		SL_OPT_CHOICE(0, "sched-features", &v->features, features_choices,
+			      "eevdf: the recording kernel's sched_feat() bits:"),
 		SL_OPT_LIST(0, "opt", &v->opt, "NAME=VALUE",
 			    "a model option (their list: 'schedlab replay -h'),\n"
 			    "applied after the release's and the ledger's; repeatable"),
@@ -137,6 +147,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 	sl_irq_cpu_table(irqs, irq_auto, sizeof(irq_auto));
 	memset(v, 0, sizeof(*v));
 	v->vcpu_pack = VP_LEDGER;
+	v->features = FEAT_LEDGER;
 	v->irq_cpu = SL_IRQ_CPU_AUTO;
 	v->fmt = SL_FMT_TABLE;
 	v->mode = SL_MODE_CAUSAL;
@@ -443,10 +454,25 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	/* --vcpu-pack ledger: the recording kernel's sched_vcpu_pack, where its
 	 * ledger gave it (docs/eevdf.md "vCPU packing"): an eevdf option */
 	vp = sl_recording_vcpu_pack(&x->rec);
-	if (v->vcpu_pack == VP_LEDGER && !strcmp(x->ops->name, "eevdf") && vp >= 0) {
-		snprintf(x->popts, sizeof(x->popts), "%s%svcpu_pack=%d",
-			 x->o.policy_opts ? x->o.policy_opts : "", x->o.policy_opts ? "," : "", vp & 15);
-		x->o.policy_opts = x->popts;
+	if (!strcmp(x->ops->name, "eevdf")) {
+		char buf[sizeof(x->popts)], fe[1024], fo[512];
+		size_t o = (size_t)snprintf(buf, sizeof(buf), "%s", x->o.policy_opts ? x->o.policy_opts : "");
+		/* --sched-features ledger: the options the recording kernel's
+		 * features set, where its ledger showed them (docs/ledger.md),
+		 * after the release's (a feature says more than a release) */
+		if (v->features == FEAT_LEDGER && !sl_recording_sched_features(&x->rec, fe, sizeof(fe)) &&
+		    !sl_features_eevdf_opts(fe, fo, sizeof(fo)) && fo[0] && o < sizeof(buf))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", o ? "," : "", fo);
+		if (v->vcpu_pack == VP_LEDGER && vp >= 0 && o < sizeof(buf))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%svcpu_pack=%d", o ? "," : "", vp & 15);
+		if (o >= sizeof(buf)) {
+			sl_fail(d, "trace %" PRId64 ": the model's options are too long", x->tr.id);
+			goto out;
+		}
+		if (o) {
+			memcpy(x->popts, buf, o + 1);
+			x->o.policy_opts = x->popts;
+		}
 	}
 	if (add_opts(v, x, d))
 		goto out;

@@ -107,6 +107,23 @@ void sl_ledger_write_header(FILE *f, const char *clock)
 		    buf[0] <= '9')
 			fprintf(f, "vcpu_pack\t%ld\n", strtol(buf, NULL, 10));
 	}
+	/* the scheduler's features as the kernel prints them (NAME or
+	 * NO_NAME; sched_feat_show, debugfs sched/features since v5.13,
+	 * sched_features before), one field each; no line where debugfs
+	 * does not show them (not mounted, lockdown: this machine's EPERM) */
+	{
+		char buf[4096], *tok, *save = NULL;
+		int n = 0;
+		if (slurp("/sys/kernel/debug/sched/features", buf, sizeof(buf)) <= 0 &&
+		    slurp("/sys/kernel/debug/sched_features", buf, sizeof(buf)) <= 0)
+			return;
+		for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+			fputs(n++ ? "\t" : "features\t", f);
+			put_field(f, tok);
+		}
+		if (n)
+			fputc('\n', f);
+	}
 }
 
 /* ---- a snapshot ---- */
@@ -459,10 +476,31 @@ static int parse_thread(char **f, struct sl_ledger_thread *t)
 	return 0;
 }
 
+/* A features line's fields (NAME or NO_NAME, [A-Z0-9_]) as
+ * "NAME=1,NAME=0,..." in out; -1 on a field that is not one or no room */
+static int features(char **f, int n, char *out, size_t len)
+{
+	size_t o = 0;
+	int i;
+	for (i = 0; i < n; i++) {
+		const char *name = f[i];
+		int on = strncmp(name, "NO_", 3) != 0, k;
+		if (!on)
+			name += 3;
+		if (!*name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
+			return -1;
+		k = snprintf(out + o, len - o, "%s%s=%d", o ? "," : "", name, on);
+		if (k < 0 || (size_t)k >= len - o)
+			return -1;
+		o += (size_t)k;
+	}
+	return 0;
+}
+
 int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 {
 	FILE *in = fopen(path, "r");
-	char line[2048], *f[17];
+	char line[2048], *f[72];
 	size_t ln = 0, tcap = 0, ccap = 0;
 	struct sl_ledger_snap *cur = NULL;
 	int n;
@@ -476,7 +514,7 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 		if (!len || line[len - 1] != '\n')
 			goto bad_line; /* too long, or cut */
 		line[len - 1] = 0;
-		n = split(line, f, 17);
+		n = split(line, f, 72);
 		if (n < 1)
 			goto bad_line;
 		if (ln == 1) {
@@ -505,6 +543,9 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 			if (num(f[1], 0, 1 << 30, &v))
 				goto bad_line;
 			l->vcpu_pack = (int)v;
+		} else if (!strcmp(f[0], "features") && n >= 2 && !l->features[0]) {
+			if (features(f + 1, n - 1, l->features, sizeof(l->features)))
+				goto bad_line;
 		} else if (!strcmp(f[0], "clock") && n == 2) {
 			snprintf(l->clock, sizeof(l->clock), "%s", strcmp(f[1], "-") ? f[1] : "");
 		} else if (!strcmp(f[0], "snapshot") && n == 3) {

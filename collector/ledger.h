@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include "../common/util.h"
 
-#define SL_LEDGER_VERSION 3
+#define SL_LEDGER_VERSION 4
 
 struct sl_ledger_thread {
 	int tid, tgid, nice, policy, rt_prio;
@@ -48,6 +48,9 @@ struct sl_ledger {
 	char preempt[32];           /* none, voluntary, full, lazy, dynamic-none, ... or "" */
 	char clock[16];             /* the trace's clock: "mono" (schedlab record) or "" unknown */
 	int vcpu_pack;              /* /proc/sys/kernel/sched_vcpu_pack, -1 not there (docs/ledger.md) */
+	/* version 4: the kernel's scheduler features (debugfs sched/features)
+	 * as "NAME=1,NAME=0,...", "" where the kernel did not show them */
+	char features[1024];
 	struct sl_ledger_snap start, end;
 	int have_start, have_end;
 	/* version 2: the threads born during the recording, each read once

@@ -238,3 +238,43 @@ const char *sl_release_model(const char *r)
 		return "cfs";
 	return "o1";
 }
+
+/* The eevdf model's options that a kernel's sched_feat() bits set: the
+ * feature and the option named for it (docs/eevdf.md, "Options"). */
+static const struct {
+	const char *feat, *opt;
+} feat_opts[] = {
+	{ "PLACE_LAG", "place_lag" },
+	{ "PLACE_DEADLINE_INITIAL", "deadline_initial" },
+	{ "PLACE_REL_DEADLINE", "rel_deadline" },
+	{ "RUN_TO_PARITY", "run_to_parity" },
+	{ "WAKEUP_PREEMPTION", "wakeup_preemption" },
+	{ "DELAY_DEQUEUE", "delay_dequeue" },
+	{ "SIS_UTIL", "sis_util" },
+	{ "UTIL_EST", "util_est" },
+	{ "NI_RANDOM", "ni_random" },
+};
+
+int sl_features_eevdf_opts(const char *features, char *out, size_t len)
+{
+	size_t o = 0, i, n;
+	const char *p;
+	if (!len)
+		return -1;
+	out[0] = 0;
+	for (i = 0; i < sizeof(feat_opts) / sizeof(feat_opts[0]); i++) {
+		n = strlen(feat_opts[i].feat);
+		/* "NAME=0" or "NAME=1" at the start or after a comma */
+		for (p = features; (p = strstr(p, feat_opts[i].feat)) != NULL; p += n)
+			if ((p == features || p[-1] == ',') && p[n] == '=' && (p[n + 1] == '0' || p[n + 1] == '1') &&
+			    (p[n + 2] == ',' || !p[n + 2]))
+				break;
+		if (p) {
+			int k = snprintf(out + o, len - o, "%s%s=%c", o ? "," : "", feat_opts[i].opt, p[n + 1]);
+			if (k < 0 || (size_t)k >= len - o)
+				return -1;
+			o += (size_t)k;
+		}
+	}
+	return 0;
+}

@@ -25,5 +25,10 @@ const char *sl_release_model(const char *release);
  * or NULL when the model's defaults are that kernel's (v6.15 and later) or
  * the release is not an EEVDF one. */
 const char *sl_release_eevdf_opts(const char *release);
+/* The eevdf model's options a kernel's scheduler features set (features as
+ * a ledger gives them: "NAME=1,NAME=0,..."; docs/ledger.md), as
+ * "place_lag=1,delay_dequeue=0,..." in out: only the features the model has
+ * an option for and the list names. 0, or -1 when out is too short. */
+int sl_features_eevdf_opts(const char *features, char *out, size_t len);
 
 #endif

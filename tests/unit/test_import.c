@@ -139,3 +139,32 @@ SL_TEST(import_release_model_and_eevdf_options)
 	CHECK(sl_release_eevdf_opts("2.6.20") == NULL);
 	CHECK(sl_release_eevdf_opts("") == NULL);
 }
+
+/* The eevdf options a ledger's features set (collector/release.c,
+ * docs/ledger.md): each feature the model has an option for, in the
+ * table's order (docs/eevdf.md "Options"), with the ledger's 0 or 1; a
+ * name is matched whole (between commas and "="), so NO_X never reaches
+ * here and XPLACE_LAG or PLACE_LAG_X are other features; NEXT_BUDDY has no
+ * option. This machine's kernel (docs/eevdf.md "Features of the recording
+ * kernel") sets every option to its default. */
+SL_TEST(import_features_eevdf_options)
+{
+	char out[512];
+	CHECK_EQ_INT(sl_features_eevdf_opts("RUN_TO_PARITY=0,PLACE_LAG=1,NEXT_BUDDY=0", out, sizeof(out)), 0);
+	CHECK_STR(out, "place_lag=1,run_to_parity=0");
+	CHECK_EQ_INT(sl_features_eevdf_opts("XPLACE_LAG=0,PLACE_LAG_X=0,DELAY_DEQUEUE=0", out, sizeof(out)), 0);
+	CHECK_STR(out, "delay_dequeue=0");
+	CHECK_EQ_INT(sl_features_eevdf_opts("PLACE_LAG=2,SIS_UTIL=1", out, sizeof(out)), 0);
+	CHECK_STR(out, "sis_util=1");
+	CHECK_EQ_INT(sl_features_eevdf_opts("", out, sizeof(out)), 0);
+	CHECK_STR(out, "");
+	CHECK_EQ_INT(sl_features_eevdf_opts("PLACE_LAG=1,PLACE_DEADLINE_INITIAL=1,PLACE_REL_DEADLINE=1,RUN_TO_PARITY=1,"
+					    "PREEMPT_SHORT=1,NEXT_BUDDY=0,PICK_BUDDY=1,CACHE_HOT_BUDDY=1,DELAY_DEQUEUE=1,"
+					    "DELAY_ZERO=1,WAKEUP_PREEMPTION=1,HRTICK=0,HRTICK_DL=0,NONTASK_CAPACITY=1,"
+					    "TTWU_QUEUE=1,SIS_UTIL=1,WARN_DOUBLE_CLOCK=0,RT_PUSH_IPI=0,RT_RUNTIME_SHARE=0,"
+					    "LB_MIN=0,ATTACH_AGE_LOAD=1,WA_IDLE=1,WA_WEIGHT=1,WA_BIAS=1,UTIL_EST=1,"
+					    "LATENCY_WARN=0,NI_RANDOM=1,SYNC_WAKEE_STAYS=0", out, sizeof(out)), 0);
+	CHECK_STR(out, "place_lag=1,deadline_initial=1,rel_deadline=1,run_to_parity=1,wakeup_preemption=1,"
+		       "delay_dequeue=1,sis_util=1,util_est=1,ni_random=1");
+	CHECK_EQ_INT(sl_features_eevdf_opts("PLACE_LAG=1,RUN_TO_PARITY=0", out, 12), -1);
+}
