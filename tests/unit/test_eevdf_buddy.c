@@ -163,7 +163,7 @@ static int stale_wakeup_pick(long long stale)
 	CHECK_EQ_INT(pre, stale ? 1 : 0);
 	next = ops->pick_next(&g.e, 0, a);
 	i = next ? next->idx : -1;
-	ops->release(&g.e);
+	sl_engine_release_policy(&g.e);
 	return i;
 }
 
