@@ -209,16 +209,19 @@ const char *sl_release_eevdf_opts(const char *r)
 	 * (resched_lapsed); NI_RANDOM ("sched/fair: Proportional newidle
 	 * balance", v7.0) came to the stable branches in v6.18.5 and
 	 * v6.12.65; the lag clamp of max_slice (v7.0) is in this machine's
-	 * v6.18.44 (docs/eevdf.md): taken for every v6.18 */
+	 * v6.18.44 (docs/eevdf.md): taken for every v6.18; so is v6.19's
+	 * check_preempt_wakeup_fair, which lets no new task preempt
+	 * (fork_preempt=0, measured on this machine's v6.18.44: docs/eevdf.md
+	 * "Forks do not preempt") */
 	if (min < 12)
 		return "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0,resched_lapsed=0,"
-		       "ni_random=0,lag_clamp=0";
+		       "ni_random=0,lag_clamp=0,fork_preempt=1";
 	if (min == 12 && sub >= 65)
-		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,lag_clamp=0";
+		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,lag_clamp=0,fork_preempt=1";
 	if (min < 15)
-		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0";
+		return "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0,fork_preempt=1";
 	if (min < 18)
-		return "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0";
+		return "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0,fork_preempt=1";
 	if (min == 18 && sub < 5)
 		return "ni_random=0";
 	return NULL;

@@ -107,6 +107,12 @@ static const struct sl_policy_param eevdf_params[] = {
 		"which wakeup_preempt brings up to date only afterwards (1: the kernel's order, v6.12+; "
 		"the corpus validates worse with it: docs/validate.md \"Group buddies and stale "
 		"requeues\"); 0 (the default): the running task brought up to date first"),
+	[EV_P_FORK_PREEMPT] = SL_PARAM_FLAG("fork_preempt", 0,
+		"a new fair task preempts the running fair task of its CPU when it is the pick "
+		"(wakeup_preempt(WF_FORK) up to v6.18) (1); 0 (the default: v6.19's check_preempt_"
+		"wakeup_fair returns for WF_FORK after update_curr, and this machine's 6.18.44 does, "
+		"measured: docs/eevdf.md \"Forks do not preempt\"): only a lapsed slice or protection "
+		"reschedules"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -588,8 +594,10 @@ static void eevdf_fork(struct sl_engine *e, struct sl_task *parent, struct sl_ta
 		sl_rt_enqueue(&r->rq[cpu].rtq, LINKS(r), child->idx, &c->rt_se);
 	else
 		fair_enqueue(r, cpu, c, 1);
-	if (e->cpus[cpu].curr && preempts(r, cpu, c))
+	if (e->cpus[cpu].curr && (c->rt || sl_engine_param(e, EV_P_FORK_PREEMPT)) && preempts(r, cpu, c))
 		sl_engine_resched(e, cpu);
+	else if (!c->rt && e->cpus[cpu].curr && !T(r, e->cpus[cpu].curr)->rt && ev_rq_update_curr(r, cpu))
+		sl_engine_resched(e, cpu); /* check_preempt_wakeup_fair's update_curr, then WF_FORK: no pick */
 }
 
 static void eevdf_yield(struct sl_engine *e, int cpu, struct sl_task *et)

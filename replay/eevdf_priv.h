@@ -35,6 +35,7 @@ enum {
 	EV_P_NOHZ,
 	EV_P_GROUP_BUDDY,
 	EV_P_REQUEUE_STALE,
+	EV_P_FORK_PREEMPT,
 };
 
 struct ev_task {

@@ -116,20 +116,21 @@ SL_TEST(import_release_model_and_eevdf_options)
 	/* yield_forfeit=0 before v6.18 ("sched/fair: Forfeit vruntime on
 	 * yield"), resched_lapsed=0 too (update_curr's !protect_slice), and
 	 * ni_random=0 before v6.18.5 / v6.12.65 (proportional newidle),
-	 * lag_clamp=0 before v6.18 */
+	 * lag_clamp=0 and fork_preempt=1 before v6.18 */
 	CHECK_STR(sl_release_eevdf_opts("6.8.0-45-generic"),
 		  "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0,resched_lapsed=0,ni_random=0,"
-		  "lag_clamp=0");
+		  "lag_clamp=0,fork_preempt=1");
 	CHECK_STR(sl_release_eevdf_opts("6.11.9"),
 		  "slice_norm_us=750,delay_dequeue=0,rel_deadline=0,yield_forfeit=0,resched_lapsed=0,ni_random=0,"
-		  "lag_clamp=0");
+		  "lag_clamp=0,fork_preempt=1");
 	CHECK_STR(sl_release_eevdf_opts("6.12.0"),
-		  "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0");
-	CHECK_STR(sl_release_eevdf_opts("6.12.65"), "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,lag_clamp=0");
+		  "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0,fork_preempt=1");
+	CHECK_STR(sl_release_eevdf_opts("6.12.65"),
+		  "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,lag_clamp=0,fork_preempt=1");
 	CHECK_STR(sl_release_eevdf_opts("6.14.11"),
-		  "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0");
-	CHECK_STR(sl_release_eevdf_opts("6.15.0"), "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0");
-	CHECK_STR(sl_release_eevdf_opts("6.17.9"), "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0");
+		  "slice_norm_us=750,yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0,fork_preempt=1");
+	CHECK_STR(sl_release_eevdf_opts("6.15.0"), "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0,fork_preempt=1");
+	CHECK_STR(sl_release_eevdf_opts("6.17.9"), "yield_forfeit=0,resched_lapsed=0,ni_random=0,lag_clamp=0,fork_preempt=1");
 	CHECK_STR(sl_release_eevdf_opts("6.18.0"), "ni_random=0");
 	CHECK_STR(sl_release_eevdf_opts("6.18.4"), "ni_random=0");
 	CHECK(sl_release_eevdf_opts("6.18.5") == NULL);
