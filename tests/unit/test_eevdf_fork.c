@@ -33,7 +33,6 @@ static uint64_t child_first_run(const char *opts)
 	struct sl_task_spec *t;
 	struct trec r;
 	uint64_t first = UINT64_MAX;
-	size_t i;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 1;
 	add_hog(&b, "H", 0, 0);
@@ -51,9 +50,7 @@ static uint64_t child_first_run(const char *opts)
 	o.duration_ns = 8 * TMS;
 	o.policy_opts = opts;
 	if (trun_opts(&b, "eevdf", &o, &r, NULL) == 0)
-		for (i = 0; i < r.ns; i++)
-			if (r.s[i].task == 2 && r.s[i].ts < first)
-				first = r.s[i].ts;
+		first = trun_first_run(&r, 2);
 	trec_free(&r);
 	sl_behaviour_release(&b);
 	return first;

@@ -286,7 +286,6 @@ static uint64_t fork_first_run(uint64_t child_mask)
 	struct trec r;
 	struct sl_task_spec *t;
 	uint64_t first = UINT64_MAX;
-	size_t i;
 	memset(&b, 0, sizeof(b));
 	b.cpus = 2;
 	t = add_task(&b, "H", 19, 0);
@@ -308,9 +307,7 @@ static uint64_t fork_first_run(uint64_t child_mask)
 	o.nq = 1;
 	o.wake_lat_ns[0] = o.switch_lat_ns[0] = 1 * TMS;
 	if (trun_opts(&b, "o1", &o, &r, &st) == 0)
-		for (i = 0; i < r.ns; i++)
-			if (r.s[i].task == 2 && r.s[i].ts < first)
-				first = r.s[i].ts;
+		first = trun_first_run(&r, 2);
 	trec_free(&r);
 	sl_behaviour_release(&b);
 	return first;

@@ -162,6 +162,17 @@ static inline int trun_text(const char *text, const char *pol, int cpus, uint64_
 	return rc;
 }
 
+/* When task first ran in t (UINT64_MAX: never) */
+static inline uint64_t trun_first_run(const struct trec *t, int task)
+{
+	uint64_t first = UINT64_MAX;
+	size_t i;
+	for (i = 0; i < t->ns; i++)
+		if (t->s[i].task == task && t->s[i].ts < first)
+			first = t->s[i].ts;
+	return first;
+}
+
 /* CPU time of task in the rows. */
 static inline uint64_t trun_runtime(const struct trec *t, int task)
 {
