@@ -400,33 +400,29 @@ static void choose_hz(const struct vopts *v, struct vrun *x)
 	}
 }
 
-/* The replay stored as a run (x->run_id) and loaded (x->rep), and the
- * comparison of --seeds replays with the recorded run (x->f). */
-/* --opt, appended to the release's and the ledger's options (a later
- * value of a name wins) */
-static int add_opts(const struct vopts *v, struct vrun *x, struct sl_diag *d)
+/* item appended to the model's options (x->popts, after what
+ * x->o.policy_opts held: the release's, the options before it; a later value
+ * of a name wins); -1 when they do not fit */
+static int opt_append(struct vrun *x, const char *item)
 {
 	char buf[sizeof(x->popts)];
-	size_t i;
-	int n;
-	if (!v->opt.n)
-		return 0;
-	n = snprintf(buf, sizeof(buf), "%s", x->o.policy_opts ? x->o.policy_opts : "");
-	for (i = 0; i < v->opt.n; i++) {
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s", n ? "," : "", v->opt.v[i]);
-		if ((size_t)n >= sizeof(buf))
-			return sl_fail(d, "validate: --opt: the options are too long");
-	}
-	memcpy(x->popts, buf, sizeof(buf));
+	const char *was = x->o.policy_opts ? x->o.policy_opts : "";
+	int n = snprintf(buf, sizeof(buf), "%s%s%s", was, *was ? "," : "", item);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	memcpy(x->popts, buf, (size_t)n + 1);
 	x->o.policy_opts = x->popts;
 	return 0;
 }
 
+/* The replay stored as a run (x->run_id) and loaded (x->rep), and the
+ * comparison of --seeds replays with the recorded run (x->f). */
 static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, struct sl_diag *d)
 {
 	struct sl_behaviour b;
 	struct sl_replay_stats rs;
 	int rc = -1, vp;
+	size_t i;
 
 	memset(&b, 0, sizeof(b));
 	if (sl_store_load_behaviour(st, x->tr.id, &b, d))
@@ -455,27 +451,21 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	 * ledger gave it (docs/eevdf.md "vCPU packing"): an eevdf option */
 	vp = sl_recording_vcpu_pack(&x->rec);
 	if (!strcmp(x->ops->name, "eevdf")) {
-		char buf[sizeof(x->popts)], fe[1024], fo[512];
-		size_t o = (size_t)snprintf(buf, sizeof(buf), "%s", x->o.policy_opts ? x->o.policy_opts : "");
+		char fe[1024], fo[512], vps[32];
 		/* --sched-features ledger: the options the recording kernel's
 		 * features set, where its ledger showed them (docs/ledger.md),
 		 * after the release's (a feature says more than a release) */
 		if (v->features == FEAT_LEDGER && !sl_recording_sched_features(&x->rec, fe, sizeof(fe)) &&
-		    !sl_features_eevdf_opts(fe, fo, sizeof(fo)) && fo[0] && o < sizeof(buf))
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", o ? "," : "", fo);
-		if (v->vcpu_pack == VP_LEDGER && vp >= 0 && o < sizeof(buf))
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%svcpu_pack=%d", o ? "," : "", vp & 15);
-		if (o >= sizeof(buf)) {
-			sl_fail(d, "trace %" PRId64 ": the model's options are too long", x->tr.id);
-			goto out;
-		}
-		if (o) {
-			memcpy(x->popts, buf, o + 1);
-			x->o.policy_opts = x->popts;
-		}
+		    !sl_features_eevdf_opts(fe, fo, sizeof(fo)) && fo[0] && opt_append(x, fo))
+			goto too_long;
+		snprintf(vps, sizeof(vps), "vcpu_pack=%d", vp & 15);
+		if (v->vcpu_pack == VP_LEDGER && vp >= 0 && opt_append(x, vps))
+			goto too_long;
 	}
-	if (add_opts(v, x, d))
-		goto out;
+	/* --opt last: it wins */
+	for (i = 0; i < v->opt.n; i++)
+		if (opt_append(x, v->opt.v[i]))
+			goto too_long;
 	if (!v->overhead || !strcmp(v->overhead, "auto"))
 		sl_overhead_of_run(&x->rec, &x->o, &x->ov); /* the recorded run, loaded above */
 	x->o.seed = (uint64_t)v->first_seed; /* the stored replay's; the others follow */
@@ -494,6 +484,9 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	if (seeds_compare(&b, x->ops, &x->o, &x->rec, &x->rep, x->nseeds, &x->f, d))
 		goto out;
 	rc = 0;
+	goto out;
+too_long:
+	sl_fail(d, "trace %" PRId64 ": the model's options are too long", x->tr.id);
 out:
 	sl_behaviour_release(&b);
 	return rc;
