@@ -623,12 +623,6 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 			t->spec.flags |= t->started ? SL_TASK_LOST : SL_TASK_AT_START;
 		}
 		t->out_unsure = 0;
-		t->stop_moved = 0;
-		/* taken off by the stopper it woke in this slice */
-		t->stop_tail = st == 'R' && c->mode == C_SLICE && t->stop_wake_ts >= c->since &&
-					       !strncmp(ev->comm2, "migration/", 10)
-				       ? ev->ts - t->stop_wake_ts + 1
-				       : 0;
 		if (st == 'R') {
 			t->state = T_RUNNABLE;
 			start_task(m, t, ev->ts, -1, 0);
@@ -737,8 +731,6 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		} else {
 			kind = SL_WAKER_TASK;
 			set_comm(&m->t[waker], ev->cur_comm);
-			if (!strncmp(ev->comm, "migration/", 10))
-				m->t[waker].stop_wake_ts = ev->ts;
 			prog = progress(m, waker, ev->ts);
 		}
 	}
@@ -823,20 +815,6 @@ static int on_exec(struct sl_model *m, const struct sl_event *ev)
 		return 0;
 	into = ev->ts - c->since;
 	t->burst_work_bad = 1; /* the charges are not split at the exec */
-	if (t->stop_moved && !t->burst_cut) {
-		/* the stopper moved it into this slice: that was sched_exec(),
-		 * early in execve (bprm_execve), where the balance was made;
-		 * this event fires once the new image is loaded, in the slice
-		 * on the CPU it went to. The exec point is where the stopper
-		 * took it off its old CPU, and this slice's work comes after
-		 * it (docs/model.md "Exec points") */
-		uint64_t tail = t->stop_tail < t->burst_ns ? t->stop_tail : t->burst_ns;
-		sl_model_add_phase(t, t->burst_ns - tail, SL_END_EXEC);
-		t->burst_ns = tail;
-		t->stop_moved = 0;
-		m->st.execs++;
-		return 0;
-	}
 	sl_model_add_phase(t, t->burst_ns + (into > t->burst_cut ? into - t->burst_cut : 0), SL_END_EXEC);
 	t->burst_ns = 0;
 	t->burst_cut = into;
@@ -992,17 +970,8 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	case SL_EV_EXEC:
 		return on_exec(m, ev);
 	case SL_EV_MIGRATE: /* a task already known (no new one from a move) */
-		if (ev->pid > 0 && m->hkey[hslot(m, ev->pid)] == ev->pid) {
-			int32_t x = m->hval[hslot(m, ev->pid)];
-			if (m->ka)
-				sl_kacct_migrate(m->ka, x, ev->pid, ev->ts);
-			/* moved queued by the stopper of the CPU it left
-			 * (migration_cpu_stop: sched_exec, affinity, active
-			 * balancing) */
-			if (m->t[x].state == T_RUNNABLE && ev->cur_pid > 0 &&
-			    !strncmp(ev->cur_comm, "migration/", 10))
-				m->t[x].stop_moved = 1;
-		}
+		if (m->ka && ev->pid > 0 && m->hkey[hslot(m, ev->pid)] == ev->pid)
+			sl_kacct_migrate(m->ka, m->hval[hslot(m, ev->pid)], ev->pid, ev->ts);
 		return 0;
 	case SL_EV_EXIT: {
 		int32_t t = task_of(m, ev->pid, ev->ts);

@@ -38,11 +38,6 @@ struct mtask {
 	int32_t waker;
 	int wake_cpu;
 	int last_cpu;         /* the CPU it last ran on, -1 none yet */
-	/* sched_exec's move (docs/model.md "Exec points"): when it last woke
-	 * a CPU's stopper, the part of its burst after that wakeup when the
-	 * stopper then took its CPU, and whether the stopper moved it since */
-	uint64_t stop_wake_ts, stop_tail;
-	int stop_moved;
 	int wide_pend;        /* woken from an interrupt on another busy CPU, its own busy */
 	uint32_t wide_stay, wide_move; /* ... then run where it slept, or not */
 	uint64_t cpus_seen;

@@ -447,61 +447,6 @@ SL_TEST(model_exec_points_and_irq_cpu)
 	mrun_end(&r);
 }
 
-SL_TEST(model_exec_point_at_the_stopper_move)
-{
-	/* sched_exec() balances early in execve and moves the task through
-	 * its CPU's stopper; sched_process_exec fires once the new image is
-	 * loaded, on the CPU it went to (the recording's shape, corpusG's
-	 * pipe-niced-hogs at its start). A = pid 10 runs on CPU 1 from 1000,
-	 * wakes migration/1 (pid 23) at 2100, is switched out R at 2101; the
-	 * stopper moves it (sched_migrate_task, cur migration/1) at 2105 and
-	 * sleeps; A runs on CPU 0 from 2200, its exec event at 3200, exits at
-	 * 4000. The exec point is the stopper's wakeup, 1 ns before it: A's
-	 * work then is 2100 - 1000 - 1 = 1099 (phase 0, V); the rest, the
-	 * 2 ns to its switch-out plus the 1800 on CPU 0, comes after it:
-	 * 2101 - 2100 + 1 + 4000 - 2200 = 1802 (phase 1, X). Without the move
-	 * the point would be at the exec event: 1101 + 1000 = 2101 and 800. */
-	struct mrun r;
-	struct sl_event evs[8];
-	const struct sl_phase *a;
-	int i;
-	mrun_start(&r);
-	evs[0] = sw(1000, 0, 'R', 10);
-	evs[0].cpu = 1;
-	evs[1] = wk(2100, 10, 23, 0);
-	evs[1].cpu = 1;
-	snprintf(evs[1].comm, sizeof(evs[1].comm), "migration/1");
-	evs[1].prio = 0;
-	evs[2] = sw(2101, 10, 'R', 23);
-	evs[2].cpu = 1;
-	snprintf(evs[2].comm2, sizeof(evs[2].comm2), "migration/1");
-	sl_event_clear(&evs[3]);
-	evs[3].type = SL_EV_MIGRATE;
-	evs[3].ts = 2105;
-	evs[3].cpu = 1;
-	evs[3].cur_pid = 23;
-	snprintf(evs[3].cur_comm, sizeof(evs[3].cur_comm), "migration/1");
-	evs[3].pid = 10;
-	evs[3].target_cpu = 0;
-	evs[4] = sw(2110, 23, 'S', 0);
-	evs[4].cpu = 1;
-	evs[5] = sw(2200, 0, 'R', 10);
-	evs[6] = exec_ev(3200, 10, "sh");
-	evs[7] = sw(4000, 10, 'X', 0);
-	for (i = 0; i < 8; i++)
-		CHECK_EQ_INT(sl_model_event(r.m, &evs[i]), 0);
-	CHECK_EQ_INT(mrun_finish(&r), 0);
-	CHECK_EQ_INT(r.st.execs, 1);
-	CHECK_EQ_INT(r.b.tasks[0].tid, 10);
-	CHECK_EQ_INT(r.b.tasks[0].nphases, 2);
-	a = r.b.tasks[0].phases;
-	CHECK_EQ_INT(a[0].run_ns, 1099);
-	CHECK_EQ_INT(a[0].end, SL_END_EXEC);
-	CHECK_EQ_INT(a[1].run_ns, 1802);
-	CHECK_EQ_INT(a[1].end, SL_END_EXIT);
-	mrun_end(&r);
-}
-
 SL_TEST(model_exec_in_a_slice_open_at_the_end)
 {
 	/* A (pid 10) runs from 1000 and execs at 3000 and 4000; the trace ends
