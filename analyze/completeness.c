@@ -158,7 +158,8 @@ int sl_completeness_store(struct sl_store *st, int64_t trace_id, int64_t run_id,
 	if (rc || sl_store_begin(st, d))
 		return -1;
 	if (sl_store_add_ledger(st, trace_id, path, c->cpu_share, c->wait_share, c->rows, c->nrows, d) ||
-	    sl_store_thread_groups(st, trace_id, l, d) || sl_store_commit(st, d)) {
+	    sl_store_thread_groups(st, trace_id, l, d) || sl_store_start_pelt(st, trace_id, l, d) ||
+	    sl_store_commit(st, d)) {
 		sl_store_rollback(st);
 		return -1;
 	}

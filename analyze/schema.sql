@@ -35,6 +35,22 @@ CREATE TABLE IF NOT EXISTS cpu_first (
 	first_ts INTEGER NOT NULL,
 	PRIMARY KEY (trace_id, cpu)
 );
+-- version 17: the kernel's load tracking at the ledger's start snapshot
+-- (docs/ledger.md, version 5): each CPU's root cfs_rq (utid NULL) and each
+-- thread of the trace the snapshot holds, its averages as of the snapshot
+-- (age_ns: how long before it they were last updated, the CPU's clock_task
+-- against the thread's last_update_time); traces without such a ledger
+-- have no rows
+CREATE TABLE IF NOT EXISTS start_pelt (
+	trace_id INTEGER NOT NULL REFERENCES trace(id),
+	cpu INTEGER NOT NULL,
+	utid INTEGER REFERENCES thread(utid),
+	load_avg INTEGER NOT NULL,
+	runnable_avg INTEGER NOT NULL,
+	util_avg INTEGER NOT NULL,
+	util_est INTEGER NOT NULL,
+	age_ns INTEGER NOT NULL
+);
 -- version 10: each thread of the ledger alive across its window, the
 -- kernel's accounting beside the trace's (docs/ledger.md)
 CREATE TABLE IF NOT EXISTS ledger_thread (

@@ -239,6 +239,10 @@ static int migrate_v13(struct sl_store *s, struct sl_diag *d)
  * docs/model.md "Absolute timers"), shown by the burst view (remade as for
  * 8). Older imports have none (NULL, read as 0) and no flag: their sleeps
  * last as recorded; re-import the trace to find them. */
+/* Schema 16 -> 17: table start_pelt (the kernel's load tracking at the
+ * ledger's start, docs/ledger.md version 5) comes with the schema; traces
+ * imported before have no rows and replay with the estimate from their
+ * first 128 ms (docs/eevdf.md "Load tracking at the start"). */
 /* Schema 12 -> 13: table cpu_first (the recorded run's first event on each
  * CPU, kept at import) comes with the schema; traces imported before have
  * no rows, and sl_store_late_cpus reads their recorded runs as before. */
@@ -331,7 +335,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 11 && migrate_v11(s, d)) || (v >= 1 && v <= 12 && migrate(s, 12, "", "", d)) ||
 	    (v >= 1 && v <= 13 && migrate_v13(s, d)) ||
 	    (v >= 1 && v <= 14 && migrate(s, 14, "DROP VIEW IF EXISTS burst", "", d)) ||
-	    (v >= 1 && v <= 15 && migrate(s, 15, "DROP VIEW IF EXISTS burst", "", d))) {
+	    (v >= 1 && v <= 15 && migrate(s, 15, "DROP VIEW IF EXISTS burst", "", d)) ||
+	    (v >= 1 && v <= 16 && migrate(s, 16, "", "", d))) {
 		sl_store_close(s);
 		return -1;
 	}

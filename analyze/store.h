@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 16
+#define SL_SCHEMA_VERSION 17
 
 struct sl_store;
 
@@ -91,6 +91,11 @@ struct sl_ledger;
  * its task_model.cpumask (inside the caller's transaction). */
 int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
 			   struct sl_diag *d);
+/* The kernel's load tracking at the ledger's start snapshot (version 5)
+ * into table start_pelt for trace_id: each CPU's root cfs_rq and each
+ * thread of the trace the snapshot holds (inside the caller's transaction;
+ * nothing for an older ledger). */
+int sl_store_start_pelt(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l, struct sl_diag *d);
 /* A thread's group as stored (thread.autogroup ... cgroup_weight). */
 struct sl_group_raw {
 	int known;          /* the ledger held the thread */

@@ -394,6 +394,58 @@ bad:
 	return -1;
 }
 
+/* The kernel's load tracking at the trace's start (table start_pelt,
+ * schema 17): each CPU's into b->cpu_pelt, each task's into its spec. */
+static int start_pelt(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b, struct sl_diag *d)
+{
+	sqlite3_stmt *q = st_prep(s,
+				  "SELECT cpu, utid, load_avg, runnable_avg, util_avg, util_est, age_ns FROM start_pelt"
+				  " WHERE trace_id = ? AND cpu >= 0 AND load_avg >= 0 AND runnable_avg >= 0"
+				  " AND util_avg >= 0 AND util_est >= 0 AND age_ns >= 0",
+				  d);
+	int rc;
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int cpu = sqlite3_column_int(q, 0);
+		unsigned long v[4];
+		int k;
+		if (cpu >= b->cpus)
+			continue;
+		for (k = 0; k < 4; k++) /* an edited database's absurd values: capped */
+			v[k] = (unsigned long)(sqlite3_column_int64(q, 2 + k) > 1 << 20 ? 1 << 20
+											 : sqlite3_column_int64(q, 2 + k));
+		if (sqlite3_column_type(q, 1) == SQLITE_NULL) {
+			if (!b->cpu_pelt)
+				b->cpu_pelt = xcalloc((size_t)b->cpus, sizeof(*b->cpu_pelt));
+			b->cpu_pelt[cpu] = (struct sl_cpu_pelt){ 1, v[0], v[1], v[2], v[3] };
+		} else {
+			int64_t u = sqlite3_column_int64(q, 1);
+			size_t lo = 0, hi = b->ntasks;
+			while (lo < hi) { /* the tasks are in utid order */
+				size_t mid = lo + (hi - lo) / 2;
+				if (b->tasks[mid].utid < u)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < b->ntasks && b->tasks[lo].utid == u) {
+				struct sl_task_spec *t = &b->tasks[lo];
+				t->pelt_known = 1;
+				t->pelt_cpu = cpu;
+				t->pelt_load = v[0];
+				t->pelt_runnable = v[1];
+				t->pelt_util = v[2];
+				t->pelt_util_est = v[3];
+				t->pelt_age_ns = (uint64_t)sqlite3_column_int64(q, 6);
+			}
+		}
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : st_dberr(s, d, "loading start_pelt");
+}
+
 /* b->cpu_up_ns from the recorded run's late CPUs (sl_store_late_cpus):
  * the replay keeps each offline until its first event. */
 static int late_cpus(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b, struct sl_diag *d)
@@ -544,6 +596,10 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 	b->cpus = tr.cpus;
 	b->t0 = tr.first_ts;
 	b->span_ns = tr.last_ts - tr.first_ts;
+	if (start_pelt(s, trace_id, b, d)) {
+		sl_behaviour_release(b);
+		return -1;
+	}
 	return late_cpus(s, trace_id, b, d);
 fail:
 	free(parents);

@@ -126,6 +126,62 @@ fail:
 	return -1;
 }
 
+int sl_store_start_pelt(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l, struct sl_diag *d)
+{
+	const struct sl_ledger_snap *sn = &l->start;
+	sqlite3_stmt *q;
+	size_t i;
+	int rc = 0;
+	if (!l->have_start || l->version < 5)
+		return 0;
+	q = st_prep(s,
+		    "INSERT INTO start_pelt(trace_id, cpu, utid, load_avg, runnable_avg, util_avg, util_est, age_ns)"
+		    " SELECT ?1, ?2, CASE WHEN ?3 < 0 THEN NULL ELSE (SELECT min(utid) FROM thread"
+		    " WHERE trace_id = ?1 AND tid = ?3) END, ?4, ?5, ?6, ?7, ?8"
+		    " WHERE ?3 < 0 OR EXISTS (SELECT 1 FROM thread WHERE trace_id = ?1 AND tid = ?3)",
+		    d);
+	if (!q)
+		return -1;
+	for (i = 0; i < sn->ncpu + sn->nt && !rc; i++) {
+		int cpu, tid = -1;
+		uint64_t v[5];
+		if (i < sn->ncpu) {
+			const struct sl_ledger_cpu *c = &sn->cpu[i];
+			if (!c->pelt_known)
+				continue;
+			cpu = (int)i;
+			v[0] = c->load_avg, v[1] = c->runnable_avg, v[2] = c->util_avg, v[3] = c->util_est, v[4] = 0;
+		} else {
+			const struct sl_ledger_thread *t = &sn->t[i - sn->ncpu];
+			const struct sl_ledger_cpu *c;
+			uint64_t now;
+			if (!t->pelt_known || t->pelt_cpu < 0 || (size_t)t->pelt_cpu >= sn->ncpu)
+				continue;
+			c = &sn->cpu[t->pelt_cpu];
+			cpu = t->pelt_cpu;
+			tid = t->tid;
+			/* its CPU's clock_task when the thread was read: the
+			 * debug file's, moved by the monotonic time between */
+			now = c->pelt_known ? c->clock_task_ns + (t->at_ns - c->pelt_mono_ns) : 0;
+			v[0] = t->load_avg, v[1] = t->runnable_avg, v[2] = t->util_avg, v[3] = t->util_est;
+			v[4] = c->pelt_known && now > t->last_update_ns ? now - t->last_update_ns : 0;
+		}
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, trace_id);
+		sqlite3_bind_int(q, 2, cpu);
+		sqlite3_bind_int(q, 3, tid);
+		sqlite3_bind_int64(q, 4, (int64_t)(v[0] > 1u << 30 ? 1u << 30 : v[0]));
+		sqlite3_bind_int64(q, 5, (int64_t)(v[1] > 1u << 30 ? 1u << 30 : v[1]));
+		sqlite3_bind_int64(q, 6, (int64_t)(v[2] > 1u << 30 ? 1u << 30 : v[2]));
+		sqlite3_bind_int64(q, 7, (int64_t)(v[3] > 1u << 30 ? 1u << 30 : v[3]));
+		sqlite3_bind_int64(q, 8, (int64_t)(v[4] > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : v[4]));
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = st_dberr(s, d, "storing the start's load tracking");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* the group named name, added with shares if new; its group1 */
 static uint32_t group_of(struct sl_behaviour *b, size_t *cap, const char *name, unsigned long shares)
 {

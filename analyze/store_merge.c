@@ -37,7 +37,7 @@ static const struct mtable tables[] = {
 	{ "run", 0 },       { "run_rows", 0 },  { "sched_slice", 0 }, { "wakeup", 0 },
 	{ "staircase", 0 }, { "vlag", 0 },      { "rotation", 0 },  { "metric", 0 },
 	{ "task_stat", 0 },        { "ledger_thread", 1 },   { "recorded_work", 1 },
-	{ "cpu_first", 1 },
+	{ "cpu_first", 1 },      { "start_pelt", 1 },
 };
 
 /* The expression that maps column col of table t (read from alias x). */

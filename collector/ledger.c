@@ -148,6 +148,68 @@ static void write_cpus(FILE *f)
 	}
 }
 
+/* The value of a "NAME   :   VALUE" line of a sched debug file (a
+ * fraction in ms, "12.345678", with ms set: in ns); -1 if absent */
+static int sched_value(const char *buf, const char *name, int ms, uint64_t *v)
+{
+	size_t n = strlen(name);
+	const char *p = buf;
+	while ((p = strstr(p, name))) {
+		const char *q = p + n;
+		if ((p == buf || p[-1] == '\n' || p[-1] == ' ') && (*q == ' ' || *q == ':')) {
+			unsigned long long a = 0, b = 0;
+			int k = 0;
+			q += strspn(q, " :");
+			if (!ms)
+				return sscanf(q, "%llu", &a) == 1 ? (*v = a, 0) : -1;
+			if (sscanf(q, "%llu.%6llu%n", &a, &b, &k) != 2 || k <= 0)
+				return -1;
+			for (n = (size_t)(strchr(q, '.') ? strspn(strchr(q, '.') + 1, "0123456789") : 0); n < 6; n++)
+				b *= 10;
+			*v = a * 1000000ULL + b;
+			return 0;
+		}
+		p += n;
+	}
+	return -1;
+}
+
+/* Each CPU's root cfs_rq averages and clock_task from debugfs sched/debug
+ * (print_cfs_rq, print_cpu: kernel/sched/debug.c); nothing where it cannot
+ * be read */
+static void write_pelt(FILE *f)
+{
+	static char buf[1 << 20];
+	char name[32];
+	uint64_t t0 = mono_now(), t1;
+	int cpu;
+	if (slurp("/sys/kernel/debug/sched/debug", buf, sizeof(buf)) <= 0)
+		return;
+	t1 = mono_now();
+	for (cpu = 0; cpu < 4096; cpu++) {
+		char *c, *r, *e;
+		uint64_t ct, la, ra, ua, ue;
+		snprintf(name, sizeof(name), "\ncpu#%d,", cpu);
+		if (!(c = strstr(buf, name)))
+			break;
+		snprintf(name, sizeof(name), "\ncfs_rq[%d]:/\n", cpu);
+		if (!(r = strstr(buf, name)))
+			continue;
+		r += strlen(name);
+		e = strstr(r, "\n\n"); /* the section's end */
+		if (e)
+			*e = 0;
+		if (!sched_value(c, ".clock_task", 1, &ct) && !sched_value(r, ".load_avg", 0, &la) &&
+		    !sched_value(r, ".runnable_avg", 0, &ra) && !sched_value(r, ".util_avg", 0, &ua) &&
+		    !sched_value(r, ".util_est", 0, &ue))
+			fprintf(f, "pelt\t%d\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+				   "\t%" PRIu64 "\n",
+				cpu, t0 + (t1 - t0) / 2, ct, la, ra, ua, ue & (uint64_t)0x7fffffff);
+		if (e)
+			*e = '\n';
+	}
+}
+
 struct proc_info {
 	long long autogroup;
 	int autogroup_nice;
@@ -201,8 +263,8 @@ static void write_thread(FILE *f, const char *pid, const char *tid, const struct
 	char path[600], buf[4096], comm[64] = "";
 	unsigned long long exec = 0, delay = 0, pcount = 0, aff = 0;
 	char *p, *tok, *save = NULL;
-	int i, nice = 0, policy = 0, rtprio = 0;
-	uint64_t at = 0, span = UINT64_MAX;
+	int i, nice = 0, policy = 0, rtprio = 0, cpu = -1, pelt;
+	uint64_t at = 0, span = UINT64_MAX, pv[5];
 	snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid, tid);
 	/* the moment of the read, to within READ_SPAN_NS: a reader preempted
 	 * between the clock and the read (tens of ms on a loaded machine)
@@ -227,6 +289,8 @@ static void write_thread(FILE *f, const char *pid, const char *tid, const struct
 		for (i = 3, tok = strtok_r(p + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save), i++) {
 			if (i == 19)
 				nice = atoi(tok);
+			else if (i == 39)
+				cpu = atoi(tok);
 			else if (i == 40)
 				rtprio = atoi(tok);
 			else if (i == 41)
@@ -244,6 +308,12 @@ static void write_thread(FILE *f, const char *pid, const char *tid, const struct
 		hex[k] = 0;
 		aff = strtoull(k > 16 ? hex + k - 16 : hex, NULL, 16);
 	}
+	/* its load tracking (proc_sched_show_task, kernel/sched/debug.c) */
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/sched", pid, tid);
+	pelt = cpu >= 0 && slurp(path, buf, sizeof(buf)) > 0 && !sched_value(buf, "se.avg.load_avg", 0, &pv[0]) &&
+	       !sched_value(buf, "se.avg.runnable_avg", 0, &pv[1]) && !sched_value(buf, "se.avg.util_avg", 0, &pv[2]) &&
+	       !sched_value(buf, "se.avg.util_est", 0, &pv[3]) &&
+	       !sched_value(buf, "se.avg.last_update_time", 0, &pv[4]);
 	snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, tid);
 	if (slurp(path, comm, sizeof(comm)) > 0)
 		comm[strcspn(comm, "\n")] = 0;
@@ -252,6 +322,11 @@ static void write_thread(FILE *f, const char *pid, const char *tid, const struct
 	put_field(f, pi->cgroup);
 	fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t", pi->weight, at);
 	put_field(f, comm);
+	if (pelt)
+		fprintf(f, "\t%d\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, cpu, pv[0], pv[1],
+			pv[2], pv[3] & (uint64_t)0x7fffffff, pv[4]);
+	else
+		fputs("\t-\t-\t-\t-\t-\t-", f);
 	fputc('\n', f);
 }
 
@@ -274,6 +349,7 @@ int sl_ledger_write_snapshot(FILE *f, const char *label, struct sl_diag *d)
 		return sl_fail(d, "/proc: %s", strerror(errno));
 	fprintf(f, "snapshot\t%s\t%" PRIu64 "\n", label, t0);
 	write_cpus(f);
+	write_pelt(f);
 	while ((e = readdir(proc))) {
 		char path[300];
 		struct proc_info pi;
@@ -476,6 +552,23 @@ static int parse_thread(char **f, struct sl_ledger_thread *t)
 	return 0;
 }
 
+/* version 5's six fields after the comm: all "-", or a CPU and five numbers */
+static int parse_thread_pelt(char **f, struct sl_ledger_thread *t)
+{
+	long long c;
+	int i, dash = 0;
+	for (i = 0; i < 6; i++)
+		dash += !strcmp(f[i], "-");
+	if (dash == 6)
+		return 0;
+	if (dash || num(f[0], 0, 4095, &c) || unum(f[1], 10, &t->load_avg) || unum(f[2], 10, &t->runnable_avg) ||
+	    unum(f[3], 10, &t->util_avg) || unum(f[4], 10, &t->util_est) || unum(f[5], 10, &t->last_update_ns))
+		return -1;
+	t->pelt_cpu = (int)c;
+	t->pelt_known = 1;
+	return 0;
+}
+
 /* A features line's fields (NAME or NO_NAME, [A-Z0-9_]) as
  * "NAME=1,NAME=0,..." in out; -1 on a field that is not one or no room */
 static int features(char **f, int n, char *out, size_t len)
@@ -579,11 +672,28 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 			if (unum(f[2], 10, &x->irq_ns) || unum(f[3], 10, &x->softirq_ns) ||
 			    unum(f[4], 10, &x->steal_ns))
 				goto bad_line;
-		} else if (!strcmp(f[0], "thread") && n == 16 && cur) {
+		} else if (!strcmp(f[0], "thread") && (n == 16 || (n == 22 && l->version >= 5)) && cur) {
 			SL_GROW(cur->t, tcap, cur->nt + 1);
-			if (parse_thread(f, &cur->t[cur->nt]))
+			memset(&cur->t[cur->nt], 0, sizeof(cur->t[cur->nt]));
+			if (parse_thread(f, &cur->t[cur->nt]) || (n == 22 && parse_thread_pelt(f + 16, &cur->t[cur->nt])))
 				goto bad_line;
 			cur->nt++;
+		} else if (!strcmp(f[0], "pelt") && n == 8 && cur && l->version >= 5) {
+			long long c;
+			struct sl_ledger_cpu *x;
+			if (num(f[1], 0, 4095, &c))
+				goto bad_line;
+			if ((size_t)c >= cur->ncpu) {
+				SL_GROW(cur->cpu, ccap, (size_t)c + 1);
+				memset(cur->cpu + cur->ncpu, 0, ((size_t)c + 1 - cur->ncpu) * sizeof(*cur->cpu));
+				cur->ncpu = (size_t)c + 1;
+			}
+			x = &cur->cpu[c];
+			if (unum(f[2], 10, &x->pelt_mono_ns) || unum(f[3], 10, &x->clock_task_ns) ||
+			    unum(f[4], 10, &x->load_avg) || unum(f[5], 10, &x->runnable_avg) ||
+			    unum(f[6], 10, &x->util_avg) || unum(f[7], 10, &x->util_est))
+				goto bad_line;
+			x->pelt_known = 1;
 		} else {
 			goto bad_line;
 		}

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include "../common/util.h"
 
-#define SL_LEDGER_VERSION 4
+#define SL_LEDGER_VERSION 5
 
 struct sl_ledger_thread {
 	int tid, tgid, nice, policy, rt_prio;
@@ -26,10 +26,21 @@ struct sl_ledger_thread {
 	uint64_t cgroup_weight;     /* cpu.weight (v2) or cpu.shares * 100 / 1024 (v1); 0 unknown */
 	char comm[24];
 	uint64_t at_ns;             /* CLOCK_MONOTONIC when its schedstat was read */
+	/* version 5: its load tracking (/proc/PID/task/TID/sched: se.avg.*,
+	 * util_est without its UTIL_AVG_UNCHANGED flag) as of its
+	 * last_update_time (the CPU's PELT clock, ns), and the CPU it last ran
+	 * on (stat's processor); pelt_known 0 where the kernel did not show them */
+	int pelt_known, pelt_cpu;
+	uint64_t load_avg, runnable_avg, util_avg, util_est, last_update_ns;
 };
 
 struct sl_ledger_cpu {
 	uint64_t irq_ns, softirq_ns, steal_ns;
+	/* version 5: the root cfs_rq's load tracking and the CPU's clock_task
+	 * (ns) from debugfs sched/debug, read at CLOCK_MONOTONIC pelt_mono_ns;
+	 * pelt_known 0 where debugfs does not show them */
+	int pelt_known;
+	uint64_t pelt_mono_ns, clock_task_ns, load_avg, runnable_avg, util_avg, util_est;
 };
 
 struct sl_ledger_snap {

@@ -21,6 +21,8 @@ void sl_behaviour_release(struct sl_behaviour *b)
 	b->ngroups = 0;
 	free(b->cpu_up_ns);
 	b->cpu_up_ns = NULL;
+	free(b->cpu_pelt);
+	b->cpu_pelt = NULL;
 }
 
 void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviour *in)
@@ -33,6 +35,11 @@ void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviou
 	if (in->ngroups) {
 		out->groups = xmalloc(in->ngroups * sizeof(*out->groups));
 		memcpy(out->groups, in->groups, in->ngroups * sizeof(*out->groups));
+	}
+	out->cpu_pelt = NULL;
+	if (in->cpu_pelt && in->cpus > 0) {
+		out->cpu_pelt = xmalloc((size_t)in->cpus * sizeof(*out->cpu_pelt));
+		memcpy(out->cpu_pelt, in->cpu_pelt, (size_t)in->cpus * sizeof(*out->cpu_pelt));
 	}
 }
 

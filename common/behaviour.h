@@ -126,6 +126,12 @@ struct sl_task_spec {
 	int initially_runnable;  /* at start: 1 runnable, 0 asleep until its first wakeup */
 	uint32_t group1;         /* its task group: groups[group1 - 1] of the
 				  * behaviour, 0 the root group (docs/groups.md) */
+	/* the kernel's load tracking of the thread at the trace's start
+	 * (ledger version 5, table start_pelt): its averages as last updated
+	 * age_ns before the snapshot, on CPU pelt_cpu; pelt_known 0: none */
+	int pelt_known, pelt_cpu;
+	unsigned long pelt_load, pelt_runnable, pelt_util, pelt_util_est;
+	uint64_t pelt_age_ns;
 	uint64_t wall_ns, wall_tail_ns; /* SL_TASK_WALL: the deadline after its
 				  * first run in a burst, and the CPU time
 				  * after it (0 otherwise) */
@@ -196,6 +202,12 @@ struct sl_task_group {
 	unsigned long shares;    /* 1024 = a nice-0 task's weight */
 };
 
+/* A CPU's root cfs_rq averages at the trace's start (ledger version 5). */
+struct sl_cpu_pelt {
+	int known;
+	unsigned long load_avg, runnable_avg, util_avg, util_est;
+};
+
 /* Where a behaviour's groups come from. */
 enum { SL_GROUPS_NONE = 0, SL_GROUPS_LEDGER = 1 };
 
@@ -219,9 +231,13 @@ struct sl_behaviour {
 	 * the others; NULL: every CPU from time 0 (docs/replay.md "CPUs that
 	 * were offline"). The replay keeps such a CPU offline until then. */
 	uint64_t *cpu_up_ns;
+	/* per recorded CPU (cpus entries), its load tracking at the start
+	 * (table start_pelt); NULL where the trace's ledger had none */
+	struct sl_cpu_pelt *cpu_pelt;
 };
 
-/* out's groups: a copy of in's (tasks' group1 keep indexing them). */
+/* out's groups: a copy of in's (tasks' group1 keep indexing them), and
+ * its CPUs' load tracking at the start. */
 void sl_behaviour_copy_groups(struct sl_behaviour *out, const struct sl_behaviour *in);
 
 /* Free every task's phases and the task array (b itself is not freed). */

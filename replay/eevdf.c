@@ -113,6 +113,11 @@ static const struct sl_policy_param eevdf_params[] = {
 		"wakeup_fair returns for WF_FORK after update_curr, and this machine's 6.18.44 does, "
 		"measured: docs/eevdf.md \"Forks do not preempt\"): only a lapsed slice or protection "
 		"reschedules"),
+	[EV_P_START_PELT] = SL_PARAM_FLAG("start_pelt", 1,
+		"a task and a CPU the trace's ledger (version 5) has start with the kernel's load "
+		"tracking at the trace's start (its averages decayed from their last update) (1, the "
+		"default); 0, or without it: a task older than the trace starts with the averages of "
+		"its first 128 ms, a CPU with none (docs/eevdf.md \"Load tracking at the start\")"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -345,6 +350,7 @@ static int eevdf_init(struct sl_engine *e)
 	sl_engine_set_policy(e, r, r->t, r->rq);
 	ev_smp_init(r);
 	ev_groups_init(r);
+	ev_pelt_start(r);
 	return 0;
 }
 

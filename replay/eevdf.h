@@ -195,6 +195,9 @@ struct sl_pelt {
  * nice -10 thread busy 1 % of the time starts at 95, not 9548. */
 struct sl_task_spec;
 int sl_eevdf_start_share(const struct sl_task_spec *s);
+/* The PELT periods (1024 x 1024 ns) an average last updated age_ns before
+ * the trace's start has decayed by at replay time now. */
+uint64_t sl_eevdf_pelt_periods(uint64_t age_ns, uint64_t now);
 
 /* decay_load(): val * y^n (y^32 = 1/2), 0 after 63 half-lives. */
 uint64_t sl_pelt_decay(uint64_t val, uint64_t n);

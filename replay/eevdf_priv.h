@@ -36,6 +36,7 @@ enum {
 	EV_P_GROUP_BUDDY,
 	EV_P_REQUEUE_STALE,
 	EV_P_FORK_PREEMPT,
+	EV_P_START_PELT,
 };
 
 struct ev_task {
@@ -158,6 +159,9 @@ static inline struct sl_task *ev_task_of(struct ev_run *r, const struct sl_eevdf
  * moves there from the CPU it was attached to, or is attached for the
  * first time (post_init_entity_util_avg). */
 void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p);
+/* each CPU's load tracking at the start, the trace's tasks' share taken
+ * off (sl_engine.cpu_pelt; at init) */
+void ev_pelt_start(struct ev_run *r);
 /* cpu's fair state (curr, the queue) is about to change, or a tick: bring
  * cpu's averages and those of p (on cpu, may be NULL) up to now. */
 void ev_pelt_update(struct ev_run *r, int cpu, struct ev_task *p);

@@ -26,7 +26,7 @@
 struct sl_sync_map; /* sync.h */
 
 #define SL_ENGINE_MAX_CPUS 1024
-#define SL_ENGINE_MAX_PARAMS 24
+#define SL_ENGINE_MAX_PARAMS 32
 #define SL_OVERHEAD_Q 16 /* values of an overhead distribution */
 
 /* Engine task states. */
@@ -305,6 +305,9 @@ struct sl_engine {
 	 * for a model with group_sched; none under --groups none */
 	const struct sl_task_group *groups;
 	size_t ngroups;
+	/* the behaviour's CPUs' load tracking at the start (ncpus entries,
+	 * NULL unknown: sl_behaviour.cpu_pelt), for a model that tracks load */
+	const struct sl_cpu_pelt *cpu_pelt;
 	/* ---- engine private below ---- */
 	struct sl_engine_priv *priv;
 };

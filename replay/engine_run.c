@@ -96,6 +96,8 @@ static void init_engine(struct sl_engine *e, struct sl_engine_priv *v, const str
 	e->rr_interval_ns = o->rr_interval_ns;
 	e->seed = o->seed;
 	e->mode = o->mode;
+	if (b->cpu_pelt && b->cpus == e->ncpus)
+		e->cpu_pelt = b->cpu_pelt;
 	if (ops->group_sched && !o->no_groups) {
 		e->groups = b->groups;
 		e->ngroups = b->ngroups;

@@ -76,7 +76,7 @@ grep -q "task_model.phases of utid 3 is malformed at offset 38" "$T/err" || fail
 cp "$TOP/tests/fixtures/schema-v1.db" "$T/v1.db"
 "$SCHEDLAB" --db "$T/v1.db" analyze --format csv > "$T/v1.csv" 2> "$T/err" || fail "analyze v1: $(cat "$T/err")"
 diff -u "$TOP/tests/golden/schema-v1-analyze.csv" "$T/v1.csv" || fail "analysis of an upgraded v1 database"
-expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 16 "user_version after the upgrade"
+expect_eq "$(sq "$T/v1.db" "PRAGMA user_version")" 17 "user_version after the upgrade"
 # (the version 1 columns; wake_cpu, new in version 8, is NULL in an old import)
 V1COLS="utid, seq, run_ns, sleep_ns, end_state, waker_kind, waker_utid, waker_progress_ns, pipe, lost"
 sq "$T/v1.db" "SELECT $V1COLS FROM burst ORDER BY utid, seq" > "$T/burst.txt"
@@ -130,7 +130,7 @@ expect_eq "$(sq "$N" "SELECT count(DISTINCT run_id) FROM task_stat")" 6 "runs wi
 # utid`). After the upgrade the new view gives the same text.
 cp "$TOP/tests/fixtures/schema-v2.db" "$T/v2.db"
 "$SCHEDLAB" --db "$T/v2.db" analyze --run 1 > /dev/null 2> "$T/err" || fail "analyze v2: $(cat "$T/err")"
-expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 16 "user_version after the v2 upgrade"
+expect_eq "$(sq "$T/v2.db" "PRAGMA user_version")" 17 "user_version after the v2 upgrade"
 # (the version 2 view's columns; uncertain_ns, new in version 6, is 0 for old runs)
 sqlite3 -batch "$T/v2.db" "SELECT run_id, utid, tid, comm, nice, runtime_ns, switches, wakeups,
 	avg_delay_ns, max_delay_ns FROM task_summary ORDER BY run_id, utid" > "$T/v2sum.txt"
@@ -150,7 +150,7 @@ V3=$T/v3.db
 sq "$V3" "DROP TABLE vlag; DELETE FROM run_rows WHERE tbl = 'vlag'; ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 3"
 before=$(sq "$V3" "SELECT count(*) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V3" replay --trace 1 --sched cfs > /dev/null || fail "cfs replay on a v3 database"
-expect_eq "$(sq "$V3" "PRAGMA user_version")" 16 "user_version after the v3 upgrade"
+expect_eq "$(sq "$V3" "PRAGMA user_version")" 17 "user_version after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT count(*) FROM sched_slice WHERE run_id <= 2")" "$before" "old runs' slices after the v3 upgrade"
 expect_eq "$(sq "$V3" "SELECT rows > 0 AND rows = (SELECT count(*) FROM vlag WHERE run_id = 3)
 	FROM run_rows WHERE run_id = 3 AND tbl = 'vlag'")" 1 "vlag rows of a cfs run in an upgraded db"
@@ -167,7 +167,7 @@ sq "$V5" "DROP VIEW task_summary; ALTER TABLE trace DROP COLUMN missed_switches;
 	PRAGMA user_version = 5"
 before=$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice")
 "$SCHEDLAB" -q --db "$V5" import "$TOP/traces/perf-sched-missed-2cpu.perf.data" > /dev/null 2>&1 || fail "import on a v5 database"
-expect_eq "$(sq "$V5" "PRAGMA user_version")" 16 "user_version after the v5 upgrade"
+expect_eq "$(sq "$V5" "PRAGMA user_version")" 17 "user_version after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT count(*), SUM(dur) FROM sched_slice WHERE run_id = 1")" "$before" "old run's slices after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT id, missed_switches, cut_at IS NULL FROM trace ORDER BY id" | tr '\n' ' ')" "1|0|1 2|1108|1 " "trace rows after the v5 upgrade"
 expect_eq "$(sq "$V5" "SELECT count(*) > 0, SUM(uncertain_ns > 0) > 0 FROM task_summary WHERE run_id = 2")" "1|1" "uncertain_ns of the new import"
@@ -190,7 +190,7 @@ sq "$V7" "DROP VIEW burst;
 	$(old_burst 8)
 	PRAGMA user_version = 7"
 "$SCHEDLAB" -q --db "$V7" replay --trace 1 --sched o1 --irq-cpu recorded > /dev/null || fail "replay on a v7 database"
-expect_eq "$(sq "$V7" "PRAGMA user_version")" 16 "user_version after the v7 upgrade"
+expect_eq "$(sq "$V7" "PRAGMA user_version")" 17 "user_version after the v7 upgrade"
 expect_eq "$(sq "$V7" "SELECT count(*) FROM burst WHERE wake_cpu IS NOT NULL")" 0 "wake CPUs of the old import"
 # run 2 (before, --irq-cpu sleeper) and run 3 (after the upgrade, --irq-cpu
 # recorded but no wake CPU left): the same rows
@@ -212,7 +212,7 @@ sq "$V8" "DROP VIEW burst;
 	$(old_burst 9)
 	PRAGMA user_version = 8"
 "$SCHEDLAB" -q --db "$V8" replay --trace 1 --sched rsdl --irq-cpu relative > /dev/null || fail "replay on a v8 database"
-expect_eq "$(sq "$V8" "PRAGMA user_version")" 16 "user_version after the v8 upgrade"
+expect_eq "$(sq "$V8" "PRAGMA user_version")" 17 "user_version after the v8 upgrade"
 expect_eq "$(sq "$V8" "SELECT count(*) > 0, SUM(sleep_cpu IS NOT NULL) FROM burst WHERE wake_cpu IS NOT NULL")" "1|0" "sleep CPUs of the old import"
 "$SCHEDLAB" -q --db "$V8" replay --trace 1 --sched rsdl --irq-cpu recorded > /dev/null || fail "replay recorded on a v8 database"
 expect_eq "$(sq "$V8" "SELECT count(*) FROM (SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 2
@@ -226,7 +226,7 @@ V9="$T/v9.db"
 sq "$V9" "ALTER TABLE trace DROP COLUMN ledger; ALTER TABLE trace DROP COLUMN completeness_cpu;
 	ALTER TABLE trace DROP COLUMN completeness_wait; DROP TABLE ledger_thread; PRAGMA user_version = 9"
 "$SCHEDLAB" --db "$V9" analyze --run 1 --format csv > "$T/v9.after" || fail "analyze of a v9 database"
-expect_eq "$(sq "$V9" "PRAGMA user_version")" 16 "user_version after the v9 upgrade"
+expect_eq "$(sq "$V9" "PRAGMA user_version")" 17 "user_version after the v9 upgrade"
 expect_eq "$(sq "$V9" "SELECT COUNT(*) FROM ledger_thread")" 0 "ledger_thread after the v9 upgrade"
 expect_eq "$(sq "$V9" "SELECT COALESCE(ledger, 'null') || ' ' || COALESCE(completeness_cpu, 'null') FROM trace")" "null null" \
 	"a v9 trace's ledger columns"
@@ -239,7 +239,7 @@ V10="$T/v10.db"
 sq "$V10" "ALTER TABLE thread DROP COLUMN autogroup; ALTER TABLE thread DROP COLUMN autogroup_nice;
 	ALTER TABLE thread DROP COLUMN cgroup; ALTER TABLE thread DROP COLUMN cgroup_weight; PRAGMA user_version = 10"
 "$SCHEDLAB" -q --db "$V10" replay --trace 1 --sched eevdf > /dev/null || fail "replay on a v10 database"
-expect_eq "$(sq "$V10" "PRAGMA user_version")" 16 "user_version after the v10 upgrade"
+expect_eq "$(sq "$V10" "PRAGMA user_version")" 17 "user_version after the v10 upgrade"
 expect_eq "$(sq "$V10" "SELECT COUNT(*), SUM(autogroup IS NULL AND cgroup IS NULL) FROM thread" | awk -F'|' '{print ($1 > 0 && $1 == $2)}')" 1 \
 	"a v10 trace's group columns"
 expect_eq "$(sq "$V10" "SELECT json_extract(params, '$.groups') FROM run WHERE id = 2")" \
@@ -258,7 +258,7 @@ sq "$V11" "DROP VIEW burst; DROP TABLE recorded_work; ALTER TABLE ledger_thread 
 	$(old_burst 10)
 	PRAGMA user_version = 11"
 "$SCHEDLAB" -q --db "$V11" replay --trace 1 --sched cfs --interference none > /dev/null 2>&1 || fail "replay none on a v11 database"
-expect_eq "$(sq "$V11" "PRAGMA user_version")" 16 "user_version after the v11 upgrade"
+expect_eq "$(sq "$V11" "PRAGMA user_version")" 17 "user_version after the v11 upgrade"
 expect_eq "$(sq "$V11" "SELECT COUNT(*), SUM(irq_ns IS NULL) FROM burst" | awk -F'|' '{print ($1 > 0 && $1 == $2)}')" 1 \
 	"a v11 import's bursts: interference NULL"
 expect_eq "$(sq "$V11" "SELECT COUNT(*) FROM recorded_work")" 0 "recorded_work after the v11 upgrade"
@@ -281,7 +281,7 @@ if [ -f "$HMP" ]; then
 	expect_eq "$(sq "$V12" "SELECT group_concat(cpu) FROM (SELECT cpu FROM cpu_first ORDER BY cpu)")" 0,1,2,3,4,5,6,7 "cpu_first of a fresh import"
 	sq "$V12" "DROP TABLE cpu_first; PRAGMA user_version = 12"
 	"$SCHEDLAB" -q --db "$V12" replay --trace 1 --sched cfs > /dev/null 2>&1 || fail "replay on a v12 database"
-	expect_eq "$(sq "$V12" "PRAGMA user_version")" 16 "user_version after the v12 upgrade"
+	expect_eq "$(sq "$V12" "PRAGMA user_version")" 17 "user_version after the v12 upgrade"
 	expect_eq "$(sq "$V12" "SELECT COUNT(*) FROM cpu_first")" 0 "cpu_first after the v12 upgrade"
 	expect_eq "$(sq "$V12" "SELECT json_extract(params, '\$.late_cpus') FROM run WHERE id = 3")" \
 		"$(sq "$V12" "SELECT json_extract(params, '\$.late_cpus') FROM run WHERE id = 2")" "late CPUs of a v12 import"
@@ -318,7 +318,7 @@ sq "$V14" "DROP VIEW burst;
 	$(old_burst 11)
 	PRAGMA user_version = 14"
 "$SCHEDLAB" -q --db "$V14" replay --trace 1 --sched eevdf > /dev/null 2>&1 || fail "replay on a v14 database"
-expect_eq "$(sq "$V14" "PRAGMA user_version")" 16 "user_version after the v14 upgrade"
+expect_eq "$(sq "$V14" "PRAGMA user_version")" 17 "user_version after the v14 upgrade"
 expect_eq "$(sq "$V14" "SELECT COUNT(*), SUM(tick_n IS NULL) FROM burst" | awk -F'|' '{print ($1 > 0 && $1 == $2)}')" 1 \
 	"a v14 import's bursts: tick_n NULL"
 "$SCHEDLAB" -q --db "$V14" replay --trace 1 --sched eevdf --tick-timers off > /dev/null 2>&1 || fail "replay --tick-timers off"
@@ -349,10 +349,20 @@ sq "$V15" "DROP VIEW burst;
 	$(old_burst 12)
 	PRAGMA user_version = 15"
 "$SCHEDLAB" -q --db "$V15" replay --trace 1 --sched eevdf > /dev/null 2>&1 || fail "replay on a v15 database"
-expect_eq "$(sq "$V15" "PRAGMA user_version")" 16 "user_version after the v15 upgrade"
+expect_eq "$(sq "$V15" "PRAGMA user_version")" 17 "user_version after the v15 upgrade"
 expect_eq "$(sq "$V15" "SELECT COUNT(*), SUM(wake_at IS NULL) FROM burst" | awk -F'|' '{print ($1 > 0 && $1 == $2)}')" 1 \
 	"a v15 import's bursts: wake_at NULL"
 "$SCHEDLAB" -q --db "$V15" replay --trace 1 --sched eevdf --abs-timers off > /dev/null 2>&1 || fail "replay --abs-timers off"
 expect_eq "$(sq "$V15" "SELECT count(*) FROM (SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 2
 	EXCEPT SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = 3)")" 0 "on against off on a v15 import"
-echo "schema 16: ranges, burst view, malformed phases, task_stat, v1 to v15 upgrades: ok"
+# v16 -> v17: table start_pelt (the kernel's load tracking at the ledger's
+# start, version 5 ledgers) comes with the schema; a database without it is
+# upgraded, and a trace imported before has no rows (its replays estimate)
+V16="$T/v16.db"
+"$SCHEDLAB" -q --db "$V16" import "$TOP/traces/corpus-quiet/two-sessions.dat" > /dev/null 2>&1 || fail "v16 import"
+expect_eq "$(sq "$V16" "SELECT count(*) FROM start_pelt")" 0 "no start_pelt rows from a version 2-4 ledger"
+sq "$V16" "DROP TABLE start_pelt; PRAGMA user_version = 16"
+"$SCHEDLAB" -q --db "$V16" replay --trace 1 --sched eevdf > /dev/null 2>&1 || fail "replay on a v16 database"
+expect_eq "$(sq "$V16" "PRAGMA user_version")" 17 "user_version after the v16 upgrade"
+expect_eq "$(sq "$V16" "SELECT count(*) FROM start_pelt")" 0 "start_pelt after the v16 upgrade"
+echo "schema 17: ranges, burst view, malformed phases, task_stat, v1 to v16 upgrades: ok"

@@ -61,9 +61,9 @@ expect_eq "$(sq "$T/g.db" "SELECT json_extract(params, '\$.groups') FROM run WHE
 expect_eq "$(sq "$T/g.db" "SELECT json_extract(params, '\$.groups') FROM run WHERE id = 3")" \
 	"none (--groups none: every task in the root group)" "params without"
 # a ledger of a version newer than this schedlab's is refused in one line
-sed '1s/\t2$/\t5/' "$T/g.txt.ledger" > "$T/h.ledger"
-"$SCHEDLAB" -q --db "$T/h.db" import --ledger "$T/h.ledger" "$T/g.txt" > /dev/null 2> "$T/err" && fail "version 5 ledger accepted"
-expect_eq "$(cat "$T/err")" "schedlab: error: $T/h.ledger:1: ledger version 5 is newer than this schedlab's (4)" "newer ledger"
+sed '1s/\t2$/\t6/' "$T/g.txt.ledger" > "$T/h.ledger"
+"$SCHEDLAB" -q --db "$T/h.db" import --ledger "$T/h.ledger" "$T/g.txt" > /dev/null 2> "$T/err" && fail "version 6 ledger accepted"
+expect_eq "$(cat "$T/err")" "schedlab: error: $T/h.ledger:1: ledger version 6 is newer than this schedlab's (5)" "newer ledger"
 # 2b. affinity: a 2-CPU trace, P (pid 6) and Q (pid 7) each running 1 ms
 #    slices on both CPUs in turn; the ledger pins P to CPU 1 (affinity 2)
 #    and lets Q run anywhere (3). Import puts P's mask in its task model
