@@ -292,6 +292,7 @@ struct vrun {
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
 	uint64_t tick_timers;   /* the stored replay's sleeps ended at a tick */
 	uint64_t hrt_early;     /* its timers fired early, in their slack */
+	size_t pelt_tasks, pelt_cpus; /* the ledger's load tracking at the start (start_pelt) */
 	struct sl_run_data rec, rep;
 	struct sl_fidelity f;   /* the median of the replays' comparisons */
 	int have_rec, have_rep;
@@ -431,6 +432,14 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 		sl_fail(d, "trace %" PRId64 " has no tasks to replay", x->tr.id);
 		goto out;
 	}
+	{
+		size_t k;
+		int c;
+		for (k = 0; k < b.ntasks; k++)
+			x->pelt_tasks += (size_t)b.tasks[k].pelt_known;
+		for (c = 0; b.cpu_pelt && c < b.cpus; c++)
+			x->pelt_cpus += (size_t)b.cpu_pelt[c].known;
+	}
 	x->o.cpus = b.cpus > 0 ? (b.cpus > SL_ENGINE_MAX_CPUS ? SL_ENGINE_MAX_CPUS : b.cpus) : 1;
 	x->o.irq_cpu_mode = v->irq_cpu;
 	x->o.interference = sl_choice_name(sl_interference_choices, v->interference, "recorded");
@@ -536,6 +545,12 @@ static void print_text(const struct vrun *x)
 		       o->policy_opts ? o->policy_opts
 				      : "the defaults (v6.18 and later: 0.70 ms normalized slice, "
 					"DELAY_DEQUEUE, PLACE_REL_DEADLINE, yield forfeits)");
+	if (!strcmp(x->ops->name, "eevdf"))
+		printf("load tracking at the start: %s (%zu tasks, %zu CPUs; docs/eevdf.md)\n",
+		       !x->pelt_cpus ? "estimated from the first 128 ms (no version 5 ledger)"
+		       : o->policy_opts && strstr(o->policy_opts, "start_pelt=0") ? "estimated (start_pelt=0)"
+										 : "the kernel's, from the ledger",
+		       x->pelt_tasks, x->pelt_cpus);
 	if (o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto"))
 		printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
 		       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",

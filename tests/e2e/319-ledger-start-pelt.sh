@@ -43,4 +43,12 @@ fi
 "$SCHEDLAB" -q --db "$T/db" validate --trace 1 --seeds 1 --opt start_pelt=0 > "$T/v0" 2> "$T/err"
 [ $? -le 1 ] || fail "validate --opt start_pelt=0: $(cat "$T/err")"
 grep -q "^model options: .*start_pelt=0" "$T/v0" || fail "start_pelt=0 not in the model options: $(grep '^model' "$T/v0")"
+n=$(sq "$T/db" "SELECT count(*) FROM start_pelt WHERE utid IS NOT NULL")
+c=$(sq "$T/db" "SELECT count(*) FROM start_pelt WHERE utid IS NULL")
+if [ "$c" -gt 0 ]; then
+	expect_eq "$(grep '^load tracking at the start' "$T/v1")" \
+		"load tracking at the start: the kernel's, from the ledger ($n tasks, $c CPUs; docs/eevdf.md)" "validate's line"
+	expect_eq "$(grep '^load tracking at the start' "$T/v0")" \
+		"load tracking at the start: estimated (start_pelt=0) ($n tasks, $c CPUs; docs/eevdf.md)" "validate's line, start_pelt=0"
+fi
 echo "ledger version 5: the start's load tracking in the ledger, start_pelt and validate: ok"
