@@ -590,6 +590,21 @@ static int features(char **f, int n, char *out, size_t len)
 	return 0;
 }
 
+/* The CPU a cpu or pelt line names (0-4095) in snapshot cur, grown to
+ * hold it; NULL when the field is not a CPU */
+static struct sl_ledger_cpu *snap_cpu(struct sl_ledger_snap *cur, size_t *ccap, const char *field)
+{
+	long long c;
+	if (num(field, 0, 4095, &c))
+		return NULL;
+	if ((size_t)c >= cur->ncpu) {
+		SL_GROW(cur->cpu, *ccap, (size_t)c + 1);
+		memset(cur->cpu + cur->ncpu, 0, ((size_t)c + 1 - cur->ncpu) * sizeof(*cur->cpu));
+		cur->ncpu = (size_t)c + 1;
+	}
+	return &cur->cpu[c];
+}
+
 int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 {
 	FILE *in = fopen(path, "r");
@@ -659,16 +674,9 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 				qsort(cur->t, cur->nt, sizeof(*cur->t), cmp_tid);
 			cur = NULL;
 		} else if (!strcmp(f[0], "cpu") && n == 5 && cur) {
-			long long c;
-			struct sl_ledger_cpu *x;
-			if (num(f[1], 0, 4095, &c))
+			struct sl_ledger_cpu *x = snap_cpu(cur, &ccap, f[1]);
+			if (!x)
 				goto bad_line;
-			if ((size_t)c >= cur->ncpu) {
-				SL_GROW(cur->cpu, ccap, (size_t)c + 1);
-				memset(cur->cpu + cur->ncpu, 0, ((size_t)c + 1 - cur->ncpu) * sizeof(*cur->cpu));
-				cur->ncpu = (size_t)c + 1;
-			}
-			x = &cur->cpu[c];
 			if (unum(f[2], 10, &x->irq_ns) || unum(f[3], 10, &x->softirq_ns) ||
 			    unum(f[4], 10, &x->steal_ns))
 				goto bad_line;
@@ -679,16 +687,9 @@ int sl_ledger_read(const char *path, struct sl_ledger *l, struct sl_diag *d)
 				goto bad_line;
 			cur->nt++;
 		} else if (!strcmp(f[0], "pelt") && n == 8 && cur && l->version >= 5) {
-			long long c;
-			struct sl_ledger_cpu *x;
-			if (num(f[1], 0, 4095, &c))
+			struct sl_ledger_cpu *x = snap_cpu(cur, &ccap, f[1]);
+			if (!x)
 				goto bad_line;
-			if ((size_t)c >= cur->ncpu) {
-				SL_GROW(cur->cpu, ccap, (size_t)c + 1);
-				memset(cur->cpu + cur->ncpu, 0, ((size_t)c + 1 - cur->ncpu) * sizeof(*cur->cpu));
-				cur->ncpu = (size_t)c + 1;
-			}
-			x = &cur->cpu[c];
 			if (unum(f[2], 10, &x->pelt_mono_ns) || unum(f[3], 10, &x->clock_task_ns) ||
 			    unum(f[4], 10, &x->load_avg) || unum(f[5], 10, &x->runnable_avg) ||
 			    unum(f[6], 10, &x->util_avg) || unum(f[7], 10, &x->util_est))
