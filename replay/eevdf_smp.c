@@ -146,7 +146,8 @@ static int at_start_history(struct ev_run *r, struct ev_task *p)
 {
 	const struct sl_task_spec *s = ev_task_of(r, &p->se)->spec;
 	int f;
-	if (s && s->pelt_known && r->e->cpu_pelt && sl_engine_param(r->e, EV_P_START_PELT)) {
+	if (s && s->pelt_known && !(s->flags & SL_TASK_FORKED) && r->e->cpu_pelt &&
+	    sl_engine_param(r->e, EV_P_START_PELT)) {
 		/* the kernel's, decayed from its last update to now (a
 		 * blocked entity's averages decay until it is next updated) */
 		uint64_t n = sl_eevdf_pelt_periods(s->pelt_age_ns, r->e->now);
@@ -174,7 +175,7 @@ uint64_t sl_eevdf_pelt_periods(uint64_t age_ns, uint64_t now)
 
 /* The CPUs' load tracking at the start (the ledger's root cfs_rq, version
  * 5): what the trace's own tasks had there is theirs (they attach it when
- * first queued, at_start_history); the rest, the blocked load of threads
+ * first queued: at_start_history, or a fork's new-task rule); the rest, the blocked load of threads
  * the trace does not show, is in the CPU's sums from time 0 and decays. */
 void ev_pelt_start(struct ev_run *r)
 {
@@ -193,7 +194,9 @@ void ev_pelt_start(struct ev_run *r)
 		for (i = 0; i < e->ntasks; i++) {
 			const struct sl_task_spec *s = e->tasks[i].spec;
 			uint64_t n;
-			if (!s || !s->pelt_known || s->pelt_cpu != c || (s->flags & SL_TASK_FORKED))
+			/* (one forked between the trace's start and the
+			 * snapshot brings its own as a new task) */
+			if (!s || !s->pelt_known || s->pelt_cpu != c)
 				continue;
 			n = sl_eevdf_pelt_periods(s->pelt_age_ns, 0);
 			v[0] -= min_ul(v[0], (unsigned long)sl_pelt_decay(s->pelt_load, n));
