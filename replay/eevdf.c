@@ -113,11 +113,8 @@ static const struct sl_policy_param eevdf_params[] = {
 		"wakeup_fair returns for WF_FORK after update_curr, and this machine's 6.18.44 does, "
 		"measured: docs/eevdf.md \"Forks do not preempt\"): only a lapsed slice or protection "
 		"reschedules"),
-	[EV_P_START_PELT] = SL_PARAM_FLAG("start_pelt", 1,
-		"a task and a CPU the trace's ledger (version 5) has start with the kernel's load "
-		"tracking at the trace's start (its averages decayed from their last update) (1, the "
-		"default); 0, or without it: a task older than the trace starts with the averages of "
-		"its first 128 ms, a CPU with none (docs/eevdf.md \"Load tracking at the start\")"),
+	[EV_P_START_PELT] = SL_PARAM_FLAG("start_pelt", 1, "tasks and CPUs start from the kernel's load "
+		"tracking in the ledger (version 5) (1); 0: a task's first 128 ms (docs/eevdf.md)"),
 	{ NULL, 0, 0, 0, NULL },
 };
 

@@ -160,8 +160,11 @@ static inline struct sl_task *ev_task_of(struct ev_run *r, const struct sl_eevdf
  * first time (post_init_entity_util_avg). */
 void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p);
 /* each CPU's load tracking at the start, the trace's tasks' share taken
- * off (sl_engine.cpu_pelt; at init) */
+ * off (sl_engine.cpu_pelt; at init); a task's averages when first queued
+ * if it is older than the trace: 2 the kernel's, 1 estimated, 0 a new
+ * task's rule applies (replay/eevdf_start.c) */
 void ev_pelt_start(struct ev_run *r);
+int ev_pelt_at_start(struct ev_run *r, struct ev_task *p);
 /* cpu's fair state (curr, the queue) is about to change, or a tick: bring
  * cpu's averages and those of p (on cpu, may be NULL) up to now. */
 void ev_pelt_update(struct ev_run *r, int cpu, struct ev_task *p);

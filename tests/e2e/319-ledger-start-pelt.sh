@@ -26,14 +26,17 @@ if [ -r /sys/kernel/debug/sched/debug ] && [ -n "$(awk -F'\t' '$1 == "pelt"' "$L
 	ncpu=$(awk -F'\t' '$1 == "snapshot" { s = $2 } $1 == "cpu" && s == "start"' "$L" | wc -l)
 	expect_eq "$(awk -F'\t' '$1 == "snapshot" { s = $2 } $1 == "pelt" && s == "start"' "$L" | wc -l)" "$ncpu" "a pelt line per CPU"
 	expect_eq "$(sq "$T/db" "SELECT count(*) FROM start_pelt WHERE utid IS NULL")" "$ncpu" "a start_pelt row per CPU"
-	want=$(awk -F'\t' '$1 == "snapshot" { s = $2 }
+	# the recorder: the trace's first schedlab thread (other schedlab
+	# processes, of tests run beside this one, are in the ledger too)
+	rtid=$(sq "$T/db" "SELECT min(tid) FROM thread WHERE comm = 'schedlab'")
+	want=$(awk -F'\t' -v tid="$rtid" '$1 == "snapshot" { s = $2 }
 		s == "start" && $1 == "pelt" { ct[$2] = $4; pm[$2] = $3 }
-		s == "start" && $1 == "thread" && $16 == "schedlab" && $17 != "-" {
+		s == "start" && $1 == "thread" && $2 == tid && $17 != "-" {
 			age = ct[$17] + ($15 - pm[$17]) - $22; if (age < 0) age = 0
 			printf "%s|%s|%s|%s|%s|%.0f\n", $17, $18, $19, $20, $21, age }' "$L")
 	[ -n "$want" ] || fail "the recorder's thread has no load tracking in the ledger"
 	got=$(sq "$T/db" "SELECT s.cpu, s.load_avg, s.runnable_avg, s.util_avg, s.util_est, s.age_ns
-		FROM start_pelt s JOIN thread t USING (utid) WHERE t.comm = 'schedlab' AND t.tid = (SELECT min(tid) FROM thread WHERE comm = 'schedlab')")
+		FROM start_pelt s JOIN thread t USING (utid) WHERE t.tid = $rtid")
 	expect_eq "$got" "$want" "the recorder's start_pelt row"
 else
 	expect_eq "$(sq "$T/db" "SELECT count(*) FROM start_pelt WHERE utid IS NULL")" 0 "no CPU rows without debugfs"
