@@ -71,9 +71,12 @@ static int store_policy(struct sl_store *s, sqlite3_stmt *q, int64_t trace_id,
 int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl_ledger *l,
 			   struct sl_diag *d)
 {
+	/* and its thread group: a trace.dat or a perf.data without the tgids
+	 * (trace-cmd's saved_tgids, perf's comm events) gives every thread its
+	 * own (collector/model_finish.c), where the ledger knows the process */
 	sqlite3_stmt *q = st_prep(s,
-				  "UPDATE thread SET autogroup = ?, autogroup_nice = ?, cgroup = ?,"
-				  " cgroup_weight = ? WHERE trace_id = ? AND tid = ?",
+				  "UPDATE thread SET autogroup = ?1, autogroup_nice = ?2, cgroup = ?3,"
+				  " cgroup_weight = ?4, tgid = ?7 WHERE trace_id = ?5 AND tid = ?6",
 				  d);
 	sqlite3_stmt *qa, *qp;
 	const struct sl_ledger_snap *snaps[3] = { &l->end, &l->start, &l->seen };
@@ -106,6 +109,7 @@ int sl_store_thread_groups(struct sl_store *s, int64_t trace_id, const struct sl
 			sqlite3_bind_int64(q, 4, (int64_t)t->cgroup_weight);
 			sqlite3_bind_int64(q, 5, trace_id);
 			sqlite3_bind_int(q, 6, t->tid);
+			sqlite3_bind_int(q, 7, t->tgid);
 			if (sqlite3_step(q) != SQLITE_DONE) {
 				st_dberr(s, d, "storing the threads' groups");
 				goto fail;

@@ -9,7 +9,8 @@
  * the call that made it; what it does have is what the waker did next. Rule:
  * a wakeup of t by task w at w's CPU time P is sync when w's burst holding P
  * (past any sched_yield) ends in a sleep (S, D) or an exit at B with
- * B - P <= window, and w woke or forked no other task in (P, B]. Mode exit
+ * B - P <= window, and w woke or forked no other task in (P, B], and w and t
+ * are not threads of one process (a futex's wakeup, never sync). Mode exit
  * keeps only an exit (X) whose wakee is w's parent's thread group, w not of
  * that group. */
 #include "sync.h"
@@ -138,6 +139,12 @@ void sl_sync_infer(const struct sl_behaviour *b, int mode, uint64_t window_ns, s
 				continue;
 			blk = wc[lo];
 			if (blk - p > window_ns)
+				continue;
+			/* a wakeup between threads of one process is a futex's
+			 * (futex_wake -> wake_up_q -> try_to_wake_up(p, state, 0):
+			 * never WF_SYNC, kernel/futex/waitwake.c, v6.18; 2.6.20's
+			 * futex_wake -> wake_up_all likewise), not a pipe's */
+			if (mode == SL_SYNC_BLOCK && same_group(b, ph->waker, (int32_t)t))
 				continue;
 			if (mode == SL_SYNC_EXIT &&
 			    (end != SL_END_EXIT || !valid(b, w->parent) ||

@@ -7,8 +7,10 @@
 # time P is sync when w's burst holding P (the first whose cumulative end is
 # >= P; past any Y burst) ends in S, D or X at B with B - P <= the window,
 # and w woke (a burst of another task with waker w) or forked (a task with
-# parent w, flag FORKED = 2) nobody at a point in (P, B]; --sync exit also
-# wants the end X, t in the thread group of w's parent, w not in t's group.
+# parent w, flag FORKED = 2) nobody at a point in (P, B], and w and t are
+# not threads of one process (thread.tgid: a futex's wakeup, never sync);
+# --sync exit instead wants the end X, t in the thread group of w's parent,
+# w not in t's group.
 # Also: params state sync, sync_window_ns and wake_cpu; --sync none marks
 # nothing.
 . "$TOP/tests/e2e/lib.sh"
@@ -37,7 +39,8 @@ rule() {
 		LEFT JOIN task_model mw ON mw.utid = e.w LEFT JOIN thread tp ON tp.utid = mw.parent_utid
 		WHERE endst IN ('S', 'D', 'X') AND blk - p <= $3
 		AND NOT EXISTS (SELECT 1 FROM acts a WHERE a.wby = e.w AND a.at > e.p AND a.at <= e.blk)
-		AND ('$4' = 'block' OR (endst = 'X' AND tp.utid IS NOT NULL
+		AND (('$4' = 'block' AND NOT (tw.tgid > 0 AND tw.tgid = tt.tgid))
+			OR ('$4' = 'exit' AND endst = 'X' AND tp.utid IS NOT NULL
 			AND (tp.utid = tt.utid OR (tp.tgid > 0 AND tp.tgid = tt.tgid))
 			AND NOT (tw.tgid > 0 AND tw.tgid = tt.tgid)))"
 }
