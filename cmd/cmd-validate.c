@@ -532,6 +532,22 @@ fail:
 	return -1;
 }
 
+/* The value the last NAME=VALUE of a model's options string gives (the
+ * one the model reads), -1 when none does. */
+static long opt_last(const char *opts, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = opts;
+	long v = -1;
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == '=')
+			v = strtol(p + n + 1, NULL, 10);
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return v;
+}
+
 static void print_text(const struct vrun *x)
 {
 	const struct sl_replay_opts *o = &x->o;
@@ -548,8 +564,8 @@ static void print_text(const struct vrun *x)
 	if (!strcmp(x->ops->name, "eevdf"))
 		printf("load tracking at the start: %s (%zu tasks, %zu CPUs; docs/eevdf.md)\n",
 		       !x->pelt_cpus ? "estimated from the first 128 ms (no version 5 ledger)"
-		       : o->policy_opts && strstr(o->policy_opts, "start_pelt=0") ? "estimated (start_pelt=0)"
-										 : "the kernel's, from the ledger",
+		       : opt_last(o->policy_opts, "start_pelt") == 0 ? "estimated (start_pelt=0)"
+								  : "the kernel's, from the ledger",
 		       x->pelt_tasks, x->pelt_cpus);
 	if (o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto"))
 		printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "

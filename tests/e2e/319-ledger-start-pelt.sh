@@ -16,8 +16,9 @@ tracefs_setup
 [ "$(id -u)" = 0 ] || skip "recording needs root"
 [ -w /sys/kernel/tracing/instances ] || skip "no writable tracefs"
 "$SCHEDLAB" -h 2>&1 | grep -q record || skip "schedlab has no record command linked in"
-"$SCHEDLAB" -q record -o "$T/a.dat" -- sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' \
-	> /dev/null 2> "$T/err" || fail "record: $(cat "$T/err")"
+# the recorder's tid: the shell's, which execs it
+sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$T/rpid" "$SCHEDLAB" -q record -o "$T/a.dat" -- \
+	sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' > /dev/null 2> "$T/err" || fail "record: $(cat "$T/err")"
 L="$T/a.dat.ledger"
 expect_eq "$(head -1 "$L")" "$(printf 'schedlab-ledger\t5')" "the ledger's version"
 expect_eq "$(awk -F'\t' '$1 == "thread" && NF != 22' "$L" | wc -l)" 0 "thread lines of 22 fields"
@@ -26,9 +27,9 @@ if [ -r /sys/kernel/debug/sched/debug ] && [ -n "$(awk -F'\t' '$1 == "pelt"' "$L
 	ncpu=$(awk -F'\t' '$1 == "snapshot" { s = $2 } $1 == "cpu" && s == "start"' "$L" | wc -l)
 	expect_eq "$(awk -F'\t' '$1 == "snapshot" { s = $2 } $1 == "pelt" && s == "start"' "$L" | wc -l)" "$ncpu" "a pelt line per CPU"
 	expect_eq "$(sq "$T/db" "SELECT count(*) FROM start_pelt WHERE utid IS NULL")" "$ncpu" "a start_pelt row per CPU"
-	# the recorder: the trace's first schedlab thread (other schedlab
-	# processes, of tests run beside this one, are in the ledger too)
-	rtid=$(sq "$T/db" "SELECT min(tid) FROM thread WHERE comm = 'schedlab'")
+	# the recorder (other schedlab processes, of tests run beside this
+	# one, are in the trace and the ledger too)
+	rtid=$(cat "$T/rpid")
 	want=$(awk -F'\t' -v tid="$rtid" '$1 == "snapshot" { s = $2 }
 		s == "start" && $1 == "pelt" { ct[$2] = $4; pm[$2] = $3 }
 		s == "start" && $1 == "thread" && $2 == tid && $17 != "-" {
