@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <tracefs.h>
 #include <zlib.h>
 
 #include "../common/util.h"
@@ -34,6 +35,20 @@ static ssize_t slurp(const char *path, char *buf, size_t len)
 	close(fd);
 	buf[off] = 0;
 	return off;
+}
+
+/* PATH under debugfs (sched/debug, sched/features) into buf; debugfs is
+ * mounted first where it is not (tracefs_debug_dir, as trace-cmd does: a
+ * machine may mount tracefs alone, and then the ledger would lose the
+ * start's load tracking and the features), /sys/kernel/debug where that
+ * cannot be done (not root) */
+static const char *debugfs(const char *path, char *buf, size_t len)
+{
+	static const char *dir;
+	if (!dir && !(dir = tracefs_debug_dir()))
+		dir = "/sys/kernel/debug";
+	snprintf(buf, len, "%s/%s", dir, path);
+	return buf;
 }
 
 /* A field for a tab-separated line: tabs, newlines and other control
@@ -112,10 +127,10 @@ void sl_ledger_write_header(FILE *f, const char *clock)
 	 * sched_features before), one field each; no line where debugfs
 	 * does not show them (not mounted, lockdown: this machine's EPERM) */
 	{
-		char buf[4096], *tok, *save = NULL;
+		char buf[4096], path[4096], *tok, *save = NULL;
 		int n = 0;
-		if (slurp("/sys/kernel/debug/sched/features", buf, sizeof(buf)) <= 0 &&
-		    slurp("/sys/kernel/debug/sched_features", buf, sizeof(buf)) <= 0)
+		if (slurp(debugfs("sched/features", path, sizeof(path)), buf, sizeof(buf)) <= 0 &&
+		    slurp(debugfs("sched_features", path, sizeof(path)), buf, sizeof(buf)) <= 0)
 			return;
 		for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
 			fputs(n++ ? "\t" : "features\t", f);
@@ -180,10 +195,12 @@ static int sched_value(const char *buf, const char *name, int ms, uint64_t *v)
 static void write_pelt(FILE *f)
 {
 	static char buf[1 << 20];
-	char name[32];
-	uint64_t t0 = mono_now(), t1;
+	char name[32], path[4096];
+	uint64_t t0, t1;
 	int cpu;
-	if (slurp("/sys/kernel/debug/sched/debug", buf, sizeof(buf)) <= 0)
+	debugfs("sched/debug", path, sizeof(path));
+	t0 = mono_now();
+	if (slurp(path, buf, sizeof(buf)) <= 0)
 		return;
 	t1 = mono_now();
 	for (cpu = 0; cpu < 4096; cpu++) {

@@ -3,7 +3,7 @@
 # docs/eevdf.md "Load tracking at the start"). `schedlab record` of a short
 # busy loop, as root:
 #  - the ledger's thread lines have 22 fields; where debugfs sched/debug is
-#    readable, a pelt line per CPU in the start snapshot, and the recorder's
+#    readable (the recorder mounts debugfs if need be), a pelt line per CPU in the start snapshot, and the recorder's
 #    own thread (its comm "schedlab") has its averages;
 #  - the import's start_pelt rows: one per CPU with its root cfs_rq (utid
 #    NULL), and the recorder's row equal to its ledger line, its age worked
@@ -23,7 +23,10 @@ L="$T/a.dat.ledger"
 expect_eq "$(head -1 "$L")" "$(printf 'schedlab-ledger\t5')" "the ledger's version"
 expect_eq "$(awk -F'\t' '$1 == "thread" && NF != 22' "$L" | wc -l)" 0 "thread lines of 22 fields"
 "$SCHEDLAB" -q --db "$T/db" import "$T/a.dat" > /dev/null 2> "$T/err" || fail "import: $(cat "$T/err")"
-if [ -r /sys/kernel/debug/sched/debug ] && [ -n "$(awk -F'\t' '$1 == "pelt"' "$L")" ]; then
+# the recorder mounts debugfs where only tracefs is (tracefs_debug_dir), so
+# where the file is readable now the ledger must have read it
+if [ -r /sys/kernel/debug/sched/debug ]; then
+	[ -n "$(awk -F'\t' '$1 == "pelt"' "$L")" ] || fail "debugfs sched/debug is readable, the ledger has no pelt line"
 	ncpu=$(awk -F'\t' '$1 == "snapshot" { s = $2 } $1 == "cpu" && s == "start"' "$L" | wc -l)
 	expect_eq "$(awk -F'\t' '$1 == "snapshot" { s = $2 } $1 == "pelt" && s == "start"' "$L" | wc -l)" "$ncpu" "a pelt line per CPU"
 	expect_eq "$(sq "$T/db" "SELECT count(*) FROM start_pelt WHERE utid IS NULL")" "$ncpu" "a start_pelt row per CPU"
