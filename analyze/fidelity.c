@@ -4,6 +4,7 @@
 #include "../common/keyix.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,7 +179,8 @@ int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts
 /* Per task figures of one run, indexed like r->threads. */
 struct ftask {
 	uint64_t runtime, slices, migrations, wakeups;
-	int last_cpu;
+	uint64_t mig_run; /* of the migrations, those after a slice that ended runnable */
+	int last_cpu, last_runnable;
 };
 
 static struct ftask *per_task(const struct sl_run_data *r)
@@ -194,9 +196,12 @@ static struct ftask *per_task(const struct sl_run_data *r)
 			continue;
 		t[k].runtime += s->dur;
 		t[k].slices++;
-		if (t[k].last_cpu >= 0 && s->cpu != t[k].last_cpu)
+		if (t[k].last_cpu >= 0 && s->cpu != t[k].last_cpu) {
 			t[k].migrations++;
+			t[k].mig_run += (uint64_t)t[k].last_runnable;
+		}
 		t[k].last_cpu = s->cpu;
+		t[k].last_runnable = s->end_state == 'R' || s->end_state == 'Y';
 	}
 	for (i = 0; i < r->nwakeups; i++) {
 		size_t k = sl_run_thread_index(r, r->wakeups[i].utid);
@@ -204,6 +209,77 @@ static struct ftask *per_task(const struct sl_run_data *r)
 			t[k].wakeups++;
 	}
 	return t;
+}
+
+/* The wakeups of r that found another task running on their CPU (busy)
+ * and those that found it idle: their counts and median delays. A CPU's
+ * slices do not overlap; each CPU's are found by binary search on their
+ * starts (r->slices is by ts). */
+static void busy_idle(const struct sl_run_data *r, uint64_t *nbusy, uint64_t *nidle,
+		      uint64_t *p50_busy, uint64_t *p50_idle)
+{
+	int ncpu = 0;
+	size_t i, *cnt, *off, *idx, nb = 0, ni = 0;
+	uint64_t *db, *di;
+	for (i = 0; i < r->nslices; i++)
+		if (r->slices[i].cpu + 1 > ncpu)
+			ncpu = r->slices[i].cpu + 1;
+	cnt = xcalloc((size_t)ncpu + 1, sizeof(*cnt));
+	off = xcalloc((size_t)ncpu + 1, sizeof(*off));
+	idx = xmalloc((r->nslices ? r->nslices : 1) * sizeof(*idx));
+	for (i = 0; i < r->nslices; i++)
+		if (r->slices[i].cpu >= 0)
+			cnt[r->slices[i].cpu]++;
+	for (i = 1; i <= (size_t)ncpu; i++)
+		off[i] = off[i - 1] + cnt[i - 1];
+	memset(cnt, 0, ((size_t)ncpu + 1) * sizeof(*cnt));
+	for (i = 0; i < r->nslices; i++) {
+		int c = r->slices[i].cpu;
+		if (c >= 0)
+			idx[off[c] + cnt[c]++] = i;
+	}
+	db = xmalloc((r->nwakeups ? r->nwakeups : 1) * sizeof(*db));
+	di = xmalloc((r->nwakeups ? r->nwakeups : 1) * sizeof(*di));
+	for (i = 0; i < r->nwakeups; i++) {
+		const struct sl_wakeup_row *w = &r->wakeups[i];
+		size_t lo, hi, busy = 0;
+		int c = w->cpu;
+		if (w->ts_run == UINT64_MAX || w->ts_run < w->ts || c < 0)
+			continue;
+		/* the last slice of c that started at or before ts (a CPU
+		 * without slices is idle) */
+		lo = hi = 0;
+		if (c < ncpu) {
+			lo = off[c];
+			hi = off[c] + cnt[c];
+		}
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (r->slices[idx[mid]].ts <= w->ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (c < ncpu && lo > off[c]) {
+			const struct sl_slice_row *s = &r->slices[idx[lo - 1]];
+			busy = s->ts + s->dur > w->ts && s->utid != w->utid;
+		}
+		if (busy)
+			db[nb++] = w->ts_run - w->ts;
+		else
+			di[ni++] = w->ts_run - w->ts;
+	}
+	sl_sort_u64(db, nb);
+	sl_sort_u64(di, ni);
+	*nbusy = nb;
+	*nidle = ni;
+	*p50_busy = sl_percentile(db, nb, 50);
+	*p50_idle = sl_percentile(di, ni, 50);
+	free(cnt);
+	free(off);
+	free(idx);
+	free(db);
+	free(di);
 }
 
 /* delays of the wakeups of the tasks marked in sel (NULL: all), sorted */
@@ -318,6 +394,7 @@ void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data
 		uint64_t ra = a[i].runtime, rb = 0, e;
 		f->rec_switches += a[i].slices;
 		f->rec_migrations += a[i].migrations;
+		f->rec_mig_run += a[i].mig_run;
 		if (j < rep->nthreads && rep->threads[j].utid == rec->threads[i].utid)
 			rb = b[j].runtime;
 		if (!ra && !rb)
@@ -333,12 +410,17 @@ void sl_fidelity_compute(const struct sl_run_data *rec, const struct sl_run_data
 		size_t j = sl_run_thread_index(rec, rep->threads[i].utid);
 		f->rep_switches += b[i].slices;
 		f->rep_migrations += b[i].migrations;
+		f->rep_mig_run += b[i].mig_run;
 		if (b[i].runtime && !(j < rec->nthreads && rec->threads[j].utid == rep->threads[i].utid)) {
 			f->ntasks++; /* a task only the replay ran: not exact */
 			if (b[i].runtime > f->runtime_max_err_ns)
 				f->runtime_max_err_ns = b[i].runtime;
 		}
 	}
+	f->rec_mig_wake = f->rec_migrations - f->rec_mig_run;
+	f->rep_mig_wake = f->rep_migrations - f->rep_mig_run;
+	busy_idle(rec, &f->rec_wk_busy, &f->rec_wk_idle, &f->rec_p50_busy, &f->rec_p50_idle);
+	busy_idle(rep, &f->rep_wk_busy, &f->rep_wk_idle, &f->rep_p50_busy, &f->rep_p50_idle);
 	span_util(rec, &f->rec_span, &f->rec_util);
 	span_util(rep, &f->rep_span, &f->rep_util);
 	fill_group(rec, rep, NULL, NULL, &f->g[SL_FID_ALL]);
@@ -390,6 +472,12 @@ void sl_fidelity_median(const struct sl_fidelity *f, size_t n, struct sl_fidelit
 	}
 	MED(rep_switches, uint64_t);
 	MED(rep_migrations, uint64_t);
+	MED(rep_mig_wake, uint64_t);
+	MED(rep_mig_run, uint64_t);
+	MED(rep_wk_busy, uint64_t);
+	MED(rep_wk_idle, uint64_t);
+	MED(rep_p50_busy, uint64_t);
+	MED(rep_p50_idle, uint64_t);
 	MED(rep_span, uint64_t);
 	MED(rep_util, double);
 	for (g = 0; g < SL_FID_NGROUPS; g++) {
@@ -479,6 +567,44 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 			r->gating = g == SL_FID_ALL && k < 3;
 			r->unit = 1;
 			r->na = G->nrec == 0 || G->nrep == 0;
+		}
+	}
+	{ /* where the differences come from: shown, no threshold */
+		static const struct {
+			const char *key, *what;
+			int unit;
+			size_t rec, rep; /* offsets in struct sl_fidelity */
+		} cause[] = {
+			{ "migrations_wakeup", "migrations at a wakeup", 0, offsetof(struct sl_fidelity, rec_mig_wake),
+			  offsetof(struct sl_fidelity, rep_mig_wake) },
+			{ "migrations_runnable", "migrations of runnable tasks", 0,
+			  offsetof(struct sl_fidelity, rec_mig_run), offsetof(struct sl_fidelity, rep_mig_run) },
+			{ "wakeups_busy", "wakeups onto a busy CPU", 0, offsetof(struct sl_fidelity, rec_wk_busy),
+			  offsetof(struct sl_fidelity, rep_wk_busy) },
+			{ "wakeups_idle", "wakeups onto an idle CPU", 0, offsetof(struct sl_fidelity, rec_wk_idle),
+			  offsetof(struct sl_fidelity, rep_wk_idle) },
+			{ "delay_p50_busy", "delay p50, onto a busy CPU", 1, offsetof(struct sl_fidelity, rec_p50_busy),
+			  offsetof(struct sl_fidelity, rep_p50_busy) },
+			{ "delay_p50_idle", "delay p50, onto an idle CPU", 1, offsetof(struct sl_fidelity, rec_p50_idle),
+			  offsetof(struct sl_fidelity, rep_p50_idle) },
+		};
+		size_t c;
+		for (c = 0; c < sizeof(cause) / sizeof(cause[0]); c++) {
+			struct sl_fid_row *r = &rows[n++];
+			uint64_t a, b;
+			memcpy(&a, (const char *)f + cause[c].rec, sizeof(a));
+			memcpy(&b, (const char *)f + cause[c].rep, sizeof(b));
+			snprintf(r->key, sizeof(r->key), "%s", cause[c].key);
+			snprintf(r->what, sizeof(r->what), "%s", cause[c].what);
+			r->rec = (double)a;
+			r->rep = (double)b;
+			r->err = rel(r->rec, r->rep);
+			r->limit = NAN;
+			r->unit = cause[c].unit;
+			if (!strcmp(cause[c].key, "delay_p50_busy"))
+				r->na = !f->rec_wk_busy || !f->rep_wk_busy;
+			else if (!strcmp(cause[c].key, "delay_p50_idle"))
+				r->na = !f->rec_wk_idle || !f->rep_wk_idle;
 		}
 	}
 	*verdict = 1;

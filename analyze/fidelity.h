@@ -63,6 +63,15 @@ struct sl_fidelity {
 	double rec_util, rep_util;               /* Σ slice time / (span * CPUs) */
 	struct sl_fid_group g[SL_FID_NGROUPS];   /* all tasks; the SL_FID_TOP busiest and
 						  * most-woken in the recording */
+	/* where a difference comes from (rows without a threshold): the
+	 * migrations of a task that had slept (a wakeup's placement) and of
+	 * one that had stayed runnable (preempted or yielding: a balancer's
+	 * pull); the wakeups that found another task running on the CPU they
+	 * were put on and those that found it idle, with the median delay of
+	 * each (nearest rank) */
+	uint64_t rec_mig_wake, rep_mig_wake, rec_mig_run, rep_mig_run;
+	uint64_t rec_wk_busy, rep_wk_busy, rec_wk_idle, rep_wk_idle;
+	uint64_t rec_p50_busy, rep_p50_busy, rec_p50_idle, rep_p50_idle;
 };
 
 /* Compare replay run rep with recorded run rec (same trace: same utids). */
@@ -89,7 +98,7 @@ struct sl_fid_row {
 	int na;                    /* the check cannot be measured */
 	int unit;                  /* 0 count, 1 ns, 2 ratio (KS), 3 tasks, 4 share (utilisation) */
 };
-#define SL_FID_MAXROWS 26
+#define SL_FID_MAXROWS 32
 /* The table's rows from f; returns their number. *verdict = 1 if every
  * gating row passes. */
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict);

@@ -7,7 +7,8 @@
 #   print for the same file (peer tools, when installed);
 # - the others (text formats, pipe-mode perf.data) say so in one line and
 #   exit 1, and run with --sched;
-# - every table has its 18 rows (and span, utilisation) and a verdict; the CPU time row is exact
+# - every table has its 18 rows (and span, utilisation), the 6 rows of
+#   causes (docs/validate.md "Where a difference comes from") and a verdict; the CPU time row is exact
 #   (conservation); the stored metrics equal the printed ones; csv and json
 #   carry the same rows; a version 3 database gets the release on validate.
 . "$TOP/tests/e2e/lib.sh"
@@ -47,7 +48,8 @@ for f in "$TOP"/traces/*; do
 		"$SCHEDLAB" --db "$T/db" validate --trace "$id" --sched eevdf > "$T/out" 2> "$T/err"
 		[ $? -le 1 ] || fail "validate --sched eevdf $f: $(cat "$T/err")"
 	fi
-	expect_eq "$(grep -c -E '^(tasks with|switches|migrations|delay )' "$T/out")" 18 "rows of $f"
+	expect_eq "$(grep -c -E '^(tasks with|switches|migrations  |delay (KS|p[0-9]+|max), (all|10))' "$T/out")" 18 "rows of $f"
+	expect_eq "$(grep -c -E '^(migrations (at a wakeup|of runnable tasks)|wakeups onto an? (busy|idle) CPU|delay p50, onto an? (busy|idle) CPU) ' "$T/out")" 6 "the six rows of causes of $f"
 	grep -q '^verdict: \(PASS\|FAIL\)' "$T/out" || fail "verdict of $f"
 	grep -q '^tasks with exact CPU time .* yes$' "$T/out" || fail "CPU time of $f: $(grep '^tasks' "$T/out")"
 	run=$(sed -n 's/.* replay run \([0-9]*\) .*/\1/p' "$T/out")
@@ -72,7 +74,26 @@ span() { sq "$T/db" "SELECT MAX(ts + dur) - MIN(ts) FROM sched_slice WHERE run_i
 expect_eq "$(awk -F, '$5 == "span" { print $6 "," $7 }' "$T/csv")" "$(span 1),$(span "$run")" "span"
 util() { sq "$T/db" "SELECT printf('%.6f', 1.0 * SUM(dur) / ((MAX(ts + dur) - MIN(ts)) * (SELECT cpus FROM run WHERE id = $1))) FROM sched_slice WHERE run_id = $1"; }
 expect_eq "$(awk -F, '$5 == "utilisation" { print $6 "," $7 "," $9 "," $10 }' "$T/csv")" "$(util 1),$(util "$run"),0.10,1" "utilisation"
-expect_eq "$(grep -c . "$T/csv")" 22 "csv lines (header, 20 rows, verdict)"
+# the rows of causes, in SQL: migrations split by the end state of the
+# task's previous slice (R or Y: it stayed runnable); wakeups split by
+# whether a slice of another task covered the wakeup's instant on the CPU
+# it was put on, with each side's nearest-rank median ((n + 1) / 2-th)
+migsplit() { sq "$T/db" "SELECT IFNULL(SUM(pe NOT IN ('R', 'Y')), 0) || ',' || IFNULL(SUM(pe IN ('R', 'Y')), 0) FROM (SELECT cpu,
+	LAG(cpu) OVER w AS p, LAG(end_state) OVER w AS pe FROM sched_slice WHERE run_id = $1
+	WINDOW w AS (PARTITION BY utid ORDER BY ts, rowid)) WHERE p IS NOT NULL AND p <> cpu"; }
+expect_eq "$(awk -F, '$5 == "migrations_wakeup" { a = $6 "," $7 } $5 == "migrations_runnable" { b = $6 "," $7 } END { print a ";" b }' "$T/csv")" \
+	"$(migsplit 1 | cut -d, -f1),$(migsplit "$run" | cut -d, -f1);$(migsplit 1 | cut -d, -f2),$(migsplit "$run" | cut -d, -f2)" "migrations at a wakeup; of runnable tasks"
+busyidle() { sq "$T/db" "WITH w AS (SELECT x.ts_run - x.ts AS d, EXISTS (SELECT 1 FROM sched_slice s WHERE s.run_id = $1
+	AND s.cpu = x.cpu AND s.utid <> x.utid AND s.ts <= x.ts AND s.ts + s.dur > x.ts) AS busy
+	FROM wakeup x WHERE x.run_id = $1 AND x.ts_run IS NOT NULL AND x.ts_run >= x.ts AND x.cpu >= 0),
+	o AS (SELECT d, busy, ROW_NUMBER() OVER (PARTITION BY busy ORDER BY d) AS rn, COUNT(*) OVER (PARTITION BY busy) AS n FROM w)
+	SELECT (SELECT COUNT(*) FROM w WHERE busy) || ',' || (SELECT COUNT(*) FROM w WHERE NOT busy) || ',' ||
+	IFNULL((SELECT d FROM o WHERE busy AND rn = (n + 1) / 2), 0) || ',' || IFNULL((SELECT d FROM o WHERE NOT busy AND rn = (n + 1) / 2), 0)"; }
+cause() { awk -F, -v c=$1 '$5 == "wakeups_busy" { v[1] = $c } $5 == "wakeups_idle" { v[2] = $c }
+	$5 == "delay_p50_busy" { v[3] = $c } $5 == "delay_p50_idle" { v[4] = $c } END { print v[1] "," v[2] "," v[3] "," v[4] }' "$T/csv"; }
+expect_eq "$(cause 6)" "$(busyidle 1)" "wakeups onto a busy / an idle CPU and their medians, recorded"
+expect_eq "$(cause 7)" "$(busyidle "$run")" "wakeups onto a busy / an idle CPU and their medians, replayed"
+expect_eq "$(grep -c . "$T/csv")" 28 "csv lines (header, 26 rows, verdict)"
 # --seeds 3: each replay figure is the median of three replays, --seed 0, 1
 # and 2, which `schedlab replay` makes too with the options validate stored
 # (causal, overheads auto, its HZ): their switches, migrations and span
@@ -98,7 +119,7 @@ for k in 1 2 3; do
 	expect_eq "$(awk -F, -v m=$key '$5 == m { print $7 }' "$T/csv3")" "$med" "$key: median of seeds 0-2 ($(tr '\n' ';' < "$T/three"))"
 done
 "$SCHEDLAB" --db "$T/db" validate --trace 1 --sched eevdf --format json > "$T/json"; [ $? -le 1 ] || fail json
-expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 20 "json rows"
+expect_eq "$(sq "$T/db" "SELECT json_array_length(readfile('$T/json'), '\$.metrics')")" 26 "json rows"
 
 # bad input: one line, exit 1 or 2, nothing stored for a refused run
 "$SCHEDLAB" --db "$T/db" validate --trace 999 2> "$T/err" && fail "trace 999"
