@@ -8,6 +8,7 @@
 #include "../analyze/store.h"
 #include "../collector/release.h"
 #include "../replay/choices.h"
+#include "../replay/sync.h"
 #include "../replay/engine.h"
 #include "../replay/interference.h"
 
@@ -25,7 +26,7 @@ static const char synopsis[] =
 	"                [--wall-clock on|off] [--tick-timers on|off]\n"
 	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
 	"                [--vcpu-pack off|ledger] [--sched-features off|ledger]\n"
-	"                [--opt NAME=VALUE]...\n"
+	"                [--sync block|exit|none|group] [--opt NAME=VALUE]...\n"
 	"                [--format table|csv|json]\n"
 	"schedlab [--db FILE] validate --trace ID --against ID2 [--format table|csv|json]";
 
@@ -52,7 +53,7 @@ struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
 	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack;
-	int abs_timers, features;
+	int abs_timers, features, sync;
 	long long hz, seeds, first_seed;
 	struct sl_strlist opt; /* --opt: model options after the release's and the ledger's */
 };
@@ -135,6 +136,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "eevdf: the recording kernel's vCPU packing patch:"),
 		SL_OPT_CHOICE(0, "sched-features", &v->features, features_choices,
 			      "eevdf: the recording kernel's sched_feat() bits:"),
+		SL_OPT_CHOICE(0, "sync", &v->sync, sl_sync_choices,
+			      "which wakeups are sync (see 'schedlab replay -h';\n"
+			      "docs/replay.md \"Sync wakeups\"):"),
 		SL_OPT_LIST(0, "opt", &v->opt, "NAME=VALUE",
 			    "a model option (their list: 'schedlab replay -h'),\n"
 			    "applied after the release's and the ledger's; repeatable"),
@@ -151,6 +155,7 @@ static int parse(int argc, char **argv, struct vopts *v)
 	v->irq_cpu = SL_IRQ_CPU_AUTO;
 	v->fmt = SL_FMT_TABLE;
 	v->mode = SL_MODE_CAUSAL;
+	v->sync = SL_SYNC_BLOCK;
 	v->interference = SL_INTERFERENCE_RECORDED;
 	v->hz = 0; /* estimated */
 	v->seeds = 15;
@@ -759,6 +764,7 @@ int cmd_validate(int argc, char **argv, const struct sl_globals *g)
 	x = xcalloc(1, sizeof(*x));
 	sl_replay_opts_init(&x->o);
 	x->o.mode = v.mode;
+	x->o.sync_mode = v.sync;
 	x->o.origin = "validate";
 	x->o.hz = v.hz ? (int)v.hz : 1000;
 	rc = 2;

@@ -18,6 +18,7 @@ const struct sl_choice sl_sync_choices[] = {
 	  "the waker sleeps or exits within --sync-window of its\nCPU time, waking nobody else" },
 	{ "exit", SL_SYNC_EXIT, "only an exiting child waking its parent" },
 	{ "none", SL_SYNC_NONE, "no wakeup is sync" },
+	{ "group", SL_SYNC_GROUP, "a user task waking a user task of another\nthread group, not while exiting (5.x and later)" },
 	SL_CHOICES_END
 };
 

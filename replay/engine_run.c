@@ -56,8 +56,8 @@ static int check_opts(const struct sl_behaviour *b, const struct sl_policy_ops *
 	if (o->rr_interval_ns < 1000 || o->rr_interval_ns > 10 * SL_NS_PER_SEC)
 		return sl_fail(d, "rr interval %llu ns: expected 1us..10s",
 			       (unsigned long long)o->rr_interval_ns);
-	if (o->sync_mode < SL_SYNC_BLOCK || o->sync_mode > SL_SYNC_NONE)
-		return sl_fail(d, "sync mode %d: expected block, exit or none", o->sync_mode);
+	if (o->sync_mode < SL_SYNC_BLOCK || o->sync_mode > SL_SYNC_GROUP)
+		return sl_fail(d, "sync mode %d: expected block, exit, none or group", o->sync_mode);
 	if (o->wake_cpu_mode != SL_WAKE_CPU_WAKER && o->wake_cpu_mode != SL_WAKE_CPU_RUNNING)
 		return sl_fail(d, "wake cpu mode %d: expected waker or running", o->wake_cpu_mode);
 	if (o->irq_cpu_mode < SL_IRQ_CPU_SLEEPER || o->irq_cpu_mode > SL_IRQ_CPU_REMOTE)

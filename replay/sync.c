@@ -12,7 +12,14 @@
  * B - P <= window, and w woke or forked no other task in (P, B], and w and t
  * are not threads of one process (a futex's wakeup, never sync). Mode exit
  * keeps only an exit (X) whose wakee is w's parent's thread group, w not of
- * that group. */
+ * that group. Mode group is the rule of 5.x and later kernels, where pipe,
+ * socket and epoll wakeups pass WF_SYNC whatever the waker does next
+ * (__wake_up_sync_key; read live on 6.18, docs/validate.md "Which wakeups
+ * are sync"): a user task waking a user task of another thread group is
+ * sync; a futex's (one thread group: futex_wake -> wake_up_q, no WF_SYNC),
+ * a kernel thread's, a wakeup of a kernel thread, and an exiting waker's
+ * (select_task_rq_fair: WF_SYNC && !(current->flags & PF_EXITING)) are
+ * not. */
 #include "sync.h"
 #include "choices.h"
 
@@ -119,6 +126,10 @@ void sl_sync_infer(const struct sl_behaviour *b, int mode, uint64_t window_ns, s
 				continue;
 			w = &b->tasks[ph->waker];
 			wc = cum + m->off[ph->waker];
+			if (mode == SL_SYNC_GROUP &&
+			    ((w->flags & SL_TASK_KTHREAD) || (s->flags & SL_TASK_KTHREAD) ||
+			     same_group(b, ph->waker, (int32_t)t)))
+				continue;
 			/* the waker's burst holding p: the first whose end is at or
 			 * after p (a wakeup at a burst's very end is that burst's) */
 			lo = 0;
@@ -135,6 +146,15 @@ void sl_sync_infer(const struct sl_behaviour *b, int mode, uint64_t window_ns, s
 			if (lo == w->nphases)
 				continue;
 			end = w->phases[lo].end;
+			if (mode == SL_SYNC_GROUP) {
+				/* the waker's own exit path (do_notify_parent
+				 * under PF_EXITING) is not sync */
+				if (!(end == SL_END_EXIT && wc[lo] - p <= window_ns)) {
+					m->flag[m->off[t] + k] = 1;
+					m->nsync++;
+				}
+				continue;
+			}
 			if (end != SL_END_SLEEP_S && end != SL_END_SLEEP_D && end != SL_END_EXIT)
 				continue;
 			blk = wc[lo];

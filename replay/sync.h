@@ -18,6 +18,12 @@ enum sl_sync_mode {
 	SL_SYNC_EXIT = 1,  /* only an exiting child waking its parent within the
 			    * window (do_notify_parent: __wake_up_parent) */
 	SL_SYNC_NONE = 2,  /* no sync wakeups */
+	SL_SYNC_GROUP = 3, /* 5.x and later: the call decides, not what the waker
+			    * does next: a user task waking a user task of another
+			    * thread group (pipes, sockets, epoll) is sync, a futex's
+			    * (one thread group) and a kernel thread's are not, nor an
+			    * exiting waker's (select_task_rq_fair drops WF_SYNC under
+			    * PF_EXITING) */
 };
 
 /* the default window: the exit path's own length on the recordings
@@ -33,7 +39,7 @@ struct sl_sync_map {
 	size_t nsync; /* how many flags are set */
 };
 
-/* Name of a mode ("block", "exit", "none"), and the mode of a name (-1 if
+/* Name of a mode ("block", "exit", "none", "group"), and the mode of a name (-1 if
  * unknown). */
 const char *sl_sync_mode_name(int mode);
 int sl_sync_mode_parse(const char *name);

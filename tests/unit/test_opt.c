@@ -242,8 +242,8 @@ SL_TEST(opt_choice_tables_feed_params)
 			seen++;
 		}
 	}
-	/* 2 modes, 3 sync, 2 wake-cpu, 5 irq-cpu, 4 preempt */
-	CHECK_EQ_INT(seen, 16);
+	/* 2 modes, 4 sync, 2 wake-cpu, 5 irq-cpu, 4 preempt */
+	CHECK_EQ_INT(seen, 17);
 	{
 		struct sl_replay_opts o;
 		sl_replay_opts_init(&o);

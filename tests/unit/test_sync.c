@@ -139,6 +139,64 @@ SL_TEST(sync_infer_hand_cases)
 	CHECK_EQ_INT(m.nsync, 0);
 	CHECK(!sl_sync_of(&m, 0, 0));
 	sl_sync_release(&m);
+	/* group (5.x and later: the call decides, not what the waker does
+	 * next): every wakeup between user tasks of two thread groups is sync
+	 * whatever the waker does after it: 3, 4 (200 us before the sleep), 5
+	 * (another wakeup follows), 6, 8, 9, 11 (the trace ends), 13, 14
+	 * (50.001 us); not 0/0 (the child wakes its parent on its way out of
+	 * exit: PF_EXITING drops WF_SYNC) nor 0/2 (a thread of 0's own
+	 * process: a futex) */
+	sl_sync_infer(&b, SL_SYNC_GROUP, SL_SYNC_WINDOW_NS, &m);
+	CHECK_EQ_INT(m.nsync, 9);
+	CHECK(!sl_sync_of(&m, 0, 0) && !sl_sync_of(&m, 0, 2));
+	CHECK(sl_sync_of(&m, 3, 0) && sl_sync_of(&m, 4, 0) && sl_sync_of(&m, 5, 0) && sl_sync_of(&m, 6, 0));
+	CHECK(sl_sync_of(&m, 8, 0) && sl_sync_of(&m, 9, 0) && sl_sync_of(&m, 11, 0));
+	CHECK(sl_sync_of(&m, 13, 0) && sl_sync_of(&m, 14, 0));
+	sl_sync_release(&m);
+	/* group: kernel threads neither make nor take a sync wakeup. A
+	 * kthread (0) wakes user task 1 at 500 us, 10 us before it sleeps
+	 * (block mode: sync); user task 2 wakes kthread 3 at 990 us, 10 us
+	 * before it sleeps (block: sync); user task 2 wakes user task 4 (its
+	 * own group) at 1.99 ms, 10 us before its next sleep (block: sync);
+	 * the child 5 wakes its parent 2 at 1 ms, 900 us before it exits
+	 * (not on the exit path: sync in group mode) */
+	{
+		struct sl_behaviour c;
+		struct sl_task_spec *q;
+		memset(&c, 0, sizeof(c));
+		q = add_task(&c, "kworker", 0, 0);
+		q->flags = SL_TASK_KTHREAD;
+		add_phase(q, 510 * TUS, 'S', 1 * TMS, SL_WAKER_IRQ, -1, 0);
+		add_phase(q, 1 * TMS, 'E', 0, 0, -1, 0);
+		add_woken(&c, "u1", 1 * TMS, 0, 500 * TUS);
+		q = add_task(&c, "u2", 0, 0);
+		add_phase(q, 1 * TMS, 'S', 1 * TMS, SL_WAKER_IRQ, -1, 0);
+		add_phase(q, 1 * TMS, 'S', 3 * TMS, SL_WAKER_TASK, 5, 1 * TMS);
+		add_phase(q, 1 * TMS, 'E', 0, 0, -1, 0);
+		q = add_task(&c, "kthread", 0, 0);
+		q->flags = SL_TASK_KTHREAD;
+		add_phase(q, 0, 'S', 1 * TMS, SL_WAKER_TASK, 2, 990 * TUS);
+		add_phase(q, 1 * TMS, 'E', 0, 0, -1, 0);
+		q = add_task(&c, "u2-thread", 0, 0);
+		q->tgid = c.tasks[2].tgid;
+		add_phase(q, 0, 'S', 2 * TMS, SL_WAKER_TASK, 2, 1990 * TUS);
+		add_phase(q, 1 * TMS, 'E', 0, 0, -1, 0);
+		q = add_task(&c, "child", 0, 0);
+		q->parent = 2;
+		q->flags = SL_TASK_FORKED;
+		add_phase(q, 1900 * TUS, 'X', 0, 0, -1, 0);
+		sl_sync_infer(&c, SL_SYNC_GROUP, SL_SYNC_WINDOW_NS, &m);
+		CHECK_EQ_INT(m.nsync, 1);
+		CHECK(sl_sync_of(&m, 2, 1));
+		sl_sync_release(&m);
+		/* block mode for contrast: 1/0 and 3/0 (10 us before a sleep);
+		 * not 4/0 (its own process), not 2/1 (900 us before the exit) */
+		sl_sync_infer(&c, SL_SYNC_BLOCK, SL_SYNC_WINDOW_NS, &m);
+		CHECK_EQ_INT(m.nsync, 2);
+		CHECK(sl_sync_of(&m, 1, 0) && sl_sync_of(&m, 3, 0));
+		sl_sync_release(&m);
+		sl_behaviour_release(&c);
+	}
 	/* a fork counts as something in between: the parent forks a second
 	 * child 1 us after waking a task, then sleeps */
 	{
