@@ -11,7 +11,9 @@
 #   |printed error| / threshold (25 % for switches, migrations, p50, p95 and
 #   p99; 10 % for span; 0.15 for the KS distance: docs/validate.md), each
 #   capped at 3, recomputed here from the printed table (rounded to a tenth
-#   of a percent, so within 0.01), and their sum.
+#   of a percent, so within 0.01), and their sum;
+# - for each FAIL line a line of causes equal to the six rows of causes of
+#   a validate of that trace run here on its own.
 . "$TOP/tests/e2e/lib.sh"
 "$SCHEDLAB" replay -h | grep -q eevdf || skip "no eevdf model"
 mkdir -p "$T/c"
@@ -48,4 +50,17 @@ for name in switches migrations span KS p50 p95 p99; do
 done
 gsum=$(echo "$got" | sed -n 's/.*(sum \([0-9.]*\)).*/\1/p')
 awk -v g="$gsum" -v w="$sum" 'BEGIN { exit !(g - w < 0.03 && w - g < 0.03) }' || fail "sum $gsum against $sum"
-echo "validate-corpus: table, pass rate and summary agree"
+# the failures' rows of causes: one line per FAIL line, each with the six
+# rows of a validate of that trace in a database of its own (the same
+# defaults, deterministic: the same figures), recorded/replayed, delays in us
+nfail=$(grep -c '\.dat .*FAIL$' "$T/out")
+expect_eq "$(sed -n '/^where the failures come from/,$p' "$T/out" | grep -c '\.dat ')" "$nfail" "a line of causes per failing trace"
+for f in $(grep '\.dat .*FAIL$' "$T/out" | awk '{ print $1 }'); do
+	"$SCHEDLAB" -q --db "$T/$f.db" import "$T/c/$f" > /dev/null 2>&1 || fail "import $f"
+	"$SCHEDLAB" -q --db "$T/$f.db" validate --trace 1 --format csv > "$T/$f.csv" 2> /dev/null
+	want=$(awk -F, '{ r[$5] = $6 "/" $7; u[$5] = sprintf("%.1f/%.1f", $6 / 1000, $7 / 1000) }
+		END { print r["migrations_wakeup"], r["migrations_runnable"], r["wakeups_busy"], u["delay_p50_busy"], r["wakeups_idle"], u["delay_p50_idle"] }' "$T/$f.csv")
+	got=$(sed -n '/^where the failures come from/,$p' "$T/out" | awk -v f="$f" '$1 == f { print $2, $3, $4, $5, $6, $7 }')
+	expect_eq "$got" "$want" "the causes of $f"
+done
+echo "validate-corpus: table, pass rate, summary and the failures' causes agree ($nfail failing)"

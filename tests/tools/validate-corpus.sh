@@ -7,7 +7,10 @@
 # one line per trace gives
 # the 9 gating checks (CPU time exact, switches, migrations, span (its
 # utilisation the same), delay KS, p50, p95, p99: the error, and '*' where it is past its threshold,
-# docs/validate.md) and the verdict, then the pass rate.
+# docs/validate.md) and the verdict, then the pass rate, the summary lines
+# and, for each failing trace, its rows of causes (migrations at a wakeup
+# and of runnable tasks, wakeups onto a busy and an idle CPU with their
+# median delays, recorded/replayed).
 # `make validate` runs it; `make bench` too. VALIDATE_OPTS adds options to
 # every validate (e.g. VALIDATE_OPTS="--vcpu-pack off", or "--first-seed 15" for
 # other draws: docs/validate.md "The pass count's own spread").
@@ -62,6 +65,14 @@ for dir in "$@"; do
 						printf "%d %f %d\n", i, e / lim[c[i]], ok[c[i]] == "0" >> sumfile
 					}
 			}' sumfile="$W/sum" "$W/v.csv"
+		# the rows of causes (docs/validate.md "Four more held-out corpora,
+		# and the rows of causes"), for the failures' table below
+		grep -q ',verdict,,,,,1,1$' "$W/v.csv" || awk -F, -v name="$name" '
+			{ rec[$5] = $6; rep[$5] = $7 }
+			function pair(k, us) { return us ? sprintf("%.1f/%.1f", rec[k] / 1000, rep[k] / 1000) : rec[k] "/" rep[k] }
+			END { printf "%-34s %11s %11s %13s %13s %13s %13s\n", name, pair("migrations_wakeup", 0),
+				     pair("migrations_runnable", 0), pair("wakeups_busy", 0), pair("delay_p50_busy", 1),
+				     pair("wakeups_idle", 0), pair("delay_p50_idle", 1) }' "$W/v.csv" >> "$W/causes"
 		grep -q ',verdict,,,,,1,1$' "$W/v.csv" && pass=$((pass + 1))
 		n=$((n + 1))
 	done
@@ -83,3 +94,10 @@ echo "validate: $pass of $n traces pass"
 		for (i = 1; i <= 7; i++) { printf " %s %.2f", name[i], n[i] ? s[i] / n[i] : 0; t += n[i] ? s[i] / n[i] : 0 }
 		printf " (sum %.2f)\n", t
 	}' "$W/sum"
+# where the failures come from: each failing trace's rows of causes,
+# recorded/replayed (delays in us)
+if [ -s "$W/causes" ]; then
+	echo "where the failures come from (recorded/replayed; docs/validate.md, the rows of causes):"
+	printf '%-34s %11s %11s %13s %13s %13s %13s\n' trace mig.wake mig.runn. onto.busy p50.busy onto.idle p50.idle
+	cat "$W/causes"
+fi
