@@ -4,7 +4,6 @@
 #include "../common/keyix.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,23 +57,19 @@ static void sort_by_ts(const struct sl_slice_row *sl, size_t *idx, size_t n)
 	free(v);
 }
 
-void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
+/* The slices of each CPU in ts order: CPU c's are idx[off[c]] to
+ * idx[off[c + 1] - 1] (*off has ncpu + 1 entries); returns ncpu, the
+ * highest CPU of a slice plus one (0 without slices). Free both. */
+static int cpu_index(const struct sl_run_data *r, size_t **offp, size_t **idxp)
 {
-	size_t *off, *idx, *fill, i, nw = 0, ns = 0;
-	uint64_t *wv, *sv;
+	size_t *off, *idx, *fill, i;
 	int ncpu = 0;
-	struct sl_ticks ticks;
-
-	memset(o, 0, sizeof(*o));
 	for (i = 0; i < r->nslices; i++)
 		if (r->slices[i].cpu >= ncpu)
 			ncpu = r->slices[i].cpu + 1;
-	if (!ncpu || !r->nwakeups)
-		return;
-	/* the slices of each CPU in ts order */
 	off = xcalloc((size_t)ncpu + 1, sizeof(*off));
-	fill = xcalloc((size_t)ncpu, sizeof(*fill));
-	idx = xmalloc(r->nslices * sizeof(*idx));
+	fill = xcalloc((size_t)ncpu + 1, sizeof(*fill));
+	idx = xmalloc((r->nslices ? r->nslices : 1) * sizeof(*idx));
 	for (i = 0; i < r->nslices; i++)
 		if (r->slices[i].cpu >= 0)
 			off[r->slices[i].cpu + 1]++;
@@ -87,6 +82,26 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 	}
 	for (i = 0; i < (size_t)ncpu; i++)
 		sort_by_ts(r->slices, idx + off[i], off[i + 1] - off[i]);
+	free(fill);
+	*offp = off;
+	*idxp = idx;
+	return ncpu;
+}
+
+void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
+{
+	size_t *off, *idx, i, nw = 0, ns = 0;
+	uint64_t *wv, *sv;
+	int ncpu;
+	struct sl_ticks ticks;
+
+	memset(o, 0, sizeof(*o));
+	ncpu = cpu_index(r, &off, &idx);
+	if (!ncpu || !r->nwakeups) {
+		free(off);
+		free(idx);
+		return;
+	}
 	wv = xmalloc(r->nwakeups * sizeof(*wv));
 	sv = xmalloc(r->nwakeups * sizeof(*sv));
 	sl_estimate_ticks(r, &ticks);
@@ -138,7 +153,6 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 	free(sv);
 	free(idx);
 	free(off);
-	free(fill);
 }
 
 void sl_overhead_of_run(const struct sl_run_data *r, struct sl_replay_opts *o,
@@ -213,56 +227,26 @@ static struct ftask *per_task(const struct sl_run_data *r)
 
 /* The wakeups of r that found another task running on their CPU (busy)
  * and those that found it idle: their counts and median delays. A CPU's
- * slices do not overlap; each CPU's are found by binary search on their
- * starts (r->slices is by ts). */
+ * slices do not overlap: the one that can cover ts is the last to start at
+ * or before it (a CPU without slices is idle). */
 static void busy_idle(const struct sl_run_data *r, uint64_t *nbusy, uint64_t *nidle,
 		      uint64_t *p50_busy, uint64_t *p50_idle)
 {
-	int ncpu = 0;
-	size_t i, *cnt, *off, *idx, nb = 0, ni = 0;
+	size_t i, *off, *idx, nb = 0, ni = 0;
 	uint64_t *db, *di;
-	for (i = 0; i < r->nslices; i++)
-		if (r->slices[i].cpu + 1 > ncpu)
-			ncpu = r->slices[i].cpu + 1;
-	cnt = xcalloc((size_t)ncpu + 1, sizeof(*cnt));
-	off = xcalloc((size_t)ncpu + 1, sizeof(*off));
-	idx = xmalloc((r->nslices ? r->nslices : 1) * sizeof(*idx));
-	for (i = 0; i < r->nslices; i++)
-		if (r->slices[i].cpu >= 0)
-			cnt[r->slices[i].cpu]++;
-	for (i = 1; i <= (size_t)ncpu; i++)
-		off[i] = off[i - 1] + cnt[i - 1];
-	memset(cnt, 0, ((size_t)ncpu + 1) * sizeof(*cnt));
-	for (i = 0; i < r->nslices; i++) {
-		int c = r->slices[i].cpu;
-		if (c >= 0)
-			idx[off[c] + cnt[c]++] = i;
-	}
+	int ncpu = cpu_index(r, &off, &idx);
 	db = xmalloc((r->nwakeups ? r->nwakeups : 1) * sizeof(*db));
 	di = xmalloc((r->nwakeups ? r->nwakeups : 1) * sizeof(*di));
 	for (i = 0; i < r->nwakeups; i++) {
 		const struct sl_wakeup_row *w = &r->wakeups[i];
-		size_t lo, hi, busy = 0;
-		int c = w->cpu;
-		if (w->ts_run == UINT64_MAX || w->ts_run < w->ts || c < 0)
+		int busy = 0;
+		if (w->ts_run == UINT64_MAX || w->ts_run < w->ts || w->cpu < 0)
 			continue;
-		/* the last slice of c that started at or before ts (a CPU
-		 * without slices is idle) */
-		lo = hi = 0;
-		if (c < ncpu) {
-			lo = off[c];
-			hi = off[c] + cnt[c];
-		}
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (r->slices[idx[mid]].ts <= w->ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (c < ncpu && lo > off[c]) {
-			const struct sl_slice_row *s = &r->slices[idx[lo - 1]];
-			busy = s->ts + s->dur > w->ts && s->utid != w->utid;
+		if (w->cpu < ncpu) {
+			const size_t *ci = idx + off[w->cpu];
+			size_t n = off[w->cpu + 1] - off[w->cpu], k = last_before(r->slices, ci, n, w->ts + 1);
+			busy = k < n && r->slices[ci[k]].ts + r->slices[ci[k]].dur > w->ts &&
+			       r->slices[ci[k]].utid != w->utid;
 		}
 		if (busy)
 			db[nb++] = w->ts_run - w->ts;
@@ -275,7 +259,6 @@ static void busy_idle(const struct sl_run_data *r, uint64_t *nbusy, uint64_t *ni
 	*nidle = ni;
 	*p50_busy = sl_percentile(db, nb, 50);
 	*p50_idle = sl_percentile(di, ni, 50);
-	free(cnt);
 	free(off);
 	free(idx);
 	free(db);
@@ -514,6 +497,20 @@ static void count_row(struct sl_fid_row *r, const char *key, double rec, double 
 	r->gating = 1;
 }
 
+/* a row of causes: no threshold, not gating */
+static void cause_row(struct sl_fid_row *r, const char *key, const char *what, int unit, uint64_t rec,
+		      uint64_t rep, int na)
+{
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	snprintf(r->what, sizeof(r->what), "%s", what);
+	r->rec = (double)rec;
+	r->rep = (double)rep;
+	r->err = rel(r->rec, r->rep);
+	r->limit = NAN;
+	r->unit = unit;
+	r->na = na;
+}
+
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict)
 {
 	static const char *const gname[SL_FID_NGROUPS] = { "all", "busiest", "woken" };
@@ -569,44 +566,16 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 			r->na = G->nrec == 0 || G->nrep == 0;
 		}
 	}
-	{ /* where the differences come from: shown, no threshold */
-		static const struct {
-			const char *key, *what;
-			int unit;
-			size_t rec, rep; /* offsets in struct sl_fidelity */
-		} cause[] = {
-			{ "migrations_wakeup", "migrations at a wakeup", 0, offsetof(struct sl_fidelity, rec_mig_wake),
-			  offsetof(struct sl_fidelity, rep_mig_wake) },
-			{ "migrations_runnable", "migrations of runnable tasks", 0,
-			  offsetof(struct sl_fidelity, rec_mig_run), offsetof(struct sl_fidelity, rep_mig_run) },
-			{ "wakeups_busy", "wakeups onto a busy CPU", 0, offsetof(struct sl_fidelity, rec_wk_busy),
-			  offsetof(struct sl_fidelity, rep_wk_busy) },
-			{ "wakeups_idle", "wakeups onto an idle CPU", 0, offsetof(struct sl_fidelity, rec_wk_idle),
-			  offsetof(struct sl_fidelity, rep_wk_idle) },
-			{ "delay_p50_busy", "delay p50, onto a busy CPU", 1, offsetof(struct sl_fidelity, rec_p50_busy),
-			  offsetof(struct sl_fidelity, rep_p50_busy) },
-			{ "delay_p50_idle", "delay p50, onto an idle CPU", 1, offsetof(struct sl_fidelity, rec_p50_idle),
-			  offsetof(struct sl_fidelity, rep_p50_idle) },
-		};
-		size_t c;
-		for (c = 0; c < sizeof(cause) / sizeof(cause[0]); c++) {
-			struct sl_fid_row *r = &rows[n++];
-			uint64_t a, b;
-			memcpy(&a, (const char *)f + cause[c].rec, sizeof(a));
-			memcpy(&b, (const char *)f + cause[c].rep, sizeof(b));
-			snprintf(r->key, sizeof(r->key), "%s", cause[c].key);
-			snprintf(r->what, sizeof(r->what), "%s", cause[c].what);
-			r->rec = (double)a;
-			r->rep = (double)b;
-			r->err = rel(r->rec, r->rep);
-			r->limit = NAN;
-			r->unit = cause[c].unit;
-			if (!strcmp(cause[c].key, "delay_p50_busy"))
-				r->na = !f->rec_wk_busy || !f->rep_wk_busy;
-			else if (!strcmp(cause[c].key, "delay_p50_idle"))
-				r->na = !f->rec_wk_idle || !f->rep_wk_idle;
-		}
-	}
+	/* where the differences come from: shown, no threshold */
+	cause_row(&rows[n++], "migrations_wakeup", "migrations at a wakeup", 0, f->rec_mig_wake, f->rep_mig_wake, 0);
+	cause_row(&rows[n++], "migrations_runnable", "migrations of runnable tasks", 0, f->rec_mig_run,
+		  f->rep_mig_run, 0);
+	cause_row(&rows[n++], "wakeups_busy", "wakeups onto a busy CPU", 0, f->rec_wk_busy, f->rep_wk_busy, 0);
+	cause_row(&rows[n++], "wakeups_idle", "wakeups onto an idle CPU", 0, f->rec_wk_idle, f->rep_wk_idle, 0);
+	cause_row(&rows[n++], "delay_p50_busy", "delay p50, onto a busy CPU", 1, f->rec_p50_busy, f->rep_p50_busy,
+		  !f->rec_wk_busy || !f->rep_wk_busy);
+	cause_row(&rows[n++], "delay_p50_idle", "delay p50, onto an idle CPU", 1, f->rec_p50_idle, f->rep_p50_idle,
+		  !f->rec_wk_idle || !f->rep_wk_idle);
 	*verdict = 1;
 	for (i = 0; i < n; i++) {
 		struct sl_fid_row *r = &rows[i];

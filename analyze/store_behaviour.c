@@ -395,8 +395,10 @@ bad:
 }
 
 /* The kernel's load tracking at the trace's start (table start_pelt,
- * schema 17): each CPU's into b->cpu_pelt, each task's into its spec. */
-static int start_pelt(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b, struct sl_diag *d)
+ * schema 17): each CPU's into b->cpu_pelt, each task's into its spec (the
+ * tasks are b's in the order of utids[0..nu)). */
+static int start_pelt(struct sl_store *s, int64_t trace_id, struct sl_behaviour *b, const int64_t *utids,
+		      size_t nu, struct sl_diag *d)
 {
 	sqlite3_stmt *q = st_prep(s,
 				  "SELECT cpu, utid, load_avg, runnable_avg, util_avg, util_est, age_ns FROM start_pelt"
@@ -421,17 +423,9 @@ static int start_pelt(struct sl_store *s, int64_t trace_id, struct sl_behaviour 
 				b->cpu_pelt = xcalloc((size_t)b->cpus, sizeof(*b->cpu_pelt));
 			b->cpu_pelt[cpu] = (struct sl_cpu_pelt){ 1, v[0], v[1], v[2], v[3] };
 		} else {
-			int64_t u = sqlite3_column_int64(q, 1);
-			size_t lo = 0, hi = b->ntasks;
-			while (lo < hi) { /* the tasks are in utid order */
-				size_t mid = lo + (hi - lo) / 2;
-				if (b->tasks[mid].utid < u)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			if (lo < b->ntasks && b->tasks[lo].utid == u) {
-				struct sl_task_spec *t = &b->tasks[lo];
+			int32_t ti = utid_index(utids, nu, sqlite3_column_int64(q, 1));
+			if (ti >= 0) {
+				struct sl_task_spec *t = &b->tasks[ti];
 				t->pelt_known = 1;
 				t->pelt_cpu = cpu;
 				t->pelt_load = v[0];
@@ -590,16 +584,14 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		if (parents[i] >= 0)
 			b->tasks[i].parent = utid_index(utids, n, parents[i]);
 	sl_behaviour_set_groups(b, graw);
-	free(parents);
-	free(utids);
-	free(graw);
 	b->cpus = tr.cpus;
 	b->t0 = tr.first_ts;
 	b->span_ns = tr.last_ts - tr.first_ts;
-	if (start_pelt(s, trace_id, b, d)) {
-		sl_behaviour_release(b);
-		return -1;
-	}
+	if (start_pelt(s, trace_id, b, utids, n, d))
+		goto fail;
+	free(parents);
+	free(utids);
+	free(graw);
 	return late_cpus(s, trace_id, b, d);
 fail:
 	free(parents);

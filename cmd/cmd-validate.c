@@ -537,20 +537,19 @@ fail:
 	return -1;
 }
 
-/* The value the last NAME=VALUE of a model's options string gives (the
- * one the model reads), -1 when none does. */
-static long opt_last(const char *opts, const char *name)
+/* The value the model reads for its option name, from the options string
+ * the replays ran with (sl_eng_parse_policy_opts: its default where the
+ * string does not set it, the last value where it does); -1 when the
+ * model has no such option. */
+static long long model_opt(const struct sl_policy_ops *ops, const char *opts, const char *name)
 {
-	size_t n = strlen(name);
-	const char *p = opts;
-	long v = -1;
-	while (p && *p) {
-		if (!strncmp(p, name, n) && p[n] == '=')
-			v = strtol(p + n + 1, NULL, 10);
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
-	}
-	return v;
+	long long vals[SL_ENGINE_MAX_PARAMS];
+	struct sl_diag d;
+	int k = sl_policy_param_index(ops, name, strlen(name));
+	memset(&d, 0, sizeof(d));
+	if (k < 0 || sl_eng_parse_policy_opts(ops, opts, vals, &d))
+		return -1;
+	return vals[k];
 }
 
 static void print_text(const struct vrun *x)
@@ -569,7 +568,7 @@ static void print_text(const struct vrun *x)
 	if (!strcmp(x->ops->name, "eevdf"))
 		printf("load tracking at the start: %s (%zu tasks, %zu CPUs; docs/eevdf.md)\n",
 		       !x->pelt_cpus ? "estimated from the first 128 ms (no version 5 ledger)"
-		       : opt_last(o->policy_opts, "start_pelt") == 0 ? "estimated (start_pelt=0)"
+		       : model_opt(x->ops, o->policy_opts, "start_pelt") == 0 ? "estimated (start_pelt=0)"
 								  : "the kernel's, from the ledger",
 		       x->pelt_tasks, x->pelt_cpus);
 	if (o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto"))

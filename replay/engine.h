@@ -420,6 +420,10 @@ const char *sl_policy_names(void);
 /* The index of ops's parameter called name (its first n chars; the
  * parameter's name or its alias), or -1. */
 int sl_policy_param_index(const struct sl_policy_ops *ops, const char *name, size_t n);
+/* engine_opts.c: the model's parameters from "NAME=VALUE,..." into vals
+ * (ops->params order; defaults for those not given) */
+int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, long long *vals,
+			     struct sl_diag *d);
 /* Some model's parameter name for its alias, or the alias for its name
  * (rsdl: "a1" <-> "pick_sets_level"); NULL if name is neither. */
 const char *sl_policy_param_other(const char *name);

@@ -154,10 +154,6 @@ void sl_eng_arm(struct sl_engine *e, int c);
 void sl_eng_push_wake(struct sl_engine *e, struct sl_task *p, uint64_t t);
 void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t);
 
-/* engine_opts.c: the model's parameters from "NAME=VALUE,..." into vals
- * (ops->params order; defaults for those not given) */
-int sl_eng_parse_policy_opts(const struct sl_policy_ops *ops, const char *opts, long long *vals,
-			     struct sl_diag *d);
 
 /* causal.c */
 /* a min-heap of waiters by point (ties: task index): the causal waits on
