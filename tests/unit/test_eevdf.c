@@ -621,6 +621,43 @@ SL_TEST(eevdf_fork_copies_flips)
 	}
 }
 
+/* select_task_rq() (kernel/sched/core.c, v6.18) asks the class to place
+ * a task only when it may run on more than one CPU (p->nr_cpus_allowed >
+ * 1): a per-CPU kthread's wakeup goes to its CPU and select_task_rq_fair's
+ * record_wakee does not run, so the task the wakeup interrupted gains no
+ * flip. The rig's A runs on CPU 0 with no flips; CPU 1 is idle. B, asleep
+ * with CPU 0 its last, is woken from CPU 0 (an interrupt while A runs):
+ * - B pinned to CPU 0: placed on CPU 0, A's flips stay 0 and its
+ *   last_wakee stays unset, so a second such wakeup adds nothing either;
+ * - B allowed on both: record_wakee(A, B) counts one flip (A's last_wakee
+ *   was none), and a second wakeup of the same B none (1); B itself
+ *   woke no one (0). */
+SL_TEST(eevdf_pinned_wakee_is_not_recorded)
+{
+	int pinned;
+	for (pinned = 1; pinned >= 0; pinned--) {
+		struct ev_rig g;
+		int k;
+		ev_rig_init(&g, 2, "balance", 1);
+		g.t[0].cpu = 0;
+		g.t[0].on_rq = 1;
+		g.t[0].state = SL_TS_RUNNING;
+		g.cpu[0].curr = &g.t[0];
+		g.cpu[0].nr_running = 1;
+		g.t[1].cpu = 0;
+		g.t[1].state = SL_TS_SLEEPING;
+		g.t[1].cpumask = pinned ? 1ULL : 3ULL;
+		for (k = 0; k < 2; k++) {
+			int c = EV->select_cpu(&g.e, &g.t[1], 0, 0, SL_WF_TTWU);
+			if (pinned)
+				CHECK_EQ_INT(c, 0);
+			CHECK_EQ_INT(*sl_eevdf_task_flips(&g.t[0]), pinned ? 0 : 1);
+		}
+		CHECK_EQ_INT(*sl_eevdf_task_flips(&g.t[1]), 0);
+		sl_engine_release_policy(&g.e);
+	}
+}
+
 /* PELT arithmetic (kernel/sched/pelt.c): y^32 = 1/2, y^n as 2^32 * y^n
  * truncated, time in 1024 ns units, periods of 1024 units. */
 SL_TEST(eevdf_pelt_decay)
