@@ -286,6 +286,18 @@ static uint64_t *group_delays(const struct sl_run_data *r, const unsigned char *
 	return v;
 }
 
+/* The 95 % interval of the q-quantile of the sorted a[0..n): the order
+ * statistics of ranks floor(n q - 1.96 s) and ceil(n q + 1.96 s), s =
+ * sqrt(n q (1 - q)), 1-based and kept within 1..n (n >= 1) */
+static void quantile_ci(const uint64_t *a, size_t n, double q, uint64_t *lo, uint64_t *hi)
+{
+	double s = 1.96 * sqrt((double)n * q * (1 - q)), l = floor((double)n * q - s),
+	       h = ceil((double)n * q + s);
+	size_t il = l < 1 ? 1 : l > (double)n ? n : (size_t)l, ih = h < 1 ? 1 : h > (double)n ? n : (size_t)h;
+	*lo = a[il - 1];
+	*hi = a[ih - 1];
+}
+
 static void fill_group(const struct sl_run_data *rec, const struct sl_run_data *rep,
 		       const unsigned char *sel_rec, const unsigned char *sel_rep, struct sl_fid_group *g)
 {
@@ -298,6 +310,9 @@ static void fill_group(const struct sl_run_data *rec, const struct sl_run_data *
 	for (k = 0; k < 3; k++) {
 		g->rec[k] = sl_percentile(a, na, pct[k]);
 		g->rep[k] = sl_percentile(b, nb, pct[k]);
+		g->rec_lo[k] = g->rec_hi[k] = 0;
+		if (na)
+			quantile_ci(a, na, pct[k] / 100.0, &g->rec_lo[k], &g->rec_hi[k]);
 	}
 	g->rec[3] = na ? a[na - 1] : 0;
 	g->rep[3] = nb ? b[nb - 1] : 0;
@@ -511,6 +526,37 @@ static void cause_row(struct sl_fid_row *r, const char *key, const char *what, i
 	r->na = na;
 }
 
+/* r's sampling noise (struct sl_fid_row): the gating counts, KS and
+ * percentiles of all wakeups */
+static void noise(const struct sl_fidelity *f, struct sl_fid_row *r)
+{
+	const struct sl_fid_group *g = &f->g[SL_FID_ALL];
+	static const char *const pk[3] = { "delay_p50_all", "delay_p95_all", "delay_p99_all" };
+	int k;
+	r->noise = -1;
+	if (!r->gating || r->na)
+		return;
+	if (!strcmp(r->key, "switches") || !strcmp(r->key, "migrations")) {
+		double s = 1.96 * sqrt(r->rec);
+		r->noise_lo = r->rec - s < 0 ? 0 : r->rec - s;
+		r->noise_hi = r->rec + s;
+	} else if (!strcmp(r->key, "delay_ks_all")) {
+		double nn = (double)g->nrec, m = (double)g->nrep;
+		r->noise_lo = 0;
+		r->noise_hi = 1.358 * sqrt((nn + m) / (nn * m));
+		r->noise = r->err <= r->noise_hi;
+		return;
+	} else {
+		for (k = 0; k < 3 && strcmp(r->key, pk[k]); k++)
+			;
+		if (k == 3)
+			return;
+		r->noise_lo = (double)g->rec_lo[k];
+		r->noise_hi = (double)g->rec_hi[k];
+	}
+	r->noise = r->rep >= r->noise_lo && r->rep <= r->noise_hi;
+}
+
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict)
 {
 	static const char *const gname[SL_FID_NGROUPS] = { "all", "busiest", "woken" };
@@ -577,6 +623,8 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 	cause_row(&rows[n++], "delay_p50_idle", "delay p50, onto an idle CPU", 1, f->rec_p50_idle, f->rep_p50_idle,
 		  !f->rec_wk_idle || !f->rep_wk_idle);
 	*verdict = 1;
+	for (i = 0; i < n; i++)
+		noise(f, &rows[i]);
 	for (i = 0; i < n; i++) {
 		struct sl_fid_row *r = &rows[i];
 		if (r->na && !isnan(r->limit))

@@ -50,6 +50,9 @@ struct sl_fid_group {
 	size_t ntasks;             /* tasks in the group */
 	size_t nrec, nrep;         /* delays (wakeups that ran) */
 	uint64_t rec[4], rep[4];   /* p50, p95, p99, max (nearest rank) */
+	/* the recorded p50, p95, p99's 95 % intervals: the order statistics
+	 * of ranks n q -+ 1.96 sqrt(n q (1 - q)) (distribution-free) */
+	uint64_t rec_lo[3], rec_hi[3];
 	double ks;                 /* KS distance of the two distributions */
 };
 
@@ -97,6 +100,15 @@ struct sl_fid_row {
 				    * no wakeups in a run), never a pass */
 	int na;                    /* the check cannot be measured */
 	int unit;                  /* 0 count, 1 ns, 2 ratio (KS), 3 tasks, 4 share (utilisation) */
+	/* the recorded figure's own sampling noise, not gating (docs/validate.md
+	 * "Sampling noise"): 1 the replay's figure is inside the 95 % interval
+	 * [noise_lo, noise_hi] of the recorded one (a count: rec -+ 1.96
+	 * sqrt(rec); a percentile: its distribution-free interval; KS: 0 to
+	 * the two-sample critical value 1.358 sqrt((n + m) / (n m))), 0
+	 * outside, -1 no such interval (CPU time, span, utilisation, the
+	 * rows without a threshold, a check that cannot be measured) */
+	int noise;
+	double noise_lo, noise_hi;
 };
 #define SL_FID_MAXROWS 32
 /* The table's rows from f; returns their number. *verdict = 1 if every

@@ -225,6 +225,37 @@ static const char *pass_word(int pass)
 	return pass == -2 ? "n/a" : pass < 0 ? "-" : pass ? "yes" : "NO";
 }
 
+/* The checks past their thresholds, split by whether the replay's figure
+ * is inside the recorded figure's own 95 % interval (sl_fid_row.noise; not
+ * gating: docs/validate.md "Sampling noise"); nothing when none is past. */
+static void print_noise(const struct sl_fid_row *rows, size_t n)
+{
+	size_t i, npast = 0;
+	int side;
+	for (i = 0; i < n; i++)
+		npast += rows[i].gating && rows[i].pass == 0 && rows[i].noise >= 0;
+	if (!npast)
+		return;
+	printf("sampling noise (not gating; docs/validate.md): past their thresholds");
+	for (side = 1; side >= 0; side--) {
+		int first = 1;
+		printf(side ? " and inside the recorded figure's 95 %% interval:" : "; outside it:");
+		for (i = 0; i < n; i++) {
+			const struct sl_fid_row *r = &rows[i];
+			char a[32], b[32];
+			if (!r->gating || r->pass != 0 || r->noise != side)
+				continue;
+			cell(a, sizeof(a), r->noise_lo, r->unit == 2 ? 4 : r->unit);
+			cell(b, sizeof(b), r->noise_hi, r->unit == 2 ? 4 : r->unit);
+			printf("%s %s [%s, %s]", first ? "" : ",", r->what, a, b);
+			first = 0;
+		}
+		if (first)
+			printf(" none");
+	}
+	printf("\n");
+}
+
 static void print_table(const struct sl_fid_row *rows, size_t n, int verdict, const char *other)
 {
 	size_t i, nfail = 0, ngate = 0;
@@ -244,6 +275,7 @@ static void print_table(const struct sl_fid_row *rows, size_t n, int verdict, co
 	}
 	printf("verdict: %s (%zu of %zu checks within their thresholds; docs/validate.md)\n",
 	       verdict ? "PASS" : "FAIL", ngate - nfail, ngate);
+	print_noise(rows, n);
 }
 
 static void json_num(double v, int dec)
@@ -528,6 +560,9 @@ static int store_fidelity(struct sl_store *st, const struct vrun *x, struct sl_d
 		snprintf(name, sizeof(name), "fidelity_%.31s_pass", r->key);
 		if (r->pass >= 0 && sl_store_put_metric(st, x->run_id, -1, name, r->pass, d))
 			goto fail;
+		snprintf(name, sizeof(name), "fidelity_%.31s_noise", r->key);
+		if (r->noise >= 0 && sl_store_put_metric(st, x->run_id, -1, name, r->noise, d))
+			goto fail;
 	}
 	if (sl_store_commit(st, d))
 		goto fail;
@@ -635,8 +670,19 @@ static void json_metrics(const struct sl_fid_row *rows, size_t n, const char *ot
 		json_num(r->err, r->unit == 3 ? 0 : 6);
 		printf(",\"limit\":");
 		json_num(r->limit, 2);
-		printf(",\"gating\":%s,\"pass\":%s}", r->gating ? "true" : "false",
+		printf(",\"gating\":%s,\"pass\":%s", r->gating ? "true" : "false",
 		       r->pass < 0 ? "null" : r->pass ? "true" : "false");
+		/* the recorded figure's 95 % interval (docs/validate.md "Sampling noise") */
+		printf(",\"noise\":%s,\"noise_interval\":", r->noise < 0 ? "null" : r->noise ? "true" : "false");
+		if (r->noise < 0) {
+			printf("null}");
+		} else {
+			printf("[");
+			json_num(r->noise_lo, r->unit == 2 || r->unit == 4 ? 6 : 0);
+			printf(",");
+			json_num(r->noise_hi, r->unit == 2 || r->unit == 4 ? 6 : 0);
+			printf("]}");
+		}
 	}
 	printf("]}\n");
 }

@@ -45,7 +45,11 @@ for dir in "$@"; do
 			n=$((n + 1))
 			continue
 		fi
-		awk -F, -v name="$name" '
+		# the recorded figures' own sampling noise (docs/validate.md
+		# "Sampling noise"): the checks whose replay figure is inside it
+		inside=$(sqlite3 "$db" "SELECT group_concat(substr(name, 10, length(name) - 15), ' ') FROM metric
+			WHERE run_id = (SELECT MAX(id) FROM run) AND name LIKE 'fidelity_%_noise' AND value = 1" 2> /dev/null)
+		awk -F, -v name="$name" -v inside=" $inside " '
 			function cell(k,   e) {
 				if (!(k in err)) return "n/a"
 				e = (k == "runtime_exact") ? sprintf("%d/%d", rep[k], rec[k]) :
@@ -62,7 +66,8 @@ for dir in "$@"; do
 				for (i = 1; i <= 7; i++)
 					if (c[i] in err && lim[c[i]] > 0) {
 						e = err[c[i]] < 0 ? -err[c[i]] : err[c[i]]
-						printf "%d %f %d\n", i, e / lim[c[i]], ok[c[i]] == "0" >> sumfile
+						printf "%d %f %d %d\n", i, e / lim[c[i]], ok[c[i]] == "0",
+						       (ok[c[i]] == "0" && index(inside, " " c[i] " ")) ? 1 : 0 >> sumfile
 					}
 			}' sumfile="$W/sum" "$W/v.csv"
 		# the rows of causes (docs/validate.md "Four more held-out corpora,
@@ -85,11 +90,13 @@ echo "validate: $pass of $n traces pass"
 # |error| / threshold (each capped at 3, so that one runaway count does not
 # hide the rest)
 [ -s "$W/sum" ] && awk '
-	{ r = $2 > 3 ? 3 : $2; s[$1] += r; n[$1]++; f[$1] += $3 }
+	{ r = $2 > 3 ? 3 : $2; s[$1] += r; n[$1]++; f[$1] += $3; q[$1] += $4 }
 	END {
 		split("switches migrations span KS p50 p95 p99", name, " ")
 		printf "past the threshold:"
 		for (i = 1; i <= 7; i++) printf " %s %d", name[i], f[i]
+		printf "\nof them inside the recorded figure'"'"'s 95 %% sampling interval:"
+		for (i = 1; i <= 7; i++) if (i != 3) printf " %s %d", name[i], q[i]
 		printf "\nmean |error| / threshold:"
 		for (i = 1; i <= 7; i++) { printf " %s %.2f", name[i], n[i] ? s[i] / n[i] : 0; t += n[i] ? s[i] / n[i] : 0 }
 		printf " (sum %.2f)\n", t
