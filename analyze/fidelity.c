@@ -526,35 +526,13 @@ static void cause_row(struct sl_fid_row *r, const char *key, const char *what, i
 	r->na = na;
 }
 
-/* r's sampling noise (struct sl_fid_row): the gating counts, KS and
- * percentiles of all wakeups */
-static void noise(const struct sl_fidelity *f, struct sl_fid_row *r)
+/* r has a sampling interval [lo, hi] (struct sl_fid_row): whether its figure
+ * is inside is decided once the rows are made (sl_fidelity_rows) */
+static void noise_interval(struct sl_fid_row *r, double lo, double hi)
 {
-	const struct sl_fid_group *g = &f->g[SL_FID_ALL];
-	static const char *const pk[3] = { "delay_p50_all", "delay_p95_all", "delay_p99_all" };
-	int k;
-	r->noise = -1;
-	if (!r->gating || r->na)
-		return;
-	if (!strcmp(r->key, "switches") || !strcmp(r->key, "migrations")) {
-		double s = 1.96 * sqrt(r->rec);
-		r->noise_lo = r->rec - s < 0 ? 0 : r->rec - s;
-		r->noise_hi = r->rec + s;
-	} else if (!strcmp(r->key, "delay_ks_all")) {
-		double nn = (double)g->nrec, m = (double)g->nrep;
-		r->noise_lo = 0;
-		r->noise_hi = 1.358 * sqrt((nn + m) / (nn * m));
-		r->noise = r->err <= r->noise_hi;
-		return;
-	} else {
-		for (k = 0; k < 3 && strcmp(r->key, pk[k]); k++)
-			;
-		if (k == 3)
-			return;
-		r->noise_lo = (double)g->rec_lo[k];
-		r->noise_hi = (double)g->rec_hi[k];
-	}
-	r->noise = r->rep >= r->noise_lo && r->rep <= r->noise_hi;
+	r->noise = 1;
+	r->noise_lo = lo;
+	r->noise_hi = hi;
 }
 
 size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, int *verdict)
@@ -578,6 +556,9 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 	n++;
 	count_row(&rows[n++], "switches", (double)f->rec_switches, (double)f->rep_switches);
 	count_row(&rows[n++], "migrations", (double)f->rec_migrations, (double)f->rep_migrations);
+	for (i = n - 2; i < n; i++) /* a Poisson count: N -+ 1.96 sqrt(N) */
+		noise_interval(&rows[i], fmax(rows[i].rec - 1.96 * sqrt(rows[i].rec), 0),
+			       rows[i].rec + 1.96 * sqrt(rows[i].rec));
 	count_row(&rows[n], "span", (double)f->rec_span, (double)f->rep_span);
 	snprintf(rows[n].what, sizeof(rows[n].what), "span");
 	rows[n].limit = LIM_SPAN;
@@ -599,6 +580,8 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 		r->gating = g == SL_FID_ALL;
 		r->unit = 2;
 		r->na = G->nrec == 0 || G->nrep == 0;
+		if (r->gating && !r->na) /* the two-sample critical value */
+			noise_interval(r, 0, 1.358 * sqrt((double)(G->nrec + G->nrep) / ((double)G->nrec * (double)G->nrep)));
 		for (k = 0; k < 4; k++) {
 			r = &rows[n++];
 			snprintf(r->key, sizeof(r->key), "delay_%s_%s", pname[k], gname[g]);
@@ -610,6 +593,8 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 			r->gating = g == SL_FID_ALL && k < 3;
 			r->unit = 1;
 			r->na = G->nrec == 0 || G->nrep == 0;
+			if (r->gating && !r->na)
+				noise_interval(r, (double)G->rec_lo[k], (double)G->rec_hi[k]);
 		}
 	}
 	/* where the differences come from: shown, no threshold */
@@ -623,8 +608,12 @@ size_t sl_fidelity_rows(const struct sl_fidelity *f, struct sl_fid_row *rows, in
 	cause_row(&rows[n++], "delay_p50_idle", "delay p50, onto an idle CPU", 1, f->rec_p50_idle, f->rep_p50_idle,
 		  !f->rec_wk_idle || !f->rep_wk_idle);
 	*verdict = 1;
-	for (i = 0; i < n; i++)
-		noise(f, &rows[i]);
+	for (i = 0; i < n; i++) {
+		/* inside or outside its interval (KS: its distance), -1 none */
+		struct sl_fid_row *r = &rows[i];
+		double v = r->unit == 2 ? r->err : r->rep;
+		r->noise = r->noise ? v >= r->noise_lo && v <= r->noise_hi : -1;
+	}
 	for (i = 0; i < n; i++) {
 		struct sl_fid_row *r = &rows[i];
 		if (r->na && !isnan(r->limit))

@@ -313,12 +313,10 @@ int ev_select_cpu(struct sl_engine *e, struct sl_task *p, int prev_cpu, int wake
 	/* select_task_rq() asks the class only for a task that may run on
 	 * more than one CPU (p->nr_cpus_allowed > 1, kernel/sched/core.c,
 	 * v6.18): a per-CPU kthread's wakeup goes to its CPU with no
-	 * record_wakee, so it adds no flip to the task it interrupted */
-	if (ev_task_pinned(e, p)) {
-		for (c = 0; c < e->ncpus; c++)
-			if (sl_task_allowed(p, c))
-				return c;
-	}
+	 * record_wakee, so it adds no flip to the task it interrupted (the
+	 * engine has put one moved off prev_cpu on an allowed CPU already) */
+	if (ev_task_pinned(e, p))
+		return prev_cpu;
 	if (!sl_engine_param(e, EV_P_SELECT_IDLE))
 		return -1;
 	if (t->rt)
