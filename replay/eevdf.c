@@ -115,6 +115,11 @@ static const struct sl_policy_param eevdf_params[] = {
 		"reschedules"),
 	[EV_P_START_PELT] = SL_PARAM_FLAG("start_pelt", 1, "tasks and CPUs start from the kernel's load "
 		"tracking in the ledger (version 5) (1); 0: a task's first 128 ms (docs/eevdf.md)"),
+	[EV_P_UE_SEEN] = SL_PARAM_FLAG("util_est_seen", 1,
+		"util_est_update reads the task's utilisation as its last update_load_avg (enqueue, pick, "
+		"tick, preemption) left it and skips a sleep when no PELT period ended since its last "
+		"one (UTIL_AVG_UNCHANGED), as v6.12-v6.18's dequeue_task_fair calls it before "
+		"dequeue_entities (1); 0: the utilisation brought up to the sleep"),
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -192,8 +197,10 @@ static void put_task(struct ev_run *r, int cpu)
 		sl_eevdf_put_prev(top->my_q);
 	else
 		sl_eevdf_put_prev(&r->rq[cpu].cfs);
-	if (prev && prev->on_rq && !prev->delayed)
+	if (prev && prev->on_rq && !prev->delayed) {
 		rec_lag(r, cpu, prev);
+		ev_pelt_seen(r, cpu, T(r, task_of(r, prev))); /* put_prev_entity */
+	}
 }
 
 void ev_put_prev(struct ev_run *r, int cpu)
@@ -208,7 +215,7 @@ void ev_put_prev(struct ev_run *r, int cpu)
 static void set_next(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 {
 	struct ev_task *p = T(r, task_of(r, se));
-	ev_pelt_update(r, cpu, p); /* it waited until now */
+	ev_pelt_seen(r, cpu, p); /* it waited until now */
 	rec_lag(r, cpu, se);
 	sl_eevdf_set_next(ev_cfs(r, p, cpu), se);
 	se->exec_seen = exec_now(r->e, task_of(r, se));
@@ -256,7 +263,7 @@ static void finish_delayed(struct ev_run *r, int cpu, struct sl_eevdf_se *se)
 		put_task(r, cpu);
 	if (ev_rq_update_curr(r, cpu))
 		sl_engine_resched(r->e, cpu);
-	ev_pelt_update(r, cpu, p);
+	ev_pelt_seen(r, cpu, p);
 	sl_eevdf_finish_delayed(ev_cfs(r, p, cpu), se);
 	ev_gse_leave(r, p, cpu);
 	ev_group_buddy(r, p, cpu);
@@ -372,6 +379,7 @@ static void eevdf_task_init(struct sl_engine *e, struct sl_task *et)
 	p->pelt_cpu = -1;
 	p->last_wakee = -1;
 	p->ue_cpu = -1;
+	p->ue_mark = UINT64_MAX;
 	sl_rt_se_init(&p->rt_se, et->sched_policy, et->rt_prio, r->rr_ticks);
 	p->rt = p->rt_se.policy;
 	if (p->rt) {
@@ -407,7 +415,7 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 		if (p->cpu == cpu) {
 			if (!sl_engine_param(e, EV_P_REQUEUE_STALE) && ev_rq_update_curr(r, cpu))
 				sl_engine_resched(e, cpu);
-			ev_pelt_update(r, cpu, p);
+			ev_pelt_seen(r, cpu, p);
 			ev_util_est_enqueue(r, cpu, p);
 			sl_eevdf_requeue_delayed(ev_cfs(r, p, cpu), &p->se);
 			r->rq[cpu].nr_delayed--;
@@ -443,6 +451,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_rq_update_curr(r, cpu);
 	ev_pelt_update(r, cpu, p);
 	ev_util_est_dequeue(r, p, state == 'S' || state == 'D');
+	ev_pelt_seen(r, cpu, p); /* dequeue_entity's update_load_avg */
 	if (state == 'S' || state == 'D') {
 		/* delayed: it stays in its queue, and its group's entity too */
 		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se)) {
@@ -573,6 +582,8 @@ static void eevdf_tick(struct sl_engine *e, int cpu, struct sl_task *et)
 	 * resched when a slice is used up and others wait at its level */
 	if (ev_curr_task(r, cpu) == &p->se && ev_rq_update_curr(r, cpu))
 		sl_engine_resched(e, cpu);
+	if (ev_curr_task(r, cpu) == &p->se)
+		ev_pelt_seen(r, cpu, p); /* entity_tick: update_load_avg(curr) */
 	(void)rq;
 	ev_group_sync(r, p); /* entity_tick of the group's entity: update_cfs_group */
 }
@@ -713,6 +724,7 @@ void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
 	ev_rq_update_curr(r, src);
 	ev_pelt_update(r, src, p);
 	ev_util_est_dequeue(r, p, 0);
+	ev_pelt_seen(r, src, p); /* dequeue_entity's update_load_avg */
 	/* dequeue_entities: the task (DEQUEUE_MIGRATING), then its group's
 	 * entity as a sleep if it leaves the group's queue there empty */
 	sl_eevdf_dequeue_move(ev_cfs(r, p, src), se);
@@ -898,103 +910,4 @@ unsigned *sl_eevdf_task_flips(struct sl_task *et)
 int sl_eevdf_task_recent(const struct sl_task *et)
 {
 	return ((const struct ev_task *)et->pol)->recent_cpu;
-}
-
-/* each CPU's best queued RT prio (rt.highest_prio.curr), -1 none, for
- * sl_eevdf_select_rt (ncpus <= 64) */
-static void rt_best(struct ev_run *r, int *best)
-{
-	int c, q;
-	for (c = 0; c < r->e->ncpus; c++) {
-		q = sl_prio_first(&r->rq[c].rtq);
-		best[c] = q >= SL_PRIO_MAX ? -1 : q;
-	}
-}
-
-int ev_select_rt(struct ev_run *r, struct sl_task *p, int cpu, int this_cpu)
-{
-	struct sl_engine *e = r->e;
-	const struct sl_task *cur = e->cpus[cpu].curr;
-	int best[64];
-	if (e->ncpus > 64)
-		return cpu;
-	rt_best(r, best);
-	return sl_eevdf_select_rt(e->ncpus, best, cur && ev_T(r, cur)->rt ? ev_T(r, cur)->rt_se.prio : -1,
-				  cur && ev_task_pinned(e, cur), ev_T(r, p)->rt_se.prio, p->cpumask, cpu, this_cpu);
-}
-
-struct pullable {
-	struct sl_engine *e;
-	int c, this_cpu;
-};
-
-/* a task of CPU c's RT lists that may be pulled to this_cpu */
-static int pullable_ok(void *ctx, int pi)
-{
-	const struct pullable *p = ctx;
-	const struct sl_task *et = &p->e->tasks[pi];
-	return et != p->e->cpus[p->c].curr && sl_task_allowed(et, p->this_cpu) && et->state == SL_TS_RUNNABLE;
-}
-
-int ev_pull_rt(struct ev_run *r, int this_cpu)
-{
-	struct sl_engine *e = r->e;
-	struct pullable ctx = { e, 0, this_cpu };
-	int q, pi, best = -1, best_c = -1;
-	/* what this CPU would run: its best queued RT prio (rt.highest_prio.curr) */
-	int best_q = sl_prio_first(&r->rq[this_cpu].rtq);
-	for (ctx.c = 0; ctx.c < e->ncpus; ctx.c++) {
-		const struct sl_task *sc = e->cpus[ctx.c].curr;
-		if (ctx.c == this_cpu)
-			continue;
-		pi = sl_rt_find(&r->rq[ctx.c].rtq, SL_PRIO_LINKS(r->t), 1, best_q, pullable_ok, &ctx, &q);
-		/* one better than what runs there is about to run there: that
-		 * CPU is skipped (p->prio < src_rq->donor->prio) */
-		if (pi >= 0 && q >= (sc && ev_T(r, sc)->rt ? ev_T(r, sc)->rt_se.prio : SL_PRIO_MAX)) {
-			best = pi;
-			best_q = q;
-			best_c = ctx.c;
-		}
-	}
-	if (best < 0)
-		return 0;
-	sl_rt_dequeue(&r->rq[best_c].rtq, SL_PRIO_LINKS(r->t), best, &r->t[best].rt_se);
-	sl_engine_pull(e, &e->tasks[best], best_c, this_cpu);
-	return 1;
-}
-
-struct pushable {
-	struct sl_engine *e;
-	int next;
-};
-
-/* a waiting task of the CPU's RT lists that may run elsewhere */
-static int pushable_ok(void *ctx, int pi)
-{
-	const struct pushable *p = ctx;
-	const struct sl_task *et = &p->e->tasks[pi];
-	return pi != p->next && !ev_task_pinned(p->e, et) && et->state == SL_TS_RUNNABLE;
-}
-
-void ev_push_rt(struct ev_run *r, int cpu, int next)
-{
-	struct sl_engine *e = r->e;
-	const struct sl_task *nt = &e->tasks[next];
-	struct pushable ctx = { e, next };
-	int best[64], k, q, pi, target;
-	if (e->ncpus > 64)
-		return;
-	for (k = 0; k < e->ncpus; k++) {
-		pi = sl_rt_find(&r->rq[cpu].rtq, SL_PRIO_LINKS(r->t), 1, SL_PRIO_MAX, pushable_ok, &ctx, &q);
-		if (pi < 0)
-			return;
-		rt_best(r, best);
-		/* find_lock_lowest_rq() from the running one's CPU */
-		target = sl_eevdf_select_rt(e->ncpus, best, T(r, nt)->rt_se.prio, ev_task_pinned(e, nt), q,
-					    e->tasks[pi].cpumask, cpu, -1);
-		if (target == cpu)
-			return;
-		sl_rt_dequeue(&r->rq[cpu].rtq, SL_PRIO_LINKS(r->t), pi, &r->t[pi].rt_se);
-		sl_engine_pull(e, &e->tasks[pi], cpu, target);
-	}
 }

@@ -37,6 +37,7 @@ enum {
 	EV_P_REQUEUE_STALE,
 	EV_P_FORK_PREEMPT,
 	EV_P_START_PELT,
+	EV_P_UE_SEEN,
 };
 
 struct ev_task {
@@ -56,6 +57,12 @@ struct ev_task {
 	int last_wakee;         /* task index, -1 */
 	unsigned long util_est; /* se->avg.util_est: the EWMA of its utilisation at sleeps */
 	int ue_cpu;             /* the CPU whose cfs util_est sum holds it, -1 none */
+	/* se->avg as the kernel's util_est_update reads it: at the last
+	 * update_load_avg of the entity (an enqueue, a pick, a tick, a
+	 * put_prev or dequeue), not at the sleep; the start of its PELT period
+	 * then, and at the last util_est_update (UTIL_AVG_UNCHANGED) */
+	unsigned long ue_util, ue_runnable;
+	uint64_t ue_period, ue_mark;
 	/* eevdf_group.c */
 	int grp;                /* its task group (r->grp), -1 the root group */
 	unsigned long nice_w;   /* its weight inside the group (its nice's) */
@@ -180,6 +187,9 @@ void ev_util_est_enqueue(struct ev_run *r, int cpu, struct ev_task *p);
 /* util_est_dequeue() (p leaves its CPU's sum), then, when it goes to
  * sleep, util_est_update() (its PELT brought up to now first) */
 void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep);
+/* update_load_avg(cfs_rq, se) of p on cpu: its averages brought up to now
+ * and kept as the ones util_est_update will read */
+void ev_pelt_seen(struct ev_run *r, int cpu, struct ev_task *p);
 
 /* eevdf.c: the fair runqueue's update_curr from the engine's CPU time */
 int ev_rq_update_curr(struct ev_run *r, int cpu);

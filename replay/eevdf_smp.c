@@ -116,7 +116,7 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 	if (p->rt)
 		return;
 	if (p->pelt_cpu == cpu) {
-		ev_pelt_update(r, cpu, p);
+		ev_pelt_seen(r, cpu, p);
 		return;
 	}
 	if (p->pelt_cpu >= 0) {
@@ -152,6 +152,7 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 	if (!p->avg.last)
 		p->avg.last = 1; /* attached at time 0: not "new" any more */
 	p->pelt_cpu = cpu;
+	ev_pelt_seen(r, cpu, p);
 }
 
 void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
@@ -236,9 +237,32 @@ void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep)
 	}
 	if (!sleep || p->rt)
 		return;
-	/* util_est_update(): the utilisation at dequeue (its PELT is up to
-	 * date: the caller's ev_pelt_update) */
-	p->util_est = sl_eevdf_util_est_update(p->util_est, p->avg.util_avg, p->avg.runnable_avg);
+	if (!sl_engine_param(r->e, EV_P_UE_SEEN)) {
+		p->util_est = sl_eevdf_util_est_update(p->util_est, p->avg.util_avg, p->avg.runnable_avg);
+		return;
+	}
+	/* util_est_update() runs in dequeue_task_fair before dequeue_entities
+	 * (v6.12-v6.18): it reads the task's utilisation as its last
+	 * update_load_avg left it, and skips when no PELT period has ended in
+	 * the entity's updates since its last run (UTIL_AVG_UNCHANGED, set at
+	 * each util_est_update, cleared by cfs_se_util_change) */
+	if (p->ue_period == p->ue_mark)
+		return;
+	p->ue_mark = p->ue_period;
+	p->util_est = sl_eevdf_util_est_update(p->util_est, p->ue_util, p->ue_runnable);
+}
+
+void ev_pelt_seen(struct ev_run *r, int cpu, struct ev_task *p)
+{
+	if (!p || p->rt)
+		return;
+	ev_pelt_update(r, cpu, p);
+	if (p->pelt_cpu != cpu)
+		return;
+	p->ue_util = p->avg.util_avg;
+	p->ue_runnable = p->avg.runnable_avg;
+	/* the start of its current period, in PELT units (1 024 ns) */
+	p->ue_period = (p->avg.last >> 10) - p->avg.period_contrib;
 }
 
 /* task_h_load(): a root task's load_avg * L / (L + 1), L the root's
