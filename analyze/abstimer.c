@@ -88,19 +88,24 @@ static int periodic_abs(const struct sl_task_spec *s, uint64_t *d, uint64_t *x, 
 	if (ongrid * 4 < nd * 3)
 		return 0; /* not three in four intervals on the period */
 	/* the cycles whose bursts and waits ran 100 us or more past their
-	 * median: an absolute loop's interval stays the period (its sleep
-	 * takes up the slack), a relative loop's grows by as much; each such
-	 * cycle votes for the nearer (three in four, of 3 or more) */
+	 * median: an absolute loop's interval stays on the grid (its sleep
+	 * takes up the slack; a cycle that ran past its next deadline does not
+	 * sleep for it, clock_nanosleep returning at once, and wakes on a later
+	 * one: a multiple of the period), a relative loop's grows by the
+	 * excess; each such cycle votes for the nearer (three in four, of 3 or
+	 * more) */
 	memcpy(xs, x, nd * sizeof(*x));
 	qsort(xs, nd, sizeof(*xs), cmp_u64);
 	mx = quarter(xs, nd, 2);
 	for (k = 0; k < nd; k++) {
-		uint64_t e, a, r, rel;
+		uint64_t e, a, r, rel, m;
 		if (x[k] < mx + ABS_EXCURSION_NS)
 			continue;
 		e = x[k] - mx;
 		rel = p + e;
-		a = d[k] > p ? d[k] - p : p - d[k];
+		m = (d[k] + p / 2) / p; /* the nearest multiple, 1 at least */
+		m = (m ? m : 1) * p;
+		a = d[k] > m ? d[k] - m : m - d[k];
 		r = d[k] > rel ? d[k] - rel : rel - d[k];
 		nexc++;
 		nabs += a < r;

@@ -76,6 +76,48 @@ SL_TEST(abs_timers_mark)
 	sl_behaviour_release(&b);
 }
 
+/* An absolute loop that misses deadlines (cyclictest behind a hog): the
+ * 5 ms loop of loop() from 10 ms, 20 wakeups, but in cycles 5, 9, 13 and 17
+ * the burst waits 6 ms: 0.5 + 6 ms past its wakeup at w, the deadline w + 5
+ * ms has gone by, so clock_nanosleep returns at once, the loop runs its
+ * next burst (0.5 ms, to w + 7 ms) and sleeps to w + 10 ms: one phase of
+ * 7 ms before a 3 ms sleep, an interval of 10 ms. The other intervals are
+ * 5 ms: 15 of 19 on the period (>= 3/4). The four long cycles ran 6.5 ms
+ * past the median (0.5 ms): a relative loop's interval would be 5 + 6.5 =
+ * 11.5 ms, 1.5 ms from the 10 ms seen; the nearest multiple of the period
+ * is 10 ms, 0 away: 4 of 4 vote absolute, found. Before the multiples
+ * (the period itself, 5 ms away) they voted relative. Q, a relative loop
+ * with the same late cycles (6.5 ms from its wakeup to its 4.5 ms sleep: an
+ * interval of 11 ms, 6 ms past the median) is not: 11 ms is 1 ms from the
+ * multiple 10 ms and 0 from the relative loop's 5 + 6 ms: 0 of 4. */
+static struct sl_task_spec *catchup_loop(struct sl_behaviour *b, const char *name, int abs)
+{
+	struct sl_task_spec *t = add_task(b, name, 0, 0);
+	uint64_t wake = 10 * TMS;
+	int k;
+	for (k = 1; k <= 20; k++) {
+		int late = k % 4 == 1 && k > 1;
+		uint64_t run = late ? 1000 * TUS : 500 * TUS;
+		uint64_t sleep = abs ? (late ? 3 * TMS : 4500 * TUS) : 4500 * TUS;
+		wake = abs ? wake + (late ? 10 : 5) * TMS : wake + (late ? 6500 * TUS : 500 * TUS) + sleep;
+		timer_phase(t, run, sleep, wake);
+	}
+	add_phase(t, 500 * TUS, SL_END_EXIT, 0, 0, -1, 0);
+	return t;
+}
+
+SL_TEST(abs_timers_mark_missed_deadlines)
+{
+	struct sl_behaviour b;
+	memset(&b, 0, sizeof(b));
+	catchup_loop(&b, "K", 1);
+	catchup_loop(&b, "Q", 0);
+	CHECK_EQ_INT(sl_mark_abs_timers(&b), 1);
+	CHECK(b.tasks[0].flags & SL_TASK_ABS_TIMER);
+	CHECK(!(b.tasks[1].flags & SL_TASK_ABS_TIMER));
+	sl_behaviour_release(&b);
+}
+
 /* The replay, one CPU, eevdf without timer slack. A (absolute) runs 1 ms
  * and sleeps, its recorded wakeups at 5, 10 and 15 ms (sleeps of 4 ms), then
  * runs 1 ms and exits. B, SCHED_FIFO, arrives at 4.5 ms and runs 1.5 ms: A,
