@@ -120,6 +120,10 @@ static const struct sl_policy_param eevdf_params[] = {
 		"tick, preemption) left it and skips a sleep when no PELT period ended since its last "
 		"one (UTIL_AVG_UNCHANGED), as v6.12-v6.18's dequeue_task_fair calls it before "
 		"dequeue_entities (1); 0: the utilisation brought up to the sleep"),
+	[EV_P_NEWIDLE_COST] = { "newidle_cost_ns", 5000, 0, 1000000,
+		"sd->max_newidle_lb_cost, ns: a newly idle CPU balances only when its average idle "
+		"period (rq->avg_idle) is at least this (sched_balance_newidle); 5 000, as this machine's "
+		"kernel measures it (4.5-5.3 us, bpftrace); 0: always" },
 	{ NULL, 0, 0, 0, NULL },
 };
 
@@ -436,6 +440,8 @@ static void eevdf_enqueue(struct sl_engine *e, int cpu, struct sl_task *et, cons
 	 * placed at V with half a slice (ENQUEUE_INITIAL); a wakeup or a move
 	 * re-places it with the lag it left with */
 	fair_enqueue(r, cpu, p, w->kind == SL_ENQ_START);
+	if (w->kind == SL_ENQ_WAKE)
+		ev_idle_wakeup(r, cpu);
 }
 
 static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char state)

@@ -274,6 +274,9 @@ int sl_eevdf_pack_room(int allowed, unsigned nr_rt, unsigned nr_fair, int local,
  * waited (utilisation + 10 < runnable); else the EWMA moves a quarter of
  * the way: (4 ewma - (ewma - util)) / 4. */
 unsigned long sl_eevdf_util_est_update(unsigned long ewma, unsigned long dequeued, unsigned long runnable);
+/* update_avg() of a CPU's avg_idle (kernel/sched/core.c, ttwu_do_activate):
+ * avg + (sample - avg) / 8, at most max */
+uint64_t sl_eevdf_update_avg(uint64_t avg, uint64_t sample, uint64_t max);
 
 struct sl_task;
 /* The entity of a task of a run of this policy (tests). */

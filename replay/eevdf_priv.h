@@ -38,6 +38,7 @@ enum {
 	EV_P_FORK_PREEMPT,
 	EV_P_START_PELT,
 	EV_P_UE_SEEN,
+	EV_P_NEWIDLE_COST,
 };
 
 struct ev_task {
@@ -99,6 +100,10 @@ struct ev_rq {
 	unsigned nr_balance_failed;
 	/* sd->newidle_call, newidle_success, newidle_ratio (NI_RANDOM) */
 	unsigned ni_call, ni_success, ni_ratio;
+	/* rq->avg_idle (the EWMA, 1/8, of its idle periods that a wakeup
+	 * ended), rq->idle_stamp (when it went idle, 0 none) and
+	 * rq->max_idle_balance_cost, ns */
+	uint64_t avg_idle, idle_stamp, max_idle_cost;
 	unsigned long util_est; /* cfs_rq->avg.util_est: the queued tasks' (UTIL_EST) */
 	/* its tasks asleep but still queued (DELAY_DEQUEUE), which the kernel's
 	 * rq->nr_running counts and the engine's nr_running does not */
@@ -187,6 +192,8 @@ void ev_util_est_enqueue(struct ev_run *r, int cpu, struct ev_task *p);
 /* util_est_dequeue() (p leaves its CPU's sum), then, when it goes to
  * sleep, util_est_update() (its PELT brought up to now first) */
 void ev_util_est_dequeue(struct ev_run *r, struct ev_task *p, int sleep);
+/* ttwu_do_activate() on cpu: a wakeup ends its idle period (avg_idle) */
+void ev_idle_wakeup(struct ev_run *r, int cpu);
 /* update_load_avg(cfs_rq, se) of p on cpu: its averages brought up to now
  * and kept as the ones util_est_update will read */
 void ev_pelt_seen(struct ev_run *r, int cpu, struct ev_task *p);

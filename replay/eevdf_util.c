@@ -141,3 +141,13 @@ int sl_eevdf_nohz_kick(unsigned this_nr, int nr_busy, int nr_idle)
 	/* sds->nr_busy_cpus > 1: tasks to spread within the LLC */
 	return nr_busy > 1;
 }
+
+uint64_t sl_eevdf_update_avg(uint64_t avg, uint64_t sample, uint64_t max)
+{
+	/* update_avg(): avg += (sample - avg) / 8, signed, truncated toward 0 */
+	int64_t diff = (int64_t)sample - (int64_t)avg;
+	int64_t a = (int64_t)avg + diff / 8;
+	if (a < 0)
+		a = 0;
+	return (uint64_t)a > max ? max : (uint64_t)a;
+}

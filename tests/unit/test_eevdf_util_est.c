@@ -95,3 +95,47 @@ SL_TEST(eevdf_util_est_at_a_sleep_is_the_pick_s)
 		sl_engine_release_policy(&g.e);
 	}
 }
+
+/* sched_balance_newidle()'s gate (kernel/sched/fair.c, v6.18): a newly idle
+ * CPU balances only when its average idle period, rq->avg_idle, is at least
+ * sd->max_newidle_lb_cost (newidle_cost_ns, 5 000 ns); avg_idle is the
+ * update_avg() of the idle periods a wakeup ended (ttwu_do_activate,
+ * kernel/sched/core.c): avg + (sample - avg) / 8, truncated toward 0, at
+ * most twice max_idle_balance_cost (500 us at the start).
+ * - 1 000 000 and a 3 us period: 1 000 000 - 997 000 / 8 = 875 375;
+ * - 20 and 10: 20 + (-10 / 8 = -1) = 19;
+ * - 900 000 and 5 ms: 900 000 + 512 500, clamped to 1 000 000.
+ * Through the hooks, two CPUs (NI_RANDOM off, so that the die does not
+ * decide): A and B queued on CPU 0 (never ran: cold), CPU 1 newly idle.
+ * avg_idle 4 000 < 5 000: no balance, 0 pulled, the idle period begins
+ * (idle_stamp set); 6 000: it balances and pulls one; a wakeup onto CPU 1
+ * 10 us into an idle period moves avg_idle from 6 000 to 6 000 + 4 000 / 8
+ * = 6 500 and ends the period. */
+SL_TEST(eevdf_newidle_avg_idle_gate)
+{
+	struct ev_rig g;
+	struct sl_enq_info w;
+	struct ev_run *r;
+	int gate;
+	CHECK_EQ_INT(sl_eevdf_update_avg(1000000, 3000, 1000000), 875375);
+	CHECK_EQ_INT(sl_eevdf_update_avg(20, 10, 1000000), 19);
+	CHECK_EQ_INT(sl_eevdf_update_avg(900000, 5000000, 1000000), 1000000);
+	for (gate = 1; gate >= 0; gate--) {
+		ev_rig_two_on_cpu0(&g, 2, &w);
+		r = ev_R(&g.e);
+		g.e.param[EV_P_NI_RANDOM] = 0;
+		r->rq[1].avg_idle = gate ? 4000 : 6000;
+		CHECK_EQ_INT(ev_balance(&g.e, 1, SL_BAL_NEWIDLE), gate ? 0 : 1);
+		CHECK_EQ_INT(r->rq[1].idle_stamp, gate ? 3000000 : 0);
+		sl_engine_release_policy(&g.e);
+	}
+	ev_rig_init(&g, 2, "ni_random", 0);
+	r = ev_R(&g.e);
+	r->rq[1].avg_idle = 6000;
+	r->rq[1].idle_stamp = 1000000;
+	g.e.now = 1010000;
+	ev_idle_wakeup(r, 1);
+	CHECK_EQ_INT(r->rq[1].avg_idle, 6500);
+	CHECK_EQ_INT(r->rq[1].idle_stamp, 0);
+	sl_engine_release_policy(&g.e);
+}
