@@ -82,14 +82,17 @@ size_t sl_yields_resolve_tick(struct sl_yields *y, size_t ntasks, double tick_ns
 	/* a task that yields, yields again and again: fewer than SL_YIELDS_MIN,
 	 * or not most of its runnable switch-outs, are other preemptions (a
 	 * wakeup or an interrupt not traced, a tick off its phase). Only the
-	 * candidates no wakeup came near count for it; the weak ones (a wakeup
-	 * aimed at the CPU or at the next task in the slice) are yields of a
-	 * task that yields so (docs/model.md "Yields") */
+	 * candidates no wakeup or tick came near count for it; the weak ones (a
+	 * wakeup aimed at the CPU or at the next task in the slice) and the
+	 * ones at its CPU's tick are yields of a task that yields so: its
+	 * yields forfeit their requests (yield_task_fair, v6.18), so each slice
+	 * begins a fresh one, which the tick does not end under 100 us
+	 * (update_deadline, protect_slice; docs/model.md "Yields") */
 	for (i = 0; i < y->n; i++) {
 		struct sl_yield_cand *c = &y->c[i];
 		size_t k = y->off[c->task + 1];
-		if (c->yield && (k < SL_YIELDS_MIN || (size_t)c->task >= y->nrun || 2 * k < y->run[c->task]))
-			c->yield = 0;
+		c->yield = (size_t)c->task < ntasks && (size_t)c->task < y->nrun && k >= SL_YIELDS_MIN &&
+			   2 * k >= y->run[c->task];
 		n += (size_t)c->yield;
 	}
 	memset(y->off, 0, (ntasks + 1) * sizeof(*y->off));

@@ -31,9 +31,12 @@ SL_TEST(yields_tick_and_split)
 	 * within 0.6 of the best is 250, phase 20 us */
 	for (k = 0; k < 40; k++)
 		sl_yields_quiet(&y, 0, k * 4000 * US + 20 * US);
-	/* task 1: a candidate ending at 8 ms + 60 us (40 us from the tick:
-	 * the tick's), then 12 ending at 9 ms + 10 us * j (980 us and more
-	 * from a tick: yields), bursts of 10 us each, all in its phase 0 */
+	/* task 1: a candidate ending at 8 ms + 60 us (40 us from the tick),
+	 * then 12 ending at 9 ms + 10 us * j (980 us and more from a tick:
+	 * yields), bursts of 10 us each, all in its phase 0. The 12 away from
+	 * the tick make it a task that yields, and then the one at the tick
+	 * is a yield too: its slice began a fresh request, which the tick does
+	 * not end within 100 us (docs/model.md "Yields") */
 	sl_yields_add(&y, 1, 0, 120, 8000 * US, 60 * US, 0, 60 * US, 0);
 	for (j = 1; j <= 12; j++)
 		sl_yields_add(&y, 1, 0, 120, 9000 * US + 10 * US * (uint64_t)(j - 1), 10 * US, 0,
@@ -41,13 +44,13 @@ SL_TEST(yields_tick_and_split)
 	/* its runnable switch-outs: the 13 (12 yields >= half of 13) */
 	for (j = 0; j < 13; j++)
 		sl_yields_runnable(&y, 1);
-	CHECK_EQ_INT(sl_yields_resolve(&y, 2, 100 * US), 12);
-	CHECK_EQ_INT(y.c[0].yield, 0);
+	CHECK_EQ_INT(sl_yields_resolve(&y, 2, 100 * US), 13);
+	CHECK_EQ_INT(y.c[0].yield, 1);
 	CHECK_EQ_INT(y.c[1].yield, 1);
 	/* phase 0: 1 ms of CPU, then a sleep; phase 1 ends the trace. Split
-	 * at bursts 70, 80, ..., 180 us: a first yield burst of 70 us (the
-	 * 60 us before the tick's preemption belong to it), eleven of 10 us,
-	 * then 1000 - 180 = 820 us ending in the sleep, its waker kept */
+	 * at bursts 60, 70, ..., 180 us: a first yield burst of 60 us, twelve
+	 * of 10 us, then 1000 - 180 = 820 us ending in the sleep, its waker
+	 * kept */
 	ph[0].run_ns = 1000 * US;
 	ph[0].sleep_ns = 5000 * US;
 	ph[0].end = SL_END_SLEEP_S;
@@ -57,23 +60,23 @@ SL_TEST(yields_tick_and_split)
 	ph[1].end = SL_END_TRACE;
 	ph[1].waker = -1;
 	sl_yields_split(&y, 1, &ph, &nph, &cap);
-	CHECK_EQ_INT(nph, 14);
-	CHECK_EQ_INT(ph[0].run_ns, 70 * US);
+	CHECK_EQ_INT(nph, 15);
+	CHECK_EQ_INT(ph[0].run_ns, 60 * US);
 	CHECK_EQ_INT(ph[0].end, SL_END_YIELD);
 	CHECK_EQ_INT(ph[0].sleep_ns, 0);
-	for (k = 1; k < 12; k++) {
+	for (k = 1; k < 13; k++) {
 		CHECK_EQ_INT(ph[k].run_ns, 10 * US);
 		CHECK_EQ_INT(ph[k].end, SL_END_YIELD);
 	}
-	CHECK_EQ_INT(ph[12].run_ns, 820 * US);
-	CHECK_EQ_INT(ph[12].end, SL_END_SLEEP_S);
-	CHECK_EQ_INT(ph[12].sleep_ns, 5000 * US);
-	CHECK_EQ_INT(ph[12].waker, 0);
-	CHECK_EQ_INT(ph[13].run_ns, 50 * US);
-	CHECK_EQ_INT(ph[13].end, SL_END_TRACE);
+	CHECK_EQ_INT(ph[13].run_ns, 820 * US);
+	CHECK_EQ_INT(ph[13].end, SL_END_SLEEP_S);
+	CHECK_EQ_INT(ph[13].sleep_ns, 5000 * US);
+	CHECK_EQ_INT(ph[13].waker, 0);
+	CHECK_EQ_INT(ph[14].run_ns, 50 * US);
+	CHECK_EQ_INT(ph[14].end, SL_END_TRACE);
 	/* task 0 has none: its phases stay as they are */
 	sl_yields_split(&y, 0, &ph, &nph, &cap);
-	CHECK_EQ_INT(nph, 14);
+	CHECK_EQ_INT(nph, 15);
 	free(ph);
 	sl_yields_free(&y);
 }
@@ -227,13 +230,15 @@ SL_TEST(model_marks_yields)
 }
 
 /* Weak candidates (a wakeup came to the CPU or to the next task in the
- * slice): yields only of a task that yields, which the strong ones alone
- * decide. 40 quiet preemptions at k * 4 ms + 20 us give the tick (250 Hz,
- * phase 20 us), as above. Task 1: 10 strong candidates ending 980 us and
- * more from a tick (yields: 10 >= SL_YIELDS_MIN) and 3 weak ones, two far
- * from a tick and one ending 30 us after it (the tick's); runnable
- * switch-outs 14 (10 >= half of 14): 10 + 2 yields. Task 2: 15 weak ones
- * far from the tick and no strong one: not a task that yields, none. */
+ * slice): yields only of a task that yields, which the strong ones away
+ * from the tick alone decide. 40 quiet preemptions at k * 4 ms + 20 us
+ * give the tick (250 Hz, phase 20 us), as above. Task 1: 10 strong
+ * candidates ending 980 us and more from a tick (yields: 10 >=
+ * SL_YIELDS_MIN) and 3 weak ones, two far from a tick and one ending 30 us
+ * after it; runnable switch-outs 14 (10 >= half of 14): a task that
+ * yields, all 13 are yields (the one at the tick too: a yielder's slice
+ * begins a fresh request). Task 2: 15 weak ones far from the tick and no
+ * strong one: not a task that yields, none. */
 SL_TEST(yields_weak_candidates)
 {
 	struct sl_yields y;
@@ -252,10 +257,10 @@ SL_TEST(yields_weak_candidates)
 		sl_yields_add(&y, 2, 1, 120, 9000 * US + 20 * US * (uint64_t)j, 10 * US, 0, 10 * US, 1);
 		sl_yields_runnable(&y, 2);
 	}
-	CHECK_EQ_INT(sl_yields_resolve(&y, 3, 100 * US), 12);
+	CHECK_EQ_INT(sl_yields_resolve(&y, 3, 100 * US), 13);
 	CHECK_EQ_INT(y.c[10].yield, 1);
 	CHECK_EQ_INT(y.c[11].yield, 1);
-	CHECK_EQ_INT(y.c[12].yield, 0);
+	CHECK_EQ_INT(y.c[12].yield, 1);
 	for (j = 13; j < 28; j++)
 		CHECK_EQ_INT(y.c[j].yield, 0);
 	sl_yields_free(&y);
