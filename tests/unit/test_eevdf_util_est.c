@@ -1,5 +1,7 @@
-/* tests/unit/test_eevdf_util_est.c - what util_est_update() reads at a
- * sleep (docs/eevdf.md "Estimates at a sleep"). In v6.12-v6.18
+/* tests/unit/test_eevdf_util_est.c - two readings of the kernel's load
+ * tracking that the eevdf model follows: what util_est_update() reads at a
+ * sleep (docs/eevdf.md "Estimates at a sleep"), and the newly idle
+ * balance's gate on rq->avg_idle (docs/eevdf.md "Balancing", at the end). In v6.12-v6.18
  * dequeue_task_fair() calls util_est_update() before dequeue_entities(), so
  * the task's utilisation is the one its last update_load_avg() left (at its
  * enqueue, its pick, a tick, a preemption), not the one at the sleep; and
