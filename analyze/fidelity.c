@@ -90,8 +90,8 @@ static int cpu_index(const struct sl_run_data *r, size_t **offp, size_t **idxp)
 
 void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 {
-	size_t *off, *idx, i, nw = 0, ns = 0;
-	uint64_t *wv, *sv;
+	size_t *off, *idx, i, nw = 0, ns = 0, no = 0;
+	uint64_t *wv, *sv, *ov;
 	int ncpu;
 	struct sl_ticks ticks;
 
@@ -104,6 +104,7 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 	}
 	wv = xmalloc(r->nwakeups * sizeof(*wv));
 	sv = xmalloc(r->nwakeups * sizeof(*sv));
+	ov = xmalloc(r->nwakeups * sizeof(*ov));
 	sl_estimate_ticks(r, &ticks);
 	o->hz = ticks.hz;
 	/* a CPU with too few tick preemptions of its own to place its tick
@@ -132,8 +133,8 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 			    prev->utid != w->utid) {
 				if (across_tick(&ticks, w->cpu, w->ts, w->ts_run))
 					o->ntick++; /* the tick preempted prev */
-				else
-					sv[ns++] = w->ts_run - w->ts; /* preempted for it */
+				else if ((sv[ns++] = w->ts_run - w->ts), w->waker_utid == prev->utid)
+					ov[no++] = w->ts_run - w->ts; /* preempted for its own wakee */
 			}
 		}
 	}
@@ -143,11 +144,16 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 	o->nswitch = ns;
 	o->wake_ns = sl_percentile(wv, nw, 50);
 	o->switch_ns = sl_percentile(sv, ns, 50);
+	sl_sort_u64(ov, no);
+	o->nswitch_own = no;
 	for (i = 0; i < SL_OVERHEAD_Q; i++) {
 		double p = 100.0 * (double)(2 * i + 1) / (2.0 * SL_OVERHEAD_Q);
 		o->wake_q[i] = sl_percentile(wv, nw, p);
 		o->switch_q[i] = sl_percentile(sv, ns, p);
+		o->switch_own_q[i] = no >= SL_OVERHEAD_OWN_MIN ? sl_percentile(ov, no, p) : o->switch_q[i];
 	}
+	o->switch_own_ns = no >= SL_OVERHEAD_OWN_MIN ? sl_percentile(ov, no, 50) : o->switch_ns;
+	free(ov);
 	sl_ticks_release(&ticks);
 	free(wv);
 	free(sv);
@@ -171,6 +177,12 @@ void sl_overhead_of_run(const struct sl_run_data *r, struct sl_replay_opts *o,
 	o->nq = SL_OVERHEAD_Q;
 	memcpy(o->wake_lat_ns, ov.wake_q, sizeof(ov.wake_q));
 	memcpy(o->switch_lat_ns, ov.switch_q, sizeof(ov.switch_q));
+	/* a running task's preemption for a wakee it made itself waits for its
+	 * own way back from that system call; every other wakeup's reaches
+	 * the CPU through an IPI or an interrupt (docs/replay.md "Kernel
+	 * overheads") */
+	o->switch_own = 1;
+	memcpy(o->switch_own_lat_ns, ov.switch_own_q, sizeof(ov.switch_own_q));
 }
 
 int sl_overhead_auto(struct sl_store *s, int64_t trace_id, struct sl_replay_opts *o,

@@ -19,7 +19,11 @@ struct sl_overheads {
 	int hz;              /* the tick rate found (sl_estimate_ticks), 0: none */
 	/* their distributions: the (2i+1)/32 quantiles, i = 0..15 */
 	uint64_t wake_q[SL_OVERHEAD_Q], switch_q[SL_OVERHEAD_Q];
+	/* the preemptions of a task for a wakee it made itself */
+	size_t nswitch_own;
+	uint64_t switch_own_ns, switch_own_q[SL_OVERHEAD_Q];
 };
+#define SL_OVERHEAD_OWN_MIN 16
 /* Calibrate from a recorded run's slices and wakeups (docs/replay.md):
  * - wake_ns: wakeups whose CPU (the one the task ran on) ran nothing at the
  *   wakeup and ran the woken task first after it: ts_run - ts, median;

@@ -608,9 +608,11 @@ static void print_text(const struct vrun *x)
 		       x->pelt_tasks, x->pelt_cpus);
 	if (o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto"))
 		printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
-		       "preemption median %.1f us (%zu samples; %zu tick preemptions left out)\n",
+		       "preemption median %.1f us (%zu samples; %zu tick preemptions left out), "
+		       "for a wakee of the running task's own %.1f us (%zu samples%s)\n",
 		       (double)x->ov.wake_ns / 1000.0, x->ov.nwake, (double)x->ov.switch_ns / 1000.0,
-		       x->ov.nswitch, x->ov.ntick);
+		       x->ov.nswitch, x->ov.ntick, (double)x->ov.switch_own_ns / 1000.0, x->ov.nswitch_own,
+		       x->ov.nswitch_own < SL_OVERHEAD_OWN_MIN ? ": too few, all preemptions'" : "");
 	else if (o->nq > 0)
 		printf("overheads (fixed): wake-up to idle CPU %.1f us, preemption %.1f us\n",
 		       (double)o->wake_lat_ns[0] / 1000.0, (double)o->switch_lat_ns[0] / 1000.0);
@@ -717,9 +719,11 @@ static void print_json(const struct vrun *x)
 		printf("null");
 	printf(",\"overhead\":");
 	sl_json_str(stdout, o->nq > 0 ? (o->overhead ? o->overhead : "fixed") : "none");
-	printf(",\"wake_latency_median_ns\":%" PRIu64 ",\"switch_latency_median_ns\":%" PRIu64,
+	printf(",\"wake_latency_median_ns\":%" PRIu64 ",\"switch_latency_median_ns\":%" PRIu64
+	       ",\"switch_own_latency_median_ns\":%" PRIu64,
 	       aut ? x->ov.wake_ns : o->nq > 0 ? o->wake_lat_ns[0] : 0,
-	       aut ? x->ov.switch_ns : o->nq > 0 ? o->switch_lat_ns[0] : 0);
+	       aut ? x->ov.switch_ns : o->nq > 0 ? o->switch_lat_ns[0] : 0,
+	       aut ? x->ov.switch_own_ns : o->nq > 0 ? o->switch_lat_ns[0] : 0);
 	printf(",\"seeds\":%zu,\"first_seed\":%" PRIu64, x->nseeds, x->o.seed);
 	printf(",\"verdict\":%s,", x->verdict ? "\"pass\"" : "\"fail\"");
 	json_metrics(x->rows, x->n, "replay");

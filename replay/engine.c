@@ -282,7 +282,7 @@ void sl_eng_enqueue(struct sl_engine *e, struct sl_task *p, int cpu, const struc
 	if (!c->curr)
 		resched_after(e, cpu, over ? sl_eng_draw_lat(e, e->priv->o->wake_lat_ns) : 0);
 	else if (e->ops->check_preempt && e->ops->check_preempt(e, cpu, p))
-		resched_after(e, cpu, over ? sl_eng_switch_lat(e, p) : 0);
+		resched_after(e, cpu, over ? sl_eng_switch_lat(e, p, 0) : 0);
 	CHECK_AFTER(e, "check_preempt");
 }
 
@@ -429,7 +429,9 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 		 * A task blocked this very instant goes this way too: the
 		 * recording shows its sleep */
 		const struct sl_replay_opts *o = e->priv->o;
-		uint64_t lat = e->cpus[cpu].curr ? sl_eng_switch_lat(e, p) : sl_eng_draw_lat(e, o->wake_lat_ns);
+		const struct sl_task *cur = e->cpus[cpu].curr;
+		uint64_t lat = cur ? sl_eng_switch_lat(e, p, w.waker >= 0 && cur->idx == w.waker)
+				   : sl_eng_draw_lat(e, o->wake_lat_ns);
 		if (lat) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
 			k->w = w;
@@ -542,7 +544,7 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 			 * the switch latency (a child placed beside its running
 			 * parent preempts it on the way out of fork at once) */
 			c->need_resched = 0;
-			resched_after(e, cpu, sl_eng_switch_lat(e, p));
+			resched_after(e, cpu, sl_eng_switch_lat(e, p, 0));
 		}
 	} else {
 		struct sl_enq_info w;

@@ -191,6 +191,11 @@ struct sl_replay_opts {
 	 * the run's params ("none", "auto", "fixed"; NULL = "none"). */
 	int nq;
 	uint64_t wake_lat_ns[SL_OVERHEAD_Q], switch_lat_ns[SL_OVERHEAD_Q];
+	/* switch_lat for a wakeup onto a busy CPU that its running task made
+	 * itself (the way to its own return to user space), when switch_own
+	 * is set; switch_lat then for every other */
+	int switch_own;
+	uint64_t switch_own_lat_ns[SL_OVERHEAD_Q];
 	const char *overhead;
 	/* The kernel's preemption model (docs/replay.md "Preemption model"):
 	 * enum sl_preempt_model, how long a wakeup onto a busy CPU takes to

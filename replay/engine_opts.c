@@ -163,9 +163,11 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 			      sl_hrt_slack_on(o, ops->name) ? "on" : "off");
 	if (!bad && o->tick_phase_ns >= 0)
 		bad = appendf(buf, len, &off, ",\"tick_phase_ns\":%lld", (long long)o->tick_phase_ns);
-	for (k = 0; k < 2 && o->nq > 0 && !bad; k++) {
-		const uint64_t *q = k ? o->switch_lat_ns : o->wake_lat_ns;
-		bad = appendf(buf, len, &off, ",\"%s_latency_ns\":%s", k ? "switch" : "wake",
+	for (k = 0; k < 3 && o->nq > 0 && !bad; k++) {
+		const uint64_t *q = k == 2 ? o->switch_own_lat_ns : k ? o->switch_lat_ns : o->wake_lat_ns;
+		if (k == 2 && !o->switch_own)
+			break;
+		bad = appendf(buf, len, &off, ",\"%s_latency_ns\":%s", k == 2 ? "switch_own" : k ? "switch" : "wake",
 			      o->nq > 1 ? "[" : "");
 		for (j = 0; j < o->nq && !bad; j++)
 			bad = appendf(buf, len, &off, "%s%llu", j ? "," : "", (unsigned long long)q[j]);

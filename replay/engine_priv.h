@@ -182,7 +182,7 @@ void sl_eng_handback_init(struct sl_engine *e);
  * overheads); the time a wakeup of p onto a busy CPU takes to switch,
  * under the preemption model */
 uint64_t sl_eng_draw_lat(struct sl_engine *e, const uint64_t *q);
-uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p);
+uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p, int own);
 /* overhead.c: cpu is about to pick after its running task blocked or
  * yielded, while tasks woken onto it when it was busy are on their way
  * with a switch latency: those not woken by that task in this very instant

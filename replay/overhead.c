@@ -27,16 +27,17 @@ uint64_t sl_eng_draw_lat(struct sl_engine *e, const uint64_t *q)
  * for a return to user space); lazy: a real-time wakee as full, a fair one
  * as none but no later than the next tick (which turns a lazy
  * need_resched into a real one: kernel/sched/core.c, sched_tick). */
-uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p)
+uint64_t sl_eng_switch_lat(struct sl_engine *e, const struct sl_task *p, int own)
 {
 	const struct sl_replay_opts *o = e->priv->o;
 	int rt = p->sched_policy == SL_SCHED_FIFO || p->sched_policy == SL_SCHED_RR;
+	const uint64_t *q = o->switch_own && own ? o->switch_own_lat_ns : o->switch_lat_ns;
 	uint64_t lat;
 	if (o->nq <= 0)
 		return 0;
 	if (o->preempt == SL_PREEMPT_FULL || (o->preempt == SL_PREEMPT_LAZY && rt))
-		return o->switch_lat_ns[0];
-	lat = sl_eng_draw_lat(e, o->switch_lat_ns);
+		return q[0];
+	lat = sl_eng_draw_lat(e, q);
 	if (o->preempt == SL_PREEMPT_LAZY && e->priv->next_tick > e->now &&
 	    e->priv->next_tick - e->now < lat)
 		lat = e->priv->next_tick - e->now;

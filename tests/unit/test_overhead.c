@@ -137,6 +137,56 @@ SL_TEST(overhead_calibrate_by_hand)
 	CHECK_EQ_INT(o.switch_q[0], 10);
 }
 
+/* The preemptions split by who woke the task (docs/replay.md "Kernel
+ * overheads"): own (the preempted task woke it: its way back from that
+ * system call) and every preemption pooled. One CPU; n_own pairs of
+ * slices "P runs, woken Q preempts it" with P the waker, 2 ns from the
+ * wakeup to the switch, then 16 pairs with no waker (an interrupt's), 20
+ * ns. Each pair k starts at 1000 k: P (utid 1) [1000k, 1000k+100) R, Q
+ * (utid 2) woken at 1000k+98 or +80, runs from 1000k+100 [.., +200) S.
+ * - 16 own: pooled {2 x16, 20 x16}: the median (nearest rank 16 of 32) 2,
+ *   the top quantile (31/32: rank 31) 20; own: 16 samples, all 2;
+ * - 15 own: under SL_OVERHEAD_OWN_MIN (16): own takes the pooled ones. */
+static void own_case(int n_own, struct sl_overheads *o)
+{
+	struct sl_slice_row sl[64];
+	struct sl_wakeup_row wk[32];
+	struct sl_run_data r;
+	int k, n = n_own + 16;
+	for (k = 0; k < n; k++) {
+		uint64_t t = 1000 * (uint64_t)k;
+		int own = k < n_own;
+		sl[2 * k] = (struct sl_slice_row){ t, 100, 1, 0, 'R', 120 };
+		sl[2 * k + 1] = (struct sl_slice_row){ t + 100, 100, 2, 0, 'S', 120 };
+		wk[k] = (struct sl_wakeup_row){ t + (own ? 98 : 80), t + 100, 2, own ? 1 : -1, 0 };
+	}
+	memset(&r, 0, sizeof(r));
+	r.slices = sl;
+	r.nslices = (size_t)(2 * n);
+	r.wakeups = wk;
+	r.nwakeups = (size_t)n;
+	sl_overheads_calibrate(&r, o);
+}
+
+SL_TEST(overhead_calibrate_own_wakees)
+{
+	struct sl_overheads o;
+	int i;
+	own_case(16, &o);
+	CHECK_EQ_INT(o.nswitch, 32);
+	CHECK_EQ_INT(o.nswitch_own, 16);
+	CHECK_EQ_INT(o.switch_ns, 2);
+	CHECK_EQ_INT(o.switch_q[15], 20);
+	CHECK_EQ_INT(o.switch_own_ns, 2);
+	for (i = 0; i < SL_OVERHEAD_Q; i++)
+		CHECK_EQ_INT(o.switch_own_q[i], 2);
+	own_case(15, &o);
+	CHECK_EQ_INT(o.nswitch_own, 15);
+	for (i = 0; i < SL_OVERHEAD_Q; i++)
+		CHECK_EQ_INT(o.switch_own_q[i], o.switch_q[i]);
+	CHECK_EQ_INT(o.switch_own_ns, o.switch_ns);
+}
+
 SL_TEST(overhead_parse)
 {
 	struct sl_replay_opts o;
