@@ -133,8 +133,11 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 			    prev->utid != w->utid) {
 				if (across_tick(&ticks, w->cpu, w->ts, w->ts_run))
 					o->ntick++; /* the tick preempted prev */
-				else if ((sv[ns++] = w->ts_run - w->ts), w->waker_utid == prev->utid)
-					ov[no++] = w->ts_run - w->ts; /* preempted for its own wakee */
+				else {
+					sv[ns++] = w->ts_run - w->ts; /* preempted for it */
+					if (w->waker_utid == prev->utid) /* a wakee of its own */
+						ov[no++] = w->ts_run - w->ts;
+				}
 			}
 		}
 	}

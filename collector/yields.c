@@ -74,8 +74,8 @@ size_t sl_yields_resolve_tick(struct sl_yields *y, size_t ntasks, double tick_ns
 						     given->phase_ns[c->cpu] >= 0
 					     ? given
 					     : &tk;
-		c->yield = (size_t)c->task < ntasks && !sl_ticks_near(use, c->cpu, c->ts + c->dur, tick_ns);
-		if (c->yield && !c->weak)
+		/* the candidates that decide whether the task yields */
+		if ((size_t)c->task < ntasks && !c->weak && !sl_ticks_near(use, c->cpu, c->ts + c->dur, tick_ns))
 			y->off[c->task + 1]++;
 	}
 	sl_ticks_release(&tk);
@@ -90,9 +90,8 @@ size_t sl_yields_resolve_tick(struct sl_yields *y, size_t ntasks, double tick_ns
 	 * (update_deadline, protect_slice; docs/model.md "Yields") */
 	for (i = 0; i < y->n; i++) {
 		struct sl_yield_cand *c = &y->c[i];
-		size_t k = y->off[c->task + 1];
-		c->yield = (size_t)c->task < ntasks && (size_t)c->task < y->nrun && k >= SL_YIELDS_MIN &&
-			   2 * k >= y->run[c->task];
+		size_t t = (size_t)c->task, k = t < ntasks ? y->off[t + 1] : 0;
+		c->yield = t < ntasks && t < y->nrun && k >= SL_YIELDS_MIN && 2 * k >= y->run[t];
 		n += (size_t)c->yield;
 	}
 	memset(y->off, 0, (ntasks + 1) * sizeof(*y->off));

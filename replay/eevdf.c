@@ -457,7 +457,7 @@ static void eevdf_dequeue(struct sl_engine *e, int cpu, struct sl_task *et, char
 	ev_rq_update_curr(r, cpu);
 	ev_pelt_update(r, cpu, p);
 	ev_util_est_dequeue(r, p, state == 'S' || state == 'D');
-	ev_pelt_seen(r, cpu, p); /* dequeue_entity's update_load_avg */
+	ev_pelt_mark(p, cpu); /* dequeue_entity's update_load_avg (above) */
 	if (state == 'S' || state == 'D') {
 		/* delayed: it stays in its queue, and its group's entity too */
 		if (!sl_eevdf_dequeue_sleep(ev_cfs(r, p, cpu), &p->se)) {
@@ -730,7 +730,7 @@ void ev_detach(struct ev_run *r, int src, struct sl_eevdf_se *se)
 	ev_rq_update_curr(r, src);
 	ev_pelt_update(r, src, p);
 	ev_util_est_dequeue(r, p, 0);
-	ev_pelt_seen(r, src, p); /* dequeue_entity's update_load_avg */
+	ev_pelt_mark(p, src); /* dequeue_entity's update_load_avg (above) */
 	/* dequeue_entities: the task (DEQUEUE_MIGRATING), then its group's
 	 * entity as a sleep if it leaves the group's queue there empty */
 	sl_eevdf_dequeue_move(ev_cfs(r, p, src), se);

@@ -197,6 +197,8 @@ void ev_idle_wakeup(struct ev_run *r, int cpu);
 /* update_load_avg(cfs_rq, se) of p on cpu: its averages brought up to now
  * and kept as the ones util_est_update will read */
 void ev_pelt_seen(struct ev_run *r, int cpu, struct ev_task *p);
+/* the same for averages brought up to now already */
+void ev_pelt_mark(struct ev_task *p, int cpu);
 
 /* eevdf.c: the fair runqueue's update_curr from the engine's CPU time */
 int ev_rq_update_curr(struct ev_run *r, int cpu);

@@ -152,7 +152,7 @@ void ev_pelt_enqueue(struct ev_run *r, int cpu, struct ev_task *p)
 	if (!p->avg.last)
 		p->avg.last = 1; /* attached at time 0: not "new" any more */
 	p->pelt_cpu = cpu;
-	ev_pelt_seen(r, cpu, p);
+	ev_pelt_mark(p, cpu); /* attached, its averages at now */
 }
 
 void ev_pelt_reweight(struct ev_run *r, struct ev_task *p, unsigned long w)
@@ -257,7 +257,12 @@ void ev_pelt_seen(struct ev_run *r, int cpu, struct ev_task *p)
 	if (!p || p->rt)
 		return;
 	ev_pelt_update(r, cpu, p);
-	if (p->pelt_cpu != cpu)
+	ev_pelt_mark(p, cpu);
+}
+
+void ev_pelt_mark(struct ev_task *p, int cpu)
+{
+	if (p->rt || p->pelt_cpu != cpu)
 		return;
 	p->ue_util = p->avg.util_avg;
 	p->ue_runnable = p->avg.runnable_avg;
