@@ -50,6 +50,7 @@ static const char synopsis[] =
 	"                [--preempt none|voluntary|full|lazy] [--groups ledger|none]\n"
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--handback on|off] [--wall-clock on|off] [--tick-timers on|off]\n"
+	"                [--reap any|named]\n"
 	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
 	"                [--opt NAME=VALUE]... [--debug] [--dry-run]";
 
@@ -232,6 +233,8 @@ static void summary(int64_t run_id, const char *name, const struct sl_behaviour 
 		printf(", %" PRIu64 " sleeps ended at a tick (timers)", s->tick_timers);
 	if (s->hrt_early)
 		printf(", %" PRIu64 " timers fired early (slack)", s->hrt_early);
+	if (s->reap_any)
+		printf(", %" PRIu64 " waits ended by another child than recorded", s->reap_any);
 	if (cpus > 1 && s->end_ns)
 		printf(", a CPU idle beside a waiting task %.2f%% of the time (longest %.1f ms, "
 		       "%.2f%% beyond the balancing intervals)",
@@ -387,6 +390,9 @@ static int parse_args(int argc, char **argv, struct ropts *r)
 		SL_OPT_CHOICE(0, "tick-timers", &r->o.no_tick_timers, sl_tick_timer_choices,
 			      "a trace's timers that fired at the tick (found at\n"
 			      "import; docs/model.md):"),
+		SL_OPT_CHOICE(0, "reap", &r->o.reap_named, sl_reap_choices,
+			      "a causal replay's parent whose children's exits end\n"
+			      "its sleeps (docs/replay.md):"),
 		SL_OPT_CHOICE(0, "abs-timers", &r->o.no_abs_timers, sl_abs_timer_choices,
 			      "a trace's tasks on an absolute periodic timer (found\n"
 			      "at import; docs/model.md):"),
@@ -581,6 +587,7 @@ static int put_replay_metrics(struct sl_store *st, int64_t run_id, const struct 
 		{ "replay_handbacks", s->handbacks },
 		{ "replay_tick_timers", s->tick_timers },
 		{ "replay_hrtimer_early", s->hrt_early },
+		{ "replay_reap_any", s->reap_any },
 	};
 	size_t i;
 	for (i = 0; i < SL_ARRAY_SIZE(m); i++)

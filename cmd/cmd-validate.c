@@ -24,6 +24,7 @@ static const char synopsis[] =
 	"                [--interference recorded|none] [--late-cpus offline|online]\n"
 	"                [--irq-cpu auto|relative|remote|recorded|sleeper] [--handback on|off]\n"
 	"                [--wall-clock on|off] [--tick-timers on|off]\n"
+	"                [--reap any|named]\n"
 	"                [--hrtimer-slack auto|on|off] [--abs-timers on|off]\n"
 	"                [--vcpu-pack off|ledger] [--sched-features off|ledger]\n"
 	"                [--sync block|exit|none|group] [--opt NAME=VALUE]...\n"
@@ -52,7 +53,7 @@ static void more_help(FILE *f)
 struct vopts {
 	int64_t trace, against;
 	const char *sched, *overhead;
-	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack;
+	int fmt, mode, interference, irq_cpu, late, handback, vcpu_pack, wall, tick_timers, hrt_slack, reap;
 	int abs_timers, features, sync;
 	long long hz, seeds, first_seed;
 	struct sl_strlist opt; /* --opt: model options after the release's and the ledger's */
@@ -125,6 +126,9 @@ static int parse(int argc, char **argv, struct vopts *v)
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "tick-timers", &v->tick_timers, sl_tick_timer_choices,
 			      "the trace's timers that fired at the tick (see\n"
+			      "'schedlab replay -h'):"),
+		SL_OPT_CHOICE(0, "reap", &v->reap, sl_reap_choices,
+			      "a parent whose children's exits end its sleeps (see\n"
 			      "'schedlab replay -h'):"),
 		SL_OPT_CHOICE(0, "abs-timers", &v->abs_timers, sl_abs_timer_choices,
 			      "the trace's tasks on an absolute periodic timer (see\n"
@@ -329,6 +333,7 @@ struct vrun {
 	size_t nseeds;          /* replays compared (--seeds; 1 without overheads) */
 	uint64_t tick_timers;   /* the stored replay's sleeps ended at a tick */
 	uint64_t hrt_early;     /* its timers fired early, in their slack */
+	uint64_t reap_any;      /* its waits for any child another child ended */
 	size_t pelt_tasks, pelt_cpus; /* the ledger's load tracking at the start (start_pelt) */
 	struct sl_run_data rec, rep;
 	struct sl_fidelity f;   /* the median of the replays' comparisons */
@@ -484,6 +489,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 	x->o.no_handback = v->handback;
 	x->o.no_wall = v->wall;
 	x->o.no_tick_timers = v->tick_timers;
+	x->o.reap_named = v->reap;
 	x->o.hrtimer_slack = v->hrt_slack;
 	x->o.no_abs_timers = v->abs_timers;
 	if (v->interference == SL_INTERFERENCE_NONE)
@@ -524,6 +530,7 @@ static int replay(struct sl_store *st, const struct vopts *v, struct vrun *x, st
 		goto out;
 	x->have_rep = 1;
 	x->tick_timers = rs.tick_timers;
+	x->reap_any = rs.reap_any;
 	x->hrt_early = rs.hrt_early;
 	/* without overheads there is nothing to draw: every seed replays alike */
 	x->nseeds = x->o.nq > 0 ? (size_t)v->seeds : 1;
@@ -633,6 +640,9 @@ static void print_text(const struct vrun *x)
 		printf("timer slack: off (%s)\n", o->hrtimer_slack == SL_HRT_SLACK_OFF
 						      ? "--hrtimer-slack off"
 						      : "none before 2.6.28");
+	if (o->mode == SL_MODE_CAUSAL && !o->reap_named)
+		printf("waits for any child: %" PRIu64 " waits of the stored replay ended by another child "
+		       "than recorded (docs/replay.md)\n", x->reap_any);
 	if (x->nseeds > 1)
 		printf("replays: %zu, --seed %" PRIu64 " to %" PRIu64 " (the overheads' draws); each "
 		       "replay figure is their median, run %" PRId64 " is seed %" PRIu64 "'s\n",

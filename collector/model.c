@@ -6,12 +6,12 @@
  *   lost events) is not counted, as with summing per-CPU switch intervals.
  * - A burst is the CPU time a task gets between two sleeps; preemption
  *   (prev_state R) does not end a burst.
- * - A task's replay starts when it is first seen runnable: at its fork, at
- *   its first wakeup (the waker is its "parent" for causal starts), at its
- *   first preemption, or at the trace start if it is first seen switching in.
+ * - A task's replay starts when it is first seen runnable: at its fork, at its
+ *   first wakeup (the waker is its "parent" for causal starts), at its first
+ *   preemption, or at the trace start if it is first seen switching in.
  * - A wakeup's waker is the task current at sched_waking (else sched_wakeup);
- *   from interrupt context, or when the "waker" is the woken task itself, the
- *   waker kind is IRQ; from the idle task, IDLE. */
+ *   from interrupt context, or when the "waker" is the woken task itself,
+ *   the waker kind is IRQ; from the idle task, IDLE. */
 #include "model_int.h"
 #include "kthread.h"
 
@@ -198,20 +198,10 @@ static uint64_t progress(const struct sl_model *m, int32_t idx, uint64_t ts)
 	return p;
 }
 
+/* a slice's end from prev_state: R, D (D or I), X (X or Z), else S */
 static char slice_state(char s)
 {
-	switch (s) {
-	case 'R':
-		return 'R';
-	case 'D':
-	case 'I':
-		return 'D';
-	case 'X':
-	case 'Z':
-		return 'X';
-	default:
-		return 'S';
-	}
+	return s == 'R' ? 'R' : s == 'D' || s == 'I' ? 'D' : s == 'X' || s == 'Z' ? 'X' : 'S';
 }
 
 /* The row of task idx's slice held back at a missed switch, if any, with
@@ -637,6 +627,7 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 			}
 			t->spec.flags |= SL_TASK_EXITED;
 			t->state = T_DEAD;
+			sl_model_kid_exit(m, t, ev->ts);
 		} else {
 			if (t->started) {
 				sl_model_add_phase(t, t->burst_ns, st == 'D' ? SL_END_SLEEP_D : SL_END_SLEEP_S);
@@ -735,6 +726,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		}
 	}
 	t = &m->t[w]; /* task_of may have grown the array */
+	sl_model_kid_wake(m, t, kind == SL_WAKER_TASK ? waker : -1);
 	if (!t->started) {
 		start_task(m, t, ev->ts, waker, prog);
 	} else if (t->state == T_SLEEPING && t->nph) {

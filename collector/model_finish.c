@@ -188,6 +188,8 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 		 * not: wake_wide() kept it (docs/model.md "Wide wakees") */
 		if (t->wide_stay >= SL_WIDE_MIN && t->wide_stay >= 2 * t->wide_move)
 			s->flags |= SL_TASK_WIDE;
+		if (t->kid_wakes >= 2 && !t->kid_named)
+			s->flags |= SL_TASK_REAPS_ANY;
 		sl_yields_split(&m->y, (int32_t)i, &t->ph, &t->nph, &t->cap);
 		s->phases = t->ph;
 		s->nphases = t->nph;

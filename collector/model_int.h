@@ -19,6 +19,9 @@ struct mtask {
 	int cpu;            /* CPU it runs on when T_RUNNING */
 	int started;
 	int exiting;
+	uint64_t kid_exit_ts; /* the last exit of a child of it while it slept (0: none) */
+	uint32_t kid_wakes;   /* its sleeps a child's exit ended */
+	int kid_named;        /* one of them after another child's exit in the same sleep */
 	uint64_t cum_ns;    /* CPU time of completed slices */
 	uint64_t burst_ns;  /* CPU time of the current burst */
 	uint64_t burst_cut; /* CPU time of the open slice already in a phase
@@ -122,6 +125,30 @@ struct sl_model {
 /* An interrupt on CPU a woke a task that slept on CPU b: a != b and a task
  * runs on each (wake_affine_weight decides, unless wake_wide()). */
 int sl_model_both_busy(const struct sl_model *m, int a, int b);
+/* Waits for children (docs/model.md): t exits; a parent asleep since
+ * before (exit_notify tells it) notes the time, for its wakeup. */
+static inline void sl_model_kid_exit(struct sl_model *m, const struct mtask *t, uint64_t ts)
+{
+	int32_t p = t->spec.parent;
+	if (p >= 0 && (size_t)p < m->nt && (t->spec.flags & SL_TASK_FORKED) && m->t[p].state == T_SLEEPING &&
+	    m->t[p].sleep_ts < ts)
+		m->t[p].kid_exit_ts = ts;
+}
+
+/* t, asleep, is woken by task waker: if that is the exit of a child of t
+ * (after sched_process_exit: exit_notify), count it, and whether another
+ * child had exited during the same sleep without waking t: t waits for a
+ * named child then (waitpid(pid): child_wait_callback, kernel/exit.c). */
+static inline void sl_model_kid_wake(struct sl_model *m, struct mtask *t, int32_t waker)
+{
+	const struct mtask *w = waker >= 0 ? &m->t[waker] : NULL;
+	if (!w || t->state != T_SLEEPING || !w->exiting || (w->spec.flags & SL_TASK_FORKED) == 0 ||
+	    w->spec.parent != (int32_t)(t - m->t))
+		return;
+	t->kid_wakes++;
+	t->kid_named |= t->kid_exit_ts > t->sleep_ts;
+}
+
 /* An SL_EV_TASKINFO: kept for sl_model_finish (collector/model_finish.c). */
 int sl_model_kind_event(struct sl_model *m, const struct sl_event *ev);
 /* Append a phase (a burst of run ns ending in end) to t's behaviour. */

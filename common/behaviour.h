@@ -106,6 +106,11 @@ enum {
 				   * timer sleep ends at its last deadline plus the
 				   * recorded interval between their wakeups, wake_ts
 				   * (docs/model.md "Absolute timers") */
+	SL_TASK_REAPS_ANY = 2048, /* its children's exits woke it at least twice
+				   * and never past another child that had exited
+				   * during the same sleep: it waits for any child
+				   * (wait4(-1), SIGCHLD), not a named one
+				   * (docs/model.md "Waits for children") */
 };
 
 enum sl_policy_kind { SL_SCHED_NORMAL = 0, SL_SCHED_FIFO = 1, SL_SCHED_RR = 2, SL_SCHED_BATCH = 3 };

@@ -45,7 +45,7 @@ void sl_waiter_heap_pop(struct sl_waiter *heap, size_t *np)
 		heap[i] = last;
 }
 
-static void waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
+void sl_eng_waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point)
 {
 	struct sl_waiter x = { point, t->eng->token, t };
 	sl_waiter_heap_push(&w->eng->waiters, &w->eng->waiters_n, &w->eng->waiters_cap, x);
@@ -56,9 +56,11 @@ static void waiter_pop(struct sl_task *w)
 	sl_waiter_heap_pop(w->eng->waiters, &w->eng->waiters_n);
 }
 
+/* x (a wait on w's progress) still stands: its task waits for w, or for
+ * any of its children (wait_on itself: reap.c) */
 static int waiter_valid(const struct sl_task *w, const struct sl_waiter *x)
 {
-	return x->t->eng->wait_on == w && x->t->eng->token == x->token;
+	return (x->t->eng->wait_on == w || x->t->eng->wait_on == x->t) && x->t->eng->token == x->token;
 }
 
 /* Drop stale waiters from the top of w's heap. */
@@ -92,6 +94,8 @@ void sl_eng_release_reached(struct sl_engine *e, struct sl_task *w)
 			break;
 		struct sl_task *t = w->eng->waiters[0].t;
 		waiter_pop(w);
+		if (t->eng->wait_on == t)
+			sl_eng_reap_reached(e, w); /* a child's exit it waited for */
 		release_waiter(e, t, 0);
 	}
 }
@@ -105,7 +109,9 @@ void sl_eng_release_all(struct sl_engine *e, struct sl_task *w)
 			break;
 		struct sl_task *t = w->eng->waiters[0].t;
 		waiter_pop(w);
-		release_waiter(e, t, 1);
+		/* a wait for any of its children stands while another can wake it */
+		if (t->eng->wait_on != t || sl_eng_reap_lost(e, t))
+			release_waiter(e, t, 1);
 	}
 	free(w->eng->waiters);
 	w->eng->waiters = NULL;
@@ -137,7 +143,7 @@ void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, 
 	}
 	t->eng->wait_on = w;
 	e->priv->ncausal++;
-	waiter_push(w, t, point);
+	sl_eng_waiter_push(w, t, point);
 	if (w->state == SL_TS_RUNNING && e->cpus[w->cpu].curr == w) {
 		sl_eng_account(e, w->cpu);
 		sl_eng_arm(e, w->cpu);

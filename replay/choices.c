@@ -69,6 +69,13 @@ const struct sl_choice sl_tick_timer_choices[] = {
 	SL_CHOICES_END
 };
 
+const struct sl_choice sl_reap_choices[] = {
+	{ "any", SL_REAP_ANY,
+	  "a task that waits for any of its children (make's\njobs; found at import) wakes at the exit of whichever exits\nfirst, as wait4(-1) does (docs/replay.md \"A parent's\nwait for any child\")" },
+	{ "named", SL_REAP_NAMED, "it waits for the child the recording names" },
+	SL_CHOICES_END
+};
+
 const struct sl_choice sl_abs_timer_choices[] = {
 	{ "on", SL_ABS_TIMERS_ON,
 	  "a trace's tasks found on an absolute periodic timer (a\nframe or audio loop, cyclictest: found at import) set\neach deadline from the last, as next += period does:\ntheir sleeps take up what their bursts and waits did\nnot (docs/model.md \"Absolute timers\")" },

@@ -18,6 +18,7 @@ extern const struct sl_choice sl_late_cpus_choices[]; /* enum sl_late_cpus_mode 
 extern const struct sl_choice sl_handback_choices[]; /* enum sl_handback_mode */
 extern const struct sl_choice sl_wall_choices[];     /* enum sl_wall_mode */
 extern const struct sl_choice sl_tick_timer_choices[]; /* enum sl_tick_timer_mode */
+extern const struct sl_choice sl_reap_choices[];       /* enum sl_reap_mode */
 extern const struct sl_choice sl_hrt_slack_choices[]; /* enum sl_hrt_slack_mode */
 extern const struct sl_choice sl_abs_timer_choices[]; /* enum sl_abs_timer_mode */
 

@@ -347,6 +347,8 @@ static void begin_sleep(struct sl_engine *e, struct sl_task *p)
 	}
 	if (e->mode == SL_MODE_CAUSAL && ph->waker_kind == SL_WAKER_TASK && ph->waker >= 0 &&
 	    (size_t)ph->waker < e->ntasks && ph->waker != p->idx) {
+		if (sl_eng_reap_wait(e, p, timed_end))
+			return;
 		sl_eng_wait_for(e, p, &e->tasks[ph->waker], ph->waker_progress_ns, timed_end, 0);
 		return;
 	}

@@ -122,6 +122,7 @@ enum sl_irq_cpu_mode {
 
 /* replay --tick-timers */
 enum sl_tick_timer_mode { SL_TICK_TIMERS_ON = 0, SL_TICK_TIMERS_OFF = 1 };
+enum sl_reap_mode { SL_REAP_ANY = 0, SL_REAP_NAMED = 1 };
 /* replay --hrtimer-slack: a sleep's timer fires with another timer of its
  * CPU, or the tick, inside its slack (replay/hrtimer.c) */
 enum sl_hrt_slack_mode {
@@ -216,6 +217,11 @@ struct sl_replay_opts {
 	 * off: their sleeps last as recorded), 0 = a sleep with tick_n ends at
 	 * the tick_n-th tick after its start */
 	int no_tick_timers;
+	/* 1 = a parent's sleep ended by a child's exit waits for that child
+	 * (--reap named); 0 = for whichever of its children exits first,
+	 * for a task the collector found waiting so (enum sl_reap_mode)
+	 * (replay/reap.c, docs/replay.md "A parent's wait for any child") */
+	int reap_named;
 	int hrtimer_slack;           /* enum sl_hrt_slack_mode (replay/hrtimer.c) */
 	/* 1 = an absolute periodic timer's sleeps last as recorded (--abs-timers
 	 * off); 0 = each ends at the last deadline plus the recorded interval
@@ -280,6 +286,8 @@ struct sl_replay_stats {
 	uint64_t causal_fallbacks;   /* causal waits that fell back to timed */
 	uint64_t handbacks;          /* wakers parked until their sleeper slept */
 	uint64_t tick_timers;        /* timers' sleeps ended at a tick (tick_n) */
+	uint64_t reap_any;           /* sleeps for any child ended by another child
+				      * than the recording's (replay/reap.c) */
 	uint64_t hrt_early;          /* timers fired before their recorded end with
 				      * another timer or the tick (hrtimer.c) */
 	uint64_t busy_ns, idle_ns;   /* Σ over CPUs */

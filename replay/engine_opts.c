@@ -155,6 +155,9 @@ int sl_replay_params_json(const struct sl_policy_ops *ops, const struct sl_repla
 		bad = appendf(buf, len, &off, ",\"tick_timers\":\"%s\"",
 			      sl_choice_name(sl_tick_timer_choices, o->no_tick_timers, "?"));
 	if (!bad && o->interference)
+		bad = appendf(buf, len, &off, ",\"reap\":\"%s\"",
+			      sl_choice_name(sl_reap_choices, o->reap_named, "?"));
+	if (!bad && o->interference)
 		bad = appendf(buf, len, &off, ",\"abs_timers\":\"%s\"",
 			      sl_choice_name(sl_abs_timer_choices, o->no_abs_timers, "?"));
 	/* the timers' slack in effect (replay/hrtimer.c) */

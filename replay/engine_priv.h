@@ -110,6 +110,7 @@ struct sl_engine_priv {
 	int handback;            /* hand-back holds (handback.c) in causal mode */
 	int wall;                /* wall-clock bursts (wall.c) */
 	int *hb_pair;            /* handback.c: a task's exclusive waker, -1 */
+	struct sl_reap *reap;    /* reap.c: per task, NULL: every wait names its waker */
 	uint64_t lat_state;      /* their draws: splitmix64 state (from the seed) */
 	struct sl_waking *waking;/* per task, while SL_TS_WAKING (NULL without overheads) */
 	struct sl_sync_map sync; /* which wakeups are sync (replay --sync) */
@@ -164,6 +165,8 @@ void sl_waiter_heap_pop(struct sl_waiter *heap, size_t *n);
  * is_start: t is waiting to appear). Wakes at once if w is past it. */
 void sl_eng_wait_for(struct sl_engine *e, struct sl_task *t, struct sl_task *w, uint64_t point,
 		     uint64_t timed_end, int is_start);
+/* t waits (from now, with its token) until w's CPU time reaches point. */
+void sl_eng_waiter_push(struct sl_task *w, struct sl_task *t, uint64_t point);
 /* Drop stale entries from the top of w's waiters. */
 void sl_eng_waiters_clean(struct sl_task *w);
 /* w made progress: wake the waiters whose point has come. */
@@ -172,6 +175,17 @@ void sl_eng_release_reached(struct sl_engine *e, struct sl_task *w);
 void sl_eng_release_all(struct sl_engine *e, struct sl_task *w);
 /* Nothing can progress: release the causal wait whose timed end is first. */
 void sl_eng_break_deadlock(struct sl_engine *e);
+
+/* reap.c: a parent's wait for whichever child exits first */
+void sl_eng_reap_init(struct sl_engine *e);
+void sl_eng_reap_release(struct sl_engine *e);
+/* p begins the sleep of its current phase: 1 if it is a wait for any of its
+ * children, then set up (a causal wait on them, or its wakeup queued) */
+int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end);
+/* child reached its exit point while its parent waited for it */
+void sl_eng_reap_reached(struct sl_engine *e, struct sl_task *child);
+/* 1 if no child of parent can end its wait any more */
+int sl_eng_reap_lost(struct sl_engine *e, struct sl_task *parent);
 
 /* handback.c: the order of a recorded hand-off (docs/replay.md
  * "Hand-backs"): a task that wakes another at a recorded point does not

@@ -243,6 +243,7 @@ static int start_replay(struct sl_engine *e, const struct sl_behaviour *b,
 	size_t i;
 
 	sl_eng_handback_init(e);
+	sl_eng_reap_init(e);
 	if (e->ops->init(e)) {
 		if (!v->failed)
 			sl_fail(d, "%s: initialisation failed", e->ops->name);
@@ -288,6 +289,7 @@ static void release_engine(struct sl_engine *e)
 		free(v->tx[i].holds);
 	}
 	free(v->hb_pair);
+	sl_eng_reap_release(e);
 	free(v->tx);
 	free(v->mig_spec);
 	free(e->tasks);

@@ -126,10 +126,10 @@ EOF
 		"$SCHEDLAB" --db "$T/db" analyze --trace 1 > /dev/null || fail "analyze $f"
 		expect_eq "$(sq "$T/db" "SELECT count(*) FROM metric WHERE name LIKE 'replay\_%' ESCAPE '\'")" \
 			"$n" "replay_* metrics after analyze"
-		# 5 models x 9 metrics (replay_span_ns, 3 replay_idle_wait_*, 2
+		# 5 models x 10 metrics (replay_span_ns, 3 replay_idle_wait_*, 2
 		# replay_sync_*, replay_handbacks, replay_tick_timers,
-		# replay_hrtimer_early)
-		expect_eq "$n" 45 "replay_* metrics of trace 1"
+		# replay_hrtimer_early, replay_reap_any)
+		expect_eq "$n" 50 "replay_* metrics of trace 1"
 	fi
 	execs=$(sq "$T/db" "SELECT count(*) FROM burst b JOIN thread t USING (utid) WHERE t.trace_id = $i AND b.end_state = 'V'")
 	case $f in
