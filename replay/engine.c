@@ -431,9 +431,25 @@ static void wake_enqueue(struct sl_engine *e, struct sl_task *p, const struct sl
 		 * A task blocked this very instant goes this way too: the
 		 * recording shows its sleep */
 		const struct sl_replay_opts *o = e->priv->o;
-		const struct sl_task *cur = e->cpus[cpu].curr;
-		uint64_t lat = cur ? sl_eng_switch_lat(e, p, w.waker >= 0 && cur->idx == w.waker)
-				   : sl_eng_draw_lat(e, o->wake_lat_ns);
+		struct sl_cpu *c = &e->cpus[cpu];
+		const struct sl_task *cur = c->curr;
+		uint64_t lat;
+		if (w.waker < 0 && c->irq_lat_ts == e->now + 1 && c->irq_lat_busy == (cur != NULL) &&
+		    !o->irq_lat_each) {
+			/* another wakeup of the same interrupt (timers that
+			 * expire together, __hrtimer_run_queues or the timer
+			 * softirq): queued in the same instant, before the
+			 * interrupt's exit reschedules (ttwu_do_activate) */
+			lat = c->irq_lat;
+		} else {
+			lat = cur ? sl_eng_switch_lat(e, p, w.waker >= 0 && cur->idx == w.waker)
+				  : sl_eng_draw_lat(e, o->wake_lat_ns);
+			if (w.waker < 0) {
+				c->irq_lat_ts = e->now + 1;
+				c->irq_lat = lat;
+				c->irq_lat_busy = cur != NULL;
+			}
+		}
 		if (lat) {
 			struct sl_waking *k = &e->priv->waking[p->idx];
 			k->w = w;

@@ -91,6 +91,12 @@ struct sl_cpu {
 	 * queued at once (ttwu_queue_cond, kernel/sched/core.c, v6.18). */
 	unsigned wake_pending;       /* the CPU was idle at the wakeup */
 	unsigned wake_queued;        /* it was busy: on the kernel's runqueue already */
+	/* engine, with --overhead: the latency drawn for the last interrupt's
+	 * wakeup onto this CPU, at irq_lat_ts, busy or not (irq_lat_busy):
+	 * the wakeups of one interrupt share it (docs/replay.md "Kernel
+	 * overheads") */
+	uint64_t irq_lat_ts, irq_lat;
+	int irq_lat_busy;
 };
 
 enum sl_replay_mode { SL_MODE_TIMED = 0, SL_MODE_CAUSAL = 1 };
@@ -222,6 +228,9 @@ struct sl_replay_opts {
 	 * for a task the collector found waiting so (enum sl_reap_mode)
 	 * (replay/reap.c, docs/replay.md "A parent's wait for any child") */
 	int reap_named;
+	/* 1 = each wakeup of one interrupt onto a CPU draws its own latency
+	 * (before 2026-12-08; tests); 0 = they share the first one's */
+	int irq_lat_each;
 	int hrtimer_slack;           /* enum sl_hrt_slack_mode (replay/hrtimer.c) */
 	/* 1 = an absolute periodic timer's sleeps last as recorded (--abs-timers
 	 * off); 0 = each ends at the last deadline plus the recorded interval
