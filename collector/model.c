@@ -286,25 +286,6 @@ static void lost_sight(struct sl_model *m, int32_t idx, int cpu, uint64_t at)
 
 static int switch_in(struct sl_model *m, int cpu, int32_t n, uint64_t ts, uint64_t hi);
 
-static int hint_cmp(const void *a, const void *b)
-{
-	const struct sl_slice_hint *x = a, *y = b;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-void sl_model_set_slice_hints(struct sl_model *m, const struct sl_slice_hint *h, size_t n)
-{
-	free(m->hint);
-	m->hint = NULL;
-	m->nhint = 0;
-	if (!n)
-		return;
-	m->hint = xmalloc(n * sizeof(*h));
-	memcpy(m->hint, h, n * sizeof(*h));
-	qsort(m->hint, n, sizeof(*h), hint_cmp);
-	m->nhint = n;
-}
-
 /* Where the slice of task idx, begun at since (UINT64_MAX: not known), ended at a
  * switch the file lacks, its last evidence at lo and the next task's first
  * at hi: halfway, the best estimate with nothing else known; with the
@@ -321,7 +302,7 @@ static uint64_t missed_end(const struct sl_model *m, int32_t idx, uint64_t since
 	if (!m->nhint || since == UINT64_MAX || idx < 0)
 		return lo + (hi - lo) / 2;
 	key.tid = m->t[idx].tid;
-	h = bsearch(&key, m->hint, m->nhint, sizeof(key), hint_cmp);
+	h = bsearch(&key, m->hint, m->nhint, sizeof(key), sl_model_hint_cmp);
 	if (!h)
 		return lo + (hi - lo) / 2;
 	s = since + h->mean_ns < since ? hi : since + h->mean_ns;
@@ -681,6 +662,22 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		sl_kacct_wake(m->ka, w, t->tid, ev->ts, SL_KW_WAKING, ev->cpu);
 		return 0;
 	}
+	if (t->state == T_RUNNING) {
+		/* a task's sched_waking while it runs: it is on its way to sleep
+		 * (its __state set); if it was off its queue already, the wakeup
+		 * waits until it is off its CPU, or goes to that CPU's wake list,
+		 * and its sched_wakeup comes after the switch, from the idle task or
+		 * an interrupt (try_to_wake_up, ttwu_queue_wakelist, v6.18); if it
+		 * was still queued, sched_wakeup follows at once (ttwu_runnable)
+		 * and it does not sleep (docs/model.md "Wakeups on the way to sleep") */
+		int32_t k = ev->type == SL_EV_WAKING && ev->cur_pid > 0 &&
+				    !((ev->ctx & SL_CTX_KNOWN) && (ev->ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI)))
+			    ? task_of(m, ev->cur_pid, ev->ts) : -1;
+		t = &m->t[w];
+		t->ew_waker = k != w ? k : -1;
+		t->ew_prog = k >= 0 && k != w ? progress(m, k, ev->ts) : 0;
+		t->ew_ts = ev->type == SL_EV_WAKING ? ev->ts : 0;
+	}
 	if (t->state == T_RUNNING || t->wake_pending) {
 		/* not asleep, or sched_wakeup after sched_waking: after the enqueue */
 		if (t->wake_pending == 2 && ev->type == SL_EV_WAKEUP && t->state == T_RUNNABLE)
@@ -726,6 +723,13 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		}
 	}
 	t = &m->t[w]; /* task_of may have grown the array */
+	if (kind != SL_WAKER_TASK && ev->type == SL_EV_WAKEUP && t->state == T_SLEEPING && t->ew_ts && t->ew_waker >= 0 &&
+	    t->ew_ts + TAIL_MAX_NS >= t->sleep_ts && t->ew_ts <= t->sleep_ts + TAIL_MAX_NS) {
+		kind = SL_WAKER_TASK; /* the task's wakeup on its way to sleep (above) */
+		waker = t->ew_waker;
+		prog = t->ew_prog;
+	}
+	t->ew_ts = 0;
 	sl_model_kid_wake(m, t, kind == SL_WAKER_TASK ? waker : -1);
 	if (!t->started) {
 		start_task(m, t, ev->ts, waker, prog);

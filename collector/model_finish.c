@@ -210,6 +210,19 @@ int sl_model_finish(struct sl_model *m, struct sl_behaviour *b, uint64_t **first
 	return 0;
 }
 
+void sl_model_set_slice_hints(struct sl_model *m, const struct sl_slice_hint *h, size_t n)
+{
+	free(m->hint);
+	m->hint = NULL;
+	m->nhint = 0;
+	if (!n)
+		return;
+	m->hint = xmalloc(n * sizeof(*h));
+	memcpy(m->hint, h, n * sizeof(*h));
+	qsort(m->hint, n, sizeof(*h), sl_model_hint_cmp);
+	m->nhint = n;
+}
+
 void sl_model_set_windows(struct sl_model *m, const struct sl_ledger_window *w, size_t n)
 {
 	sl_kacct_free(m->ka);

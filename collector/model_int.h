@@ -21,6 +21,10 @@ struct mtask {
 	int exiting;
 	uint64_t kid_exit_ts; /* the last exit of a child of it while it slept (0: none) */
 	uint32_t kid_wakes;   /* its sleeps a child's exit ended */
+	/* a sched_waking while it ran with no sched_wakeup after it: the task
+	 * (-1 none) and its progress, and when (0: none) */
+	int32_t ew_waker;
+	uint64_t ew_prog, ew_ts;
 	int kid_named;        /* one of them after another child's exit in the same sleep */
 	uint64_t cum_ns;    /* CPU time of completed slices */
 	uint64_t burst_ns;  /* CPU time of the current burst */
@@ -147,6 +151,13 @@ static inline void sl_model_kid_wake(struct sl_model *m, struct mtask *t, int32_
 		return;
 	t->kid_wakes++;
 	t->kid_named |= t->kid_exit_ts > t->sleep_ts;
+}
+
+/* slice hints by tid (sl_model_set_slice_hints) */
+static inline int sl_model_hint_cmp(const void *a, const void *b)
+{
+	const struct sl_slice_hint *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 /* An SL_EV_TASKINFO: kept for sl_model_finish (collector/model_finish.c). */
