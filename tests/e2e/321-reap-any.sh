@@ -16,7 +16,9 @@
 # Then the replays: eevdf, causal, seed 0. With --reap any (the default) a
 # marked parent wakes at the first of its children's exits, so some waits
 # end by another child than the recording's (replay_reap_any > 0); with
-# --reap named none does. Every task's CPU time is the recorded one in both.
+# --reap named none does. Every task's CPU time is the recorded one in both;
+# rsdl, o1, sd and cfs replay it causally with the same waits, conserve CPU
+# time and give the same rows twice.
 . "$(dirname "$0")/lib.sh"
 command -v trace-cmd > /dev/null 2>&1 || skip "trace-cmd not installed"
 tr="$TOP/traces/corpus/build.dat"
@@ -66,6 +68,18 @@ sq "$T/db" "SELECT params FROM run WHERE id = $named" | grep -q '"reap":"named"'
 for r in "$any" "$named"; do
 	u=$(unconserved "$T/db" 1 "$r")
 	[ "$u" = 0 ] || fail "run $r: $u tasks with another CPU time than recorded"
+done
+# the other models through the same causal replay: every task's CPU time
+# conserved, and the same rows again from a second run (determinism)
+rows() { sq "$T/db" "SELECT ts, dur, cpu, utid, end_state FROM sched_slice WHERE run_id = $1 ORDER BY rowid" | md5sum; }
+for m in rsdl o1 sd cfs; do
+	r1=$("$SCHEDLAB" --db "$T/db" -q replay --trace 1 --sched $m --mode causal | sed -n 's/^run \([0-9]*\) .*/\1/p')
+	r2=$("$SCHEDLAB" --db "$T/db" -q replay --trace 1 --sched $m --mode causal | sed -n 's/^run \([0-9]*\) .*/\1/p')
+	[ -n "$r1" ] && [ -n "$r2" ] || fail "$m replay"
+	expect_eq "$(unconserved "$T/db" 1 "$r1")" 0 "$m: tasks with another CPU time than recorded"
+	expect_eq "$(metric "$r1")" "$(metric "$r2")" "$m: waits ended by another child, twice"
+	[ "$(metric "$r1")" -gt 0 ] || fail "$m: no wait ended by another child"
+	expect_eq "$(rows "$r1")" "$(rows "$r2")" "$m: the same rows twice"
 done
 echo "marked: $(wc -l < "$T/awk") tasks (awk and import agree); reap any: $n waits ended by another child"
 exit 0
