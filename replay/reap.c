@@ -32,6 +32,7 @@ struct sl_reap {
 	size_t nexited; /* of those, the ones past their exit point */
 	uint64_t point; /* as a child: the point of its exit at which it wakes its parent */
 	int exited;     /* ... reached */
+	int listed;     /* ... in its parent's kids */
 };
 
 /* The phase of s in which its CPU time reaches its total (the one ending
@@ -105,20 +106,15 @@ void sl_eng_reap_init(struct sl_engine *e)
 		}
 		r[i].ph = xcalloc(nph, sizeof(*r[i].ph));
 		r[i].kids = xcalloc(nph, sizeof(*r[i].kids));
-		for (k = 0; k < s->nphases; k++) {
+		for (k = 0; k < s->nphases && r[i].nkids < nph; k++) {
 			const struct sl_phase *ph = &s->phases[k];
-			if (!exit_wake(e, i, ph) || r[ph->waker].point != ph->waker_progress_ns)
+			/* each child once: its first naming (a later one keeps
+			 * its child, as a named wait) */
+			if (!exit_wake(e, i, ph) || r[ph->waker].listed || r[ph->waker].point != ph->waker_progress_ns)
 				continue;
-			if (r[i].nkids < nph && (r[i].nkids == 0 || r[i].kids[r[i].nkids - 1] != ph->waker)) {
-				/* each child once (its first naming) */
-				size_t m;
-				for (m = 0; m < r[i].nkids && r[i].kids[m] != ph->waker; m++)
-					;
-				if (m < r[i].nkids)
-					continue;
-				r[i].kids[r[i].nkids++] = ph->waker;
-				r[i].ph[r[i].nph++] = k;
-			}
+			r[ph->waker].listed = 1;
+			r[i].kids[r[i].nkids++] = ph->waker;
+			r[i].ph[r[i].nph++] = k;
 		}
 	}
 	e->priv->reap = r;
@@ -176,7 +172,11 @@ int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end)
 	for (k = 0; k < r->nkids; k++) {
 		struct sl_task *c = &e->tasks[r->kids[k]];
 		struct sl_reap *cr = &e->priv->reap[r->kids[k]];
-		if (cr->exited || c->state == SL_TS_DONE || (c->eng->total_work != SL_INF && c->eng->total_work < cr->point))
+		/* not one waiting to be forked by it: the parent, asleep, forks
+		 * none (and a wait per child on every later child would be
+		 * quadratic: a shell's loop of thousands of commands) */
+		if (cr->exited || c->state == SL_TS_DONE || (c->state == SL_TS_NEW && c->eng->wait_on == p) ||
+		    (c->eng->total_work != SL_INF && c->eng->total_work < cr->point))
 			continue;
 		sl_eng_waiter_push(c, p, cr->point);
 		if (c->state == SL_TS_RUNNING && e->cpus[c->cpu].curr == c) {
@@ -214,7 +214,7 @@ int sl_eng_reap_lost(struct sl_engine *e, struct sl_task *parent)
 	for (k = 0; k < r->nkids; k++) {
 		const struct sl_task *c = &e->tasks[r->kids[k]];
 		const struct sl_reap *cr = &e->priv->reap[r->kids[k]];
-		if (!cr->exited && c->state != SL_TS_DONE &&
+		if (!cr->exited && c->state != SL_TS_DONE && !(c->state == SL_TS_NEW && c->eng->wait_on == parent) &&
 		    (c->eng->total_work == SL_INF || c->eng->total_work >= cr->point))
 			return 0; /* another child can still wake it */
 	}

@@ -160,3 +160,57 @@ SL_TEST(engine_reap_wakes_at_the_first_child_exit)
 	CHECK_EQ_INT(any, 0);
 	CHECK_EQ_INT(cpu[1] + cpu[2], 12 * TMS);
 }
+
+/* A shell's loop: P forks N children one after another and waits for each
+ * (its sleep ends at that child's exit, a child at a time). Marked
+ * REAPS_ANY (nothing told it apart: no child exited while it waited for
+ * another), it still waits for the only child alive, so the replay is the
+ * named one's: the same end and rows, no wait ended by another child. And
+ * the waits stay linear: a child that waits to be forked by the sleeping
+ * parent gets no entry (2 000 children, 2 000 waits). */
+static void loop_behaviour(struct sl_behaviour *b, int n)
+{
+	struct sl_task_spec *p, *k;
+	int i;
+	memset(b, 0, sizeof(*b));
+	b->cpus = 1;
+	p = add_task(b, "sh", 0, 0);
+	p->flags = SL_TASK_REAPS_ANY;
+	for (i = 0; i < n; i++)
+		add_phase(p, 100 * 1000, SL_END_SLEEP_S, 60 * 1000, SL_WAKER_TASK, i + 1, 50 * 1000);
+	add_phase(p, 100 * 1000, SL_END_EXIT, 0, 0, -1, 0);
+	for (i = 0; i < n; i++) {
+		k = add_task(b, "true", 0, 0);
+		k->parent = 0;
+		k->parent_progress_ns = (uint64_t)(i + 1) * 100 * 1000;
+		k->flags = SL_TASK_FORKED | SL_TASK_EXITED;
+		add_phase(k, 50 * 1000, SL_END_EXIT, 0, 0, -1, 0);
+	}
+}
+
+SL_TEST(engine_reap_sequential_children_as_named)
+{
+	struct sl_behaviour b;
+	struct sl_replay_opts o;
+	struct sl_replay_stats st[2];
+	struct trec r[2];
+	int m;
+	loop_behaviour(&b, 2000);
+	for (m = 0; m < 2; m++) {
+		sl_replay_opts_init(&o);
+		o.cpus = 1;
+		o.mode = SL_MODE_CAUSAL;
+		o.reap_named = m;
+		CHECK_EQ_INT(trun_opts(&b, "eevdf", &o, &r[m], &st[m]), 0);
+	}
+	/* each cycle: P 100 us, the child 50 us (it runs as P sleeps): 2 000
+	 * x 150 us + P's last 100 us = 300.1 ms, in both */
+	CHECK_EQ_INT(st[0].end_ns, 300100 * 1000ULL);
+	CHECK_EQ_INT(st[1].end_ns, st[0].end_ns);
+	CHECK_EQ_INT(st[0].reap_any, 0);
+	CHECK_EQ_INT(r[0].ns, r[1].ns);
+	CHECK_EQ_INT(trun_runtime(&r[0], 0), 2001 * 100 * 1000ULL);
+	trec_free(&r[0]);
+	trec_free(&r[1]);
+	sl_behaviour_release(&b);
+}
