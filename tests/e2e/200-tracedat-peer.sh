@@ -25,30 +25,7 @@ for f in ${TRACEDAT_FILES:-"$SHARED"/traces/*/trace.dat "$TOP"/traces/*.dat}; do
 	while :; do
 		try=$((try + 1))
 		trace-cmd report -N -t "$f" 2>"$T/report.err" >"$T/report.txt" || fail "trace-cmd report $f: $(head -3 "$T/report.err")"
-		awk '
-		{
-			i = index($0, " sched_switch: ")
-			if (!i) next
-			n = split(substr($0, 1, i), f, " ")
-			cpu = ""
-			for (k = n; k >= 1; k--) if (f[k] ~ /^\[[0-9]+\]$/) { cpu = f[k]; break }
-			if (cpu == "" || f[n] !~ /^[0-9]+\.[0-9]+:$/) next
-			split(substr(f[n], 1, length(f[n]) - 1), t, ".")
-			ts = t[1] * 1000000000 + t[2] * 10 ^ (9 - length(t[2]))
-			rest = substr($0, i)
-			j = index(rest, " prev_pid=")
-			if (!j) next
-			split(substr(rest, j + 10), g, " ")
-			pid = g[1]
-			if (cpu in last) rt[pid + 0] += ts - last[cpu]
-			last[cpu] = ts
-			j = index(rest, " prev_state=")
-			split(substr(rest, j + 12), g, " ")
-			s = g[1]; sub(/\+$/, "", s)
-			if (s ~ /^R/) s = "R"; else { sub(/\|.*/, "", s); if (s == "x") s = "X"; if (s ~ /^[KWN]$/) s = "D" }
-			print s >"/dev/stderr"
-		}
-		END { for (p in rt) if (rt[p]) printf "%d %.0f\n", p, rt[p] }' "$T/report.txt" 2>"$T/want.st" | sort -n >"$T/want.rt"
+		STATES=1 switch_runtime "$T/report.txt" 2>"$T/want.st" >"$T/want.rt"
 		[ -s "$T/want.rt" ] || [ $try -ge 3 ] || continue
 		break
 	done

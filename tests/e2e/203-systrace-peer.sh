@@ -23,26 +23,7 @@ awk '/<script class="trace-data"/ { inb = 1; first = 1; next }
      inb && first { first = 0; json = ($0 ~ /^[ \t]*[{[]/) }
      inb && !json' "$M" >"$T/modern.txt"
 
-runtime() {
-	awk '
-	{
-		i = index($0, " sched_switch: ")
-		if (!i) next
-		n = split(substr($0, 1, i), f, " ")
-		cpu = ""
-		for (k = n; k >= 1; k--) if (f[k] ~ /^\[[0-9]+\]$/) { cpu = f[k]; break }
-		if (cpu == "" || f[n] !~ /^[0-9]+\.[0-9]+:$/) next
-		split(substr(f[n], 1, length(f[n]) - 1), t, ".")
-		ts = t[1] * 1000000000 + t[2] * 10 ^ (9 - length(t[2]))
-		rest = substr($0, i)
-		j = index(rest, " prev_pid=")
-		if (!j) next
-		split(substr(rest, j + 10), g, " ")
-		if (cpu in last) rt[g[1] + 0] += ts - last[cpu]
-		last[cpu] = ts
-	}
-	END { for (p in rt) if (rt[p]) printf "%d %.0f\n", p, rt[p] }' "$1" | sort -n
-}
+runtime() { switch_runtime "$1"; } # lib.sh
 
 for pair in "legacy:$L" "modern:$M"; do
 	name=${pair%%:*} f=${pair#*:}

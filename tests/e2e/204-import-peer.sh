@@ -10,26 +10,7 @@
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed"
 "$SCHEDLAB" -h 2>&1 | grep -q import || skip "schedlab has no import command"
 
-runtime() { # ftrace-style text on stdin -> "pid ns" for pid != 0
-	awk '
-	{
-		i = index($0, " sched_switch: ")
-		if (!i) next
-		n = split(substr($0, 1, i), f, " ")
-		cpu = ""
-		for (k = n; k >= 1; k--) if (f[k] ~ /^\[[0-9]+\]$/) { cpu = f[k]; break }
-		if (cpu == "" || f[n] !~ /^[0-9]+\.[0-9]+:$/) next
-		split(substr(f[n], 1, length(f[n]) - 1), t, ".")
-		ts = t[1] * 1000000000 + t[2] * 10 ^ (9 - length(t[2]))
-		rest = substr($0, i)
-		j = index(rest, " prev_pid=")
-		if (!j) next
-		split(substr(rest, j + 10), g, " ")
-		if (cpu in last) rt[g[1] + 0] += ts - last[cpu]
-		last[cpu] = ts
-	}
-	END { for (p in rt) if (rt[p] && p != 0) printf "%d %.0f\n", p, rt[p] }' | sort -n
-}
+runtime() { switch_runtime | awk '$1 != 0'; } # ftrace-style text on stdin -> "pid ns" for pid != 0 (lib.sh)
 db_runtime() { # DB trace-id
 	sq "$1" "select t.tid, sum(s.dur) from sched_slice s join thread t on t.utid = s.utid
 		join run r on r.id = s.run_id where r.scheduler = 'recorded' and r.trace_id = $2

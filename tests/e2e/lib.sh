@@ -16,6 +16,40 @@ golden() {
 	diff -u "$TOP/tests/golden/$1" "$2" || fail "output differs from tests/golden/$1"
 }
 sq() { sqlite3 -batch -noheader "$1" "$2"; }
+# switch_runtime [FILE...]: ftrace-style text (trace-cmd report, systrace)
+# on the files or stdin -> "pid ns" sorted by pid: each task's runtime, the
+# per-CPU intervals between sched_switch lines charged to prev_pid (the
+# peer's own arithmetic, for checking our readers). With STATES=1 each
+# switch's prev_state letter also goes to stderr, read as the kernel's print
+# fmt under trace-cmd -N: "R+" is R, "x" (old TASK_DEAD) X, "D|W" its first
+# flag, K/W/N alone D.
+switch_runtime() {
+	awk -v states="${STATES:-0}" '
+	{
+		i = index($0, " sched_switch: ")
+		if (!i) next
+		n = split(substr($0, 1, i), f, " ")
+		cpu = ""
+		for (k = n; k >= 1; k--) if (f[k] ~ /^\[[0-9]+\]$/) { cpu = f[k]; break }
+		if (cpu == "" || f[n] !~ /^[0-9]+\.[0-9]+:$/) next
+		split(substr(f[n], 1, length(f[n]) - 1), t, ".")
+		ts = t[1] * 1000000000 + t[2] * 10 ^ (9 - length(t[2]))
+		rest = substr($0, i)
+		j = index(rest, " prev_pid=")
+		if (!j) next
+		split(substr(rest, j + 10), g, " ")
+		if (cpu in last) rt[g[1] + 0] += ts - last[cpu]
+		last[cpu] = ts
+		if (states) {
+			j = index(rest, " prev_state=")
+			split(substr(rest, j + 12), g, " ")
+			s = g[1]; sub(/\+$/, "", s)
+			if (s ~ /^R/) s = "R"; else { sub(/\|.*/, "", s); if (s == "x") s = "X"; if (s ~ /^[KWN]$/) s = "D" }
+			print s >"/dev/stderr"
+		}
+	}
+	END { for (p in rt) if (rt[p]) printf "%d %.0f\n", p, rt[p] }' "$@" | sort -n
+}
 # unconserved DB TRACE RUN: how many tasks of TRACE's recorded run got a
 # replayed CPU time in RUN more than one tick (1 ms) away from the recorded one
 unconserved() {
