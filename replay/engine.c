@@ -175,6 +175,7 @@ void sl_eng_push_start(struct sl_engine *e, struct sl_task *p, uint64_t t)
 {
 	e->priv->ntimed++;
 	sl_evq_push(&e->priv->q, t < e->now ? e->now : t, EV_START, (uint32_t)p->idx, p->eng->token);
+	sl_eng_reap_start(e, p);
 }
 
 /* ---- runqueue bookkeeping ---- */
@@ -308,6 +309,7 @@ static void finish(struct sl_engine *e, struct sl_task *p)
 	struct sl_task *a;
 	p->state = SL_TS_DONE;
 	e->priv->ndone++;
+	sl_eng_reap_finish(e, p);
 	sl_eng_release_all(e, p);
 	sl_eng_holds_release(p);
 	if ((a = sl_eng_unpark_by(e, p)) != NULL)

@@ -182,6 +182,10 @@ void sl_eng_reap_release(struct sl_engine *e);
 /* p begins the sleep of its current phase: 1 if it is a wait for any of its
  * children, then set up (a causal wait on them, or its wakeup queued) */
 int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end);
+/* a task's start is set (its fork has come) / it is done: its parent's
+ * live children */
+void sl_eng_reap_start(struct sl_engine *e, struct sl_task *p);
+void sl_eng_reap_finish(struct sl_engine *e, struct sl_task *p);
 /* child reached its exit point while its parent waited for it */
 void sl_eng_reap_reached(struct sl_engine *e, struct sl_task *child);
 /* 1 if no child of parent can end its wait any more */

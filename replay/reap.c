@@ -30,48 +30,55 @@ struct sl_reap {
 	int32_t *kids;  /* the children named by those sleeps */
 	size_t nkids;
 	size_t nexited; /* of those, the ones past their exit point */
+	int32_t *live;  /* of those, the ones that have appeared and not yet exited */
+	size_t nlive;
 	uint64_t point; /* as a child: the point of its exit at which it wakes its parent */
-	int exited;     /* ... reached */
-	int listed;     /* ... in its parent's kids */
+	uint64_t from;  /* its CPU time before its last burst, UINT64_MAX: no exit burst */
+	int from_known; /* from computed (once: exit_wake asks for it at every naming) */
+	int exited;     /* its point reached */
+	int listed;     /* in its parent's kids */
+	size_t at;      /* its index in its parent's live */
 };
 
-/* The phase of s in which its CPU time reaches its total (the one ending
- * its work), or NULL. */
-static const struct sl_phase *last_phase(const struct sl_task_spec *s, uint64_t *before)
+/* Task w's CPU time before its last burst, if that burst ends in its exit
+ * (UINT64_MAX otherwise): the burst that holds its exit notification. */
+static uint64_t exit_from(struct sl_reap *r, const struct sl_task_spec *w)
 {
-	const struct sl_phase *last = NULL;
+	struct sl_reap *c = &r[w->idx];
 	uint64_t sum = 0;
 	size_t i;
-	*before = 0;
-	for (i = 0; i < s->nphases; i++) {
-		const struct sl_phase *ph = &s->phases[i];
+	if (c->from_known)
+		return c->from;
+	c->from_known = 1;
+	c->from = UINT64_MAX;
+	for (i = 0; i < w->nphases; i++) {
+		const struct sl_phase *ph = &w->phases[i];
 		if (ph->run_ns == SL_INF)
-			return NULL;
-		*before = sum;
-		sum += ph->run_ns;
-		last = ph;
+			break;
+		if (ph->end == SL_END_EXIT)
+			c->from = sum;
 		if (ph->end == SL_END_EXIT || ph->end == SL_END_TRACE)
 			break;
+		sum += ph->run_ns;
 	}
-	return last;
+	return c->from;
 }
 
 /* Whether phase ph of task i is a sleep ended by the exit of a child of i:
  * its waker's parent is i, and the waker woke it in its last burst, which
  * ends in its exit. */
-static int exit_wake(const struct sl_engine *e, size_t i, const struct sl_phase *ph)
+static int exit_wake(const struct sl_engine *e, struct sl_reap *r, size_t i, const struct sl_phase *ph)
 {
 	const struct sl_task_spec *w;
-	const struct sl_phase *last;
-	uint64_t before;
+	uint64_t from;
 	if (!sl_end_sleeps(ph->end) || ph->waker_kind != SL_WAKER_TASK || ph->waker < 0 ||
 	    (size_t)ph->waker >= e->priv->nreal || (size_t)ph->waker == i)
 		return 0;
 	w = e->tasks[ph->waker].spec;
 	if (w->parent != (int32_t)i || (w->flags & (SL_TASK_EXITED | SL_TASK_FORKED)) != (SL_TASK_EXITED | SL_TASK_FORKED))
 		return 0;
-	last = last_phase(w, &before);
-	return last && last->end == SL_END_EXIT && ph->waker_progress_ns > before;
+	from = exit_from(r, w);
+	return from != UINT64_MAX && ph->waker_progress_ns > from;
 }
 
 void sl_eng_reap_init(struct sl_engine *e)
@@ -89,7 +96,7 @@ void sl_eng_reap_init(struct sl_engine *e)
 		for (k = 0; k < s->nphases; k++) {
 			const struct sl_phase *ph = &s->phases[k];
 			struct sl_reap *c;
-			if (!exit_wake(e, i, ph))
+			if (!exit_wake(e, r, i, ph))
 				continue;
 			c = &r[ph->waker];
 			if (c->point)
@@ -100,17 +107,18 @@ void sl_eng_reap_init(struct sl_engine *e)
 		if (nph < 2) {
 			/* one child at most: waiting for it by name is the same */
 			for (k = 0; k < s->nphases; k++)
-				if (exit_wake(e, i, &s->phases[k]))
+				if (exit_wake(e, r, i, &s->phases[k]))
 					r[s->phases[k].waker].point = 0;
 			continue;
 		}
 		r[i].ph = xcalloc(nph, sizeof(*r[i].ph));
 		r[i].kids = xcalloc(nph, sizeof(*r[i].kids));
+		r[i].live = xcalloc(nph, sizeof(*r[i].live));
 		for (k = 0; k < s->nphases && r[i].nkids < nph; k++) {
 			const struct sl_phase *ph = &s->phases[k];
 			/* each child once: its first naming (a later one keeps
 			 * its child, as a named wait) */
-			if (!exit_wake(e, i, ph) || r[ph->waker].listed || r[ph->waker].point != ph->waker_progress_ns)
+			if (!exit_wake(e, r, i, ph) || r[ph->waker].listed || r[ph->waker].point != ph->waker_progress_ns)
 				continue;
 			r[ph->waker].listed = 1;
 			r[i].kids[r[i].nkids++] = ph->waker;
@@ -128,28 +136,73 @@ void sl_eng_reap_release(struct sl_engine *e)
 	for (i = 0; i < e->priv->nreal; i++) {
 		free(e->priv->reap[i].ph);
 		free(e->priv->reap[i].kids);
+		free(e->priv->reap[i].live);
 	}
 	free(e->priv->reap);
 	e->priv->reap = NULL;
 }
 
-/* Count the children of r that have passed their exit point by now. */
-static void count_exits(const struct sl_engine *e, struct sl_reap *r)
+/* Child c of a waiting parent (one of its kids) reached its exit point:
+ * counted, and out of the live ones. */
+static void mark_exited(struct sl_engine *e, struct sl_task *c)
 {
-	size_t k;
-	for (k = 0; k < r->nkids; k++) {
-		struct sl_reap *c = &e->priv->reap[r->kids[k]];
-		if (!c->exited && sl_eng_cur_exec(e, &e->tasks[r->kids[k]]) >= c->point) {
-			c->exited = 1;
-			r->nexited++;
-		}
+	struct sl_reap *cr = &e->priv->reap[c->idx], *r = &e->priv->reap[c->spec->parent];
+	if (cr->exited)
+		return;
+	cr->exited = 1;
+	r->nexited++;
+	if (cr->at < r->nlive && r->live[cr->at] == c->idx) {
+		int32_t last = r->live[--r->nlive];
+		r->live[cr->at] = last;
+		e->priv->reap[last].at = cr->at;
 	}
+}
+
+/* A kid's start is set (its parent reached its fork, or its recorded clock
+ * starts it): live; if its parent waits for any of its children now, for
+ * it too. */
+void sl_eng_reap_start(struct sl_engine *e, struct sl_task *p)
+{
+	struct sl_reap *cr, *r;
+	struct sl_task *parent;
+	if (!e->priv->reap || (size_t)p->idx >= e->priv->nreal || !e->priv->reap[p->idx].listed)
+		return;
+	cr = &e->priv->reap[p->idx];
+	r = &e->priv->reap[p->spec->parent];
+	if (cr->exited || (cr->at < r->nlive && r->live[cr->at] == p->idx))
+		return;
+	parent = &e->tasks[p->spec->parent];
+	cr->at = r->nlive;
+	r->live[r->nlive++] = p->idx;
+	if (parent->eng->wait_on == parent)
+		sl_eng_waiter_push(p, parent, cr->point);
+}
+
+/* A kid is done: past its exit point (its work is all done), or never to
+ * reach it. */
+void sl_eng_reap_finish(struct sl_engine *e, struct sl_task *p)
+{
+	struct sl_reap *cr, *r;
+	if (!e->priv->reap || (size_t)p->idx >= e->priv->nreal || !e->priv->reap[p->idx].listed)
+		return;
+	cr = &e->priv->reap[p->idx];
+	if (sl_eng_cur_exec(e, p) >= cr->point) {
+		mark_exited(e, p);
+		return;
+	}
+	r = &e->priv->reap[p->spec->parent];
+	if (cr->at < r->nlive && r->live[cr->at] == p->idx) {
+		int32_t last = r->live[--r->nlive];
+		r->live[cr->at] = last;
+		e->priv->reap[last].at = cr->at;
+	}
+	cr->at = SIZE_MAX;
 }
 
 int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end)
 {
 	struct sl_reap *r;
-	size_t j, k, n = 0;
+	size_t j, k;
 	if (!e->priv->reap || (size_t)p->idx >= e->priv->nreal)
 		return 0;
 	r = &e->priv->reap[p->idx];
@@ -158,7 +211,12 @@ int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end)
 	if (r->cur >= r->nph || r->ph[r->cur] != p->eng->phase)
 		return 0;
 	j = ++r->cur; /* the j-th exit it waits for */
-	count_exits(e, r);
+	/* a live child past its point (its exit path under way) has exited */
+	for (k = r->nlive; k-- > 0;) {
+		struct sl_task *c = &e->tasks[r->live[k]];
+		if (sl_eng_cur_exec(e, c) >= e->priv->reap[c->idx].point)
+			mark_exited(e, c);
+	}
 	if (r->nexited >= j) {
 		/* a child it has not reaped exited already: no sleep to speak of */
 		e->priv->st.causal_waits++;
@@ -166,31 +224,23 @@ int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end)
 		sl_eng_push_wake(e, p, e->now);
 		return 1;
 	}
+	if (!r->nlive) {
+		/* no child alive that could wake it: the recorded sleep (one
+		 * still to be forked cannot be: the parent, asleep, forks none) */
+		e->priv->st.causal_fallbacks++;
+		sl_eng_push_wake(e, p, timed_end);
+		return 1;
+	}
 	p->eng->wait_is_start = 0;
 	p->eng->wait_timed_end = timed_end;
-	p->eng->wait_on = p; /* any of its children (sl_eng_waiter_valid) */
-	for (k = 0; k < r->nkids; k++) {
-		struct sl_task *c = &e->tasks[r->kids[k]];
-		struct sl_reap *cr = &e->priv->reap[r->kids[k]];
-		/* not one waiting to be forked by it: the parent, asleep, forks
-		 * none (and a wait per child on every later child would be
-		 * quadratic: a shell's loop of thousands of commands) */
-		if (cr->exited || c->state == SL_TS_DONE || (c->state == SL_TS_NEW && c->eng->wait_on == p) ||
-		    (c->eng->total_work != SL_INF && c->eng->total_work < cr->point))
-			continue;
-		sl_eng_waiter_push(c, p, cr->point);
+	p->eng->wait_on = p; /* any of its children (causal.c, waiter_valid) */
+	for (k = 0; k < r->nlive; k++) {
+		struct sl_task *c = &e->tasks[r->live[k]];
+		sl_eng_waiter_push(c, p, e->priv->reap[c->idx].point);
 		if (c->state == SL_TS_RUNNING && e->cpus[c->cpu].curr == c) {
 			sl_eng_account(e, c->cpu);
 			sl_eng_arm(e, c->cpu);
 		}
-		n++;
-	}
-	if (!n) {
-		/* no child left that could wake it: the recorded sleep */
-		p->eng->wait_on = NULL;
-		e->priv->st.causal_fallbacks++;
-		sl_eng_push_wake(e, p, timed_end);
-		return 1;
 	}
 	e->priv->ncausal++;
 	return 1;
@@ -198,25 +248,12 @@ int sl_eng_reap_wait(struct sl_engine *e, struct sl_task *p, uint64_t timed_end)
 
 void sl_eng_reap_reached(struct sl_engine *e, struct sl_task *child)
 {
-	struct sl_reap *c = &e->priv->reap[child->idx], *r = &e->priv->reap[child->spec->parent];
-	if (!c->exited) {
-		c->exited = 1;
-		r->nexited++;
-	}
+	struct sl_reap *r = &e->priv->reap[child->spec->parent];
+	mark_exited(e, child);
 	e->priv->st.reap_any += r->cur && r->kids[r->cur - 1] != child->idx;
 }
 
 int sl_eng_reap_lost(struct sl_engine *e, struct sl_task *parent)
 {
-	struct sl_reap *r = &e->priv->reap[parent->idx];
-	size_t k;
-	count_exits(e, r);
-	for (k = 0; k < r->nkids; k++) {
-		const struct sl_task *c = &e->tasks[r->kids[k]];
-		const struct sl_reap *cr = &e->priv->reap[r->kids[k]];
-		if (!cr->exited && c->state != SL_TS_DONE && !(c->state == SL_TS_NEW && c->eng->wait_on == parent) &&
-		    (c->eng->total_work == SL_INF || c->eng->total_work >= cr->point))
-			return 0; /* another child can still wake it */
-	}
-	return 1;
+	return e->priv->reap[parent->idx].nlive == 0;
 }
