@@ -13,12 +13,6 @@
 
 #define US 1000ULL
 
-static int e_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
-{
-	(void)ctx, (void)ts, (void)dur, (void)cpu, (void)task, (void)st, (void)prio;
-	return 0;
-}
-
 static void feed(struct sl_model *m, struct sl_event e)
 {
 	CHECK_EQ_INT(sl_model_event(m, &e), 0);
@@ -40,7 +34,7 @@ static void feed(struct sl_model *m, struct sl_event e)
  * kind 2: a sleep of 20 us woken by the idle task. */
 static struct sl_phase early_run(int kind, int *waker_tid)
 {
-	struct sl_run_sink sink = { .ctx = NULL, .slice = e_slice, .wakeup = test_model_no_wake };
+	struct sl_run_sink sink = { .ctx = NULL, .slice = test_model_no_slice, .wakeup = test_model_no_wake };
 	struct sl_diag d;
 	struct sl_model *m;
 	struct sl_behaviour b;

@@ -37,6 +37,13 @@ static inline int test_model_no_wake(void *ctx, int task, uint64_t ts, uint64_t 
 	return 0;
 }
 
+/* a run sink's slice callback that keeps nothing */
+static inline int test_model_no_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
+{
+	(void)ctx, (void)ts, (void)dur, (void)cpu, (void)task, (void)st, (void)prio;
+	return 0;
+}
+
 /* free what sl_model_finish handed out, and the model */
 static inline void test_model_done(struct sl_model *m, struct sl_behaviour *b, uint64_t *first,
 				   uint64_t *last, struct sl_model_stats *st)

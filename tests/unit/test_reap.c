@@ -14,12 +14,6 @@
 
 #define US 1000ULL
 
-static int r_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
-{
-	(void)ctx, (void)ts, (void)dur, (void)cpu, (void)task, (void)st, (void)prio;
-	return 0;
-}
-
 static void feed(struct sl_model *m, struct sl_event e)
 {
 	CHECK_EQ_INT(sl_model_event(m, &e), 0);
@@ -51,7 +45,7 @@ static void child_exit(struct sl_model *m, uint64_t t, int cpu, int pid, int wak
  * Returns P's flags. */
 static uint32_t reap_run(int scenario)
 {
-	struct sl_run_sink sink = { .ctx = NULL, .slice = r_slice, .wakeup = test_model_no_wake };
+	struct sl_run_sink sink = { .ctx = NULL, .slice = test_model_no_slice, .wakeup = test_model_no_wake };
 	struct sl_diag d;
 	struct sl_model *m;
 	struct sl_behaviour b;

@@ -13,12 +13,6 @@
 
 #define US 1000ULL
 
-static int w_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
-{
-	(void)ctx, (void)ts, (void)dur, (void)cpu, (void)task, (void)st, (void)prio;
-	return 0;
-}
-
 static void feed(struct sl_model *m, struct sl_event e)
 {
 	sl_model_event(m, &e);
@@ -31,7 +25,7 @@ static void feed(struct sl_model *m, struct sl_event e)
  * times, then on CPU 1. Returns K's flags. */
 static uint32_t wide_run(int n, int stay, int idle1)
 {
-	struct sl_run_sink sink = { .ctx = NULL, .slice = w_slice, .wakeup = test_model_no_wake };
+	struct sl_run_sink sink = { .ctx = NULL, .slice = test_model_no_slice, .wakeup = test_model_no_wake };
 	struct sl_diag d;
 	struct sl_model *m;
 	struct sl_behaviour b;
