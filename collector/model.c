@@ -670,9 +670,8 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 		 * an interrupt (try_to_wake_up, ttwu_queue_wakelist, v6.18); if it
 		 * was still queued, sched_wakeup follows at once (ttwu_runnable)
 		 * and it does not sleep (docs/model.md "Wakeups on the way to sleep") */
-		int32_t k = ev->type == SL_EV_WAKING && ev->cur_pid > 0 &&
-				    !((ev->ctx & SL_CTX_KNOWN) && (ev->ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI)))
-			    ? task_of(m, ev->cur_pid, ev->ts) : -1;
+		int32_t k = ev->type == SL_EV_WAKING && ev->cur_pid > 0 && !sl_model_in_irq(ev)
+				    ? task_of(m, ev->cur_pid, ev->ts) : -1;
 		t = &m->t[w];
 		t->ew_waker = k != w ? k : -1;
 		t->ew_prog = k >= 0 && k != w ? progress(m, k, ev->ts) : 0;
@@ -705,7 +704,7 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	if (t->state == T_RUNNABLE && ev->type != SL_EV_WAKEUP_NEW)
 		return 0;
 	/* who woke it */
-	if ((ev->ctx & SL_CTX_KNOWN) && (ev->ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI)))
+	if (sl_model_in_irq(ev))
 		kind = SL_WAKER_IRQ;
 	else if (ev->cur_pid == 0)
 		kind = SL_WAKER_IDLE;

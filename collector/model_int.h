@@ -153,6 +153,12 @@ static inline void sl_model_kid_wake(struct sl_model *m, struct mtask *t, int32_
 	t->kid_named |= t->kid_exit_ts > t->sleep_ts;
 }
 
+/* an event fired in interrupt context (as far as the file says) */
+static inline int sl_model_in_irq(const struct sl_event *ev)
+{
+	return (ev->ctx & SL_CTX_KNOWN) && (ev->ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI));
+}
+
 /* slice hints by tid (sl_model_set_slice_hints) */
 static inline int sl_model_hint_cmp(const void *a, const void *b)
 {
