@@ -108,9 +108,14 @@ CREATE TABLE IF NOT EXISTS task_model (
 	-- bursts end on a wall-clock deadline, docs/model.md "Wall-clock
 	-- bursts") the deadline after its first run in a burst and the CPU
 	-- time after it; 0 for other tasks
+	-- version 18, start_cpu: the CPU the trace first shows the task on
+	-- (running or queued there; first seen at a wakeup, the CPU it last
+	-- ran on), NULL unknown: a task present at the trace's start starts
+	-- there in a replay (docs/replay.md "The trace's start")
 	phases TEXT NOT NULL DEFAULT '[]',
 	wall_ns INTEGER NOT NULL DEFAULT 0,
-	wall_tail_ns INTEGER NOT NULL DEFAULT 0
+	wall_tail_ns INTEGER NOT NULL DEFAULT 0,
+	start_cpu INTEGER
 );
 CREATE VIEW IF NOT EXISTS burst AS
 SELECT m.utid AS utid, CAST(j.key AS INTEGER) AS seq,

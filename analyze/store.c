@@ -22,8 +22,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO thread(utid, trace_id, tid, tgid, comm, nice, policy, rt_priority, first_ts, last_ts)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task_model(utid, start_ns, parent_utid, parent_progress_ns, flags, cpumask,"
-	" initially_runnable, run_ns, sleep_ns, count, phases, wall_ns, wall_tail_ns)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" initially_runnable, run_ns, sleep_ns, count, phases, wall_ns, wall_tail_ns, start_cpu)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO run_pack(run_id, tbl, seq, rows, data) VALUES (?,?,?,?,?)",
 };
 
@@ -243,6 +243,19 @@ static int migrate_v13(struct sl_store *s, struct sl_diag *d)
  * ledger's start, docs/ledger.md version 5) comes with the schema; traces
  * imported before have no rows and replay with the estimate from their
  * first 128 ms (docs/eevdf.md "Load tracking at the start"). */
+/* Schema 17 -> 18: task_model's start_cpu (the CPU the trace first shows a
+ * task on: docs/replay.md "The trace's start"); tasks imported before have
+ * NULL, and a task present at the start is placed as it was before
+ * (re-import the trace to have it). */
+static int migrate_v17(struct sl_store *s, struct sl_diag *d)
+{
+	return migrate(s, 17, "",
+		       has_column(s, "task_model", "start_cpu")
+			       ? ""
+			       : "ALTER TABLE task_model ADD COLUMN start_cpu INTEGER;",
+		       d);
+}
+
 /* Schema 12 -> 13: table cpu_first (the recorded run's first event on each
  * CPU, kept at import) comes with the schema; traces imported before have
  * no rows, and sl_store_late_cpus reads their recorded runs as before. */
@@ -336,7 +349,8 @@ int sl_store_open(const char *path, int create, struct sl_store **out, struct sl
 	    (v >= 1 && v <= 13 && migrate_v13(s, d)) ||
 	    (v >= 1 && v <= 14 && migrate(s, 14, "DROP VIEW IF EXISTS burst", "", d)) ||
 	    (v >= 1 && v <= 15 && migrate(s, 15, "DROP VIEW IF EXISTS burst", "", d)) ||
-	    (v >= 1 && v <= 16 && migrate(s, 16, "", "", d))) {
+	    (v >= 1 && v <= 16 && migrate(s, 16, "", "", d)) ||
+	    (v >= 1 && v <= 17 && migrate_v17(s, d))) {
 		sl_store_close(s);
 		return -1;
 	}

@@ -16,7 +16,7 @@
 #include "../common/sink.h"
 #include "../common/behaviour.h"
 
-#define SL_SCHEMA_VERSION 17
+#define SL_SCHEMA_VERSION 18
 
 struct sl_store;
 

@@ -219,6 +219,8 @@ int sl_store_add_behaviour(struct sl_store *s, int64_t trace_id, struct sl_behav
 		sqlite3_bind_text(q, 11, j.p, (int)j.n, SQLITE_STATIC);
 		st_bind_u64(q, 12, t->flags & SL_TASK_WALL ? t->wall_ns : 0);
 		st_bind_u64(q, 13, t->flags & SL_TASK_WALL ? t->wall_tail_ns : 0);
+		if (t->start_cpu1 > 0)
+			sqlite3_bind_int(q, 14, t->start_cpu1 - 1);
 		if (st_step_done(s, q, d, "adding a task model"))
 			goto fail;
 	}
@@ -503,7 +505,8 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 		 "SELECT t.utid, t.tid, t.tgid, t.comm, t.nice, t.policy, t.rt_priority,"
 		 " m.start_ns, m.parent_utid, m.parent_progress_ns, m.flags, m.cpumask,"
 		 " m.initially_runnable, m.run_ns, m.sleep_ns, m.count, m.phases,"
-		 " t.autogroup, t.autogroup_nice, t.cgroup, t.cgroup_weight, m.wall_ns, m.wall_tail_ns"
+		 " t.autogroup, t.autogroup_nice, t.cgroup, t.cgroup_weight, m.wall_ns, m.wall_tail_ns,"
+		 " m.start_cpu"
 		 " FROM thread t JOIN task_model m ON m.utid = t.utid"
 		 " WHERE t.trace_id = ? ORDER BY t.utid",
 		 d);
@@ -567,6 +570,11 @@ int sl_store_load_behaviour(struct sl_store *s, int64_t trace_id, struct sl_beha
 			} else {
 				t->flags &= ~(uint32_t)SL_TASK_WALL;
 			}
+		}
+		/* an edited database's negative or absurd CPU: unknown */
+		if (sqlite3_column_type(q, 23) == SQLITE_INTEGER) {
+			sqlite3_int64 c = sqlite3_column_int64(q, 23);
+			t->start_cpu1 = c >= 0 && c < SL_MAX_START_CPU ? (int)c + 1 : 0;
 		}
 		n++;
 	}

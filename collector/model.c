@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CPUS 4096
-
 struct sl_model *sl_model_new(const struct sl_run_sink *rec, struct sl_diag *d)
 {
 	struct sl_model *m = xcalloc(1, sizeof(*m));
@@ -157,22 +155,6 @@ void sl_model_add_phase(struct mtask *t, uint64_t run, char end)
 	t->burst_work_bad = 0;
 }
 
-/* Add a closed slice's wall time and charged work to task t's row of cpu. */
-static void add_work(struct mtask *t, int32_t idx, int cpu, uint64_t wall, uint64_t work)
-{
-	size_t i;
-	for (i = 0; i < t->ncw && t->cw[i].cpu != cpu; i++)
-		;
-	if (i == t->ncw) {
-		SL_GROW(t->cw, t->cwcap, t->ncw + 1);
-		memset(&t->cw[t->ncw], 0, sizeof(t->cw[0]));
-		t->cw[t->ncw].task = idx;
-		t->cw[t->ncw++].cpu = cpu;
-	}
-	t->cw[i].wall_ns += wall;
-	t->cw[i].work_ns += work;
-}
-
 static void start_task(struct sl_model *m, struct mtask *t, uint64_t ts, int32_t starter,
 		       uint64_t starter_progress)
 {
@@ -196,12 +178,6 @@ static uint64_t progress(const struct sl_model *m, int32_t idx, uint64_t ts)
 			p += ts - c->since;
 	}
 	return p;
-}
-
-/* a slice's end from prev_state: R, D (D or I), X (X or Z), else S */
-static char slice_state(char s)
-{
-	return s == 'R' ? 'R' : s == 'D' || s == 'I' ? 'D' : s == 'X' || s == 'Z' ? 'X' : 'S';
 }
 
 /* The row of task idx's slice held back at a missed switch, if any, with
@@ -253,7 +229,7 @@ static int close_slice(struct sl_model *m, struct mcpu *c, int cpu, uint64_t end
 	 * trace began was charged for time before it too */
 	if (t->charged_any) {
 		uint64_t w = t->slice_charged < dur ? t->slice_charged : dur;
-		add_work(t, c->curr, cpu, dur, w);
+		sl_model_add_work(t, c->curr, cpu, dur, w);
 		if (t->started && !t->burst_cut)
 			t->burst_work += w;
 	}
@@ -361,6 +337,7 @@ static int evidence(struct sl_model *m, int cpu, int32_t x, uint64_t t, uint64_t
 	uint64_t lo, hi, s;
 	int32_t old;
 
+	sl_model_seen_on(m, x, cpu);
 	switch (c->mode) {
 	case C_NONE: /* first sight of the CPU: who runs, not since when */
 		c->curr = x;
@@ -568,7 +545,7 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 {
 	struct mcpu *c;
 	int32_t p = task_of(m, ev->pid, ev->ts), n;
-	char st = slice_state(ev->state), end;
+	char st = sl_model_slice_state(ev->state), end;
 
 	/* the switch itself says prev was running here */
 	if (evidence(m, ev->cpu, p, ev->ts, UINT64_MAX))
@@ -622,6 +599,7 @@ static int on_switch(struct sl_model *m, const struct sl_event *ev)
 		t->missed_out = 0;
 	}
 	n = task_of(m, ev->pid2, ev->ts);
+	sl_model_seen_on(m, n, ev->cpu);
 	if (n >= 0) {
 		set_comm(&m->t[n], ev->comm2);
 		set_prio(&m->t[n], ev->prio2);
@@ -649,6 +627,9 @@ static int on_wakeup(struct sl_model *m, const struct sl_event *ev)
 	t = &m->t[w];
 	set_comm(t, ev->comm);
 	set_prio(t, ev->prio);
+	/* sched_waking's target_cpu is task_cpu(p) before select_task_rq:
+	 * the CPU it last ran on; sched_wakeup's, the one it was put on */
+	sl_model_seen_on(m, w, ev->target_cpu);
 	if (t->wake_pending == 2 && ev->type == SL_EV_WAKING && t->state == T_RUNNABLE) {
 		/* sched_waking again, not run since the last: the kernel fires
 		 * it only for a sleeping __state, which the task sets itself
@@ -870,16 +851,6 @@ static uint64_t runtime_pin(struct sl_model *m, const struct sl_event *ev)
 	return UINT64_MAX;
 }
 
-/* The same event twice: every field but its place in the file. */
-static int same_event(const struct sl_event *a, const struct sl_event *b)
-{
-	return a->ts == b->ts && a->type == b->type && a->cpu == b->cpu && a->state == b->state &&
-	       a->ctx == b->ctx && a->cur_pid == b->cur_pid && a->pid == b->pid &&
-	       a->pid2 == b->pid2 && a->prio == b->prio && a->prio2 == b->prio2 &&
-	       a->target_cpu == b->target_cpu && a->orig_cpu == b->orig_cpu && a->count == b->count &&
-	       !strcmp(a->comm, b->comm) && !strcmp(a->comm2, b->comm2);
-}
-
 /* Timestamps are ns of a boot clock: 2^62 ns is 146 years. A larger one is
  * a damaged file (a flipped high bit), and past 2^63 it would not even fit
  * the database's signed integers. */
@@ -918,7 +889,7 @@ int sl_model_event(void *model, const struct sl_event *ev)
 		return sl_fail(m->d, "%llu: event goes back in time", (unsigned long long)ev->pos);
 	{
 		struct mcpu *c = cpu_of(m, ev->cpu);
-		if (c->have_last && same_event(&c->last, ev)) {
+		if (c->have_last && sl_model_same_event(&c->last, ev)) {
 			m->st.duplicates++; /* the same event twice: counted once */
 			return 0;
 		}
@@ -950,9 +921,32 @@ int sl_model_event(void *model, const struct sl_event *ev)
 			m->t[cur].tgid = ev->cur_tgid;
 	}
 	/* every event says who runs on its CPU (a switch: its prev) */
-	if (ev->type != SL_EV_SWITCH && ev->cur_pid >= 0 &&
-	    evidence(m, ev->cpu, ev->cur_pid ? task_of(m, ev->cur_pid, ev->ts) : -1, ev->ts, pin))
-		return -1;
+	if (ev->type != SL_EV_SWITCH && ev->cur_pid >= 0) {
+		int32_t x = ev->cur_pid ? task_of(m, ev->cur_pid, ev->ts) : -1;
+		if (x >= 0 && m->cpu[ev->cpu].mode == C_NONE) {
+			/* first sight of the CPU, a task running there: its slice
+			 * begins here (docs/model.md "The trace's start"); one
+			 * not seen before ran there from the trace's start, an
+			 * edge of the ledger's comparison before this */
+			struct mtask *t = &m->t[x];
+			sl_model_seen_on(m, x, ev->cpu);
+			if (!t->started && t->state != T_SLEEPING) {
+				start_task(m, t, ev->ts, -1, 0);
+				t->spec.flags |= SL_TASK_AT_START;
+				sl_kacct_edge(m->ka, x, t->tid, m->st.first_ts, ev->ts);
+			}
+			if (t->wake_pending) { /* it ran from an unseen switch-in */
+				if (m->rec.wakeup(m->rec.ctx, x, t->wake_ts, UINT64_MAX, t->waker, -1))
+					return -1;
+				m->st.wakeups++;
+				t->wake_pending = 0;
+			}
+			if (switch_in(m, ev->cpu, x, ev->ts, ev->ts))
+				return -1;
+		} else if (evidence(m, ev->cpu, x, ev->ts, pin)) {
+			return -1;
+		}
+	}
 	switch (ev->type) {
 	case SL_EV_SWITCH:
 		return on_switch(m, ev);

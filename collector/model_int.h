@@ -3,6 +3,8 @@
 #ifndef SL_MODEL_INT_H
 #define SL_MODEL_INT_H
 
+#include <string.h>
+
 #include "model.h"
 #include "kacct.h"
 #include "yields.h"
@@ -99,6 +101,7 @@ struct mcpu {
  * longest seen is 84 us (the 3.4 Android trace of catapult). An event of
  * prev later than this shows prev running again: a switch back was missed. */
 #define TAIL_MAX_NS 100000ULL
+#define MAX_CPUS 4096 /* the CPUs an event may name */
 
 struct sl_model {
 	struct sl_run_sink rec;
@@ -151,6 +154,47 @@ static inline void sl_model_kid_wake(struct sl_model *m, struct mtask *t, int32_
 		return;
 	t->kid_wakes++;
 	t->kid_named |= t->kid_exit_ts > t->sleep_ts;
+}
+
+/* Add a closed slice's wall time and charged work to task t's row of cpu. */
+static inline void sl_model_add_work(struct mtask *t, int32_t idx, int cpu, uint64_t wall, uint64_t work)
+{
+	size_t i;
+	for (i = 0; i < t->ncw && t->cw[i].cpu != cpu; i++)
+		;
+	if (i == t->ncw) {
+		SL_GROW(t->cw, t->cwcap, t->ncw + 1);
+		memset(&t->cw[t->ncw], 0, sizeof(t->cw[0]));
+		t->cw[t->ncw].task = idx;
+		t->cw[t->ncw++].cpu = cpu;
+	}
+	t->cw[i].wall_ns += wall;
+	t->cw[i].work_ns += work;
+}
+
+/* Task idx shows itself on cpu (running or queued there, or the CPU a
+ * wakeup names): the first such CPU is where a task present at the trace's
+ * start was (spec.start_cpu1). */
+static inline void sl_model_seen_on(struct sl_model *m, int32_t idx, int cpu)
+{
+	if (idx >= 0 && cpu >= 0 && cpu < MAX_CPUS && !m->t[idx].spec.start_cpu1)
+		m->t[idx].spec.start_cpu1 = cpu + 1;
+}
+
+/* The same event twice: every field but its place in the file. */
+static inline int sl_model_same_event(const struct sl_event *a, const struct sl_event *b)
+{
+	return a->ts == b->ts && a->type == b->type && a->cpu == b->cpu && a->state == b->state &&
+	       a->ctx == b->ctx && a->cur_pid == b->cur_pid && a->pid == b->pid &&
+	       a->pid2 == b->pid2 && a->prio == b->prio && a->prio2 == b->prio2 &&
+	       a->target_cpu == b->target_cpu && a->orig_cpu == b->orig_cpu && a->count == b->count &&
+	       !strcmp(a->comm, b->comm) && !strcmp(a->comm2, b->comm2);
+}
+
+/* a slice's end from prev_state: R, D (D or I), X (X or Z), else S */
+static inline char sl_model_slice_state(char s)
+{
+	return s == 'R' ? 'R' : s == 'D' || s == 'I' ? 'D' : s == 'X' || s == 'Z' ? 'X' : 'S';
 }
 
 /* an event fired in interrupt context (as far as the file says) */

@@ -129,6 +129,13 @@ struct sl_task_spec {
 	int32_t parent;          /* forking task index, -1 none */
 	uint64_t parent_progress_ns; /* parent's CPU time at the fork (causal start) */
 	int initially_runnable;  /* at start: 1 runnable, 0 asleep until its first wakeup */
+	int start_cpu1;          /* the CPU the trace first shows it on, plus 1 (0:
+				  * unknown): where it ran or was queued, or for a
+				  * task first seen at a wakeup the CPU it last ran
+				  * on (sched_waking's target_cpu); a task present
+				  * at the trace's start starts there in a replay
+				  * (docs/replay.md "The trace's start") */
+#define SL_MAX_START_CPU 4096
 	uint32_t group1;         /* its task group: groups[group1 - 1] of the
 				  * behaviour, 0 the root group (docs/groups.md) */
 	/* the kernel's load tracking of the thread at the trace's start

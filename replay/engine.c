@@ -574,7 +574,11 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		w.waker = -1;
 		w.waker_cpu = -1;
 		w.src_cpu = -1;
-		cpu = sl_smp_fork_cpu(e, p, -1);
+		/* present at the trace's start: on the CPU the trace shows it
+		 * on (the one chosen at init), else as any new task */
+		cpu = s->start_cpu1 > 0 && !(s->flags & SL_TASK_FORKED) && p->cpu == s->start_cpu1 - 1
+			      ? p->cpu
+			      : sl_smp_fork_cpu(e, p, -1);
 		if (!p->eng->wake_pending) {
 			p->eng->start_unrun = 1; /* finalize: a row if it never runs */
 			p->eng->wake_ts = e->now;

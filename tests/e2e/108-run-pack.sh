@@ -102,7 +102,7 @@ grep -q "uv.db: database schema version -1 is not one schedlab writes" "$T/err" 
 cp "$DB" "$T/v6.db"
 sq "$T/v6.db" "DROP TABLE run_pack; PRAGMA user_version = 6"
 "$SCHEDLAB" --db "$T/v6.db" analyze --format json > "$T/v6.analyze" || fail "analyze v6"
-expect_eq "$(sq "$T/v6.db" "PRAGMA user_version")" 17 "user_version after the v6 upgrade"
+expect_eq "$(sq "$T/v6.db" "PRAGMA user_version")" 18 "user_version after the v6 upgrade"
 cmp -s "$T/v6.analyze" "$T/rows.analyze" || fail "analysis of an upgraded v6 database"
 "$SCHEDLAB" -q --db "$T/v6.db" replay --trace 2 --sched sd > /dev/null || fail "replay on an upgraded v6 database"
 N=$(sq "$T/v6.db" "SELECT MAX(id) FROM run")

@@ -5,8 +5,12 @@
 # names each CPU whose first slice or wakeup in the recorded run comes
 # more than a tenth of the span (and 100 ms) after the first CPU's first
 # one, with that time from the trace's start, worked out here
-# from the tables: on the Android systrace CPU 1 (3.9 s of 5.0 s), on the
-# HMP trace.dat CPUs 4, 6 and 7 (about 0.78 s of 4.5 s); none on the 22-CPU
+# from the tables: on the Android systrace CPU 1 (3.9 s of 5.0 s); none on
+# the HMP trace.dat (its CPUs 4, 6 and 7 switch first at about 0.78 s of
+# 4.5 s, but each runs a Thread-105 hog from the start: their ticks'
+# sched_stat_runtime in trace-cmd report; the recorded run has their slices
+# from those first events, docs/model.md "The trace's start"; until
+# 2026-12-08 it had none and they were taken for offline) nor on the 22-CPU
 # Perfetto trace. The report's header has a row for each, and the replay's
 # params keep the list and the mode. Every model's replay, timed and
 # causal, has no slice and no wakeup run on such a CPU before that time;
@@ -86,7 +90,7 @@ check() { # TRACE EXPECTED-CPUS
 	rm -rf "$T/rep"
 }
 check "$SHARED/traces/catapult-android-systrace/android_systrace.html" 1
-check "$SHARED/traces/trappy-hmp-8cpu-dat/trace.dat" 4,6,7
+check "$SHARED/traces/trappy-hmp-8cpu-dat/trace.dat" ""
 check "$SHARED/traces/systing-perfetto-22cpu/trace.pb" ""
 # a trace whose schedule starts 0.345 s into the file on both CPUs: late
 # is counted from the first CPU's first event, so neither is (both were

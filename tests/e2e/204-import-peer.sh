@@ -10,7 +10,7 @@
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed"
 "$SCHEDLAB" -h 2>&1 | grep -q import || skip "schedlab has no import command"
 
-runtime() { switch_runtime | awk '$1 != 0'; } # ftrace-style text on stdin -> "pid ns" for pid != 0 (lib.sh)
+runtime() { FIRST_SIGHT=1 switch_runtime | awk '$1 != 0'; } # ftrace-style text on stdin -> "pid ns" for pid != 0, first sights counted as the recorded run counts them (lib.sh)
 db_runtime() { # DB trace-id
 	sq "$1" "select t.tid, sum(s.dur) from sched_slice s join thread t on t.utid = s.utid
 		join run r on r.id = s.run_id where r.scheduler = 'recorded' and r.trace_id = $2

@@ -12,7 +12,7 @@
 # zero-length one; its runtime is the same.
 #
 # Reference: perf itself. tests/golden/perf-zstd-runtimes.txt is each tid's
-# recorded runtime (switch intervals, the 151 missed switches placed as
+# recorded runtime (switch intervals and each CPU's first sight, the 151 missed switches placed as
 # docs/model.md says) and slice count from `perf script --ns -F +pid`
 # of that file (perf decompresses; with --show-lost-events, so that the
 # losses are in the text too), imported through our perf script

@@ -7,7 +7,7 @@
 # messaging -g 1 -l 40.
 #
 # Reference: perf itself. tests/golden/perf-threads-runtimes.txt is each
-# tid's recorded runtime (switch intervals, missed switches placed as
+# tid's recorded runtime (switch intervals and each CPU's first sight, missed switches placed as
 # docs/model.md says) and slice count from `perf script --ns -F
 # +pid --show-lost-events` of that directory, imported through our perf script reader; with
 # perf installed the text is made again here and compared too.

@@ -132,7 +132,7 @@ expect_eq "$(wc -l < "$T/err" | tr -d ' ')" 1 "error lines"
 "$SCHEDLAB" --db "$T/v4.db" import "$TOP/traces/rec-sleep.dat" > /dev/null 2>&1 || fail "import v4"
 sq "$T/v4.db" "ALTER TABLE trace DROP COLUMN kernel_release; PRAGMA user_version = 4"
 "$SCHEDLAB" --db "$T/v4.db" validate --trace 1 > "$T/out" 2> "$T/err"; [ $? -le 1 ] || fail "validate v4: $(cat "$T/err")"
-expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 17 "upgraded (to the current version, 17)"
+expect_eq "$(sq "$T/v4.db" "PRAGMA user_version")" 18 "upgraded (to the current version, 18)"
 expect_eq "$(sq "$T/v4.db" "SELECT kernel_release FROM trace WHERE id = 1")" "$(sq "$T/db" "SELECT kernel_release FROM trace WHERE path LIKE '%/rec-sleep.dat'")" "release filled in"
 # issue 22: a check that cannot be measured says n/a and never passes. Two
 # hogs on one CPU switching every 4 ms with no wakeup event: there is no

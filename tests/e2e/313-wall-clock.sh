@@ -49,6 +49,6 @@ expect_eq "$(sq "$T/a.db" "SELECT COUNT(*) FROM (SELECT ts, dur, cpu, utid FROM 
 sq "$T/b.db" "ALTER TABLE task_model DROP COLUMN wall_ns; ALTER TABLE task_model DROP COLUMN wall_tail_ns;
 	UPDATE task_model SET flags = flags & ~512; PRAGMA user_version = 13"
 "$SCHEDLAB" -q --db "$T/b.db" replay --trace 1 --sched eevdf > /dev/null 2>&1 || fail "replay on a v13 database"
-expect_eq "$(sq "$T/b.db" "PRAGMA user_version")" 17 "user_version after the v13 upgrade"
+expect_eq "$(sq "$T/b.db" "PRAGMA user_version")" 18 "user_version after the v13 upgrade"
 expect_eq "$(sq "$T/b.db" "SELECT COUNT(*), SUM(wall_ns) FROM task_model WHERE wall_ns != 0")" "0|" "v13 tasks unmarked"
 echo "wall-clock bursts: ok"

@@ -19,15 +19,35 @@ sq() { sqlite3 -batch -noheader "$1" "$2"; }
 # switch_runtime [FILE...]: ftrace-style text (trace-cmd report, systrace)
 # on the files or stdin -> "pid ns" sorted by pid: each task's runtime, the
 # per-CPU intervals between sched_switch lines charged to prev_pid (the
-# peer's own arithmetic, for checking our readers). With STATES=1 each
-# switch's prev_state letter also goes to stderr, read as the kernel's print
-# fmt under trace-cmd -N: "R+" is R, "x" (old TASK_DEAD) X, "D|W" its first
-# flag, K/W/N alone D.
+# peer's own arithmetic, for checking our readers); with FIRST_SIGHT=1 also,
+# before a CPU's first switch, the task its first sched event names when
+# that is not idle and not a switch (it runs there from that event: the
+# recorded run's rows, docs/model.md "The trace's start"). With
+# STATES=1 each switch's prev_state letter also goes to stderr, read as the
+# kernel's print fmt under trace-cmd -N: "R+" is R, "x" (old TASK_DEAD) X,
+# "D|W" its first flag, K/W/N alone D.
 switch_runtime() {
-	awk -v states="${STATES:-0}" '
+	awk -v states="${STATES:-0}" -v first="${FIRST_SIGHT:-0}" '
 	{
 		i = index($0, " sched_switch: ")
-		if (!i) next
+		if (!i) {
+			if (!first) next
+			# a CPU first seen at another sched event: its task runs
+			n = split($0, f, " ")
+			for (k = 1; k <= n; k++) if (f[k] ~ /^\[[0-9]+\]$/) break
+			if (k > n || (f[k] in seen)) next
+			for (m = k + 1; m < n; m++) if (f[m] ~ /^[0-9]+\.[0-9]+:$/) break
+			if (m >= n) next
+			e = f[m + 1]; sub(/:$/, "", e)
+			if (e !~ /^sched_(wakeup|waking|wakeup_new|process_fork|process_exec|process_exit|migrate_task|stat_runtime)$/) next
+			seen[f[k]] = 1
+			pid = ""
+			for (q = k - 1; q >= 1; q--) if (f[q] ~ /-[0-9]+$/) { pid = f[q]; sub(/.*-/, "", pid); break }
+			if (pid == "" || pid + 0 == 0) next
+			split(substr(f[m], 1, length(f[m]) - 1), t, ".")
+			last[f[k]] = t[1] * 1000000000 + t[2] * 10 ^ (9 - length(t[2]))
+			next
+		}
 		n = split(substr($0, 1, i), f, " ")
 		cpu = ""
 		for (k = n; k >= 1; k--) if (f[k] ~ /^\[[0-9]+\]$/) { cpu = f[k]; break }
@@ -40,6 +60,7 @@ switch_runtime() {
 		split(substr(rest, j + 10), g, " ")
 		if (cpu in last) rt[g[1] + 0] += ts - last[cpu]
 		last[cpu] = ts
+		seen[cpu] = 1
 		if (states) {
 			j = index(rest, " prev_state=")
 			split(substr(rest, j + 12), g, " ")

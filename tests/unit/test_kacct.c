@@ -214,13 +214,15 @@ SL_TEST(kacct_moves)
  *   the counter up to date) to its last charge at or before 26000 (24000:
  *   it runs from 20000 across 26000, and the time after its last tick is not
  *   in the counter): [100, 24000].
- * - The trace shows it running from its first event, 50 (the trace's first),
- *   to its CPU's first switch at 5000, and from 20000 to the trace's end
- *   (its last event, 28000, on CPU 0); neither has a slice row (the model
- *   emits none for a run it did not see begin or end). Edges in [100,
- *   24000]: 100..5000 = 4900 and 20000..24000 = 4000: 8900, the kernel's
- *   8900 exactly. Clipped to the window as read, they would be 2000 + 6000 =
- *   8000 (89.9 %).
+ * - The trace shows it running from its first event on CPU 0 (100, the
+ *   CPU's first sight) to that CPU's first switch at 5000: a slice row from
+ *   its first sight (docs/model.md "The trace's start"), 4900; from the
+ *   trace's first event (50) to 100 an edge, outside [100, 24000]. From
+ *   20000 to the trace's end (its last event, 28000, on CPU 0) it has no
+ *   row (the model emits none for a run it did not see end): an edge,
+ *   20000..24000 = 4000 in [100, 24000]. Rows and edges: 4900 + 4000 =
+ *   8900, the kernel's 8900 exactly. Clipped to the window as read, they
+ *   would be 2000 + 6000 = 8000 (89.9 %).
  * S (pid 61) on CPU 1 wakes at 50 and runs 1000..9000 (a slice row of
  *   8000), window (0, 30000]: asleep at both reads, nothing moves: [0,
  *   30000], no edge. */
@@ -240,8 +242,8 @@ SL_TEST(kacct_edges_and_covered_window)
 	CHECK_EQ_INT(wo[0], 8900);
 	CHECK_EQ_INT(cv[0].lo, 100);
 	CHECK_EQ_INT(cv[0].hi, 24000);
-	CHECK_EQ_INT(cv[0].edge, 8900);
-	CHECK_EQ_INT(cv[0].rows, 0);
+	CHECK_EQ_INT(cv[0].edge, 4000);
+	CHECK_EQ_INT(cv[0].rows, 4900);
 	CHECK_EQ_INT(wo[1], 8000);
 	CHECK_EQ_INT(cv[1].lo, 0);
 	CHECK_EQ_INT(cv[1].hi, 30000);
