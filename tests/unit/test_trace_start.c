@@ -181,3 +181,90 @@ SL_TEST(engine_trace_start_cpus)
 		sl_behaviour_release(&b);
 	}
 }
+
+/* slices and wakeups of one run */
+struct both {
+	struct rows r;
+	uint64_t wts[4], wrun[4];
+	int wtask[4], nw;
+};
+
+static int both_slice(void *ctx, uint64_t ts, uint64_t dur, int cpu, int task, char st, int prio)
+{
+	return keep_slice(&((struct both *)ctx)->r, ts, dur, cpu, task, st, prio);
+}
+
+static int both_wake(void *ctx, int task, uint64_t ts, uint64_t ts_run, int waker, int cpu)
+{
+	struct both *x = ctx;
+	(void)waker, (void)cpu;
+	if (x->nw < 4) {
+		x->wts[x->nw] = ts;
+		x->wrun[x->nw] = ts_run;
+		x->wtask[x->nw++] = task;
+	}
+	return 0;
+}
+
+/* A task woken before its CPU's first event and first seen running there:
+ * its switch-in is not in the file, so its wakeup's run is unknown (no
+ * ts_run, as for a wakeup at the trace's end), not the first sight's time.
+ * On perf-sched-pipe-2cpu.perf.data perf (19705) is woken onto CPU 1 at
+ * 3493.433806 and CPU 1's first event comes at 3493.461678 (a charge of
+ * 56.7 us: it ran from about 3493.461621): a 27.9 ms delay would have been
+ * taken for the wake-up latency of an idle CPU, that trace's only sample.
+ * Here P (pid 40) runs on CPU 0 from 0 and wakes Q (pid 41) at 100 us
+ * (sched_waking, then sched_wakeup with target_cpu 1); CPU 1's first event
+ * is Q's sched_stat_runtime at 900 us; Q switches out asleep at 1 000 us.
+ * Q's wakeup row: at 100 us, no ts_run; its slice on CPU 1 from 900 us,
+ * 100 us long. */
+SL_TEST(model_first_sight_after_an_unseen_switch_in)
+{
+	struct both x;
+	struct sl_run_sink sink = { .ctx = &x, .slice = both_slice, .wakeup = both_wake };
+	struct sl_diag d;
+	struct sl_model *m;
+	struct sl_behaviour b;
+	struct sl_model_stats st;
+	uint64_t *first, *last;
+	const struct sl_task_spec *q;
+	struct sl_event e;
+	int i, row = -1, wrow = -1;
+	memset(&d, 0, sizeof(d));
+	memset(&x, 0, sizeof(x));
+	m = sl_model_new(&sink, &d);
+	feed(m, test_model_event(SL_EV_SWITCH, 0, 0, 0, 0, 40, 'R'));
+	e = test_model_event(SL_EV_WAKING, 100 * US, 0, 40, 41, 0, 0);
+	e.target_cpu = 1;
+	feed(m, e);
+	e = test_model_event(SL_EV_WAKEUP, 101 * US, 0, 40, 41, 0, 0);
+	e.target_cpu = 1;
+	feed(m, e);
+	e = test_model_event(SL_EV_RUNTIME, 900 * US, 1, 41, 41, 0, 0);
+	e.count = 57 * US;
+	feed(m, e);
+	feed(m, test_model_event(SL_EV_SWITCH, 1000 * US, 1, 41, 41, 0, 'S'));
+	sl_model_finish(m, &b, &first, &last, &st);
+	q = by_tid(&b, 41);
+	CHECK(q != NULL);
+	if (q) {
+		for (i = 0; i < x.r.n; i++)
+			if (x.r.task[i] == q->idx)
+				row = i;
+		for (i = 0; i < x.nw; i++)
+			if (x.wtask[i] == q->idx)
+				wrow = i;
+		CHECK(row >= 0 && wrow >= 0);
+		if (row >= 0) {
+			CHECK_EQ_INT(x.r.ts[row], 900 * US);
+			CHECK_EQ_INT(x.r.dur[row], 100 * US);
+			CHECK_EQ_INT(x.r.cpu[row], 1);
+		}
+		if (wrow >= 0) {
+			CHECK_EQ_INT(x.wts[wrow], 100 * US);
+			CHECK(x.wrun[wrow] == UINT64_MAX);
+		}
+		CHECK_EQ_INT(q->start_cpu1, 2);
+	}
+	test_model_done(m, &b, first, last, &st);
+}
