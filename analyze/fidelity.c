@@ -156,6 +156,13 @@ void sl_overheads_calibrate(const struct sl_run_data *r, struct sl_overheads *o)
 		o->switch_own_q[i] = no >= SL_OVERHEAD_OWN_MIN ? sl_percentile(ov, no, p) : o->switch_q[i];
 	}
 	o->switch_own_ns = no >= SL_OVERHEAD_OWN_MIN ? sl_percentile(ov, no, 50) : o->switch_ns;
+	if (!nw && ns) {
+		/* no wakeup onto an idle CPU to measure (a recording whose CPUs
+		 * were never idle): the preemptions' latency, the IPI and the
+		 * switch, rather than none at all */
+		o->wake_ns = o->switch_ns;
+		memcpy(o->wake_q, o->switch_q, sizeof(o->wake_q));
+	}
 	free(ov);
 	sl_ticks_release(&ticks);
 	free(wv);

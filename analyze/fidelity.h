@@ -14,7 +14,9 @@
 struct sl_overheads {
 	uint64_t wake_ns;    /* median delay of wakeups onto an idle CPU */
 	uint64_t switch_ns;  /* median delay of wakeups that preempted at once */
-	size_t nwake, nswitch; /* samples behind each (0: that one is 0) */
+	size_t nwake, nswitch; /* samples behind each (0: that one is 0, but
+				* wake_ns and wake_q take the preemptions'
+				* when nwake is 0 and nswitch is not) */
 	size_t ntick;        /* switch candidates left out: preempted by the tick */
 	int hz;              /* the tick rate found (sl_estimate_ticks), 0: none */
 	/* their distributions: the (2i+1)/32 quantiles, i = 0..15 */

@@ -614,10 +614,12 @@ static void print_text(const struct vrun *x)
 								  : "the kernel's, from the ledger",
 		       x->pelt_tasks, x->pelt_cpus);
 	if (o->nq > 0 && o->overhead && !strcmp(o->overhead, "auto"))
-		printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples), "
+		printf("overheads (auto): wake-up to idle CPU median %.1f us (%zu samples%s), "
 		       "preemption median %.1f us (%zu samples; %zu tick preemptions left out), "
 		       "for a wakee of the running task's own %.1f us (%zu samples%s)\n",
-		       (double)x->ov.wake_ns / 1000.0, x->ov.nwake, (double)x->ov.switch_ns / 1000.0,
+		       (double)x->ov.wake_ns / 1000.0, x->ov.nwake,
+		       !x->ov.nwake && x->ov.nswitch ? ": none, the preemptions'" : "",
+		       (double)x->ov.switch_ns / 1000.0,
 		       x->ov.nswitch, x->ov.ntick, (double)x->ov.switch_own_ns / 1000.0, x->ov.nswitch_own,
 		       x->ov.nswitch_own < SL_OVERHEAD_OWN_MIN ? ": too few, all preemptions'" : "");
 	else if (o->nq > 0)
