@@ -851,6 +851,29 @@ static uint64_t runtime_pin(struct sl_model *m, const struct sl_event *ev)
 	return UINT64_MAX;
 }
 
+/* The first event on cpu, not a switch, fired while task x ran there: its
+ * slice begins here (docs/model.md "The trace's start"); one not seen
+ * before ran there from the trace's start, an edge of the ledger's
+ * comparison before this, and a wakeup of x still open ran from a
+ * switch-in the file lacks (no ts_run). */
+static int first_sight(struct sl_model *m, int cpu, int32_t x, uint64_t ts)
+{
+	struct mtask *t = &m->t[x];
+	sl_model_seen_on(m, x, cpu);
+	if (!t->started && t->state != T_SLEEPING) {
+		start_task(m, t, ts, -1, 0);
+		t->spec.flags |= SL_TASK_AT_START;
+		sl_kacct_edge(m->ka, x, t->tid, m->st.first_ts, ts);
+	}
+	if (t->wake_pending) {
+		if (m->rec.wakeup(m->rec.ctx, x, t->wake_ts, UINT64_MAX, t->waker, -1))
+			return -1;
+		m->st.wakeups++;
+		t->wake_pending = 0;
+	}
+	return switch_in(m, cpu, x, ts, ts);
+}
+
 /* Timestamps are ns of a boot clock: 2^62 ns is 146 years. A larger one is
  * a damaged file (a flipped high bit), and past 2^63 it would not even fit
  * the database's signed integers. */
@@ -923,29 +946,9 @@ int sl_model_event(void *model, const struct sl_event *ev)
 	/* every event says who runs on its CPU (a switch: its prev) */
 	if (ev->type != SL_EV_SWITCH && ev->cur_pid >= 0) {
 		int32_t x = ev->cur_pid ? task_of(m, ev->cur_pid, ev->ts) : -1;
-		if (x >= 0 && m->cpu[ev->cpu].mode == C_NONE) {
-			/* first sight of the CPU, a task running there: its slice
-			 * begins here (docs/model.md "The trace's start"); one
-			 * not seen before ran there from the trace's start, an
-			 * edge of the ledger's comparison before this */
-			struct mtask *t = &m->t[x];
-			sl_model_seen_on(m, x, ev->cpu);
-			if (!t->started && t->state != T_SLEEPING) {
-				start_task(m, t, ev->ts, -1, 0);
-				t->spec.flags |= SL_TASK_AT_START;
-				sl_kacct_edge(m->ka, x, t->tid, m->st.first_ts, ev->ts);
-			}
-			if (t->wake_pending) { /* it ran from an unseen switch-in */
-				if (m->rec.wakeup(m->rec.ctx, x, t->wake_ts, UINT64_MAX, t->waker, -1))
-					return -1;
-				m->st.wakeups++;
-				t->wake_pending = 0;
-			}
-			if (switch_in(m, ev->cpu, x, ev->ts, ev->ts))
-				return -1;
-		} else if (evidence(m, ev->cpu, x, ev->ts, pin)) {
+		if (x >= 0 && m->cpu[ev->cpu].mode == C_NONE ? first_sight(m, ev->cpu, x, ev->ts)
+							     : evidence(m, ev->cpu, x, ev->ts, pin))
 			return -1;
-		}
 	}
 	switch (ev->type) {
 	case SL_EV_SWITCH:

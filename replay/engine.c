@@ -575,10 +575,10 @@ static void appear(struct sl_engine *e, struct sl_task *p)
 		w.waker_cpu = -1;
 		w.src_cpu = -1;
 		/* present at the trace's start: on the CPU the trace shows it
-		 * on (the one chosen at init), else as any new task */
-		cpu = s->start_cpu1 > 0 && !(s->flags & SL_TASK_FORKED) && p->cpu == s->start_cpu1 - 1
-			      ? p->cpu
-			      : sl_smp_fork_cpu(e, p, -1);
+		 * on, else as any new task */
+		cpu = s->flags & SL_TASK_FORKED ? -1 : sl_eng_start_cpu(e, p);
+		if (cpu < 0)
+			cpu = sl_smp_fork_cpu(e, p, -1);
 		if (!p->eng->wake_pending) {
 			p->eng->start_unrun = 1; /* finalize: a row if it never runs */
 			p->eng->wake_ts = e->now;

@@ -353,6 +353,13 @@ static inline int sl_task_allowed(const struct sl_task *p, int cpu)
 {
 	return cpu < 64 ? (int)((p->cpumask >> cpu) & 1) : p->cpumask == UINT64_MAX;
 }
+/* The CPU the trace first showed p on when p may run there now, else -1
+ * (docs/replay.md "The trace's start") */
+static inline int sl_eng_start_cpu(const struct sl_engine *e, const struct sl_task *p)
+{
+	int c = p->spec ? p->spec->start_cpu1 - 1 : -1;
+	return c >= 0 && c < e->ncpus && sl_task_allowed(p, c) ? c : -1;
+}
 /* For a policy's steal hook: may p, queued on another CPU, be moved to dst
  * now? Inside the engine's move_tasks this applies 2.6.20's rules
  * (can_migrate_task: cpumask, not running, cache-hot unless balancing has

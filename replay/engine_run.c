@@ -213,14 +213,15 @@ static int init_tasks(struct sl_engine *e, const struct sl_behaviour *b,
 		p->rt_prio = s->rt_prio;
 		p->flags = s->flags;
 		p->cpumask = i < b->ntasks ? sl_eng_task_mask(e, s) : spec_mask(v, s);
-		for (c = 0; c < e->ncpus; c++)
-			if (sl_task_allowed(p, c))
-				break;
 		/* where the trace first shows it: a task present at the start
 		 * starts there, and one asleep until its first wakeup last ran
-		 * there (docs/replay.md "The trace's start") */
-		if (s->start_cpu1 > 0 && s->start_cpu1 <= e->ncpus && sl_task_allowed(p, s->start_cpu1 - 1))
-			c = s->start_cpu1 - 1;
+		 * there (docs/replay.md "The trace's start"); else the first
+		 * CPU it may run on */
+		c = sl_eng_start_cpu(e, p);
+		if (c < 0)
+			for (c = 0; c < e->ncpus; c++)
+				if (sl_task_allowed(p, c))
+					break;
 		p->cpu = c;
 		p->eng->rec_level = p->eng->rec_array = -1;
 		p->eng->wake_waker = -1;
